@@ -1,0 +1,456 @@
+// Values, the name registry and the evaluator of the expression language.
+#include <algorithm>
+
+#include "lib/expr.hpp"
+
+namespace cutevis {
+
+// --- Value -----------------------------------------------------------------------------
+
+Value Value::integer(int64_t v) {
+  Value x;
+  x.kind_ = Kind::kInt;
+  x.leaf_ = IntTuple(v);
+  return x;
+}
+
+Value Value::scaled_basis(const IntTuple& leaf) {
+  Value x;
+  x.kind_ = Kind::kInt;
+  x.leaf_ = leaf;
+  return x;
+}
+
+Value Value::boolean(bool b) {
+  Value x;
+  x.kind_ = Kind::kBool;
+  x.b_ = b;
+  return x;
+}
+
+Value Value::underscore() {
+  Value x;
+  x.kind_ = Kind::kUnderscore;
+  return x;
+}
+
+Value Value::tuple(std::vector<Value> elements) {
+  Value x;
+  x.kind_ = Kind::kTuple;
+  x.elements_ = std::move(elements);
+  return x;
+}
+
+Value Value::layout(const AnyLayout& l) {
+  Value x;
+  x.kind_ = Kind::kLayout;
+  x.layout_ = std::make_shared<const AnyLayout>(l);
+  return x;
+}
+
+Value Value::swizzle(const Swizzle& s) {
+  Value x;
+  x.kind_ = Kind::kSwizzle;
+  x.swizzle_ = s;
+  return x;
+}
+
+Value Value::type(const ValueType& t) {
+  Value x;
+  x.kind_ = Kind::kType;
+  x.type_ = t;
+  return x;
+}
+
+Value Value::tag(const std::string& name) {
+  Value x;
+  x.kind_ = Kind::kTag;
+  x.tag_ = name;
+  return x;
+}
+
+Value Value::object(std::shared_ptr<const Object> o) {
+  Value x;
+  x.kind_ = Kind::kObject;
+  x.object_ = std::move(o);
+  return x;
+}
+
+Value Value::from(const IntTuple& t) {
+  if (t.is_leaf()) return scaled_basis(t);
+  std::vector<Value> e;
+  for (const auto& m : t.modes()) e.push_back(from(m));
+  return tuple(std::move(e));
+}
+
+Value Value::from(const Tiler& t) {
+  switch (t.kind()) {
+    case Tiler::Kind::kUnderscore:
+      return underscore();
+    case Tiler::Kind::kLayout:
+      return layout(t.layout());
+    case Tiler::Kind::kTuple: {
+      std::vector<Value> e;
+      for (const auto& m : t.modes()) e.push_back(from(m));
+      return tuple(std::move(e));
+    }
+  }
+  return underscore();
+}
+
+int64_t Value::as_int() const {
+  if (kind_ != Kind::kInt || !leaf_.basis().empty()) throw Error("expected an integer, got " + kind_name() + " " + to_string());
+  return leaf_.value();
+}
+
+bool Value::is_int_tuple() const {
+  if (kind_ == Kind::kInt) return true;
+  if (kind_ != Kind::kTuple) return false;
+  return std::all_of(elements_.begin(), elements_.end(), [](const Value& v) { return v.is_int_tuple(); });
+}
+
+IntTuple Value::to_int_tuple() const {
+  if (kind_ == Kind::kInt) return leaf_;
+  if (kind_ == Kind::kTuple) {
+    std::vector<IntTuple> m;
+    for (const auto& e : elements_) m.push_back(e.to_int_tuple());
+    return IntTuple::tuple(std::move(m));
+  }
+  throw Error("expected an integer or a tuple of integers, got " + kind_name() + " " + to_string());
+}
+
+bool Value::is_layout_like() const { return kind_ == Kind::kLayout || is_int_tuple(); }
+
+AnyLayout Value::to_any_layout() const {
+  if (kind_ == Kind::kLayout) return *layout_;
+  if (is_int_tuple()) return make_layout(to_int_tuple());
+  throw Error("expected a layout, got " + kind_name() + " " + to_string());
+}
+
+Layout Value::to_layout() const {
+  AnyLayout l = to_any_layout();
+  if (const Layout* p = std::get_if<Layout>(&l)) return *p;
+  throw Error("expected a plain layout, got the composed layout " + cutevis::to_string(l));
+}
+
+Tiler Value::to_tiler() const {
+  switch (kind_) {
+    case Kind::kUnderscore:
+      return Tiler::underscore();
+    case Kind::kInt:
+      return Tiler(make_layout(IntTuple(as_int())));
+    case Kind::kLayout:
+      return Tiler(to_layout());
+    case Kind::kTuple: {
+      std::vector<Tiler> m;
+      for (const auto& e : elements_) m.push_back(e.to_tiler());
+      return Tiler::tuple(std::move(m));
+    }
+    default:
+      throw Error("expected a tiler (a layout, a shape, `_` or a tuple of them), got " + kind_name() + " " + to_string());
+  }
+}
+
+std::string Value::to_string() const {
+  switch (kind_) {
+    case Kind::kInt:
+      return cutevis::to_string(leaf_);
+    case Kind::kBool:
+      return b_ ? "true" : "false";
+    case Kind::kUnderscore:
+      return "_";
+    case Kind::kTuple: {
+      std::string s = "(";
+      for (size_t i = 0; i < elements_.size(); ++i) s += (i ? "," : "") + elements_[i].to_string();
+      return s + ")";
+    }
+    case Kind::kLayout:
+      return cutevis::to_string(*layout_);
+    case Kind::kSwizzle:
+      return cutevis::to_string(swizzle_);
+    case Kind::kType:
+      return type_.name;
+    case Kind::kTag:
+      return tag_;
+    case Kind::kObject:
+      return object_->to_string();
+  }
+  return "";
+}
+
+std::string Value::kind_name() const {
+  switch (kind_) {
+    case Kind::kInt:
+      return "int";
+    case Kind::kBool:
+      return "bool";
+    case Kind::kUnderscore:
+      return "underscore";
+    case Kind::kTuple:
+      return "tuple";
+    case Kind::kLayout:
+      return std::holds_alternative<Layout>(*layout_) ? "layout" : "composed_layout";
+    case Kind::kSwizzle:
+      return "swizzle";
+    case Kind::kType:
+      return "type";
+    case Kind::kTag:
+      return "tag";
+    case Kind::kObject:
+      return object_->kind();
+  }
+  return "";
+}
+
+// --- Registry ------------------------------------------------------------------------------
+
+void Registry::add(const std::string& name, Builtin fn, const std::string& signature) {
+  fns_[name] = {std::move(fn), signature};
+}
+
+const Builtin* Registry::find(const std::string& name) const {
+  auto it = fns_.find(name);
+  return it == fns_.end() ? nullptr : &it->second.first;
+}
+
+std::vector<std::string> Registry::names() const {
+  std::vector<std::string> out;
+  for (const auto& [k, v] : fns_) out.push_back(k);
+  return out;
+}
+
+std::string Registry::signature(const std::string& name) const {
+  auto it = fns_.find(name);
+  return it == fns_.end() ? "" : it->second.second;
+}
+
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t sub = prev[j - 1] + (std::tolower(a[i - 1]) == std::tolower(b[j - 1]) ? 0 : 1);
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
+    }
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+std::vector<std::string> Registry::suggestions(const std::string& name, size_t max) const {
+  std::vector<std::pair<size_t, std::string>> scored;
+  auto consider = [&](const std::string& w) { scored.emplace_back(edit_distance(name, w), w); };
+  for (const auto& [k, v] : fns_) consider(k);
+  for (const auto& words : vocab_)
+    for (const auto& w : words()) consider(w);
+  std::sort(scored.begin(), scored.end());
+  std::vector<std::string> out;
+  size_t limit = std::max<size_t>(2, name.size() / 3);
+  for (const auto& [d, w] : scored) {
+    if (out.size() >= max || d > limit) break;
+    if (std::find(out.begin(), out.end(), w) == out.end()) out.push_back(w);
+  }
+  return out;
+}
+
+Registry& default_registry() {
+  static Registry* r = [] {
+    auto* reg = new Registry;
+    register_algebra(*reg);
+    return reg;
+  }();
+  return *r;
+}
+
+// --- element types ---------------------------------------------------------------------------
+
+namespace {
+
+struct TypeEntry {
+  const char* canonical;
+  int bits;
+  std::vector<const char*> aliases;
+};
+
+const std::vector<TypeEntry>& type_table() {
+  static const std::vector<TypeEntry> t = {
+      {"half_t", 16, {"cutlass::half_t", "cute::half_t", "half"}},
+      {"bfloat16_t", 16, {"cutlass::bfloat16_t", "cute::bfloat16_t", "bf16"}},
+      {"tfloat32_t", 32, {"cutlass::tfloat32_t", "cute::tfloat32_t", "tf32"}},
+      {"float", 32, {"cute::float", "fp32"}},
+      {"double", 64, {"fp64"}},
+      {"float_e4m3_t", 8, {"cutlass::float_e4m3_t", "cute::float_e4m3_t", "e4m3"}},
+      {"float_e5m2_t", 8, {"cutlass::float_e5m2_t", "cute::float_e5m2_t", "e5m2"}},
+      {"float_e2m1_t", 4, {"cutlass::float_e2m1_t", "cute::float_e2m1_t", "e2m1"}},
+      {"float_e2m3_t", 6, {"cutlass::float_e2m3_t", "cute::float_e2m3_t", "e2m3"}},
+      {"float_e3m2_t", 6, {"cutlass::float_e3m2_t", "cute::float_e3m2_t", "e3m2"}},
+      {"float_ue8m0_t", 8, {"cutlass::float_ue8m0_t", "cute::float_ue8m0_t", "ue8m0"}},
+      {"float_ue4m3_t", 8, {"cutlass::float_ue4m3_t", "cute::float_ue4m3_t", "ue4m3"}},
+      {"type_erased_dynamic_float8_t", 8, {"cutlass::type_erased_dynamic_float8_t"}},
+      {"int8_t", 8, {"signed char", "cute::int8_t", "std::int8_t", "s8"}},
+      {"uint8_t", 8, {"unsigned char", "cute::uint8_t", "std::uint8_t", "u8"}},
+      {"int16_t", 16, {"short", "cute::int16_t", "std::int16_t"}},
+      {"uint16_t", 16, {"cute::uint16_t", "std::uint16_t"}},
+      {"int32_t", 32, {"int", "cute::int32_t", "std::int32_t", "s32"}},
+      {"uint32_t", 32, {"unsigned", "cute::uint32_t", "std::uint32_t", "u32"}},
+      {"int64_t", 64, {"cute::int64_t", "std::int64_t"}},
+      {"uint64_t", 64, {"cute::uint64_t", "std::uint64_t"}},
+      {"uint128_t", 128, {"cute::uint128_t", "cutlass::uint128_t"}},
+      {"int4b_t", 4, {"cutlass::int4b_t", "cute::int4b_t", "s4"}},
+      {"uint4b_t", 4, {"cutlass::uint4b_t", "cute::uint4b_t", "u4"}},
+      {"int2b_t", 2, {"cutlass::int2b_t"}},
+      {"uint2b_t", 2, {"cutlass::uint2b_t"}},
+      {"uint1b_t", 1, {"cutlass::uint1b_t", "cute::uint1b_t", "b1"}},
+      {"complex<double>", 128, {"cutlass::complex<double>", "cute::complex<double>", "complex_double"}},
+      {"complex<float>", 64, {"cutlass::complex<float>", "cute::complex<float>"}},
+  };
+  return t;
+}
+
+}  // namespace
+
+bool lookup_value_type(const std::string& name, ValueType& out) {
+  for (const auto& e : type_table()) {
+    bool hit = name == e.canonical;
+    for (const char* a : e.aliases) hit = hit || name == a;
+    if (hit) {
+      out.name = e.canonical;
+      out.bits = e.bits;
+      return true;
+    }
+  }
+  return false;
+}
+
+std::vector<std::string> value_type_names() {
+  std::vector<std::string> out;
+  for (const auto& e : type_table()) out.push_back(e.canonical);
+  return out;
+}
+
+// --- Evaluator --------------------------------------------------------------------------------
+
+void Evaluator::fail(const Node& at, const std::string& message) const {
+  throw Error(message, static_cast<int64_t>(at.begin));
+}
+
+std::string Evaluator::text_of(const Node& n) const {
+  if (n.end <= source_.size() && n.begin <= n.end) return source_.substr(n.begin, n.end - n.begin);
+  return n.name;
+}
+
+std::vector<Value> Evaluator::eval_args(const Node& call) {
+  std::vector<Value> out;
+  out.reserve(call.args.size());
+  for (const auto& a : call.args) out.push_back(eval(a));
+  return out;
+}
+
+std::vector<Value> Evaluator::eval_template_args(const Node& call) {
+  std::vector<Value> out;
+  for (const auto& a : call.template_args) out.push_back(eval(a));
+  return out;
+}
+
+void Evaluator::expect_args(const Node& call, size_t min, size_t max) const {
+  size_t n = call.args.size();
+  if (n >= min && n <= max) return;
+  std::string want = min == max ? std::to_string(min) : (max == SIZE_MAX ? "at least " + std::to_string(min) : std::to_string(min) + " to " + std::to_string(max));
+  std::string sig = registry_.signature(call.name);
+  fail(call, call.name + " takes " + want + " argument" + (min == 1 && max == 1 ? "" : "s") + ", got " + std::to_string(n) +
+                 (sig.empty() ? "" : " (usage: " + sig + ")"));
+}
+
+Value Evaluator::eval(const Node& node) {
+  try {
+    switch (node.kind) {
+      case Node::Kind::kNumber: {
+        if (node.basis.empty()) return Value::integer(node.value);
+        std::vector<int> path(node.basis.rbegin(), node.basis.rend());  // printed innermost first
+        return Value::scaled_basis(IntTuple::scaled_basis(node.value, Basis::of(path)));
+      }
+      case Node::Kind::kUnderscore:
+        return Value::underscore();
+      case Node::Kind::kTuple: {
+        std::vector<Value> e;
+        for (const auto& c : node.children) e.push_back(eval(c));
+        return Value::tuple(std::move(e));
+      }
+      case Node::Kind::kLayout: {
+        Value shape = eval(node.children[0]);
+        Value stride = eval(node.children[1]);
+        if (!shape.is_int_tuple()) fail(node.children[0], "a layout's shape must be integers, got " + shape.kind_name() + " " + shape.to_string());
+        if (!stride.is_int_tuple()) fail(node.children[1], "a layout's stride must be integers, got " + stride.kind_name() + " " + stride.to_string());
+        IntTuple s = shape.to_int_tuple(), d = stride.to_int_tuple();
+        if (has_basis(s)) fail(node.children[0], "a shape cannot hold basis elements");
+        for (const auto& leaf : flatten_leaves(s))
+          if (leaf.value() <= 0) fail(node.children[0], "shape " + to_string(s) + " has a non-positive extent " + std::to_string(leaf.value()));
+        if (!congruent(s, d))
+          fail(node.children[1], "shape " + to_string(s) + " and stride " + to_string(d) + " are not congruent");
+        return Value::layout(Layout(s, d));
+      }
+      case Node::Kind::kSmemFlag:
+        return Value::tag("smem_ptr[" + std::to_string(node.value) + "b]");
+      case Node::Kind::kComposed: {
+        // A o O o B, right-associative: A o O o (C o P o D)
+        if (node.children.size() % 2 == 0)
+          fail(node, "a composed layout is written A o offset o B (got " + std::to_string(node.children.size()) + " parts)");
+        std::function<AnyLayout(size_t)> build = [&](size_t i) -> AnyLayout {
+          if (i + 1 == node.children.size()) return eval(node.children[i]).to_any_layout();
+          Value a = eval(node.children[i]);
+          const Node& onode = node.children[i + 1];
+          AnyLayout b = build(i + 2);
+          if (onode.kind == Node::Kind::kSmemFlag) {
+            if (!a.is(Value::Kind::kSwizzle)) fail(node.children[i], "an smem_ptr flag needs a swizzle on its left");
+            if (onode.value <= 0) fail(onode, "smem_ptr width must be positive");
+            return ComposedLayout::smem(a.swizzle(), static_cast<int>(onode.value), b);
+          }
+          int64_t offset = eval(onode).as_int();
+          if (a.is(Value::Kind::kSwizzle)) return ComposedLayout(a.swizzle(), offset, b);
+          return ComposedLayout(a.to_layout(), offset, b);
+        };
+        return Value::layout(build(0));
+      }
+      case Node::Kind::kName:
+        return eval_name(node);
+    }
+  } catch (const Error& e) {
+    if (e.has_position()) throw;
+    throw Error(e.what(), static_cast<int64_t>(node.begin));
+  }
+  fail(node, "cannot evaluate this expression");
+}
+
+Value Evaluator::eval_name(const Node& node) {
+  std::string name = node.name;
+  for (const char* prefix : {"cute::", "cutlass::"})
+    if (name.rfind(prefix, 0) == 0 && registry_.find(name.substr(std::string(prefix).size()))) name = name.substr(std::string(prefix).size());
+  if (const Builtin* fn = registry_.find(name)) return (*fn)(*this, node);
+  for (const auto& r : registry_.resolvers()) {
+    Value out;
+    if (r(*this, node, out)) return out;
+  }
+  ValueType t;
+  if (lookup_value_type(text_of(node), t) || lookup_value_type(node.name, t)) return Value::type(t);
+  std::string msg = (node.call == Node::Call::kNone ? "unknown name '" : "unknown function '") + node.name + "'";
+  auto s = registry_.suggestions(node.name);
+  if (!s.empty()) {
+    msg += "; did you mean ";
+    for (size_t i = 0; i < s.size(); ++i) msg += (i ? (i + 1 == s.size() ? " or " : ", ") : "") + ("'" + s[i] + "'");
+    msg += "?";
+  }
+  fail(node, msg);
+}
+
+Value Evaluator::eval_text(const std::string& text) {
+  source_ = text;
+  return eval(parse_expression(text));
+}
+
+Value evaluate_expression(const std::string& text, const Registry& registry) {
+  Evaluator ev(registry);
+  return ev.eval_text(text);
+}
+
+}  // namespace cutevis

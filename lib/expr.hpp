@@ -1,0 +1,188 @@
+// cutevis — the expression language: CuTe's printed notation and CuTe's C++
+// construction syntax, both accepted everywhere.
+//
+//   ((4,2),4):((8,4),1)                 S<3,4,3> o 0 o (8,64):(64,1)
+//   composition((4,8):(1,4), (2,2):(1,2))
+//   Layout<Shape<_4,_8>, Stride<_1,_4>>{}
+//   make_layout(make_shape(Int<4>{},8), LayoutRight{})
+//
+// parse() builds an AST; an Evaluator turns it into a Value.  Functions and
+// names live in a registry: lib registers the layout algebra (builtins.cpp), and
+// other modules (the atom catalogue) add their own names and resolvers, so
+// lib knows nothing of atoms.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lib/int_tuple.hpp"
+#include "lib/layout.hpp"
+#include "lib/swizzle.hpp"
+#include "lib/tiler.hpp"
+
+namespace cutevis {
+
+// --- AST ------------------------------------------------------------------------------
+struct Node {
+  enum class Kind {
+    kNumber,      // 4, _4, -3, 1@0, _1@1@0
+    kUnderscore,  // _
+    kTuple,       // (a, b, ...)
+    kLayout,      // shape:stride  (children[0], children[1])
+    kComposed,    // a o b o c ...
+    kName,        // ident[::ident]*[<targs>][(args) | {args}]
+    kSmemFlag,    // smem_ptr[16b](unset)
+  };
+  enum class Call { kNone, kParen, kBrace };
+
+  Kind kind = Kind::kNumber;
+  int64_t value = 0;
+  std::vector<int> basis;  // for numbers with @i@j: printed order (innermost first)
+  std::string name;
+  bool has_template_args = false;
+  std::vector<Node> template_args;
+  Call call = Call::kNone;
+  std::vector<Node> args;
+  std::vector<Node> children;
+  size_t begin = 0, end = 0;  // byte span in the source text
+};
+
+// Parse a whole expression; throws Error with the position of the bad spot.
+Node parse_expression(const std::string& text);
+
+// --- values ------------------------------------------------------------------------------
+// An object of another module (a TiledMMA, a copy atom, ...), opaque to lib.
+class Object {
+ public:
+  virtual ~Object() = default;
+  virtual std::string kind() const = 0;         // "mma_atom", "tiled_mma", ...
+  virtual std::string to_string() const = 0;    // what CuTe's print would show
+};
+
+struct ValueType {  // a C++ element type named in an expression: half_t, float, ...
+  std::string name;  // canonical CuTe spelling
+  int bits = 0;
+};
+
+class Value {
+ public:
+  enum class Kind { kInt, kBool, kUnderscore, kTuple, kLayout, kSwizzle, kType, kTag, kObject };
+
+  Value() : kind_(Kind::kInt) {}
+  static Value integer(int64_t v);
+  static Value scaled_basis(const IntTuple& leaf);  // an int with a basis (1@0)
+  static Value boolean(bool b);
+  static Value underscore();
+  static Value tuple(std::vector<Value> elements);
+  static Value layout(const AnyLayout& l);
+  static Value swizzle(const Swizzle& s);
+  static Value type(const ValueType& t);
+  static Value tag(const std::string& name);  // LayoutLeft, LayoutRight, K, MN, ...
+  static Value object(std::shared_ptr<const Object> o);
+  static Value from(const IntTuple& t);
+  static Value from(const Tiler& t);
+
+  Kind kind() const { return kind_; }
+  bool is(Kind k) const { return kind_ == k; }
+  int64_t as_int() const;                 // throws unless an integer
+  const IntTuple& leaf() const { return leaf_; }
+  bool as_bool() const { return b_; }
+  const std::vector<Value>& elements() const { return elements_; }
+  const AnyLayout& any_layout() const { return *layout_; }
+  const Swizzle& swizzle() const { return swizzle_; }
+  const ValueType& type() const { return type_; }
+  const std::string& tag() const { return tag_; }
+  const std::shared_ptr<const Object>& object() const { return object_; }
+
+  // Conversions used by the builtins; each throws an Error naming what it wanted.
+  bool is_int_tuple() const;              // an int or a tuple of int tuples
+  IntTuple to_int_tuple() const;
+  bool is_layout_like() const;            // a layout, composed layout, or an int tuple (as a shape)
+  AnyLayout to_any_layout() const;        // int tuples become column-major layouts
+  Layout to_layout() const;
+  Tiler to_tiler() const;
+
+  std::string to_string() const;          // CuTe notation, no underscores
+  std::string kind_name() const;          // "int", "tuple", "layout", ...
+
+ private:
+  Kind kind_;
+  IntTuple leaf_;
+  bool b_ = false;
+  std::vector<Value> elements_;
+  std::shared_ptr<const AnyLayout> layout_;
+  Swizzle swizzle_;
+  ValueType type_;
+  std::string tag_;
+  std::shared_ptr<const Object> object_;
+};
+
+// --- evaluation --------------------------------------------------------------------------
+class Evaluator;
+
+// A registered name: called with the whole node (name, template args, call args).
+using Builtin = std::function<Value(Evaluator&, const Node&)>;
+// A resolver may claim names that are not registered (e.g. atom names); it returns
+// false to decline.
+using Resolver = std::function<bool(Evaluator&, const Node&, Value& out)>;
+
+class Registry {
+ public:
+  void add(const std::string& name, Builtin fn, const std::string& signature = "");
+  void add_resolver(Resolver r) { resolvers_.push_back(std::move(r)); }
+  // Name suggestions used by resolvers for their own vocabularies.
+  void add_vocabulary(std::function<std::vector<std::string>()> words) { vocab_.push_back(std::move(words)); }
+  const Builtin* find(const std::string& name) const;
+  const std::vector<Resolver>& resolvers() const { return resolvers_; }
+  std::vector<std::string> names() const;
+  std::string signature(const std::string& name) const;
+  std::vector<std::string> suggestions(const std::string& name, size_t max = 3) const;
+
+ private:
+  std::map<std::string, std::pair<Builtin, std::string>> fns_;
+  std::vector<Resolver> resolvers_;
+  std::vector<std::function<std::vector<std::string>()>> vocab_;
+};
+
+// The registry with lib's algebra (and whatever other modules added to it).
+Registry& default_registry();
+void register_algebra(Registry& r);  // called by default_registry()
+
+class Evaluator {
+ public:
+  explicit Evaluator(const Registry& registry = default_registry()) : registry_(registry) {}
+  Value eval(const Node& node);
+  // Parse and evaluate `text` (errors carry positions into it).
+  Value eval_text(const std::string& text);
+
+  // Helpers for builtins.
+  std::vector<Value> eval_args(const Node& call);            // the (args) / {args}
+  std::vector<Value> eval_template_args(const Node& call);   // the <targs>
+  // Arity check: throws "NAME takes N arguments, got M" at the call.
+  void expect_args(const Node& call, size_t min, size_t max) const;
+  [[noreturn]] void fail(const Node& at, const std::string& message) const;
+  const std::string& source() const { return source_; }
+  std::string text_of(const Node& n) const;  // the source text of a node
+  const Registry& registry() const { return registry_; }
+
+ private:
+  Value eval_name(const Node& node);
+  const Registry& registry_;
+  std::string source_;
+};
+
+// Parse and evaluate `text`; errors carry positions into `text`.
+Value evaluate_expression(const std::string& text, const Registry& registry = default_registry());
+
+// Element types known by name (half_t, cutlass::bfloat16_t, float, float_e4m3_t, ...).
+bool lookup_value_type(const std::string& name, ValueType& out);
+std::vector<std::string> value_type_names();
+
+// Edit distance, for "did you mean" suggestions.
+size_t edit_distance(const std::string& a, const std::string& b);
+
+}  // namespace cutevis

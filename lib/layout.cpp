@@ -1,0 +1,733 @@
+#include "lib/layout.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "lib/tiler.hpp"
+
+namespace cutevis {
+
+namespace {
+
+bool is_int(const IntTuple& t, int64_t v) { return t.is_integer() && t.value() == v; }
+
+int64_t abs_checked(int64_t v) {
+  if (v == INT64_MIN) throw Error("integer overflow in abs");
+  return v < 0 ? -v : v;
+}
+int64_t signum(int64_t v) { return (v > 0) - (v < 0); }
+
+// CuTe's detail::exchange_sort by key (not stable: replicate it exactly).
+std::vector<size_t> exchange_sort_by_stride(const std::vector<IntTuple>& strides) {
+  std::vector<size_t> idx(strides.size());
+  std::vector<int64_t> key(strides.size());
+  for (size_t i = 0; i < strides.size(); ++i) {
+    idx[i] = i;
+    if (!strides[i].is_integer()) throw Error("inverse requires integer strides, got " + to_string(strides[i]));
+    key[i] = strides[i].value();
+  }
+  for (size_t i = 0; i < idx.size(); ++i)
+    for (size_t j = i + 1; j < idx.size(); ++j)
+      if (key[j] < key[i]) {
+        std::swap(key[i], key[j]);
+        std::swap(idx[i], idx[j]);
+      }
+  return idx;
+}
+
+}  // namespace
+
+// --- Layout ------------------------------------------------------------------------
+
+Layout::Layout(IntTuple shape_, IntTuple stride_) : shape(std::move(shape_)), stride(std::move(stride_)) {
+  if (!congruent(shape, stride))
+    throw Error("shape " + to_string(shape) + " and stride " + to_string(stride) + " are not congruent");
+}
+
+int64_t Layout::operator()(int64_t index) const {
+  IntTuple r = crd2idx(IntTuple(index), shape, stride);
+  if (!r.is_integer()) throw Error("layout " + to_string(*this) + " maps to a coordinate, not an integer");
+  return r.value();
+}
+
+IntTuple Layout::operator()(const IntTuple& coord) const { return crd2idx(coord, shape, stride); }
+
+std::string to_string(const Layout& layout, bool underscore) {
+  return to_string(layout.shape, underscore) + ":" + to_string(layout.stride, underscore);
+}
+
+// --- construction -------------------------------------------------------------------
+
+Layout make_layout(const IntTuple& shape) { return Layout(shape, compact_col_major(shape)); }
+Layout make_layout(const IntTuple& shape, const IntTuple& stride) { return Layout(shape, stride); }
+Layout make_layout_right(const IntTuple& shape) { return Layout(shape, compact_row_major(shape)); }
+
+Layout make_layout(const std::vector<Layout>& modes) {
+  std::vector<IntTuple> s, d;
+  for (const auto& m : modes) {
+    s.push_back(m.shape);
+    d.push_back(m.stride);
+  }
+  return Layout(IntTuple::tuple(std::move(s)), IntTuple::tuple(std::move(d)));
+}
+
+Layout make_ordered_layout(const IntTuple& shape, const IntTuple& order) {
+  return Layout(shape, compact_order(shape, order));
+}
+
+Layout make_layout_like(const Layout& l) {
+  return Layout(l.shape, compact_order(filter_zeros(l.stride, l.shape), l.stride));
+}
+
+Layout make_fragment_like(const Layout& l) {
+  if (rank(l) > 1) {
+    Layout mode0 = get(l, 0);
+    Layout head(mode0.shape, compact_col_major(filter_zeros(mode0.stride, mode0.shape)));
+    Layout rest = make_ordered_layout(take(l.shape, 1, rank(l)), take(l.stride, 1, rank(l)));
+    return tiled_product(head, Tiler(rest));
+  }
+  return make_layout(l.shape);
+}
+
+Layout make_identity_layout(const IntTuple& shape) { return Layout(shape, make_basis_like(shape)); }
+
+// --- structure ------------------------------------------------------------------------
+
+IntTuple coshape(const Layout& l) {
+  // co_coord = inner_product(shape - 1, |stride|), each coordinate + 1
+  auto shapes = flatten_leaves(l.shape);
+  auto strides = flatten_leaves(l.stride);
+  IntTuple acc(0);
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    int64_t m1 = checked_sub(shapes[i].value(), 1);
+    IntTuple term = IntTuple::scaled_basis(checked_mul(m1, abs_checked(strides[i].value())), strides[i].basis());
+    acc = tuple_add(acc, term);
+  }
+  if (acc.is_leaf()) return checked_add(acc.value(), 1);
+  std::vector<IntTuple> leaves = flatten_leaves(acc);
+  for (auto& x : leaves) x = checked_add(x.value(), 1);
+  return unflatten(IntTuple::tuple(leaves), acc);
+}
+
+int64_t cosize(const Layout& l) { return size(coshape(l)); }
+
+Layout get(const Layout& l, size_t mode) { return Layout(l.shape[mode], l.stride[mode]); }
+
+Layout get(const Layout& l, const std::vector<size_t>& path) {
+  Layout r = l;
+  for (size_t m : path) r = get(r, m);
+  return r;
+}
+
+Layout select(const Layout& l, const std::vector<size_t>& modes) {
+  return Layout(cutevis::select(l.shape, modes), cutevis::select(l.stride, modes));
+}
+
+Layout take(const Layout& l, size_t begin, size_t end) {
+  return Layout(cutevis::take(l.shape, begin, end), cutevis::take(l.stride, begin, end));
+}
+
+Layout flatten(const Layout& l) { return Layout(flatten(l.shape), flatten(l.stride)); }
+
+Layout append(const Layout& l, const Layout& x) {
+  return Layout(cutevis::append(l.shape, x.shape), cutevis::append(l.stride, x.stride));
+}
+
+Layout prepend(const Layout& l, const Layout& x) {
+  return Layout(cutevis::prepend(l.shape, x.shape), cutevis::prepend(l.stride, x.stride));
+}
+
+Layout append_to_rank(const Layout& l, size_t n, const Layout& x) {
+  return Layout(cutevis::append_to_rank(l.shape, n, x.shape), cutevis::append_to_rank(l.stride, n, x.stride));
+}
+
+Layout prepend_to_rank(const Layout& l, size_t n, const Layout& x) {
+  return Layout(cutevis::prepend_to_rank(l.shape, n, x.shape), cutevis::prepend_to_rank(l.stride, n, x.stride));
+}
+
+Layout replace(const Layout& l, size_t mode, const Layout& x) {
+  return Layout(replace_mode(l.shape, mode, x.shape), replace_mode(l.stride, mode, x.stride));
+}
+
+Layout group(const Layout& l, size_t begin, size_t end) {
+  return Layout(cutevis::group(l.shape, begin, end), cutevis::group(l.stride, begin, end));
+}
+
+Layout zip(const Layout& l) { return Layout(cutevis::zip(l.shape), cutevis::zip(l.stride)); }
+Layout zip(const Layout& a, const Layout& b) {
+  return Layout(cutevis::zip(a.shape, b.shape), cutevis::zip(a.stride, b.stride));
+}
+
+Layout tile_unzip(const Layout& l, const Tiler& tiler) {
+  IntTuple guide = tiler.profile();
+  return Layout(zip2_by(l.shape, guide), zip2_by(l.stride, guide));
+}
+
+IntTuple get_1d_coord(const Layout& l, int64_t index) { return idx2crd(IntTuple(index), l.shape); }
+
+std::vector<int64_t> layout_values(const Layout& l) {
+  auto shapes = flatten_values(l.shape);
+  auto strides = flatten_values(l.stride);
+  int64_t n = size(l);
+  if (n <= 0) return {};  // CuTe can build negative sizes (left_inverse of a negative stride)
+  (void)cosize(l);  // overflow check of the codomain: values below are then in range
+  std::vector<int64_t> out;
+  out.reserve(static_cast<size_t>(n));
+  std::vector<int64_t> coord(shapes.size(), 0);
+  int64_t value = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    out.push_back(value);
+    // odometer increment, colexicographic
+    for (size_t m = 0; m < shapes.size(); ++m) {
+      if (++coord[m] < shapes[m]) {
+        value += strides[m];
+        break;
+      }
+      coord[m] = 0;
+      value -= (shapes[m] - 1) * strides[m];
+    }
+  }
+  return out;
+}
+
+bool same_function(const Layout& a, const Layout& b) {
+  return size(a) == size(b) && layout_values(a) == layout_values(b);
+}
+
+// --- coalesce / filter --------------------------------------------------------------------
+
+namespace {
+
+// CuTe's detail::bw_coalesce over flat modes, walking from the back.
+// `new_shape`/`new_stride` start as the last mode (or the coalesce_x sentinel 2).
+Layout bw_coalesce(const std::vector<IntTuple>& shapes, const std::vector<IntTuple>& strides,
+                   IntTuple new_shape, IntTuple new_stride) {
+  for (size_t k = shapes.size() - 1; k-- > 0;) {
+    const IntTuple& s = shapes[k];
+    const IntTuple& d = strides[k];
+    if (is_int(s, 1)) continue;  // skip size-1 modes
+    if (new_shape.is_leaf() && is_int(new_shape, 1)) {  // replace our shape-1
+      new_shape = s;
+      new_stride = d;
+      continue;
+    }
+    IntTuple front_stride = new_stride.is_leaf() ? new_stride : new_stride[0];
+    IntTuple merged = leaf_mul(d, s.value());
+    if (merged == front_stride) {  // s*d == front stride: merge
+      IntTuple front_shape = new_shape.is_leaf() ? new_shape : new_shape[0];
+      IntTuple grown(checked_mul(s.value(), front_shape.value()));
+      if (new_shape.is_leaf()) {
+        new_shape = grown;
+        new_stride = d;
+      } else {
+        new_shape[0] = grown;
+        new_stride[0] = d;
+      }
+      continue;
+    }
+    new_shape = cutevis::prepend(new_shape, s);
+    new_stride = cutevis::prepend(new_stride, d);
+  }
+  if (new_shape.is_leaf() && is_int(new_shape, 1)) return Layout();
+  return Layout(new_shape, new_stride);
+}
+
+Layout coalesce_flat(const Layout& l, bool extend) {
+  auto shapes = flatten_leaves(l.shape);
+  auto strides = flatten_leaves(l.stride);
+  if (shapes.empty()) return Layout();  // empty tuple: nothing to coalesce
+  IntTuple last_shape = shapes.back();
+  if (extend && is_int(last_shape, 1)) last_shape = IntTuple(2);
+  return bw_coalesce(shapes, strides, last_shape, strides.back());
+}
+
+// transform_layout(L, profile, f): f on the first rank(profile) modes, the rest kept.
+template <class F>
+Layout by_profile(const Layout& l, const IntTuple& profile, F&& f) {
+  if (profile.is_leaf()) return f(l);
+  if (profile.rank() > rank(l)) throw Error("profile " + to_string(profile) + " has more modes than " + to_string(l));
+  std::vector<Layout> out;
+  for (size_t i = 0; i < rank(l); ++i) out.push_back(i < profile.rank() ? by_profile(get(l, i), profile[i], f) : get(l, i));
+  return make_layout(out);
+}
+
+}  // namespace
+
+Layout coalesce(const Layout& l) { return coalesce_flat(l, false); }
+Layout coalesce_x(const Layout& l) { return coalesce_flat(l, true); }
+
+Layout coalesce(const Layout& l, const IntTuple& profile) {
+  return by_profile(l, profile, [](const Layout& x) { return coalesce(x); });
+}
+
+Layout coalesce_x(const Layout& l, const IntTuple& profile) {
+  return by_profile(l, profile, [](const Layout& x) { return coalesce_x(x); });
+}
+
+Layout filter_zeros(const Layout& l) { return Layout(filter_zeros(l.stride, l.shape), l.stride); }
+
+Layout filter(const Layout& l) { return coalesce(filter_zeros(l)); }
+
+Layout filter(const Layout& l, const IntTuple& profile) {
+  return by_profile(l, profile, [](const Layout& x) { return filter(x); });
+}
+
+// --- composition ---------------------------------------------------------------------------
+
+namespace {
+
+Layout composition_impl(const IntTuple& lhs_shape, const IntTuple& lhs_stride,
+                        const IntTuple& rhs_shape, const IntTuple& rhs_stride) {
+  if (rhs_shape.is_tuple()) {  // right-distributivity over the modes of rhs
+    std::vector<Layout> out;
+    out.reserve(rhs_shape.rank());
+    for (size_t i = 0; i < rhs_shape.rank(); ++i)
+      out.push_back(composition_impl(lhs_shape, lhs_stride, rhs_shape[i], rhs_stride[i]));
+    return make_layout(out);
+  }
+  if (!rhs_stride.basis().empty()) {  // a basis stride selects a mode of lhs
+    const IntTuple* s = &lhs_shape;
+    const IntTuple* d = &lhs_stride;
+    for (int k = 0; k < rhs_stride.basis().depth; ++k) {
+      size_t m = rhs_stride.basis().path[k];
+      if (s->is_leaf() && m != 0) throw Error("basis stride " + to_string(rhs_stride) + " selects a mode that " + to_string(lhs_shape) + " lacks");
+      if (s->is_tuple() && m >= s->rank()) throw Error("basis stride " + to_string(rhs_stride) + " selects a mode that " + to_string(lhs_shape) + " lacks");
+      s = &(*s)[m];
+      d = &(*d)[m];
+    }
+    return composition_impl(*s, *d, rhs_shape, IntTuple(rhs_stride.value()));
+  }
+  if (rhs_stride.value() == 0) return Layout(rhs_shape, rhs_stride);  // static stride-0 shortcut
+  if (lhs_shape.is_leaf()) return Layout(rhs_shape, leaf_mul(lhs_stride, rhs_stride.value()));
+
+  // General case: lhs a flat tuple, rhs an integer mode.
+  const size_t R = lhs_shape.rank();
+  std::vector<IntTuple> result_shape, result_stride;
+  int64_t rest_shape = rhs_shape.value();
+  int64_t rest_stride = rhs_stride.value();
+  for (size_t i = 0; i + 1 < R; ++i) {
+    if (lhs_shape[i].is_tuple()) throw Error("composition: left layout is not flat at mode " + std::to_string(i));
+    int64_t curr_shape = lhs_shape[i].value();
+    const IntTuple& curr_stride = lhs_stride[i];
+    if (!(checked_mod(rest_stride, curr_shape) == 0 || rest_stride < curr_shape))
+      throw Error("stride divisibility condition violated: stride " + std::to_string(rest_stride) + " against shape " + std::to_string(curr_shape));
+    int64_t next_shape = ceil_div(curr_shape, abs_checked(rest_stride));
+    int64_t next_stride = checked_mul(ceil_div(abs_checked(rest_stride), curr_shape), signum(rest_stride));
+    if (next_shape == 1 || rest_shape == 1) {
+      rest_stride = next_stride;
+      continue;
+    }
+    int64_t new_shape = std::min(next_shape, rest_shape);
+    if (checked_mod(rest_shape, new_shape) != 0)
+      throw Error("shape divisibility condition violated: shape " + std::to_string(rest_shape) + " against " + std::to_string(new_shape));
+    result_shape.emplace_back(new_shape);
+    result_stride.push_back(leaf_mul(curr_stride, rest_stride));
+    rest_shape = checked_div(rest_shape, new_shape);
+    rest_stride = next_stride;
+  }
+  const IntTuple& last_stride = lhs_stride[R - 1];
+  if (result_shape.empty()) return Layout(IntTuple(rest_shape), leaf_mul(last_stride, rest_stride));
+  if (rest_shape == 1)
+    return Layout(unwrap(IntTuple::tuple(result_shape)), unwrap(IntTuple::tuple(result_stride)));
+  result_shape.emplace_back(rest_shape);
+  result_stride.push_back(leaf_mul(last_stride, rest_stride));
+  return Layout(IntTuple::tuple(std::move(result_shape)), IntTuple::tuple(std::move(result_stride)));
+}
+
+// coprofile(L): the codomain's profile, all zeros: 0 for integer strides.
+IntTuple coprofile(const Layout& l) {
+  if (!has_basis(l.stride)) return IntTuple(0);
+  // repeat_like(as_arithmetic_tuple(sum(stride)), 0): every basis stride adds its mode
+  IntTuple sum_tuple(0);
+  for (const auto& d : flatten_leaves(l.stride))
+    if (!d.basis().empty()) add_scaled_basis(sum_tuple, 1, d.basis());
+  return repeat_like(sum_tuple, 0);
+}
+
+}  // namespace
+
+Layout composition(const Layout& a, const Layout& b) {
+  Layout flat = coalesce_x(a, coprofile(b));
+  return composition_impl(flat.shape, flat.stride, b.shape, b.stride);
+}
+
+Layout composition(const Layout& a, const Tiler& b) {
+  switch (b.kind()) {
+    case Tiler::Kind::kUnderscore:
+      return a;
+    case Tiler::Kind::kLayout:
+      return composition(a, b.layout());
+    case Tiler::Kind::kTuple: {
+      if (b.rank() > rank(a)) throw Error("composition: tiler " + to_string(b) + " has more modes than " + to_string(a));
+      std::vector<Layout> out;  // modes of a not hit by the tiler are dropped, as in CuTe
+      for (size_t i = 0; i < b.rank(); ++i) out.push_back(composition(get(a, i), b.modes()[i]));
+      return make_layout(out);
+    }
+  }
+  return a;
+}
+
+Layout with_shape(const Layout& l, const IntTuple& shape) { return composition(l, make_layout(shape)); }
+
+// --- complement ------------------------------------------------------------------------------
+
+namespace {
+
+// @pre shape/stride filtered: flat, no stride-0, no size-1 modes
+Layout complement_impl(const IntTuple& shape, const IntTuple& stride, const IntTuple& cotarget) {
+  if (stride.is_leaf() && stride.value() == 0) return make_layout(IntTuple(size(cotarget)));
+  std::vector<int64_t> sh = flatten_values(shape), st = flatten_values(stride);
+  const size_t R = sh.size();
+  std::vector<IntTuple> result_shape, result_stride{IntTuple(1)};
+  for (size_t i = 0; i + 1 < R; ++i) {
+    size_t min_idx = static_cast<size_t>(std::min_element(st.begin(), st.end()) - st.begin());
+    int64_t min_stride = st[min_idx];
+    int64_t new_shape = checked_div(min_stride, result_stride[i].value());
+    if (new_shape == 0) throw Error("complement: the layout is not injective");
+    int64_t new_stride = checked_mul(min_stride, sh[min_idx]);
+    sh.erase(sh.begin() + static_cast<std::ptrdiff_t>(min_idx));
+    st.erase(st.begin() + static_cast<std::ptrdiff_t>(min_idx));
+    result_shape.emplace_back(new_shape);
+    result_stride.emplace_back(new_stride);
+  }
+  int64_t last_shape = checked_div(st[0], result_stride[R - 1].value());
+  if (last_shape == 0) throw Error("complement: the layout is not injective");
+  result_shape.emplace_back(last_shape);
+  int64_t new_stride = checked_mul(st[0], sh[0]);
+  IntTuple rest_shape(size(ceil_div(cotarget, IntTuple(new_stride))));  // coalesce(shape) of static ints: the product
+  IntTuple rest_stride = compact_col_major(rest_shape, new_stride);
+  return coalesce(Layout(IntTuple::tuple({IntTuple::tuple(result_shape), rest_shape}),
+                         IntTuple::tuple({IntTuple::tuple(result_stride), rest_stride})));
+}
+
+}  // namespace
+
+Layout complement(const Layout& l, const IntTuple& cotarget) {
+  if (has_basis(l.stride)) throw Error("complement requires integer strides");
+  Layout f = filter(l);
+  return complement_impl(f.shape, f.stride, cotarget);
+}
+
+Layout complement(const Layout& l) {
+  if (has_basis(l.stride)) throw Error("complement requires integer strides");
+  Layout f = filter(l);
+  return complement_impl(f.shape, f.stride, IntTuple(cosize(f)));
+}
+
+// --- inverses ----------------------------------------------------------------------------------
+
+Layout right_inverse(const Layout& l) {
+  Layout c = coalesce(l);
+  IntTuple lstride = wrap(c.stride), lshape = wrap(c.shape);
+  std::vector<int64_t> preprod{1};
+  for (const auto& s : lshape.modes()) preprod.push_back(checked_mul(preprod.back(), s.value()));
+  std::vector<size_t> order = exchange_sort_by_stride(lstride.modes());
+  std::vector<IntTuple> rshape{IntTuple(1)}, rstride{IntTuple(0)};
+  int64_t curr = 1;
+  for (size_t i : order) {
+    if (lstride[i].value() == curr) {
+      rshape.push_back(lshape[i]);
+      rstride.emplace_back(preprod[i]);
+      curr = checked_mul(lshape[i].value(), lstride[i].value());
+    }
+  }
+  return coalesce(Layout(IntTuple::tuple(rshape), IntTuple::tuple(rstride)));
+}
+
+Layout left_inverse(const Layout& l) {
+  Layout c = coalesce(l);
+  IntTuple lstride = wrap(c.stride), lshape = wrap(c.shape);
+  std::vector<int64_t> preprod{1};
+  for (const auto& s : lshape.modes()) preprod.push_back(checked_mul(preprod.back(), s.value()));
+  std::vector<size_t> order = exchange_sort_by_stride(lstride.modes());
+  std::vector<IntTuple> rshape, rstride{IntTuple(0)};
+  int64_t rsize = 1;
+  for (size_t i : order) {
+    int64_t istride = lstride[i].value();
+    if (istride == 0) continue;
+    if (checked_mod(istride, rsize) != 0)
+      throw Error("left_inverse: divisibility condition violated (stride " + std::to_string(istride) + " by " + std::to_string(rsize) + ")");
+    int64_t s = checked_div(istride, rsize);
+    rshape.emplace_back(s);
+    rstride.emplace_back(preprod[i]);
+    rsize = checked_mul(rsize, s);
+  }
+  rshape.push_back(lshape[order.back()]);
+  return coalesce(Layout(IntTuple::tuple(rshape), IntTuple::tuple(rstride)));
+}
+
+Layout max_common_layout(const Layout& a, const Layout& b) {
+  Layout inv_b = right_inverse(b);
+  Layout common = coalesce(composition(a, inv_b));
+  Layout first = get(common, 0);
+  if (is_int(first.stride, 1)) return composition(inv_b, first);
+  return Layout();
+}
+
+int64_t max_common_vector(const Layout& a, const Layout& b) {
+  Layout common = coalesce(composition(a, right_inverse(b)));
+  Layout first = get(common, 0);
+  if (is_int(first.stride, 1)) return first.shape.value();
+  return 1;
+}
+
+Layout nullspace(const Layout& l) {
+  auto shapes = flatten_leaves(l.shape);
+  auto strides = flatten_leaves(l.stride);
+  IntTuple rstride = compact_col_major(IntTuple::tuple(shapes));
+  std::vector<IntTuple> s, d;
+  for (size_t i = 0; i < strides.size(); ++i)
+    if (strides[i].is_integer() && strides[i].value() == 0) {
+      s.push_back(shapes[i]);
+      d.push_back(rstride[i]);
+    }
+  if (s.empty()) return Layout();
+  return Layout(unwrap(IntTuple::tuple(s)), unwrap(IntTuple::tuple(d)));
+}
+
+// --- divides ------------------------------------------------------------------------------------
+
+namespace {
+
+template <class F>
+Layout by_tiler(const Layout& l, const Tiler& tiler, F&& f) {
+  if (tiler.rank() > rank(l)) throw Error("tiler " + to_string(tiler) + " has more modes than the layout " + to_string(l));
+  std::vector<Layout> out;
+  for (size_t i = 0; i < rank(l); ++i) out.push_back(i < tiler.rank() ? f(get(l, i), tiler.modes()[i]) : get(l, i));
+  return make_layout(out);
+}
+
+// result(_, repeat<R1>(_)): keep mode 0, unpack mode 1
+Layout unpack_second(const Layout& r) {
+  std::vector<IntTuple> s{r.shape[0]}, d{r.stride[0]};
+  const IntTuple& s1 = r.shape[1];
+  const IntTuple& d1 = r.stride[1];
+  if (s1.is_leaf()) {
+    s.push_back(s1);
+    d.push_back(d1);
+  } else {
+    for (size_t i = 0; i < s1.rank(); ++i) {
+      s.push_back(s1[i]);
+      d.push_back(d1[i]);
+    }
+  }
+  return Layout(IntTuple::tuple(s), IntTuple::tuple(d));
+}
+
+// result(repeat<R0>(_), repeat<R1>(_)): unpack both modes
+Layout unpack_both(const Layout& r) {
+  std::vector<IntTuple> s, d;
+  for (size_t m = 0; m < 2; ++m) {
+    const IntTuple& sm = r.shape[m];
+    const IntTuple& dm = r.stride[m];
+    if (sm.is_leaf()) {
+      s.push_back(sm);
+      d.push_back(dm);
+    } else {
+      for (size_t i = 0; i < sm.rank(); ++i) {
+        s.push_back(sm[i]);
+        d.push_back(dm[i]);
+      }
+    }
+  }
+  return Layout(IntTuple::tuple(s), IntTuple::tuple(d));
+}
+
+}  // namespace
+
+Layout logical_divide(const Layout& l, const Tiler& tiler) {
+  switch (tiler.kind()) {
+    case Tiler::Kind::kUnderscore:
+      return l;
+    case Tiler::Kind::kTuple:
+      return by_tiler(l, tiler, [](const Layout& x, const Tiler& t) { return logical_divide(x, t); });
+    case Tiler::Kind::kLayout: {
+      const Layout& t = tiler.layout();
+      Layout comp = complement(t, coalesce(l).shape);
+      return composition(l, make_layout(std::vector<Layout>{t, comp}));
+    }
+  }
+  return l;
+}
+
+Layout zipped_divide(const Layout& l, const Tiler& tiler) { return tile_unzip(logical_divide(l, tiler), tiler); }
+Layout tiled_divide(const Layout& l, const Tiler& tiler) { return unpack_second(zipped_divide(l, tiler)); }
+Layout flat_divide(const Layout& l, const Tiler& tiler) { return unpack_both(zipped_divide(l, tiler)); }
+
+// --- products --------------------------------------------------------------------------------------
+
+Layout logical_product(const Layout& block, const Tiler& tiler) {
+  switch (tiler.kind()) {
+    case Tiler::Kind::kUnderscore:
+      return block;
+    case Tiler::Kind::kTuple:
+      return by_tiler(block, tiler, [](const Layout& x, const Tiler& t) { return logical_product(x, t); });
+    case Tiler::Kind::kLayout: {
+      const Layout& t = tiler.layout();
+      Layout comp = complement(block, IntTuple(checked_mul(size(block), cosize(t))));
+      return make_layout(std::vector<Layout>{block, composition(comp, t)});
+    }
+  }
+  return block;
+}
+
+Layout zipped_product(const Layout& block, const Tiler& tiler) { return tile_unzip(logical_product(block, tiler), tiler); }
+Layout tiled_product(const Layout& block, const Tiler& tiler) { return unpack_second(zipped_product(block, tiler)); }
+Layout flat_product(const Layout& block, const Tiler& tiler) { return unpack_both(zipped_product(block, tiler)); }
+
+Layout blocked_product(const Layout& block, const Layout& tiler) {
+  size_t R = std::max(rank(block), rank(tiler));
+  Layout r = logical_product(append_to_rank(block, R), Tiler(append_to_rank(tiler, R)));
+  return zip(get(r, 0), get(r, 1));
+}
+
+Layout raked_product(const Layout& block, const Layout& tiler) {
+  size_t R = std::max(rank(block), rank(tiler));
+  Layout r = logical_product(append_to_rank(block, R), Tiler(append_to_rank(tiler, R)));
+  return zip(get(r, 1), get(r, 0));
+}
+
+namespace {
+
+// `order` null: the tiles repeat column-major (CuTe's default GenColMajor)
+Layout tile_to_shape_impl(const Layout& block, const IntTuple& target_shape, const IntTuple* order) {
+  size_t R = target_shape.rank();
+  if (rank(block) > R) throw Error("tile_to_shape: rank of " + to_string(block) + " exceeds rank of " + to_string(target_shape));
+  Layout padded = append_to_rank(block, R);
+  IntTuple block_shape = product_each(padded.shape);
+  IntTuple trg = product_each(target_shape);
+  for (size_t i = 0; i < trg.rank(); ++i)
+    if (checked_mod(trg[i].value(), block_shape[i].value()) != 0)
+      throw Error("tile_to_shape: block shape " + to_string(block_shape) + " does not divide the target shape " + to_string(trg));
+  IntTuple product_shape = ceil_div(trg, block_shape);
+  Layout tiles = order ? make_ordered_layout(product_shape, *order) : make_layout(product_shape);
+  return blocked_product(padded, tiles);
+}
+
+}  // namespace
+
+Layout tile_to_shape(const Layout& block, const IntTuple& target_shape) {
+  return tile_to_shape_impl(block, target_shape, nullptr);
+}
+
+Layout tile_to_shape(const Layout& block, const IntTuple& target_shape, const IntTuple& order) {
+  return tile_to_shape_impl(block, target_shape, &order);
+}
+
+// --- casts ------------------------------------------------------------------------------------------
+
+namespace {
+
+Layout upcast_impl(const IntTuple& shape, const IntTuple& stride, int64_t n) {
+  if (shape.is_tuple()) {
+    std::vector<Layout> out;
+    for (size_t i = 0; i < shape.rank(); ++i) out.push_back(upcast_impl(shape[i], stride[i], n));
+    return make_layout(out);
+  }
+  int64_t d = stride.value();
+  if (d == 0) return Layout(shape, stride);
+  if (d % n != 0 && n % d != 0) throw Error("upcast<" + std::to_string(n) + ">: stride " + std::to_string(d) + " violates the divisibility condition");
+  return Layout(ceil_div(shape, IntTuple(ceil_div(n, abs_checked(d)))),
+                IntTuple::scaled_basis(signum(d) * ceil_div(abs_checked(d), n), stride.basis()));
+}
+
+Layout downcast_impl(const IntTuple& shape, const IntTuple& stride, int64_t n) {
+  if (shape.is_tuple()) {
+    std::vector<Layout> out;
+    for (size_t i = 0; i < shape.rank(); ++i) out.push_back(downcast_impl(shape[i], stride[i], n));
+    return make_layout(out);
+  }
+  if (stride.is_integer() && (stride.value() == 1 || stride.value() == -1)) return Layout(checked_mul(shape.value(), n), stride);
+  return Layout(shape, leaf_mul(stride, n));
+}
+
+int64_t gcd64(int64_t a, int64_t b) {
+  while (b) {
+    int64_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return a < 0 ? -a : a;
+}
+
+}  // namespace
+
+Layout upcast(const Layout& l, int64_t n) {
+  if (n <= 0) throw Error("upcast: factor must be positive");
+  return upcast_impl(l.shape, l.stride, n);
+}
+
+Layout downcast(const Layout& l, int64_t n) {
+  if (n <= 0) throw Error("downcast: factor must be positive");
+  return downcast_impl(l.shape, l.stride, n);
+}
+
+Layout recast_layout(const Layout& l, int64_t old_bits, int64_t new_bits) {
+  if (old_bits <= 0 || new_bits <= 0) throw Error("recast_layout: widths must be positive");
+  int64_t g = gcd64(new_bits, old_bits);
+  int64_t num = new_bits / g, den = old_bits / g;
+  if (num == 1 && den == 1) return l;
+  if (num == 1) return downcast(l, den);
+  if (den == 1) return upcast(l, num);
+  return downcast(upcast(l, num), den);
+}
+
+// --- TV ---------------------------------------------------------------------------------------------
+
+LayoutTV make_layout_tv(const Layout& thr, const Layout& val) {
+  LayoutTV r;
+  r.layout_mn = raked_product(thr, val);
+  r.layout_tv = with_shape(right_inverse(r.layout_mn), tup(size(thr), size(val)));
+  r.tiler_mn = product_each(r.layout_mn.shape);
+  return r;
+}
+
+// --- Tiler ---------------------------------------------------------------------------------------------
+
+Tiler Tiler::tuple(std::vector<Tiler> modes) {
+  Tiler t;
+  t.kind_ = Kind::kTuple;
+  t.modes_ = std::move(modes);
+  return t;
+}
+
+Tiler Tiler::from_shape(const IntTuple& shape) {
+  if (shape.is_leaf()) return Tiler(make_layout(shape));
+  std::vector<Tiler> m;
+  for (const auto& s : shape.modes()) m.push_back(from_shape(s));
+  return tuple(std::move(m));
+}
+
+bool Tiler::operator==(const Tiler& other) const {
+  if (kind_ != other.kind_) return false;
+  if (kind_ == Kind::kLayout) return layout_ == other.layout_;
+  if (kind_ == Kind::kTuple) return modes_ == other.modes_;
+  return true;
+}
+
+IntTuple Tiler::profile() const {
+  if (!is_tuple()) return IntTuple(0);
+  std::vector<IntTuple> m;
+  for (const auto& t : modes_) m.push_back(t.profile());
+  return IntTuple::tuple(std::move(m));
+}
+
+std::string to_string(const Tiler& tiler, bool underscore) {
+  switch (tiler.kind()) {
+    case Tiler::Kind::kUnderscore:
+      return "_";
+    case Tiler::Kind::kLayout:
+      return to_string(tiler.layout(), underscore);
+    case Tiler::Kind::kTuple: {
+      std::string s = "(";
+      for (size_t i = 0; i < tiler.modes().size(); ++i) {
+        if (i) s += ",";
+        s += to_string(tiler.modes()[i], underscore);
+      }
+      return s + ")";
+    }
+  }
+  return "";
+}
+
+}  // namespace cutevis

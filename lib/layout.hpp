@@ -1,0 +1,144 @@
+// cutevis — Layout: a shape and a congruent stride, and CuTe's layout algebra.
+//
+// Semantics are those of CuTe's *static* layouts (every integer behaves like an
+// Int<N>): where dynamic CuTe or pycute simplify differently, static CuTe wins.
+// Every function here is named as in CuTe (include/cute/layout.hpp) and carries
+// its defining property as a one-line comment.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "lib/int_tuple.hpp"
+
+namespace cutevis {
+
+struct Layout {
+  IntTuple shape{1};
+  IntTuple stride{0};
+
+  Layout() = default;  // _1:_0
+  Layout(IntTuple shape, IntTuple stride);  // throws unless congruent
+  bool operator==(const Layout& other) const { return shape == other.shape && stride == other.stride; }
+  bool operator!=(const Layout& other) const { return !(*this == other); }
+
+  // L(i) for an integer index, integer strides only.
+  int64_t operator()(int64_t index) const;
+  // L(c) for any coordinate; basis strides give a coordinate (arithmetic tuple).
+  IntTuple operator()(const IntTuple& coord) const;
+};
+
+// --- construction ---------------------------------------------------------------
+Layout make_layout(const IntTuple& shape);  // column-major (LayoutLeft)
+Layout make_layout(const IntTuple& shape, const IntTuple& stride);
+Layout make_layout_right(const IntTuple& shape);  // LayoutRight
+// make_layout(L0, L1, ...): concatenate layouts as modes: (s0,s1,...):(d0,d1,...)
+Layout make_layout(const std::vector<Layout>& modes);
+// Strides follow `order` (smaller order = smaller stride).
+Layout make_ordered_layout(const IntTuple& shape, const IntTuple& order);
+// Same shape, compact strides ordered like L's, stride-0 modes kept at 0.
+Layout make_layout_like(const Layout& layout);
+// Mode 0 column-major, the rest ordered like L (CuTe's make_fragment_like).
+Layout make_fragment_like(const Layout& layout);
+// (s...):(1@0,1@1,...): maps a coordinate to itself.
+Layout make_identity_layout(const IntTuple& shape);
+
+std::string to_string(const Layout& layout, bool underscore = false);
+
+// --- structure ---------------------------------------------------------------------
+inline int64_t size(const Layout& l) { return size(l.shape); }
+int64_t cosize(const Layout& l);            // max(L(i)) + 1 over the domain (|strides|)
+IntTuple coshape(const Layout& l);
+inline size_t rank(const Layout& l) { return l.shape.rank(); }
+inline int depth(const Layout& l) { return depth(l.shape); }
+Layout get(const Layout& l, size_t mode);   // layout<I>(L)
+Layout get(const Layout& l, const std::vector<size_t>& path);
+Layout select(const Layout& l, const std::vector<size_t>& modes);
+Layout take(const Layout& l, size_t begin, size_t end);
+Layout flatten(const Layout& l);
+Layout append(const Layout& l, const Layout& x = Layout());
+Layout prepend(const Layout& l, const Layout& x = Layout());
+Layout append_to_rank(const Layout& l, size_t n, const Layout& x = Layout());   // append<N>
+Layout prepend_to_rank(const Layout& l, size_t n, const Layout& x = Layout());  // prepend<N>
+Layout replace(const Layout& l, size_t mode, const Layout& x);
+Layout group(const Layout& l, size_t begin, size_t end);
+Layout zip(const Layout& l);
+Layout zip(const Layout& a, const Layout& b);
+Layout tile_unzip(const Layout& l, const class Tiler& tiler);
+// Coordinate of index i in the shape of L (its 1-D coordinate).
+IntTuple get_1d_coord(const Layout& l, int64_t index);
+
+// Every value L(0) .. L(size-1) (integer strides).
+std::vector<int64_t> layout_values(const Layout& l);
+// Whether two layouts agree as functions on their (common-size) domain.
+bool same_function(const Layout& a, const Layout& b);
+
+// --- coalesce / filter -------------------------------------------------------------
+// coalesce(L): depth <= 1, same size, L(i) unchanged for i < size(L).
+Layout coalesce(const Layout& l);
+// coalesce at the terminals of `profile` (by-mode coalesce).
+Layout coalesce(const Layout& l, const IntTuple& profile);
+// coalesce_x: as coalesce, but also preserves L(i) beyond its domain.
+Layout coalesce_x(const Layout& l);
+Layout coalesce_x(const Layout& l, const IntTuple& profile);
+// filter_zeros(L): stride-0 modes get size 1.
+Layout filter_zeros(const Layout& l);
+// filter(L): no stride-0 or size-1 modes; `_1:_0` when nothing remains.
+Layout filter(const Layout& l);
+Layout filter(const Layout& l, const IntTuple& profile);
+
+// --- composition / complement / inverses ------------------------------------------
+// R = composition(A, B): R(c) == A(B(c)) for c in the domain of B; shape(R) ~ shape(B).
+Layout composition(const Layout& a, const Layout& b);
+Layout composition(const Layout& a, const class Tiler& b);
+// C = complement(L, cotarget): C(i) disjoint from L's image, increasing, size >= cotarget/size(L).
+Layout complement(const Layout& l, const IntTuple& cotarget);
+Layout complement(const Layout& l);
+// R = right_inverse(L): L(R(i)) == i for i < size(R).
+Layout right_inverse(const Layout& l);
+// R = left_inverse(L): R(L(i)) == i for i < size(L) when L is injective.
+Layout left_inverse(const Layout& l);
+// R with a(R(i)) == i and b(R(i)) == i for the longest contiguous i.
+Layout max_common_layout(const Layout& a, const Layout& b);
+int64_t max_common_vector(const Layout& a, const Layout& b);
+// Layout of the stride-0 modes (CuTe's nullspace).
+Layout nullspace(const Layout& l);
+
+// --- divides and products ------------------------------------------------------------
+// logical_divide(L, T) = composition(L, (T, complement(T, shape(coalesce(L)))))
+Layout logical_divide(const Layout& l, const class Tiler& tiler);
+Layout zipped_divide(const Layout& l, const class Tiler& tiler);  // ((tile),(rest))
+Layout tiled_divide(const Layout& l, const class Tiler& tiler);   // ((tile),rest0,rest1,...)
+Layout flat_divide(const Layout& l, const class Tiler& tiler);    // (tile0,tile1,...,rest0,...)
+// logical_product(A, B) = (A, composition(complement(A, size(A)*cosize(B)), B))
+Layout logical_product(const Layout& block, const class Tiler& tiler);
+Layout zipped_product(const Layout& block, const class Tiler& tiler);
+Layout tiled_product(const Layout& block, const class Tiler& tiler);
+Layout flat_product(const Layout& block, const class Tiler& tiler);
+// rank-sensitive products: rank(result) == max(rank(block), rank(tiler))
+Layout blocked_product(const Layout& block, const Layout& tiler);
+Layout raked_product(const Layout& block, const Layout& tiler);
+// Repeat `block` to fill `target_shape`, tiles ordered by `order` (default column-major).
+Layout tile_to_shape(const Layout& block, const IntTuple& target_shape);
+Layout tile_to_shape(const Layout& block, const IntTuple& target_shape, const IntTuple& order);
+
+// --- casts ---------------------------------------------------------------------------------
+Layout upcast(const Layout& l, int64_t n);
+Layout downcast(const Layout& l, int64_t n);
+// recast_layout<Old,New>: from elements of old_bits to elements of new_bits.
+Layout recast_layout(const Layout& l, int64_t old_bits, int64_t new_bits);
+
+// --- TV layouts --------------------------------------------------------------------------
+// make_layout_tv(thr, val) as make_tiled_copy builds it:
+//   layout_mn = raked_product(thr, val); tv = right_inverse(layout_mn) with shape (size(thr), size(val)).
+struct LayoutTV {
+  Layout layout_mn;   // (M,N) -> (thr_idx, val_idx)
+  Layout layout_tv;   // (thr_idx, val_idx) -> (M,N)
+  IntTuple tiler_mn;  // product_each(shape(layout_mn))
+};
+LayoutTV make_layout_tv(const Layout& thr, const Layout& val);
+// composition(L, make_layout(shape)): L viewed with a new shape.
+Layout with_shape(const Layout& l, const IntTuple& shape);
+
+}  // namespace cutevis
