@@ -1,0 +1,64 @@
+// cutevis — MMA atoms and TiledMMA: the data the catalogue gives every other module.
+//
+// An MmaAtom is CuTe's MMA_Atom<MMA_Traits<Op>>: Shape_MNK, ThrID and the
+// A/B/C TV layouts ((thr,val) -> column-major index into (M,K), (N,K), (M,N)),
+// plus what `verify` needs to run the real instruction: the PTX it wraps and
+// its register signature (CuTe's arch/ D/A/B/CRegisters).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "lib/expr.hpp"
+#include "lib/layout.hpp"
+#include "lib/tiler.hpp"
+
+namespace cutevis {
+
+// One operand's registers in the wrapped instruction, per thread:
+// CuTe's `using ARegisters = uint32_t[4];` is {"uint32_t", 4}.
+struct RegisterSpec {
+  std::string c_type;  // "uint32_t", "uint64_t", "float", "double", ...
+  int count = 0;
+};
+
+enum class OperandSource {
+  kRegister,       // fragment in registers
+  kSharedMemory,   // GMMA/UMMA shared-memory descriptor (SS, and B of RS)
+  kTensorMemory,   // UMMA tensor memory (SM100)
+};
+
+struct MmaAtom {
+  std::string name;        // CuTe's C++ spelling: SM90_64x128x16_F32F16F16_SS<GMMA::Major::K,GMMA::Major::K>
+  std::string short_name;  // the short form: SM90_64x128x16_F32F16F16_SS<K,K>
+  std::string family;      // "SM61", "SM70", "SM75", "SM80", "SM89", "SM90", "SM90_GMMA", "SM100_UMMA", "SM120", "Universal"
+  int sm = 0;              // 61, 70, 75, 80, 89, 90, 100, 120; 0 for UniversalFMA
+  IntTuple shape_mnk;      // Shape_MNK
+  Layout thr_id;           // ThrID
+  Layout layout_a;         // ALayout: (thr,val) -> (M,K)
+  Layout layout_b;         // BLayout: (thr,val) -> (N,K)
+  Layout layout_c;         // CLayout: (thr,val) -> (M,N)
+  ValueType type_a, type_b, type_c, type_d;  // ValTypeA/B/C/D
+  std::string ptx;         // the instruction it wraps ("" for UniversalFMA, a C++ fma)
+  RegisterSpec regs_d, regs_a, regs_b, regs_c;
+  OperandSource source_a = OperandSource::kRegister;
+  OperandSource source_b = OperandSource::kRegister;
+  std::string major_a, major_b;  // "K" or "MN" for GMMA/UMMA, else ""
+  // CuTe-style comments, e.g. "(T32,V4) -> (M16,K8)"
+  std::string comment_a, comment_b, comment_c;
+};
+
+// TiledMMA as CuTe's make_tiled_mma(atom, atom_layout, permutation) builds it.
+struct TiledMma {
+  MmaAtom atom;
+  Layout atom_layout;        // AtomLayoutMNK (thr layout of atoms), default (1,1,1):(0,0,0)
+  Tiler permutation;         // PermutationMNK, default (_,_,_)
+  Layout thr_layout_vmnk;    // ThrLayoutVMNK
+  IntTuple tile_mnk;         // (tile_size_mnk<0>, <1>, <2>)
+  int64_t num_threads = 0;   // size(thr_layout_vmnk)
+  Layout tv_layout_a;        // get_layoutA_TV: (thr_idx,val) -> column-major (M,K) of the tile
+  Layout tv_layout_b;        // get_layoutB_TV: (thr_idx,val) -> (N,K)
+  Layout tv_layout_c;        // get_layoutC_TV: (thr_idx,val) -> (M,N)
+};
+
+}  // namespace cutevis

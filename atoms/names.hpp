@@ -1,0 +1,16 @@
+// cutevis — the atom catalogue's names in the expression language.
+//
+// After these run, expressions can name atoms and build tilings:
+//   SM80_16x8x16_F32F16F16F32_TN{}
+//   make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{}, Tile<_32,_32,_16>{})
+//   make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, <a tiled mma>)
+#pragma once
+
+#include "lib/expr.hpp"
+
+namespace cutevis {
+
+void register_mma_names(Registry& registry);   // atoms/mma_names.cpp
+void register_copy_names(Registry& registry);  // atoms/copy_names.cpp
+
+}  // namespace cutevis

@@ -1,0 +1,55 @@
+#include "lib/ownership.hpp"
+
+#include <algorithm>
+
+namespace cutevis {
+
+OwnershipView OwnershipView::from_tv(const Layout& tv, int64_t rows, int64_t cols) {
+  if (rank(tv) != 2) throw Error("a TV layout has rank 2 (thread, value), got " + to_string(tv));
+  if (rows <= 0 || cols <= 0) throw Error("a tile needs a positive shape");
+  OwnershipView v;
+  v.rows_ = rows;
+  v.cols_ = cols;
+  v.num_threads_ = size(tv.shape[0]);
+  v.num_values_ = size(tv.shape[1]);
+  const int64_t cells = checked_mul(rows, cols);
+  const std::vector<int64_t> index = layout_values(tv);  // index[t + T*v]
+  std::vector<uint32_t> count(static_cast<size_t>(cells) + 1, 0);
+  for (int64_t x : index) {
+    if (x < 0 || x >= cells)
+      throw Error("TV layout " + to_string(tv) + " maps to index " + std::to_string(x) + ", outside the " +
+                  std::to_string(rows) + "x" + std::to_string(cols) + " tile");
+    ++count[static_cast<size_t>(x) + 1];
+  }
+  for (size_t c = 1; c < count.size(); ++c) count[c] += count[c - 1];
+  v.offsets_ = count;
+  v.owners_.resize(index.size());
+  std::vector<uint32_t> fill(count.begin(), count.end() - 1);
+  const int64_t T = v.num_threads_;
+  for (int64_t t = 0; t < T; ++t)      // threads outer,
+    for (int64_t val = 0; val < v.num_values_; ++val) {  // values inner
+      int64_t cell = index[static_cast<size_t>(t + T * val)];
+      v.owners_[fill[static_cast<size_t>(cell)]++] = Owner{t, val};
+    }
+  return v;
+}
+
+std::span<const Owner> OwnershipView::owners(int64_t cell) const {
+  if (cell < 0 || cell >= rows_ * cols_) throw Error("cell " + std::to_string(cell) + " outside the tile");
+  size_t b = offsets_[static_cast<size_t>(cell)], e = offsets_[static_cast<size_t>(cell) + 1];
+  return {owners_.data() + b, e - b};
+}
+
+size_t OwnershipView::max_owners() const {
+  size_t m = 0;
+  for (size_t c = 0; c + 1 < offsets_.size(); ++c) m = std::max<size_t>(m, offsets_[c + 1] - offsets_[c]);
+  return m;
+}
+
+int64_t OwnershipView::unowned_cells() const {
+  int64_t n = 0;
+  for (size_t c = 0; c + 1 < offsets_.size(); ++c) n += offsets_[c + 1] == offsets_[c];
+  return n;
+}
+
+}  // namespace cutevis
