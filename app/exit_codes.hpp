@@ -1,0 +1,14 @@
+// cutevis — the documented exit codes of the `cutevis` command.
+#pragma once
+
+namespace cutevis {
+
+enum ExitCode : int {
+  kExitOk = 0,            // success (verify: every operand agrees)
+  kExitDisagree = 1,      // verify: the hardware disagrees with a layout
+  kExitBadInput = 2,      // bad input: a bad expression, name, flag or option
+  kExitNoGpu = 3,         // verify: no usable GPU or CUDA on this machine
+  kExitIoError = 4,       // an output file could not be written
+};
+
+}  // namespace cutevis

@@ -1,0 +1,19 @@
+// cutevis — the JSON contract of `cutevis eval --json` (documented in README.md):
+// one object {"kind": "layout"|"composed_layout"|"int"|"tuple"|..., "text": <CuTe
+// notation>, ...}; layouts add "size", "cosize" and "values" (the layout at every
+// index 0..size-1), integers add "value".
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "lib/expr.hpp"
+
+namespace cutevis {
+
+// Layouts larger than this list no "values" (they say "values_omitted": true).
+constexpr int64_t kMaxJsonValues = int64_t{1} << 22;
+
+nlohmann::json int_tuple_to_json(const IntTuple& t);
+nlohmann::json value_to_json(const Value& v);
+
+}  // namespace cutevis

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Install what cutevis needs on Debian 12 (or Ubuntu 24.04).  Safe to run again:
+# apt-get skips what is installed.  Needs root (uses sudo when not root).
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config          # compiler and build
+  libcli11-dev nlohmann-json3-dev doctest-dev libbenchmark-dev   # header libraries, tests, benchmarks
+  libcairo2-dev fontconfig fonts-dejavu-core # PNG/PDF output
+  librsvg2-bin poppler-utils                # tests render SVGs, look at PDFs
+  texlive-latex-base texlive-pictures texlive-latex-extra  # tests compile TikZ (standalone, tikz)
+)
+
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then SUDO=sudo; else
+    echo "setup.sh: run as root (or install sudo) to install: ${packages[*]}" >&2; exit 1; fi
+else
+  SUDO=
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup.sh: all packages present"
+else
+  echo "setup.sh: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# CUDA (optional): the toolkit at /usr/local/cuda is found by CMake; verify needs it.
+if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
+  echo "setup.sh: CUDA toolkit found (verify will be built)"
+else
+  echo "setup.sh: no CUDA toolkit; cutevis builds without verify's GPU side"
+fi
