@@ -18,10 +18,7 @@ void write_file_atomically(const std::string& path, const std::string& bytes) {
   namespace fs = std::filesystem;
   fs::path target(path);
   fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  std::string leaf = target.filename().string();
-  leaf.insert(0, 1, '.');  // (built stepwise: GCC 12 warns falsely on "." + string here)
-  leaf.append(".tmp-XXXXXX");
-  std::string tmpl = (dir / leaf).string();
+  std::string tmpl = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
   std::vector<char> name(tmpl.begin(), tmpl.end());
   name.push_back('\0');
   int fd = mkstemp(name.data());
