@@ -1,0 +1,155 @@
+#include "app/atom_json.hpp"
+
+#include "app/json_values.hpp"
+
+namespace cutevis {
+
+namespace {
+
+const char* source_name(OperandSource s) {
+  switch (s) {
+    case OperandSource::kRegister: return "register";
+    case OperandSource::kSharedMemory: return "smem";
+    case OperandSource::kTensorMemory: return "tmem";
+  }
+  return "";
+}
+
+nlohmann::json regs_json(const RegisterSpec& r) { return {{"type", r.c_type}, {"count", r.count}}; }
+
+// Splice raw JSON members into a dumped object: {"a":1} + ,"b":<raw> -> {"a":1,"b":<raw>}
+std::string with_raw_members(const nlohmann::json& object, const std::vector<std::pair<std::string, std::string>>& raw) {
+  std::string s = object.dump();
+  s.pop_back();  // the closing brace
+  for (const auto& [key, value] : raw) {
+    if (s.size() > 1) s += ',';
+    s += nlohmann::json(key).dump();
+    s += ':';
+    s += value;
+  }
+  s += '}';
+  return s;
+}
+
+int64_t mode_size(const IntTuple& t, size_t i) { return size(t[i]); }
+
+}  // namespace
+
+nlohmann::json mma_atom_json(const MmaAtom& a) {
+  nlohmann::json j;
+  j["kind"] = "mma_atom";
+  j["name"] = a.short_name.empty() ? a.name : a.short_name;
+  j["cpp_type"] = a.name;
+  j["family"] = a.family;
+  j["sm"] = a.sm;
+  j["shape_mnk"] = to_string(a.shape_mnk);
+  j["thr_id"] = to_string(a.thr_id);
+  j["layout_a"] = to_string(a.layout_a);
+  j["layout_b"] = to_string(a.layout_b);
+  j["layout_c"] = to_string(a.layout_c);
+  j["val_type_a"] = a.type_a.name;
+  j["val_type_b"] = a.type_b.name;
+  j["val_type_c"] = a.type_c.name;
+  j["val_type_d"] = a.type_d.name;
+  j["val_bits_a"] = a.type_a.bits;
+  j["val_bits_b"] = a.type_b.bits;
+  j["val_bits_c"] = a.type_c.bits;
+  j["val_bits_d"] = a.type_d.bits;
+  j["ptx"] = a.ptx;
+  j["registers"] = {{"d", regs_json(a.regs_d)}, {"a", regs_json(a.regs_a)}, {"b", regs_json(a.regs_b)}, {"c", regs_json(a.regs_c)}};
+  j["source_a"] = source_name(a.source_a);
+  j["source_b"] = source_name(a.source_b);
+  if (!a.major_a.empty()) j["major_a"] = a.major_a;
+  if (!a.major_b.empty()) j["major_b"] = a.major_b;
+  return j;
+}
+
+nlohmann::json copy_atom_json(const CopyAtom& a) {
+  nlohmann::json j;
+  j["kind"] = "copy_atom";
+  j["name"] = a.name;
+  j["op"] = a.op;
+  j["family"] = a.family;
+  j["sm"] = a.sm;
+  j["val_type"] = a.value_type.name;
+  j["val_bits"] = a.value_type.bits;
+  j["thr_id"] = to_string(a.thr_id);
+  j["src_layout_bits"] = to_string(a.src_layout_bits);
+  j["dst_layout_bits"] = to_string(a.dst_layout_bits);
+  j["ref_layout_bits"] = to_string(a.ref_layout_bits);
+  j["val_layout_src"] = to_string(a.val_layout_src);
+  j["val_layout_dst"] = to_string(a.val_layout_dst);
+  j["val_layout_ref"] = to_string(a.val_layout_ref);
+  j["ptx"] = a.ptx;
+  j["registers"] = {{"src", regs_json(a.regs_src)}, {"dst", regs_json(a.regs_dst)}};
+  return j;
+}
+
+std::string owners_json(const OwnershipView& view) {
+  std::string s = "{\"shape\":[" + std::to_string(view.rows()) + "," + std::to_string(view.cols()) + "],\"owners\":[";
+  const int64_t cells = view.rows() * view.cols();
+  s.reserve(s.size() + static_cast<size_t>(cells) * 12);
+  for (int64_t c = 0; c < cells; ++c) {
+    if (c) s += ',';
+    s += '[';
+    bool first = true;
+    for (const Owner& o : view.owners(c)) {
+      if (!first) s += ',';
+      first = false;
+      s += '[';
+      s += std::to_string(o.thr);
+      s += ',';
+      s += std::to_string(o.val);
+      s += ']';
+    }
+    s += ']';
+  }
+  s += "]}";
+  return s;
+}
+
+OwnershipView owners_a(const TiledMma& m) {
+  return OwnershipView::from_tv(m.tv_layout_a, mode_size(m.tile_mnk, 0), mode_size(m.tile_mnk, 2));
+}
+OwnershipView owners_b(const TiledMma& m) {
+  return OwnershipView::from_tv(m.tv_layout_b, mode_size(m.tile_mnk, 1), mode_size(m.tile_mnk, 2));
+}
+OwnershipView owners_c(const TiledMma& m) {
+  return OwnershipView::from_tv(m.tv_layout_c, mode_size(m.tile_mnk, 0), mode_size(m.tile_mnk, 1));
+}
+OwnershipView owners_s(const TiledCopy& c) {
+  return OwnershipView::from_tv(c.layout_s_tv, mode_size(c.tile_mn, 0), mode_size(c.tile_mn, 1));
+}
+OwnershipView owners_d(const TiledCopy& c) {
+  return OwnershipView::from_tv(c.layout_d_tv, mode_size(c.tile_mn, 0), mode_size(c.tile_mn, 1));
+}
+
+std::string tiled_mma_json(const TiledMma& m) {
+  nlohmann::json j = mma_atom_json(m.atom);
+  j["kind"] = "tiled_mma";
+  j["atom_layout"] = to_string(m.atom_layout);
+  j["permutation_mnk"] = to_string(m.permutation);
+  j["thr_layout_vmnk"] = to_string(m.thr_layout_vmnk);
+  j["tile_mnk"] = int_tuple_to_json(m.tile_mnk);
+  j["num_threads"] = m.num_threads;
+  j["tv_layout_a"] = to_string(m.tv_layout_a);
+  j["tv_layout_b"] = to_string(m.tv_layout_b);
+  j["tv_layout_c"] = to_string(m.tv_layout_c);
+  return with_raw_members(j, {{"owners_a", owners_json(owners_a(m))},
+                              {"owners_b", owners_json(owners_b(m))},
+                              {"owners_c", owners_json(owners_c(m))}});
+}
+
+std::string tiled_copy_json(const TiledCopy& c) {
+  nlohmann::json j = copy_atom_json(c.atom);
+  j["kind"] = "tiled_copy";
+  j["tiler_mn"] = to_string(c.tiler_mn);
+  j["tiled_layout_tv"] = to_string(c.tiled_layout_tv);
+  j["tile_mn"] = int_tuple_to_json(c.tile_mn);
+  j["num_threads"] = c.num_threads;
+  j["layout_s_tv"] = to_string(c.layout_s_tv);
+  j["layout_d_tv"] = to_string(c.layout_d_tv);
+  return with_raw_members(j, {{"owners_s", owners_json(owners_s(c))}, {"owners_d", owners_json(owners_d(c))}});
+}
+
+}  // namespace cutevis

@@ -1,0 +1,35 @@
+// cutevis — JSON for atoms and tilings (`cutevis atom|mma|copy --json`).  Field
+// names follow ../shared/reference/README.md: name, shape_mnk, thr_id, layout_a/b/c,
+// tile_mnk, num_threads, thr_layout_vmnk, tv_layout_a/b/c, owners_a/b/c; for copies
+// tiler_mn, tiled_layout_tv, tile_mn, layout_s_tv, layout_d_tv, owners_s, owners_d.
+// Layouts are strings in CuTe's notation; owners are
+//   {"shape": [R, C], "owners": [ per cell, column-major: [[t, v], ...] ]}.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "atoms/copy_atom.hpp"
+#include "atoms/mma_atom.hpp"
+#include "lib/ownership.hpp"
+
+namespace cutevis {
+
+nlohmann::json mma_atom_json(const MmaAtom& atom);
+nlohmann::json copy_atom_json(const CopyAtom& atom);
+// Owners of each cell, written directly (a 128x512 tile has 65,536 cells).
+std::string owners_json(const OwnershipView& view);
+
+// The whole document for a TiledMMA (atom fields included) / TiledCopy, one line.
+std::string tiled_mma_json(const TiledMma& mma);
+std::string tiled_copy_json(const TiledCopy& copy);
+
+// The ownership views of a tiling's operands.
+OwnershipView owners_a(const TiledMma& mma);  // (M,K)
+OwnershipView owners_b(const TiledMma& mma);  // (N,K)
+OwnershipView owners_c(const TiledMma& mma);  // (M,N)
+OwnershipView owners_s(const TiledCopy& copy);  // (M,N) source
+OwnershipView owners_d(const TiledCopy& copy);  // (M,N) destination
+
+}  // namespace cutevis
