@@ -25,11 +25,17 @@ struct CopyAtom {
   std::string ptx;         // instruction it wraps ("" for UniversalCopy)
   RegisterSpec regs_src, regs_dst;  // SRegisters / DRegisters
   std::string comment;     // e.g. "(T32,V8) -> (M8,N8)"
+  // Added with the catalogue (atoms/copy_catalogue.hpp):
+  int64_t num_val_src = 0;          // NumValSrc = size<1>(ValLayoutSrc)
+  int64_t num_val_dst = 0;          // NumValDst = size<1>(ValLayoutDst)
+  int64_t num_bits_per_tma = 0;     // TMA only: Copy_Traits<SM90_TMA_*, NumBitsPerTMA>
+  std::string note;                 // what is (not) modelled, e.g. for TMA
 };
 
 struct TiledCopy {
   CopyAtom atom;
   Tiler tiler_mn;           // Tiler_MN
+  bool tiler_is_shape = true;  // Tiler_MN was a shape (printed (32,16)), not a tuple of layouts
   Layout tiled_layout_tv;   // TiledLayout_TV
   IntTuple tile_mn;         // (size of each tiler mode)
   int64_t num_threads = 0;

@@ -1,0 +1,128 @@
+// Copy atoms and TiledCopy in the expression language, so a user can paste CuTe's own
+// construction:  make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>, half_t>{},
+//                                Layout<Shape<_32,_8>>{}, Layout<Shape<_1,_8>>{})
+#include "atoms/copy_names.hpp"
+
+#include <memory>
+
+#include "atoms/copy_catalogue.hpp"
+#include "atoms/names.hpp"
+#include "atoms/tiled_copy.hpp"
+
+namespace cutevis {
+
+namespace {
+
+class CopyAtomObject : public Object {
+ public:
+  explicit CopyAtomObject(CopyAtom a) : atom(std::move(a)) {}
+  std::string kind() const override { return "copy_atom"; }
+  std::string to_string() const override { return cutevis::to_string(atom); }
+  CopyAtom atom;
+};
+
+class TiledCopyObject : public Object {
+ public:
+  explicit TiledCopyObject(TiledCopy c) : copy(std::move(c)) {}
+  std::string kind() const override { return "tiled_copy"; }
+  std::string to_string() const override { return cutevis::to_string(copy); }
+  TiledCopy copy;
+};
+
+std::string strip_cute(const std::string& name) { return name.rfind("cute::", 0) == 0 ? name.substr(6) : name; }
+
+const CopyAtom& atom_arg(Evaluator& ev, const Node& call, const Value& v, size_t i) {
+  if (const CopyAtom* a = as_copy_atom(v)) return *a;
+  ev.fail(call.args[i], call.name + ": argument " + std::to_string(i + 1) + " must be a copy atom such as Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, got " +
+                            v.kind_name() + " " + v.to_string());
+}
+
+const TiledCopy& tiled_copy_arg(Evaluator& ev, const Node& call, const Value& v, size_t i) {
+  if (const TiledCopy* c = as_tiled_copy(v)) return *c;
+  ev.fail(call.args[i], call.name + ": argument " + std::to_string(i + 1) + " must be a tiled copy, got " + v.kind_name() + " " + v.to_string());
+}
+
+// Copy_Atom<Op, T>{} and the bare op names (which need a value type to be an atom).
+bool resolve_copy_atom(Evaluator& ev, const Node& n, Value& out) {
+  const std::string name = strip_cute(n.name);
+  if (name == "Copy_Atom") {
+    if (n.template_args.size() != 2) ev.fail(n, "Copy_Atom takes two template arguments, the operation and the value type: Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}");
+    if (!n.args.empty()) ev.fail(n.args[0], "Copy_Atom<...>{} takes no constructor arguments");
+    Value t = ev.eval(n.template_args[1]);
+    if (!t.is(Value::Kind::kType)) ev.fail(n.template_args[1], "Copy_Atom's second template argument must be a value type such as half_t, got " + t.to_string());
+    try {
+      out = copy_atom_value(make_copy_atom(n.template_args[0], t.type()));
+    } catch (const Error& e) {
+      if (e.has_position()) throw;
+      ev.fail(n, e.what());
+    }
+    return true;
+  }
+  if (!is_copy_op_name(name)) return false;
+  std::string op = ev.text_of(n);
+  if (n.call != Node::Call::kNone && op.size() >= 2) op = op.substr(0, op.find_last_of("({"));
+  ev.fail(n, "'" + op + "' is a copy operation; a copy atom also names its value type: Copy_Atom<" + op + ", half_t>{}");
+}
+
+// A tiler argument: a shape (printed as a shape) or a tuple of layouts.
+TiledCopy impl_with(const CopyAtom& atom, const Layout& layout_tv, const Value& tiler) {
+  if (tiler.is_int_tuple()) return make_tiled_copy_impl(atom, layout_tv, tiler.to_int_tuple());
+  return make_tiled_copy_impl(atom, layout_tv, tiler.to_tiler());
+}
+
+}  // namespace
+
+const CopyAtom* as_copy_atom(const Value& v) {
+  if (!v.is(Value::Kind::kObject)) return nullptr;
+  auto* o = dynamic_cast<const CopyAtomObject*>(v.object().get());
+  return o ? &o->atom : nullptr;
+}
+
+const TiledCopy* as_tiled_copy(const Value& v) {
+  if (!v.is(Value::Kind::kObject)) return nullptr;
+  auto* o = dynamic_cast<const TiledCopyObject*>(v.object().get());
+  return o ? &o->copy : nullptr;
+}
+
+Value copy_atom_value(const CopyAtom& atom) { return Value::object(std::make_shared<CopyAtomObject>(atom)); }
+Value tiled_copy_value(const TiledCopy& copy) { return Value::object(std::make_shared<TiledCopyObject>(copy)); }
+
+void register_copy_names(Registry& r) {
+  r.add_resolver(resolve_copy_atom);
+  r.add_vocabulary([] {
+    std::vector<std::string> words = copy_op_names();
+    words.push_back("Copy_Atom");
+    return words;
+  });
+  // cute::make_tiled_copy etc. resolve to these too (the evaluator strips cute::).
+  {
+    r.add("make_tiled_copy", [](Evaluator& ev, const Node& n) {
+      ev.expect_args(n, 2, 3);
+      auto a = ev.eval_args(n);
+      const CopyAtom& atom = atom_arg(ev, n, a[0], 0);
+      Layout val = a.size() == 3 ? a[2].to_layout() : Layout();
+      return tiled_copy_value(make_tiled_copy(atom, a[1].to_layout(), val));
+    }, "make_tiled_copy(copy_atom, thr_layout[, val_layout])");
+    r.add("make_tiled_copy_impl", [](Evaluator& ev, const Node& n) {
+      ev.expect_args(n, 3, 3);
+      auto a = ev.eval_args(n);
+      return tiled_copy_value(impl_with(atom_arg(ev, n, a[0], 0), a[1].to_layout(), a[2]));
+    }, "make_tiled_copy_impl(copy_atom, layout_tv, tiler)");
+    for (const char side : {'S', 'D'}) {
+      r.add(std::string("make_tiled_copy_") + side, [side](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 2, 2);
+        auto a = ev.eval_args(n);
+        const CopyAtom& atom = atom_arg(ev, n, a[0], 0);
+        const TiledCopy& other = tiled_copy_arg(ev, n, a[1], 1);
+        return tiled_copy_value(side == 'S' ? make_tiled_copy_S(atom, other) : make_tiled_copy_D(atom, other));
+      }, std::string("make_tiled_copy_") + side + "(copy_atom, tiled_copy)");
+      r.add(std::string("get_layout") + side + "_TV", [side](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 1, 1);
+        const TiledCopy& c = tiled_copy_arg(ev, n, ev.eval_args(n)[0], 0);
+        return Value::layout(side == 'S' ? c.layout_s_tv : c.layout_d_tv);
+      }, std::string("get_layout") + side + "_TV(tiled_copy)");
+    }
+  }
+}
+
+}  // namespace cutevis
