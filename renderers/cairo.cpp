@@ -1,0 +1,279 @@
+// PNG and PDF through Cairo (optional: CUTEVIS_HAVE_CAIRO).
+//
+// PNG cells shrink from 28 px until the image fits RenderOptions' pixel budget, so
+// an image stays bounded however large the tile; labels are drawn while they are at
+// least 6 px high and the legend says when they were dropped.  PDF is vector: cells
+// of 20 pt, shrunk to keep the page under PDF's 200-inch limit.
+#include <algorithm>
+#include <cmath>
+
+#include "lib/error.hpp"
+#include "renderers/backends.hpp"
+
+#ifdef CUTEVIS_HAVE_CAIRO
+#include <cairo-pdf.h>
+#include <cairo.h>
+#endif
+
+namespace cutevis {
+
+#ifdef CUTEVIS_HAVE_CAIRO
+bool png_supported() { return true; }
+#else
+bool png_supported() { return false; }
+#endif
+
+namespace detail {
+
+#ifndef CUTEVIS_HAVE_CAIRO
+
+std::string render_cairo(const Scene&, Format format, const RenderOptions&) {
+  throw Error(std::string("cutevis was built without Cairo: no ") + (format == Format::kPdf ? "PDF" : "PNG") +
+              " output (rebuild with libcairo2-dev and CUTEVIS_PNG=ON, or use --svg / --tex)");
+}
+
+#else
+
+namespace {
+
+const char* kFont = "DejaVu Sans Mono";
+constexpr double kMargin = 12;
+constexpr double kTitleFont = 16, kLegendFont = 13, kCaptionFont = 15;
+constexpr double kPngCell = 28, kPdfCell = 20;
+constexpr double kMinPngLabel = 6, kMinPdfLabel = 3;
+constexpr double kMaxPdfSide = 14000;  // points; PDF viewers stop at 14,400 (200 inches)
+
+struct Geometry {
+  double cell = 0;
+  double width = 0, height = 0;
+  double title_h = 0, legend_line = 0;
+  double x0 = 0, y0 = 0;  // canvas position of scene cell corner (0,0)
+  double label_font = 0, axis_font = 0;
+  bool labels = true, axis_labels = true;
+  std::vector<std::string> legend;
+};
+
+void set_rgb(cairo_t* cr, const Rgb& c) { cairo_set_source_rgb(cr, c.r / 255.0, c.g / 255.0, c.b / 255.0); }
+
+double text_width(cairo_t* cr, const std::string& s, double size, bool bold) {
+  cairo_select_font_face(cr, kFont, CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_set_font_size(cr, size);
+  cairo_text_extents_t e;
+  cairo_text_extents(cr, s.c_str(), &e);
+  return e.x_advance;
+}
+
+// Text centred at (cx, cy): lines stacked around the middle.
+void centred(cairo_t* cr, double cx, double cy, double size, const std::vector<std::string>& lines) {
+  cairo_set_font_size(cr, size);
+  const double step = 1.15 * size, n = static_cast<double>(lines.size());
+  for (size_t i = 0; i < lines.size(); ++i) {
+    cairo_text_extents_t e;
+    cairo_text_extents(cr, lines[i].c_str(), &e);
+    const double baseline = cy + (static_cast<double>(i) - (n - 1) / 2) * step + 0.35 * size;
+    cairo_move_to(cr, cx - e.x_advance / 2, baseline);
+    cairo_show_text(cr, lines[i].c_str());
+  }
+}
+
+Geometry layout(const Scene& scene, Format format, const RenderOptions& opt) {
+  Geometry g;
+  const Scene::Bounds b = scene.bounds();
+  const double cols = static_cast<double>(b.cols()), rows = static_cast<double>(b.rows());
+  g.legend = scene.legend;
+  g.title_h = scene.title.empty() ? 0 : std::ceil(kTitleFont * 1.7);
+  g.legend_line = std::ceil(kLegendFont * 1.45);
+
+  // Text widths, measured on a scratch surface.
+  cairo_surface_t* scratch = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1);
+  cairo_t* cr = cairo_create(scratch);
+  double text_w = text_width(cr, scene.title, kTitleFont, true);
+  for (const auto& line : g.legend) text_w = std::max(text_w, text_width(cr, line, kLegendFont, false));
+  cairo_destroy(cr);
+  cairo_surface_destroy(scratch);
+  text_w += 40;  // room for the note added below when labels are dropped
+  const double text_h = g.title_h + 8 + g.legend_line * static_cast<double>(g.legend.size() + 1);
+
+  if (format == Format::kPng) {
+    const double budget = static_cast<double>(opt.max_png_pixels), side = static_cast<double>(opt.max_png_side);
+    double cell = kPngCell;
+    cell = std::min(cell, std::floor((side - 2 * kMargin) / cols));
+    cell = std::min(cell, std::floor((side - 2 * kMargin - text_h) / rows));
+    // width * height <= budget, with the text block beside the grid
+    while (cell > 1 && (std::max(cols * cell, text_w) + 2 * kMargin) * (rows * cell + text_h + 2 * kMargin) > budget)
+      cell -= 1;
+    if (cell < 1 || (std::max(cols * cell, text_w) + 2 * kMargin) * (rows * cell + text_h + 2 * kMargin) > budget)
+      throw Error("the picture has " + std::to_string(b.rows()) + " x " + std::to_string(b.cols()) +
+                  " cells: too large for a PNG of " + std::to_string(opt.max_png_pixels) +
+                  " pixels; use --svg, --pdf or --tex");
+    g.cell = cell;
+  } else {
+    g.cell = std::min(kPdfCell, (kMaxPdfSide - 2 * kMargin) / std::max(cols, rows));
+  }
+  const double min_label = format == Format::kPng ? kMinPngLabel : kMinPdfLabel;
+  g.label_font = fitting_font_size(label_extent(scene), g.cell, 0.6, 13);
+  g.labels = g.label_font >= min_label;
+  size_t axis_chars = 1;
+  for (const Panel& p : scene.panels) {
+    for (const auto& t : p.row_axis.text) axis_chars = std::max(axis_chars, t.size());
+    for (const auto& t : p.col_axis.text) axis_chars = std::max(axis_chars, t.size());
+  }
+  g.axis_font = std::min(12.0, 0.95 * g.cell / (0.6 * static_cast<double>(axis_chars)));
+  g.axis_labels = g.axis_font >= min_label - 1;
+  if (!g.labels) {
+    char cell_text[32];
+    std::snprintf(cell_text, sizeof cell_text, "%g", g.cell);
+    g.legend.push_back(std::string("cell labels omitted: cells of ") + cell_text + (format == Format::kPng ? " px" : " pt") +
+                       " are too small to read; use --svg (tooltips) or a smaller tile");
+  }
+  g.width = std::ceil(std::max(cols * g.cell, text_w) + 2 * kMargin);
+  g.height = std::ceil(rows * g.cell + text_h + 2 * kMargin);
+  g.x0 = kMargin - static_cast<double>(b.col_min) * g.cell;
+  g.y0 = kMargin + g.title_h - static_cast<double>(b.row_min) * g.cell;
+  return g;
+}
+
+void draw(cairo_t* cr, const Scene& scene, const Geometry& g) {
+  cairo_set_source_rgb(cr, 1, 1, 1);
+  cairo_paint(cr);
+  const double u = g.cell;
+  // Crisp 1-px lines on pixel boundaries when cells are whole pixels.
+  const double line = u >= 8 ? 1.0 : 0.5;
+
+  if (!scene.title.empty()) {
+    cairo_select_font_face(cr, kFont, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+    cairo_set_font_size(cr, kTitleFont);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    cairo_move_to(cr, kMargin, kMargin + kTitleFont);
+    cairo_show_text(cr, scene.title.c_str());
+  }
+
+  for (const Panel& p : scene.panels) {
+    const double px = g.x0 + static_cast<double>(p.col0) * u, py = g.y0 + static_cast<double>(p.row0) * u;
+    // Fills: runs of equal colour along each row.
+    for (int64_t r = 0; r < p.rows; ++r)
+      for (int64_t c = 0; c < p.cols;) {
+        const Rgb fill = p.cell(r, c).fill;
+        int64_t run = 1;
+        while (c + run < p.cols && p.cell(r, c + run).fill == fill) ++run;
+        if (fill != Rgb{}) {
+          set_rgb(cr, fill);
+          cairo_rectangle(cr, px + static_cast<double>(c) * u, py + static_cast<double>(r) * u,
+                          static_cast<double>(run) * u, u);
+          cairo_fill(cr);
+        }
+        c += run;
+      }
+    // Grid, then heavier rules.
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    cairo_set_line_width(cr, line);
+    const double w = static_cast<double>(p.cols) * u, h = static_cast<double>(p.rows) * u, off = line / 2;
+    for (int64_t r = 0; r <= p.rows; ++r) {
+      cairo_move_to(cr, px, py + static_cast<double>(r) * u + off);
+      cairo_rel_line_to(cr, w, 0);
+    }
+    for (int64_t c = 0; c <= p.cols; ++c) {
+      cairo_move_to(cr, px + static_cast<double>(c) * u + off, py);
+      cairo_rel_line_to(cr, 0, h);
+    }
+    cairo_stroke(cr);
+    for (int64_t r = 1; r < p.rows; ++r)
+      if (uint8_t k = p.row_rules[static_cast<size_t>(r)]) {
+        cairo_set_line_width(cr, line + k);
+        cairo_move_to(cr, px, py + static_cast<double>(r) * u + off);
+        cairo_rel_line_to(cr, w, 0);
+        cairo_stroke(cr);
+      }
+    for (int64_t c = 1; c < p.cols; ++c)
+      if (uint8_t k = p.col_rules[static_cast<size_t>(c)]) {
+        cairo_set_line_width(cr, line + k);
+        cairo_move_to(cr, px + static_cast<double>(c) * u + off, py);
+        cairo_rel_line_to(cr, 0, h);
+        cairo_stroke(cr);
+      }
+    // Labels.
+    cairo_select_font_face(cr, kFont, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    if (g.labels)
+      for (int64_t r = 0; r < p.rows; ++r)
+        for (int64_t c = 0; c < p.cols; ++c) {
+          const Cell& cell = p.cell(r, c);
+          if (cell.label.empty()) continue;
+          if (cell.emphasis == Emphasis::kFaded) cairo_set_source_rgb(cr, 0.55, 0.55, 0.55);
+          else cairo_set_source_rgb(cr, 0, 0, 0);
+          centred(cr, px + (static_cast<double>(c) + 0.5) * u, py + (static_cast<double>(r) + 0.5) * u, g.label_font,
+                  split_lines(cell.label));
+        }
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    if (g.axis_labels) {
+      if (p.row_axis.side != AxisLabels::Side::kNone) {
+        const double cx = p.row_axis.side == AxisLabels::Side::kRight ? px + w + u / 2 : px - u / 2;
+        for (int64_t r = 0; r < p.rows; ++r)
+          centred(cr, cx, py + (static_cast<double>(r) + 0.5) * u, g.axis_font, {p.row_axis.text[static_cast<size_t>(r)]});
+      }
+      if (p.col_axis.side == AxisLabels::Side::kTop)
+        for (int64_t c = 0; c < p.cols; ++c)
+          centred(cr, px + (static_cast<double>(c) + 0.5) * u, py - u / 2, g.axis_font,
+                  {p.col_axis.text[static_cast<size_t>(c)]});
+    }
+    if (!p.caption.empty()) {
+      cairo_select_font_face(cr, kFont, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+      centred(cr, g.x0 + (p.caption_col + 0.5) * u, g.y0 + (p.caption_row + 0.5) * u, std::max(kCaptionFont * 0.8, std::min(kCaptionFont, u)),
+              {p.caption});
+    }
+  }
+
+  cairo_select_font_face(cr, kFont, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_set_font_size(cr, kLegendFont);
+  cairo_set_source_rgb(cr, 0, 0, 0);
+  const double legend_top = g.height - kMargin - g.legend_line * static_cast<double>(g.legend.size());
+  for (size_t i = 0; i < g.legend.size(); ++i) {
+    cairo_move_to(cr, kMargin, legend_top + g.legend_line * static_cast<double>(i) + kLegendFont);
+    cairo_show_text(cr, g.legend[i].c_str());
+  }
+}
+
+cairo_status_t append_bytes(void* closure, const unsigned char* data, unsigned int length) {
+  static_cast<std::string*>(closure)->append(reinterpret_cast<const char*>(data), length);
+  return CAIRO_STATUS_SUCCESS;
+}
+
+void check(cairo_status_t status, const char* what) {
+  if (status != CAIRO_STATUS_SUCCESS) throw Error(std::string("Cairo failed to ") + what + ": " + cairo_status_to_string(status));
+}
+
+}  // namespace
+
+std::string render_cairo(const Scene& scene, Format format, const RenderOptions& options) {
+  const Geometry g = layout(scene, format, options);
+  std::string bytes;
+  cairo_surface_t* surface =
+      format == Format::kPng
+          ? cairo_image_surface_create(CAIRO_FORMAT_RGB24, static_cast<int>(g.width), static_cast<int>(g.height))
+          : cairo_pdf_surface_create_for_stream(append_bytes, &bytes, g.width, g.height);
+  cairo_t* cr = cairo_create(surface);
+  try {
+    check(cairo_surface_status(surface), "create a surface");
+    draw(cr, scene, g);
+    check(cairo_status(cr), "draw");
+    cairo_destroy(cr);
+    cr = nullptr;
+    if (format == Format::kPng) {
+      check(cairo_surface_write_to_png_stream(surface, append_bytes, &bytes), "write the PNG");
+    } else {
+      cairo_surface_finish(surface);
+      check(cairo_surface_status(surface), "write the PDF");
+    }
+  } catch (...) {
+    if (cr) cairo_destroy(cr);
+    cairo_surface_destroy(surface);
+    throw;
+  }
+  cairo_surface_destroy(surface);
+  return bytes;
+}
+
+#endif
+
+}  // namespace detail
+
+}  // namespace cutevis

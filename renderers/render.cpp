@@ -1,0 +1,164 @@
+#include "renderers/render.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+#include "lib/error.hpp"
+#include "renderers/backends.hpp"
+
+namespace cutevis {
+
+std::string render(const Scene& scene, Format format, const RenderOptions& options) {
+  const bool cute = options.style == Style::kCute;
+  switch (format) {
+    case Format::kTex: return cute ? detail::render_tikz_cute(scene) : detail::render_tikz(scene);
+    case Format::kSvg: return cute ? detail::render_svg_cute(scene) : detail::render_svg(scene);
+    case Format::kTxt: return cute ? detail::render_text_cute(scene) : detail::render_text(scene, options);
+    case Format::kPng:
+    case Format::kPdf:
+      if (cute) throw Error("CuTe draws no PNG or PDF: --style cute applies to --tex, --svg and --txt");
+      return detail::render_cairo(scene, format, options);
+  }
+  throw Error("unknown format");
+}
+
+Format parse_format(const std::string& text) {
+  if (text == "tex" || text == "tikz") return Format::kTex;
+  if (text == "svg") return Format::kSvg;
+  if (text == "png") return Format::kPng;
+  if (text == "pdf") return Format::kPdf;
+  if (text == "txt" || text == "text") return Format::kTxt;
+  throw Error("unknown format '" + text + "': expected tex, svg, png, pdf or txt");
+}
+
+Style parse_style(const std::string& text) {
+  if (text == "default") return Style::kDefault;
+  if (text == "cute") return Style::kCute;
+  throw Error("unknown style '" + text + "': expected default or cute");
+}
+
+std::string file_extension(Format format) {
+  switch (format) {
+    case Format::kTex: return ".tex";
+    case Format::kSvg: return ".svg";
+    case Format::kPng: return ".png";
+    case Format::kPdf: return ".pdf";
+    case Format::kTxt: return ".txt";
+  }
+  return "";
+}
+
+bool terminal_wants_color(int fd) {
+  const char* no_color = std::getenv("NO_COLOR");
+  if (no_color && *no_color) return false;
+  return isatty(fd) != 0;
+}
+
+namespace detail {
+
+Out& Out::operator<<(double v) {
+  char tmp[40];
+  int n = std::snprintf(tmp, sizeof tmp, "%.4f", v);
+  // trim trailing zeros and a trailing point: 12.5000 -> 12.5, 3.0000 -> 3
+  while (n > 0 && tmp[n - 1] == '0') --n;
+  if (n > 0 && tmp[n - 1] == '.') --n;
+  if (n == 2 && tmp[0] == '-' && tmp[1] == '0') n = 1, tmp[0] = '0';
+  buf_.append(tmp, static_cast<size_t>(n));
+  return *this;
+}
+
+std::vector<std::string> split_lines(const std::string& label) {
+  std::vector<std::string> lines;
+  if (label.empty()) return lines;
+  size_t start = 0;
+  while (true) {
+    size_t nl = label.find('\n', start);
+    lines.push_back(label.substr(start, nl == std::string::npos ? std::string::npos : nl - start));
+    if (nl == std::string::npos) break;
+    start = nl + 1;
+  }
+  return lines;
+}
+
+size_t display_width(const std::string& s) {
+  size_t n = 0;
+  for (unsigned char ch : s) n += (ch & 0xC0) != 0x80;
+  return n;
+}
+
+LabelExtent label_extent(const Scene& scene) {
+  LabelExtent e;
+  for (const Panel& p : scene.panels)
+    for (const Cell& cell : p.cells) {
+      if (cell.label.empty()) continue;
+      size_t lines = 1, width = 0, start = 0;
+      for (size_t i = 0; i <= cell.label.size(); ++i)
+        if (i == cell.label.size() || cell.label[i] == '\n') {
+          width = std::max(width, display_width(cell.label.substr(start, i - start)));
+          start = i + 1;
+          if (i < cell.label.size()) ++lines;
+        }
+      e.chars = std::max(e.chars, width);
+      e.lines = std::max(e.lines, lines);
+    }
+  return e;
+}
+
+double fitting_font_size(const LabelExtent& extent, double cell, double advance, double max_size) {
+  if (extent.chars == 0) return max_size;
+  const double by_width = 0.86 * cell / (advance * static_cast<double>(extent.chars));
+  const double by_height = 0.84 * cell / (1.18 * static_cast<double>(extent.lines));
+  return std::min({by_width, by_height, max_size});
+}
+
+std::vector<std::pair<int64_t, int64_t>> cute_order(const Panel& panel) {
+  struct Entry {
+    int64_t thr, val, r, c;
+  };
+  std::vector<Entry> entries;
+  entries.reserve(static_cast<size_t>(panel.rows * panel.cols));
+  for (int64_t c = 0; c < panel.cols; ++c)
+    for (int64_t r = 0; r < panel.rows; ++r) {
+      auto owners = panel.owners(r, c);
+      if (!owners.empty()) entries.push_back({owners[0].thr, owners[0].val, r, c});
+    }
+  std::sort(entries.begin(), entries.end(),
+            [](const Entry& a, const Entry& b) { return a.thr != b.thr ? a.thr < b.thr : a.val < b.val; });
+  std::vector<std::pair<int64_t, int64_t>> order;
+  order.reserve(entries.size());
+  for (const Entry& e : entries) order.emplace_back(e.r, e.c);
+  return order;
+}
+
+void check_cute_rank(const Scene& scene) {
+  if (scene.layout_rank > 2)
+    throw Error("CuTe's print_latex and print_layout draw layouts of rank <= 2; draw rank " +
+                std::to_string(scene.layout_rank) + " with the default style");
+}
+
+std::string cute_tile_text(const Scene& scene) { return to_string(scene.tile, /*underscore=*/true); }
+
+std::string cell_description(const Panel& panel, int64_t r, int64_t c) {
+  if (panel.role == PanelRole::kLayout) {
+    const Cell& cell = panel.cell(r, c);
+    std::string value = cell.label.substr(0, cell.label.find('\n'));
+    std::string s = "(" + std::to_string(r) + "," + std::to_string(c) + ") -> " + value;
+    if (cell.label.find('\n') != std::string::npos) s += ", bank " + cell.label.substr(cell.label.find('\n') + 2);
+    return s;
+  }
+  // Coordinates in the TV's own tile: B is (N,K) although drawn K x N.
+  const int64_t m = panel.transposed ? c : r, n = panel.transposed ? r : c;
+  const int64_t extent = panel.transposed ? panel.cols : panel.rows;
+  std::string s = panel.name + "(" + std::to_string(m) + "," + std::to_string(n) + ") index " +
+                  std::to_string(m + extent * n) + ": ";
+  auto owners = panel.owners(r, c);
+  s += owners.empty() ? "no owner" : describe_owners(owners);
+  return s;
+}
+
+}  // namespace detail
+
+}  // namespace cutevis

@@ -1,0 +1,513 @@
+#include "renderers/views.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <variant>
+
+#include "lib/error.hpp"
+
+namespace cutevis {
+
+namespace {
+
+const Rgb kWhite{255, 255, 255};
+const char* kTimes = "\xC3\x97";  // U+00D7 MULTIPLICATION SIGN
+
+// How much of a colour survives when its cell is faded (thread highlighting).
+constexpr double kFade = 0.78;
+
+// The identity map CuTe composes a TV layout with before printing it:
+// composition(make_identity_tensor(tile), tv) prints "ArithTuple(_0,_0) o <layout>".
+std::string cute_tv_text(const Layout& tv, int64_t rows, int64_t cols) {
+  const IntTuple tile = tup(rows, cols);
+  std::string layout;
+  try {
+    layout = to_string(composition(make_identity_layout(tile), tv), /*underscore=*/true);
+  } catch (const Error&) {
+    layout = to_string(tv, /*underscore=*/true);  // CuTe would not compile it; say what we draw
+  }
+  return "ArithTuple(_0,_0) o " + layout;
+}
+
+// Weights of the rules between the `extent` rows (or columns) that `leaves` (the
+// flattened sub-mode sizes, innermost first) split: a boundary every prefix product.
+std::vector<uint8_t> sub_mode_rules(const std::vector<int64_t>& leaves, int64_t extent) {
+  std::vector<uint8_t> rules(static_cast<size_t>(extent) + 1, 0);
+  int64_t period = 1;
+  for (size_t i = 0; i + 1 < leaves.size(); ++i) {
+    if (leaves[i] <= 1) continue;
+    period = checked_mul(period, leaves[i]);
+    if (period >= extent) break;
+    for (int64_t b = period; b < extent; b += period) ++rules[static_cast<size_t>(b)];
+  }
+  return rules;
+}
+
+std::vector<int64_t> leaf_sizes(const IntTuple& shape) {
+  std::vector<int64_t> out;
+  for (const IntTuple& leaf : flatten_leaves(shape)) out.push_back(leaf.value());
+  return out;
+}
+
+std::vector<std::string> index_labels(int64_t n) {
+  std::vector<std::string> v;
+  v.reserve(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) v.push_back(std::to_string(i));
+  return v;
+}
+
+// Hue wheel for the 32 shared-memory banks: neighbours differ, all light enough for black text.
+Rgb bank_color(int64_t bank) {
+  const double h = static_cast<double>((bank * 13) % 32) / 32.0 * 6.0;  // 13 is coprime to 32
+  const double s = 0.42, v = 1.0;
+  const int i = static_cast<int>(h) % 6;
+  const double f = h - std::floor(h);
+  const double p = v * (1 - s), q = v * (1 - s * f), t = v * (1 - s * (1 - f));
+  double r = 0, g = 0, b = 0;
+  switch (i) {
+    case 0: r = v, g = t, b = p; break;
+    case 1: r = q, g = v, b = p; break;
+    case 2: r = p, g = v, b = t; break;
+    case 3: r = p, g = q, b = v; break;
+    case 4: r = t, g = p, b = v; break;
+    default: r = v, g = p, b = q; break;
+  }
+  auto byte = [](double x) { return static_cast<uint8_t>(std::lround(x * 255)); };
+  return {byte(r), byte(g), byte(b)};
+}
+
+int64_t mod8(int64_t i) { return ((i % 8) + 8) % 8; }
+
+// "T" + the owners' threads: every one when short ("T0-127", "T0,16"), else the
+// first and the count ("T0 x4").
+std::string owner_line(char letter, std::vector<int64_t> ids, int64_t first) {
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  if (ids.size() == 1) return letter + std::to_string(ids[0]);
+  std::string all = compress_ranges(ids);
+  if (all.size() <= 7) return letter + all;
+  return letter + std::to_string(first) + " " + kTimes + std::to_string(ids.size());
+}
+
+struct TvStats {
+  int64_t replicated = 0;  // cells with several owners
+  int64_t unowned = 0;
+  int64_t highlighted = 0;
+};
+
+// One TV panel: labels, fills and emphasis of every cell from its owners.
+void fill_tv_cells(Panel& p, const ViewOptions& opt, ColorBy color_by, TvStats& stats) {
+  p.cells.assign(static_cast<size_t>(p.rows * p.cols), Cell{});
+  const bool highlight = !opt.threads.empty();
+  std::vector<int64_t> threads, values;
+  for (int64_t c = 0; c < p.cols; ++c)
+    for (int64_t r = 0; r < p.rows; ++r) {
+      Cell& cell = p.cell(r, c);
+      std::span<const Owner> owners = p.owners(r, c);
+      if (owners.empty()) {
+        ++stats.unowned;
+        if (highlight) cell.emphasis = Emphasis::kFaded;
+        continue;
+      }
+      Owner pick = owners[0];
+      if (highlight) {
+        cell.emphasis = Emphasis::kFaded;
+        for (const Owner& o : owners)
+          if (opt.threads.contains(o.thr)) {
+            pick = o;
+            cell.emphasis = Emphasis::kHighlighted;
+            ++stats.highlighted;
+            break;
+          }
+      }
+      if (owners.size() == 1) {
+        cell.label = "T" + std::to_string(pick.thr) + "\nV" + std::to_string(pick.val);
+      } else {
+        ++stats.replicated;
+        threads.clear();
+        values.clear();
+        for (const Owner& o : owners) {
+          threads.push_back(o.thr);
+          values.push_back(o.val);
+        }
+        cell.label = owner_line('T', threads, pick.thr) + "\n" + owner_line('V', values, pick.val);
+      }
+      switch (color_by) {
+        case ColorBy::kValue: cell.fill = cute_tv_color(pick.val); break;
+        case ColorBy::kWarp: cell.fill = cute_tv_color(pick.thr / 32); break;
+        case ColorBy::kNone: cell.fill = kWhite; break;
+        default: cell.fill = cute_tv_color(pick.thr); break;
+      }
+      if (cell.emphasis == Emphasis::kFaded) cell.fill = mix(cell.fill, kWhite, kFade);
+    }
+}
+
+ColorBy tv_color_by(const ViewOptions& opt) {
+  switch (opt.color_by) {
+    case ColorBy::kAuto: return ColorBy::kThread;
+    case ColorBy::kIndex:
+    case ColorBy::kBank:
+      throw Error("colour by " + to_string(opt.color_by) + " applies to layouts; a TV picture colours by thread, value, warp or none");
+    default: return opt.color_by;
+  }
+}
+
+std::string color_key(ColorBy c) {
+  switch (c) {
+    case ColorBy::kThread: return "colour: thread mod 8 (CuTe's palette)";
+    case ColorBy::kValue: return "colour: value mod 8";
+    case ColorBy::kWarp: return "colour: warp (thread / 32) mod 8";
+    case ColorBy::kIndex: return "colour: index mod 8";
+    case ColorBy::kNone: return "colour: none";
+    default: return "";
+  }
+}
+
+std::string dims(const std::vector<int64_t>& v) {
+  std::string s;
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? " x " : "") + std::to_string(v[i]);
+  return s;
+}
+
+void add_tv_legend(Scene& s, const ViewOptions& opt, ColorBy color_by, const TvStats& stats) {
+  s.legend.push_back(color_key(color_by));
+  if (stats.replicated > 0)
+    s.legend.push_back(std::to_string(stats.replicated) +
+                       " cells have several owners: all listed (T0-127) or first and count (T0 " + kTimes +
+                       "4); every owner in the SVG tooltip");
+  if (stats.unowned > 0) s.legend.push_back(std::to_string(stats.unowned) + " cells have no owner (blank)");
+  if (!opt.threads.empty())
+    s.legend.push_back("highlighted threads " + opt.threads.to_string() + " (" + std::to_string(stats.highlighted) +
+                       " cells); the rest faded");
+}
+
+Panel tv_panel(const std::string& name, const Layout& tv, int64_t rows, int64_t cols, bool transposed) {
+  Panel p;
+  p.role = PanelRole::kTv;
+  p.name = name;
+  // The view is over the TV's own tile; a transposed panel draws it K down, N across.
+  const int64_t view_rows = transposed ? cols : rows, view_cols = transposed ? rows : cols;
+  p.view = std::make_shared<const OwnershipView>(OwnershipView::from_tv(tv, view_rows, view_cols));
+  p.cute_text = cute_tv_text(tv, view_rows, view_cols);
+  p.transposed = transposed;
+  p.rows = rows;
+  p.cols = cols;
+  p.row_rules.assign(static_cast<size_t>(rows) + 1, 0);
+  p.col_rules.assign(static_cast<size_t>(cols) + 1, 0);
+  return p;
+}
+
+void axis(AxisLabels& a, AxisLabels::Side side, int64_t n) {
+  a.side = side;
+  a.text = index_labels(n);
+}
+
+void check_tile(int64_t m, int64_t n, const char* what) {
+  if (m <= 0 || n <= 0) throw Error(std::string("a ") + what + " needs a positive tile, got " + std::to_string(m) + "x" + std::to_string(n));
+}
+
+// append<2>(L, _1:_0) as print_latex does, through a composed layout's inner layout.
+AnyLayout append_to_rank2(const AnyLayout& l) {
+  if (const Layout* x = std::get_if<Layout>(&l)) return append_to_rank(*x, 2);
+  const ComposedLayout& c = std::get<ComposedLayout>(l);
+  return c.with_b(append_to_rank2(c.layout_b()));
+}
+
+}  // namespace
+
+Rgb cute_tv_color(int64_t i) {
+  static const Rgb palette[8] = {{175, 175, 255}, {175, 255, 175}, {255, 255, 175}, {255, 175, 175},
+                                 {210, 210, 255}, {210, 255, 210}, {255, 255, 210}, {255, 210, 210}};
+  return palette[mod8(i)];
+}
+
+ColorBy parse_color_by(const std::string& text) {
+  for (ColorBy c : {ColorBy::kAuto, ColorBy::kThread, ColorBy::kValue, ColorBy::kWarp, ColorBy::kIndex, ColorBy::kBank,
+                    ColorBy::kNone})
+    if (text == to_string(c)) return c;
+  throw Error("unknown colour '" + text + "': expected thread, value, warp, index, bank or none");
+}
+
+std::string to_string(ColorBy c) {
+  switch (c) {
+    case ColorBy::kAuto: return "auto";
+    case ColorBy::kThread: return "thread";
+    case ColorBy::kValue: return "value";
+    case ColorBy::kWarp: return "warp";
+    case ColorBy::kIndex: return "index";
+    case ColorBy::kBank: return "bank";
+    case ColorBy::kNone: return "none";
+  }
+  return "?";
+}
+
+// --- ThreadSet ------------------------------------------------------------------------
+
+ThreadSet ThreadSet::parse(const std::string& text) {
+  ThreadSet set;
+  size_t i = 0;
+  auto number = [&]() -> int64_t {
+    size_t start = i;
+    int64_t v = 0;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
+      v = checked_add(checked_mul(v, 10), text[i] - '0');
+      ++i;
+    }
+    if (i == start) throw Error("expected a thread index in '" + text + "'", static_cast<int64_t>(start));
+    return v;
+  };
+  auto skip_spaces = [&] {
+    while (i < text.size() && text[i] == ' ') ++i;
+  };
+  skip_spaces();
+  if (i == text.size()) throw Error("an empty thread set");
+  while (i < text.size()) {
+    skip_spaces();
+    int64_t lo = number(), hi = lo;
+    skip_spaces();
+    if (i < text.size() && text[i] == '-') {
+      ++i;
+      skip_spaces();
+      size_t at = i;
+      hi = number();
+      if (hi < lo) throw Error("thread range " + std::to_string(lo) + "-" + std::to_string(hi) + " runs backwards", static_cast<int64_t>(at));
+      skip_spaces();
+    }
+    set.ranges_.emplace_back(lo, hi);
+    if (i < text.size()) {
+      if (text[i] != ',') throw Error("expected ',' or '-' in thread set '" + text + "'", static_cast<int64_t>(i));
+      ++i;
+      if (i == text.size()) throw Error("thread set ends with ','", static_cast<int64_t>(i));
+    }
+  }
+  std::sort(set.ranges_.begin(), set.ranges_.end());
+  std::vector<std::pair<int64_t, int64_t>> merged;
+  for (auto r : set.ranges_) {
+    if (!merged.empty() && r.first <= merged.back().second + 1)
+      merged.back().second = std::max(merged.back().second, r.second);
+    else
+      merged.push_back(r);
+  }
+  set.ranges_ = std::move(merged);
+  return set;
+}
+
+bool ThreadSet::contains(int64_t thread) const {
+  auto it = std::upper_bound(ranges_.begin(), ranges_.end(), std::make_pair(thread, INT64_MAX));
+  return it != ranges_.begin() && std::prev(it)->second >= thread;
+}
+
+std::string ThreadSet::to_string() const {
+  std::string s;
+  for (auto [lo, hi] : ranges_) {
+    if (!s.empty()) s += ',';
+    s += std::to_string(lo);
+    if (hi > lo) s += (hi == lo + 1 ? "," : "-") + std::to_string(hi);
+  }
+  return s;
+}
+
+// --- scenes -----------------------------------------------------------------------------
+
+Scene layout_scene(const AnyLayout& layout_in, const ViewOptions& opt) {
+  const AnyLayout layout = as_position_independent(layout_in);
+  ColorBy color_by = opt.color_by == ColorBy::kAuto ? ColorBy::kIndex : opt.color_by;
+  if (color_by == ColorBy::kThread || color_by == ColorBy::kValue || color_by == ColorBy::kWarp)
+    throw Error("colour by " + to_string(color_by) + " applies to TV pictures; a layout colours by index, bank or none");
+  if (opt.bank_element_bits <= 0) throw Error("bank colouring needs a positive element size in bits");
+
+  const IntTuple sh = shape(layout);
+  const int64_t total = size(layout);
+  if (total <= 0) throw Error("cannot draw an empty layout " + to_string(layout));
+  const IntTuple mode0 = sh.is_leaf() ? sh : sh[0];
+  const int64_t rows = size(mode0);
+  const int64_t cols = total / rows;
+
+  Scene s;
+  s.kind = SceneKind::kLayout;
+  s.title = opt.title.empty() ? to_string(layout_in) : opt.title;
+  s.tile = tup(rows, cols);
+  s.layout_rank = sh.rank();
+  s.layout_cosize = cosize(layout);
+
+  Panel p;
+  p.role = PanelRole::kLayout;
+  p.rows = rows;
+  p.cols = cols;
+  p.cute_text = to_string(append_to_rank2(layout), /*underscore=*/true);
+  axis(p.row_axis, AxisLabels::Side::kLeft, rows);
+  axis(p.col_axis, AxisLabels::Side::kTop, cols);
+  p.row_rules = sub_mode_rules(leaf_sizes(mode0), rows);
+  std::vector<int64_t> col_leaves;
+  for (size_t i = 1; sh.is_tuple() && i < sh.rank(); ++i)
+    for (int64_t v : leaf_sizes(sh[i])) col_leaves.push_back(v);
+  p.col_rules = sub_mode_rules(col_leaves, cols);
+
+  // Basis strides (identity layouts) give coordinates; everything else an index.
+  const Layout* plain = std::get_if<Layout>(&layout);
+  const bool coordinates = plain && has_basis(plain->stride);
+  std::vector<int64_t> values;
+  if (!coordinates) values = layout_values(layout);
+  p.cells.resize(static_cast<size_t>(total));
+  int64_t max_bank_load = 0;
+  for (int64_t i = 0; i < total; ++i) {
+    Cell& cell = p.cells[static_cast<size_t>(i)];
+    if (coordinates) {
+      cell.label = to_string((*plain)(IntTuple(i)));
+      cell.fill = kWhite;
+      continue;
+    }
+    const int64_t v = values[static_cast<size_t>(i)];
+    cell.value = v;
+    cell.label = std::to_string(v);
+    switch (color_by) {
+      case ColorBy::kBank: {
+        const int64_t bank = ((checked_mul(v, opt.bank_element_bits) / 32) % 32 + 32) % 32;
+        cell.fill = bank_color(bank);
+        cell.label += "\nb" + std::to_string(bank);
+        break;
+      }
+      case ColorBy::kNone: cell.fill = kWhite; break;
+      default: cell.fill = cute_tv_color(v); break;
+    }
+  }
+  if (color_by == ColorBy::kBank) {
+    // Bank conflicts of a row: the most elements of one row that fall in one bank
+    // at different 4-byte words (what a warp reading that row would serialise on).
+    for (int64_t r = 0; r < rows; ++r) {
+      std::vector<std::vector<int64_t>> words(32);
+      for (int64_t c = 0; c < cols; ++c) {
+        const int64_t word = checked_mul(values[static_cast<size_t>(r + rows * c)], opt.bank_element_bits) / 32;
+        words[static_cast<size_t>(((word % 32) + 32) % 32)].push_back(word);
+      }
+      for (auto& w : words) {
+        std::sort(w.begin(), w.end());
+        w.erase(std::unique(w.begin(), w.end()), w.end());
+        max_bank_load = std::max<int64_t>(max_bank_load, static_cast<int64_t>(w.size()));
+      }
+    }
+  }
+  s.panels.push_back(std::move(p));
+
+  s.legend.push_back("layout " + to_string(layout) + ": " + std::to_string(rows) + " x " + std::to_string(cols) +
+                     " (mode 0 down, " + (sh.is_tuple() && sh.rank() > 2 ? "modes 1.. across" : "mode 1 across") + ")");
+  if (color_by == ColorBy::kBank)
+    s.legend.push_back("colour and bN: shared-memory bank of the element (" + std::to_string(opt.bank_element_bits) +
+                       "-bit elements, 32 banks x 4 bytes); worst row: " + std::to_string(max_bank_load) +
+                       "-way bank conflict");
+  else if (!coordinates)
+    s.legend.push_back(color_key(color_by));
+  return s;
+}
+
+Scene tv_scene(const Layout& tv, const IntTuple& tile_mn, const ViewOptions& opt) {
+  const IntTuple mn = product_each(tile_mn);
+  if (mn.is_leaf() || mn.rank() != 2) throw Error("a TV picture needs a rank-2 tile (M,N), got " + to_string(tile_mn));
+  const int64_t m = mn[0].value(), n = mn[1].value();
+  check_tile(m, n, "TV picture");
+  const ColorBy color_by = tv_color_by(opt);
+
+  Scene s;
+  s.kind = SceneKind::kTv;
+  s.title = opt.title.empty() ? to_string(tv) : opt.title;
+  s.tile = tup(m, n);
+  s.num_threads = size(tv.shape[0]);
+  Panel p = tv_panel("", tv, m, n, false);
+  axis(p.row_axis, AxisLabels::Side::kLeft, m);
+  axis(p.col_axis, AxisLabels::Side::kTop, n);
+  TvStats stats;
+  fill_tv_cells(p, opt, color_by, stats);
+  s.panels.push_back(std::move(p));
+  s.legend.push_back("TV layout " + to_string(tv) + " over a " + dims({m, n}) + " tile, " +
+                     std::to_string(s.num_threads) + " threads x " + std::to_string(size(tv.shape[1])) + " values");
+  add_tv_legend(s, opt, color_by, stats);
+  return s;
+}
+
+Scene mma_scene(const MmaPicture& pic, const ViewOptions& opt) {
+  const int64_t M = pic.m, N = pic.n, K = pic.k;
+  check_tile(M, N, "MMA picture");
+  check_tile(M, K, "MMA picture");
+  const ColorBy color_by = tv_color_by(opt);
+
+  Scene s;
+  s.kind = SceneKind::kMma;
+  s.title = opt.title;
+  s.tile = tup(M, N, K);
+  s.num_threads = pic.num_threads > 0 ? pic.num_threads : size(pic.tv_c.shape[0]);
+
+  // print_latex_mma: C at (0,0); A at (0,-K-1), M x K; B at (-K-1,0), drawn K x N.
+  Panel c = tv_panel("C", pic.tv_c, M, N, false);
+  c.caption = "C";
+  c.caption_row = static_cast<double>(M) / 2 - 0.5;
+  c.caption_col = static_cast<double>(N) + 0.5;
+
+  Panel a = tv_panel("A", pic.tv_a, M, K, false);
+  a.col0 = -K - 1;
+  axis(a.row_axis, AxisLabels::Side::kLeft, M);
+  axis(a.col_axis, AxisLabels::Side::kTop, K);
+  a.caption = "A";
+  a.caption_row = static_cast<double>(M) / 2 - 0.5;
+  a.caption_col = static_cast<double>(a.col0) - 2;
+
+  Panel b = tv_panel("B", pic.tv_b, K, N, true);
+  b.row0 = -K - 1;
+  axis(b.row_axis, AxisLabels::Side::kLeft, K);
+  axis(b.col_axis, AxisLabels::Side::kTop, N);
+  b.col_axis_first = true;
+  b.caption = "B";
+  b.caption_row = static_cast<double>(b.row0) - 2;
+  b.caption_col = static_cast<double>(N) / 2 - 0.5;
+
+  TvStats stats;
+  for (Panel* p : {&c, &a, &b}) fill_tv_cells(*p, opt, color_by, stats);
+  s.panels = {std::move(c), std::move(a), std::move(b)};
+
+  s.legend.push_back("tile M x N x K = " + dims({M, N, K}) + ", " + std::to_string(s.num_threads) + " threads");
+  s.legend.push_back("C (M x N) = A (M x K, left) * B (N x K, above, drawn K x N)");
+  s.legend.push_back("C: " + to_string(pic.tv_c));
+  s.legend.push_back("A: " + to_string(pic.tv_a));
+  s.legend.push_back("B: " + to_string(pic.tv_b));
+  add_tv_legend(s, opt, color_by, stats);
+  return s;
+}
+
+Scene copy_scene(const CopyPicture& pic, const ViewOptions& opt) {
+  const int64_t M = pic.m, N = pic.n;
+  check_tile(M, N, "copy picture");
+  const ColorBy color_by = tv_color_by(opt);
+
+  Scene s;
+  s.kind = SceneKind::kCopy;
+  s.title = opt.title;
+  s.tile = tup(M, N);
+  s.num_threads = pic.num_threads > 0 ? pic.num_threads : size(pic.tv_s.shape[0]);
+
+  // print_latex_copy: S at (0,0), labels left and above; D at (0,N+3), labels right and above.
+  Panel src = tv_panel("S", pic.tv_s, M, N, false);
+  axis(src.row_axis, AxisLabels::Side::kLeft, M);
+  axis(src.col_axis, AxisLabels::Side::kTop, N);
+  src.caption = "S (source)";
+  src.caption_row = -2;
+  src.caption_col = static_cast<double>(N) / 2 - 0.5;
+
+  Panel dst = tv_panel("D", pic.tv_d, M, N, false);
+  dst.col0 = N + 3;
+  axis(dst.row_axis, AxisLabels::Side::kRight, M);
+  axis(dst.col_axis, AxisLabels::Side::kTop, N);
+  dst.caption = "D (destination)";
+  dst.caption_row = -2;
+  dst.caption_col = static_cast<double>(dst.col0) + static_cast<double>(N) / 2 - 0.5;
+
+  TvStats stats;
+  for (Panel* p : {&src, &dst}) fill_tv_cells(*p, opt, color_by, stats);
+  s.panels = {std::move(src), std::move(dst)};
+
+  s.legend.push_back("tile M x N = " + dims({M, N}) + ", " + std::to_string(s.num_threads) + " threads");
+  s.legend.push_back("S: " + to_string(pic.tv_s));
+  s.legend.push_back("D: " + to_string(pic.tv_d));
+  add_tv_legend(s, opt, color_by, stats);
+  return s;
+}
+
+}  // namespace cutevis

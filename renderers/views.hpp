@@ -1,0 +1,85 @@
+// cutevis — views: runtime objects to scenes.
+//
+//   layout_scene(L)         the grid of L(m,n): mode 0 down, the other modes across
+//                           (CuTe's print_layout / print_latex(Layout)); swizzled and
+//                           smem-flagged layouts evaluated position-independently.
+//   tv_scene(TV, tile)      each cell of the tile with its (thread, value) owners
+//                           (print_latex_tv).
+//   mma_scene(picture)      C at the origin, A to the left, B above (print_latex(TiledMMA)).
+//   copy_scene(picture)     source and destination side by side (print_latex(TiledCopy)).
+//
+// TV layouts map (thr, val) to the column-major index m + M*n of their tile, as
+// get_layoutC_TV and friends do.  The caller turns its objects into pictures:
+//
+//   MmaPicture p{tm.tv_layout_a, tm.tv_layout_b, tm.tv_layout_c,
+//                size(tm.tile_mnk[0]), size(tm.tile_mnk[1]), size(tm.tile_mnk[2]), tm.num_threads};
+//   std::string svg = render(mma_scene(p, {.title = expression}), Format::kSvg);
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "lib/layout.hpp"
+#include "lib/swizzle.hpp"
+#include "renderers/scene.hpp"
+
+namespace cutevis {
+
+enum class ColorBy {
+  kAuto,    // thread for TV pictures, index for layouts
+  kThread,  // thread mod 8, CuTe's TV palette
+  kValue,   // value mod 8
+  kWarp,    // (thread / 32) mod 8
+  kIndex,   // layouts: L(m,n) mod 8
+  kBank,    // layouts: the shared-memory bank of element L(m,n) (32 banks of 4 bytes)
+  kNone,    // white
+};
+ColorBy parse_color_by(const std::string& text);  // "thread", "value", "warp", "index", "bank", "none"
+std::string to_string(ColorBy c);
+
+// A set of thread indices, written "0,5,32-35".
+class ThreadSet {
+ public:
+  ThreadSet() = default;
+  static ThreadSet parse(const std::string& text);  // throws Error (with position) on bad text
+  bool empty() const { return ranges_.empty(); }
+  bool contains(int64_t thread) const;
+  std::string to_string() const;  // canonical: sorted, merged
+
+ private:
+  std::vector<std::pair<int64_t, int64_t>> ranges_;  // inclusive, sorted, disjoint
+};
+
+struct ViewOptions {
+  std::string title;               // the expression as the user wrote it
+  ColorBy color_by = ColorBy::kAuto;
+  ThreadSet threads;               // highlighted threads; the rest faded (empty: none)
+  int bank_element_bits = 16;      // ColorBy::kBank: bits per element of L's codomain
+};
+
+Scene layout_scene(const AnyLayout& layout, const ViewOptions& options = {});
+Scene tv_scene(const Layout& tv, const IntTuple& tile_mn, const ViewOptions& options = {});
+
+struct MmaPicture {
+  Layout tv_a;  // get_layoutA_TV: (thr, val) -> m + M*k
+  Layout tv_b;  // get_layoutB_TV: (thr, val) -> n + N*k
+  Layout tv_c;  // get_layoutC_TV: (thr, val) -> m + M*n
+  int64_t m = 0, n = 0, k = 0;  // tile_shape(TiledMMA)
+  int64_t num_threads = 0;      // size(TiledMMA); 0 means size<0>(tv_c)
+};
+Scene mma_scene(const MmaPicture& picture, const ViewOptions& options = {});
+
+struct CopyPicture {
+  Layout tv_s;  // get_layoutS_TV: (thr, val) -> m + M*n
+  Layout tv_d;  // get_layoutD_TV
+  int64_t m = 0, n = 0;         // the tile (Tiler_MN's sizes)
+  int64_t num_threads = 0;      // size(TiledCopy); 0 means size<0>(tv_s)
+};
+Scene copy_scene(const CopyPicture& picture, const ViewOptions& options = {});
+
+// CuTe's 8-colour TV palette (SVGColor_TV / TikzColor_TV), by index mod 8.
+Rgb cute_tv_color(int64_t i);
+
+}  // namespace cutevis
