@@ -103,6 +103,26 @@ TiledCopy make_tiled_copy_C(const CopyAtom& atom, const TiledMma& mma) {
   return make_tiled_copy_impl(atom, mma.tv_layout_c, tup(mma.tile_mnk[0], mma.tile_mnk[1]));
 }
 
+// Truncate get_layoutC_TV to the atom's NumValSrc values; Tiler_MN = for each mode i the
+// filtered (thr,val) -> i-th coordinate; TiledLayout_TV = (thr,val) -> coordinate in that tiler.
+TiledCopy make_tiled_copy_C_atom(const CopyAtom& atom, const TiledMma& mma) {
+  const Layout& layout_c_tv = mma.tv_layout_c;
+  const int64_t copy_v = atom.num_val_src;
+  if (copy_v > size(layout_c_tv.shape[1]))
+    throw Error("make_tiled_copy_C_atom: " + atom.name + " moves " + std::to_string(copy_v) + " values, the MMA's C has " +
+                std::to_string(size(layout_c_tv.shape[1])) + " per thread");
+  // (thr,val) -> (m,n), the first copy_v values of every thread
+  const Layout layout_tv = composition(layout_c_tv, make_layout(tup(size(layout_c_tv.shape[0]), copy_v)));
+  const IntTuple mma_tiler = tup(mma.tile_mnk[0], mma.tile_mnk[1]);
+  std::vector<Tiler> modes;
+  for (size_t i = 0; i < 2; ++i)  // (thr,val) -> coordinate i, without its broadcast and size-1 modes
+    modes.emplace_back(filter(composition(make_layout(mma_tiler, i == 0 ? tup(1, 0) : tup(0, 1)), layout_tv)));
+  const Tiler tiler = Tiler::tuple(modes);
+  // tile coord -> mma coord, and its inverse applied to (thr,val) -> mma coord
+  const Layout tile2mma = composition(make_layout(mma_tiler), tiler);
+  return make_tiled_copy_impl(atom, composition(left_inverse(tile2mma), layout_tv), tiler);
+}
+
 // The source side of another tiled copy, with its Tiler_MN.
 TiledCopy make_tiled_copy_S(const CopyAtom& atom, const TiledCopy& copy) {
   return build(atom, copy.layout_s_tv, copy.tiler_mn, copy.tiler_is_shape);

@@ -3,6 +3,7 @@
 //   make_tiled_copy(atom, thr_layout, val_layout)   (m,n) -> thr_idx, (m,n) -> val_idx
 //   make_tiled_copy_impl(atom, layout_tv, tiler)    (thr_idx,val_idx) -> (m,n) within Tiler_MN
 //   make_tiled_copy_A/B/C(atom, tiled_mma)          the MMA's get_layoutA/B/C_TV and its tile
+//   make_tiled_copy_C_atom(atom, tiled_mma)         one copy atom's worth of the MMA's C
 //   make_tiled_copy_S/D(atom, tiled_copy)           another copy's get_layoutS/D_TV and its tile
 //
 // get_layoutS_TV / get_layoutD_TV: (thr_idx, val_idx) -> column-major (m,n) of the tile, seen
@@ -20,6 +21,9 @@ TiledCopy make_tiled_copy_impl(const CopyAtom& atom, const Layout& layout_tv, co
 TiledCopy make_tiled_copy_A(const CopyAtom& atom, const TiledMma& mma);
 TiledCopy make_tiled_copy_B(const CopyAtom& atom, const TiledMma& mma);
 TiledCopy make_tiled_copy_C(const CopyAtom& atom, const TiledMma& mma);
+// The smallest tiled copy that retiles the MMA's C (pipelined epilogues with subtiled stores):
+// the first NumValSrc values of get_layoutC_TV, with a by-mode tiler of layouts that finds them.
+TiledCopy make_tiled_copy_C_atom(const CopyAtom& atom, const TiledMma& mma);
 TiledCopy make_tiled_copy_S(const CopyAtom& atom, const TiledCopy& copy);
 TiledCopy make_tiled_copy_D(const CopyAtom& atom, const TiledCopy& copy);
 
