@@ -497,12 +497,13 @@ Layout by_tiler(const Layout& l, const Tiler& tiler, F&& f) {
   return make_layout(out);
 }
 
-// result(_, repeat<R1>(_)): keep mode 0, unpack mode 1
+// result(_, repeat<R1>(_)): keep mode 0, unpack mode 1.  repeat<1>(_) is `_`, so a
+// rank-1 mode such as `(4)` stays one mode, as it is: only rank >= 2 modes are spliced.
 Layout unpack_second(const Layout& r) {
   std::vector<IntTuple> s{r.shape[0]}, d{r.stride[0]};
   const IntTuple& s1 = r.shape[1];
   const IntTuple& d1 = r.stride[1];
-  if (s1.is_leaf()) {
+  if (s1.is_leaf() || s1.rank() == 1) {
     s.push_back(s1);
     d.push_back(d1);
   } else {
@@ -520,7 +521,7 @@ Layout unpack_both(const Layout& r) {
   for (size_t m = 0; m < 2; ++m) {
     const IntTuple& sm = r.shape[m];
     const IntTuple& dm = r.stride[m];
-    if (sm.is_leaf()) {
+    if (sm.is_leaf() || sm.rank() == 1) {
       s.push_back(sm);
       d.push_back(dm);
     } else {
