@@ -138,7 +138,7 @@ Tiler Value::to_tiler() const {
     case Kind::kUnderscore:
       return Tiler::underscore();
     case Kind::kInt:
-      return Tiler(make_layout(IntTuple(as_int())));
+      return Tiler::integer(as_int());
     case Kind::kLayout:
       return Tiler(to_layout());
     case Kind::kTuple: {

@@ -355,8 +355,11 @@ Layout composition(const Layout& a, const Tiler& b) {
   switch (b.kind()) {
     case Tiler::Kind::kUnderscore:
       return a;
-    case Tiler::Kind::kLayout:
-      return composition(a, b.layout());
+    case Tiler::Kind::kLayout: {
+      if (!b.is_integer()) return composition(a, b.layout());
+      Layout flat = coalesce_x(a);  // composition_impl(flat, n, _1): no stride-0 shortcut for n == 1
+      return composition_impl(flat.shape, flat.stride, b.layout().shape, IntTuple(1));
+    }
     case Tiler::Kind::kTuple: {
       if (b.rank() > rank(a)) throw Error("composition: tiler " + to_string(b) + " has more modes than " + to_string(a));
       std::vector<Layout> out;  // modes of a not hit by the tiler are dropped, as in CuTe
@@ -692,8 +695,14 @@ Tiler Tiler::tuple(std::vector<Tiler> modes) {
   return t;
 }
 
+Tiler Tiler::integer(int64_t n) {
+  Tiler t(make_layout(IntTuple(n)));
+  t.integer_ = true;
+  return t;
+}
+
 Tiler Tiler::from_shape(const IntTuple& shape) {
-  if (shape.is_leaf()) return Tiler(make_layout(shape));
+  if (shape.is_leaf()) return integer(shape.value());
   std::vector<Tiler> m;
   for (const auto& s : shape.modes()) m.push_back(from_shape(s));
   return tuple(std::move(m));

@@ -22,6 +22,10 @@ class Tiler {
   static Tiler tuple(std::vector<Tiler> modes);
   // A shape as a tiler: n -> n:1, tuples mode by mode.
   static Tiler from_shape(const IntTuple& shape);
+  // An integer n, as CuTe takes an integral tiler: make_layout(n) for divides and
+  // products, but composition(L, n) keeps stride 1 even for n == 1 (`_1:_1`, not `_1:_0`).
+  static Tiler integer(int64_t n);
+  bool is_integer() const { return integer_; }
 
   Kind kind() const { return kind_; }
   bool is_underscore() const { return kind_ == Kind::kUnderscore; }
@@ -39,6 +43,7 @@ class Tiler {
   Kind kind_;
   Layout layout_;
   std::vector<Tiler> modes_;
+  bool integer_ = false;
 };
 
 std::string to_string(const Tiler& tiler, bool underscore = false);
