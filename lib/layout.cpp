@@ -170,9 +170,14 @@ std::vector<int64_t> layout_values(const Layout& l) {
   auto strides = flatten_values(l.stride);
   int64_t n = size(l);
   if (n <= 0) return {};  // CuTe can build negative sizes (left_inverse of a negative stride)
-  (void)cosize(l);  // overflow check of the codomain: values below are then in range
   std::vector<int64_t> out;
   out.reserve(static_cast<size_t>(n));
+  if (std::any_of(shapes.begin(), shapes.end(), [](int64_t s) { return s <= 0; })) {
+    // negative extents (an even number of them): no odometer; CuTe's divmod per index
+    for (int64_t i = 0; i < n; ++i) out.push_back(l(i));
+    return out;
+  }
+  (void)cosize(l);  // overflow check of the codomain: values below are then in range
   std::vector<int64_t> coord(shapes.size(), 0);
   int64_t value = 0;
   for (int64_t i = 0; i < n; ++i) {
