@@ -46,6 +46,25 @@ struct MmaAtom {
   std::string major_a, major_b;  // "K" or "MN" for GMMA/UMMA, else ""
   // CuTe-style comments, e.g. "(T32,V4) -> (M16,K8)"
   std::string comment_a, comment_b, comment_c;
+
+  // --- what `verify` needs beyond the mnemonic ------------------------------------------
+  // `ptx` above is the instruction exactly as CuTe's fma() spells it
+  // ("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32").  asm_template is the whole
+  // asm statement CuTe emits (same tokens; whitespace ours), asm_operands its operand
+  // list with CuTe's constraints: "=f"(d0), ... : "r"(a0), ..., "f"(c0), ...
+  // Register arrays are named d/a/b/c as in CuTe; GMMA/UMMA descriptors desc_a/desc_b.
+  std::string asm_template;
+  std::string asm_operands;
+  int ptx_calls = 1;        // instructions per fma: 4 for planar complex C64, 3 for Gaussian GC64
+  std::string base_op;      // the atom whose instruction a composite repeats ("" if none)
+  OperandSource source_c = OperandSource::kRegister;  // UMMA accumulates in tensor memory
+  std::string scale_a, scale_b;  // GMMA/UMMA ScaleIn template arguments: "One" or "Neg" ("" if none)
+  bool saturate = false;    // .satfinite
+  // Block-scaled atoms (SM100 MX*, SM120 *_VS): scale-factor type, elements per scale
+  // factor, and for SM120 the scale-factor TV layouts (thr,val) -> (M,K) / (N,K).
+  ValueType type_sf;
+  int sf_vec_size = 0;
+  Layout layout_sfa, layout_sfb;
 };
 
 // TiledMMA as CuTe's make_tiled_mma(atom, atom_layout, permutation) builds it.

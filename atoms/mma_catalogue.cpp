@@ -1,0 +1,121 @@
+// The MMA catalogue: decoding names through the family generators, listing them, and
+// "did you mean" suggestions for the rest.
+#include "atoms/mma_catalogue.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include "atoms/mma_family.hpp"
+#include "lib/expr.hpp"
+
+namespace cutevis {
+
+namespace {
+
+const std::vector<mma::Family>& families() {
+  static const std::vector<mma::Family> f = {
+      {"scalar", &mma::decode_scalar, &mma::scalar_names},
+      {"mma.sync", &mma::decode_sync, &mma::sync_names},
+      {"GMMA", &mma::decode_gmma, &mma::gmma_names},
+      {"UMMA", &mma::decode_umma, &mma::umma_names},
+  };
+  return f;
+}
+
+const std::vector<std::string>& cached_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const auto& f : families()) f.names(out);
+    return out;
+  }();
+  return names;
+}
+
+// The nearest catalogue names to `wanted` (its normalized text), by edit distance.
+std::vector<std::string> nearest_names(const std::string& wanted, size_t max = 3) {
+  std::vector<std::pair<size_t, const std::string*>> best;  // sorted, at most `max`
+  for (const auto& n : cached_names()) {
+    const size_t len_gap = n.size() > wanted.size() ? n.size() - wanted.size() : wanted.size() - n.size();
+    if (best.size() == max && len_gap >= best.back().first) continue;  // cannot beat the worst kept
+    size_t d = edit_distance(wanted, n);
+    if (best.size() == max && d >= best.back().first) continue;
+    best.emplace_back(d, &n);
+    std::sort(best.begin(), best.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+    if (best.size() > max) best.pop_back();
+  }
+  std::vector<std::string> out;
+  for (const auto& [d, n] : best) out.push_back(*n);
+  return out;
+}
+
+std::string suggestion_text(const std::vector<std::string>& names) {
+  if (names.empty()) return "";
+  std::string s = "; did you mean ";
+  for (size_t i = 0; i < names.size(); ++i) s += (i ? (i + 1 == names.size() ? " or " : ", ") : "") + names[i];
+  return s + "?";
+}
+
+}  // namespace
+
+bool looks_like_mma_atom(const std::string& name) {
+  mma::AtomName n;
+  try {
+    n = mma::parse_atom_name(name);
+  } catch (const Error&) {
+    return name.find("MMA_Atom") != std::string::npos;
+  }
+  const std::string& b = n.base;
+  auto digits_x = [&](size_t p) {  // <digits>x at p
+    size_t q = p;
+    while (q < b.size() && std::isdigit(static_cast<unsigned char>(b[q]))) ++q;
+    return q > p && q < b.size() && b[q] == 'x';
+  };
+  if (b == "UniversalFMA" || b.rfind("SM61_DP", 0) == 0 || b.rfind("SM100_MMA_", 0) == 0) return true;
+  if (name.find("MMA_Atom") != std::string::npos) return true;
+  if (b.rfind("SM", 0) != 0) return false;
+  size_t us = b.find('_');
+  return us != std::string::npos && us > 2 && digits_x(us + 1);  // SM<arch>_<M>x...
+}
+
+MmaAtom find_mma_atom(const std::string& text) {
+  mma::AtomName name;
+  try {
+    name = mma::parse_atom_name(text);
+  } catch (const Error& e) {
+    throw Error(std::string(e.what()) + suggestion_text(nearest_names(text)));
+  }
+  std::string reason;
+  try {
+    for (const auto& f : families())
+      if (auto atom = f.decode(name)) return *atom;
+  } catch (const Error& e) {
+    reason = e.what();
+  }
+  const std::string shown = name.text();
+  if (reason.empty()) reason = "unknown MMA atom " + shown;
+  else if (reason.find(name.base) == std::string::npos) reason = "invalid MMA atom " + shown + ": " + reason;
+  throw Error(reason + suggestion_text(nearest_names(shown)));
+}
+
+std::vector<std::string> mma_atom_names() { return cached_names(); }
+
+std::vector<MmaAtom> mma_catalogue() {
+  std::vector<MmaAtom> out;
+  out.reserve(cached_names().size());
+  for (const auto& n : cached_names()) out.push_back(find_mma_atom(n));
+  return out;
+}
+
+std::string to_string(const MmaAtom& atom, bool underscore) {
+  std::string s = "MMA_Atom\n";
+  s += "  ThrID:      " + to_string(atom.thr_id, underscore) + "\n";
+  s += "  Shape_MNK:  " + to_string(atom.shape_mnk, underscore) + "\n";
+  s += "  LayoutA_TV: " + to_string(atom.layout_a, underscore) + "\n";
+  s += "  LayoutB_TV: " + to_string(atom.layout_b, underscore) + "\n";
+  s += "  LayoutC_TV: " + to_string(atom.layout_c, underscore) + "\n";
+  return s;
+}
+
+std::string to_string(const MmaAtom& atom) { return to_string(atom, false); }
+
+}  // namespace cutevis

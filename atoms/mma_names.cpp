@@ -1,0 +1,135 @@
+// MMA atoms and TiledMMAs in the expression language (see atoms/mma_names.hpp).
+#include "atoms/mma_names.hpp"
+
+#include "atoms/mma_catalogue.hpp"
+#include "atoms/names.hpp"
+#include "atoms/tiled_mma.hpp"
+
+namespace cutevis {
+
+namespace {
+
+class MmaAtomObject : public Object {
+ public:
+  explicit MmaAtomObject(MmaAtom a) : atom_(std::move(a)) {}
+  std::string kind() const override { return "mma_atom"; }
+  std::string to_string() const override { return cutevis::to_string(atom_); }
+  const MmaAtom& atom() const { return atom_; }
+
+ private:
+  MmaAtom atom_;
+};
+
+class TiledMmaObject : public Object {
+ public:
+  explicit TiledMmaObject(TiledMma m) : mma_(std::move(m)) {}
+  std::string kind() const override { return "tiled_mma"; }
+  std::string to_string() const override { return cutevis::to_string(mma_); }
+  const TiledMma& mma() const { return mma_; }
+
+ private:
+  TiledMma mma_;
+};
+
+// The name as written, without its call part: node name plus template arguments.
+std::string name_text(const Evaluator& ev, const Node& n) {
+  std::string s = n.name;
+  if (n.has_template_args) {
+    s += "<";
+    for (size_t i = 0; i < n.template_args.size(); ++i) s += (i ? "," : "") + ev.text_of(n.template_args[i]);
+    s += ">";
+  }
+  return s;
+}
+
+// One-line description of a value for error messages (an atom prints on several lines).
+std::string describe(const Value& v) {
+  if (const MmaAtom* a = as_mma_atom(v)) return "the MMA atom " + a->short_name;
+  if (const TiledMma* m = as_tiled_mma(v)) return "a TiledMMA of " + m->atom.short_name;
+  std::string s = v.to_string();
+  return v.kind_name() + " " + s.substr(0, s.find('\n'));
+}
+
+const MmaAtom& atom_arg(Evaluator& ev, const Node& at, const Value& v, const char* fn) {
+  if (const MmaAtom* a = as_mma_atom(v)) return *a;
+  ev.fail(at, std::string(fn) + ": the first argument is an MMA atom (e.g. SM80_16x8x16_F32F16F16F32_TN{}), got " + describe(v));
+}
+
+Layout layout_arg(Evaluator& ev, const Node& at, const Value& v, const char* fn) {
+  if (as_mma_atom(v) || as_tiled_mma(v) || !v.is_layout_like())
+    ev.fail(at, std::string(fn) + ": the atom layout is a layout or a shape (e.g. Layout<Shape<_2,_2,_1>>{}), got " + describe(v));
+  return v.to_layout();
+}
+
+Tiler tiler_arg(Evaluator& ev, const Node& at, const Value& v, const char* fn) {
+  if (as_mma_atom(v) || as_tiled_mma(v) || !(v.is(Value::Kind::kTuple) || v.is(Value::Kind::kUnderscore)))
+    ev.fail(at, std::string(fn) + ": the permutation is a tuple of tilers (e.g. Tile<_32,_32,_16>{}), got " + describe(v));
+  return v.to_tiler();
+}
+
+TiledMma build_tiled(Evaluator& ev, const Node& n, const std::vector<Value>& a, const std::vector<const Node*>& nodes, const char* fn) {
+  const MmaAtom& atom = atom_arg(ev, *nodes[0], a[0], fn);
+  if (a.size() == 1) return make_tiled_mma(atom);
+  Layout layout = layout_arg(ev, *nodes[1], a[1], fn);
+  try {
+    if (a.size() == 2) return make_tiled_mma(atom, layout);
+    return make_tiled_mma(atom, layout, tiler_arg(ev, *nodes[2], a[2], fn));
+  } catch (const Error& e) {
+    if (e.has_position()) throw;
+    ev.fail(n, std::string(fn) + ": " + e.what());
+  }
+}
+
+}  // namespace
+
+Value mma_atom_value(const MmaAtom& atom) { return Value::object(std::make_shared<MmaAtomObject>(atom)); }
+Value tiled_mma_value(const TiledMma& mma) { return Value::object(std::make_shared<TiledMmaObject>(mma)); }
+
+const MmaAtom* as_mma_atom(const Value& v) {
+  if (!v.is(Value::Kind::kObject)) return nullptr;
+  auto* o = dynamic_cast<const MmaAtomObject*>(v.object().get());
+  return o ? &o->atom() : nullptr;
+}
+
+const TiledMma* as_tiled_mma(const Value& v) {
+  if (!v.is(Value::Kind::kObject)) return nullptr;
+  auto* o = dynamic_cast<const TiledMmaObject*>(v.object().get());
+  return o ? &o->mma() : nullptr;
+}
+
+void register_mma_names(Registry& r) {
+  // Atom names, in any accepted spelling: SM80_...{}, MMA_Atom<...>{}, SM90::GMMA::MMA_...<...>{}
+  r.add_resolver([](Evaluator& ev, const Node& n, Value& out) {
+    std::string text = name_text(ev, n);
+    if (!looks_like_mma_atom(text)) return false;
+    if (!n.args.empty()) ev.fail(n.args[0], "an MMA atom takes no constructor arguments: write " + text + "{}");
+    out = mma_atom_value(find_mma_atom(text));
+    return true;
+  });
+  r.add_vocabulary([] { return mma_atom_names(); });
+  r.add(
+      "make_tiled_mma",
+      [](Evaluator& ev, const Node& n) {
+        if (n.has_template_args) ev.fail(n, "make_tiled_mma takes no template arguments");
+        ev.expect_args(n, 1, 3);
+        std::vector<Value> a = ev.eval_args(n);
+        std::vector<const Node*> nodes;
+        for (const auto& x : n.args) nodes.push_back(&x);
+        return tiled_mma_value(build_tiled(ev, n, a, nodes, "make_tiled_mma"));
+      },
+      "make_tiled_mma(atom[, atom_layout[, Tile<...>]])");
+  r.add(
+      "TiledMMA",
+      [](Evaluator& ev, const Node& n) {
+        if (n.template_args.empty() || n.template_args.size() > 3)
+          ev.fail(n, "TiledMMA<MMA_Atom<Op>, AtomLayoutMNK[, PermutationMNK]>{} takes one to three template arguments");
+        if (!n.args.empty()) ev.fail(n.args[0], "TiledMMA<...>{} takes no constructor arguments");
+        std::vector<Value> a = ev.eval_template_args(n);
+        std::vector<const Node*> nodes;
+        for (const auto& x : n.template_args) nodes.push_back(&x);
+        return tiled_mma_value(build_tiled(ev, n, a, nodes, "TiledMMA"));
+      },
+      "TiledMMA<MMA_Atom<Op>, AtomLayoutMNK[, PermutationMNK]>{}");
+}
+
+}  // namespace cutevis
