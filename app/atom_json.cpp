@@ -1,5 +1,7 @@
 #include "app/atom_json.hpp"
 
+#include <charconv>
+
 #include "app/json_values.hpp"
 
 namespace cutevis {
@@ -17,15 +19,15 @@ const char* source_name(OperandSource s) {
 
 nlohmann::json regs_json(const RegisterSpec& r) { return {{"type", r.c_type}, {"count", r.count}}; }
 
-// Splice raw JSON members into a dumped object: {"a":1} + ,"b":<raw> -> {"a":1,"b":<raw>}
-std::string with_raw_members(const nlohmann::json& object, const std::vector<std::pair<std::string, std::string>>& raw) {
+// Splice members written by hand into a dumped object: {"a":1} -> {"a":1,"b":<owners>}
+std::string with_owner_members(const nlohmann::json& object, const std::vector<std::pair<std::string, const OwnershipView*>>& members) {
   std::string s = object.dump();
   s.pop_back();  // the closing brace
-  for (const auto& [key, value] : raw) {
+  for (const auto& [key, view] : members) {
     if (s.size() > 1) s += ',';
     s += nlohmann::json(key).dump();
     s += ':';
-    s += value;
+    append_owners_json(s, *view);
   }
   s += '}';
   return s;
@@ -85,26 +87,36 @@ nlohmann::json copy_atom_json(const CopyAtom& a) {
   return j;
 }
 
-std::string owners_json(const OwnershipView& view) {
-  std::string s = "{\"shape\":[" + std::to_string(view.rows()) + "," + std::to_string(view.cols()) + "],\"owners\":[";
+void append_owners_json(std::string& out, const OwnershipView& view) {
+  // Hand-written: an SS GMMA's B operand alone is 4,096 cells x 128 owners.
+  out += "{\"shape\":[" + std::to_string(view.rows()) + "," + std::to_string(view.cols()) + "],\"owners\":[";
   const int64_t cells = view.rows() * view.cols();
-  s.reserve(s.size() + static_cast<size_t>(cells) * 12);
+  size_t owners = 0;
+  for (int64_t c = 0; c < cells; ++c) owners += view.owners(c).size();
+  out.reserve(out.size() + owners * 12 + static_cast<size_t>(cells) * 3 + 8);
+  char num[24];
+  auto put = [&](int64_t x) { out.append(num, std::to_chars(num, num + sizeof num, x).ptr); };
   for (int64_t c = 0; c < cells; ++c) {
-    if (c) s += ',';
-    s += '[';
+    if (c) out += ',';
+    out += '[';
     bool first = true;
     for (const Owner& o : view.owners(c)) {
-      if (!first) s += ',';
+      if (!first) out += ',';
       first = false;
-      s += '[';
-      s += std::to_string(o.thr);
-      s += ',';
-      s += std::to_string(o.val);
-      s += ']';
+      out += '[';
+      put(o.thr);
+      out += ',';
+      put(o.val);
+      out += ']';
     }
-    s += ']';
+    out += ']';
   }
-  s += "]}";
+  out += "]}";
+}
+
+std::string owners_json(const OwnershipView& view) {
+  std::string s;
+  append_owners_json(s, view);
   return s;
 }
 
@@ -135,9 +147,8 @@ std::string tiled_mma_json(const TiledMma& m) {
   j["tv_layout_a"] = to_string(m.tv_layout_a);
   j["tv_layout_b"] = to_string(m.tv_layout_b);
   j["tv_layout_c"] = to_string(m.tv_layout_c);
-  return with_raw_members(j, {{"owners_a", owners_json(owners_a(m))},
-                              {"owners_b", owners_json(owners_b(m))},
-                              {"owners_c", owners_json(owners_c(m))}});
+  OwnershipView a = owners_a(m), b = owners_b(m), c = owners_c(m);
+  return with_owner_members(j, {{"owners_a", &a}, {"owners_b", &b}, {"owners_c", &c}});
 }
 
 std::string tiled_copy_json(const TiledCopy& c) {
@@ -149,7 +160,8 @@ std::string tiled_copy_json(const TiledCopy& c) {
   j["num_threads"] = c.num_threads;
   j["layout_s_tv"] = to_string(c.layout_s_tv);
   j["layout_d_tv"] = to_string(c.layout_d_tv);
-  return with_raw_members(j, {{"owners_s", owners_json(owners_s(c))}, {"owners_d", owners_json(owners_d(c))}});
+  OwnershipView src = owners_s(c), dst = owners_d(c);
+  return with_owner_members(j, {{"owners_s", &src}, {"owners_d", &dst}});
 }
 
 }  // namespace cutevis

@@ -20,6 +20,7 @@ nlohmann::json mma_atom_json(const MmaAtom& atom);
 nlohmann::json copy_atom_json(const CopyAtom& atom);
 // Owners of each cell, written directly (a 128x512 tile has 65,536 cells).
 std::string owners_json(const OwnershipView& view);
+void append_owners_json(std::string& out, const OwnershipView& view);
 
 // The whole document for a TiledMMA (atom fields included) / TiledCopy, one line.
 std::string tiled_mma_json(const TiledMma& mma);

@@ -1,15 +1,293 @@
 #include "app/commands.hpp"
 
+#include <algorithm>
+#include <cctype>
+#include <mutex>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "app/atom_json.hpp"
 #include "app/json_values.hpp"
+#include "atoms/copy_catalogue.hpp"
+#include "atoms/copy_names.hpp"
+#include "atoms/mma_catalogue.hpp"
+#include "atoms/mma_names.hpp"
+#include "atoms/names.hpp"
+#include "atoms/tiled_copy.hpp"
+#include "atoms/tiled_mma.hpp"
 #include "lib/expr.hpp"
 
 namespace cutevis {
 
-Output run_eval(const EvalOptions& options) {
-  Value v = evaluate_expression(options.expression);
+void register_catalogue_names() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    register_mma_names(default_registry());
+    register_copy_names(default_registry());
+  });
+}
+
+namespace {
+
+Value evaluate(const std::string& expression) {
+  register_catalogue_names();
+  return evaluate_expression(expression);
+}
+
+ViewOptions view_options(const ShowOptions& o) {
+  ViewOptions v;
+  v.title = o.input;
+  v.color_by = parse_color_by(o.picture.color_by);
+  if (!o.picture.threads.empty()) v.threads = ThreadSet::parse(o.picture.threads);
+  v.bank_element_bits = o.picture.bank_element_bits;
+  return v;
+}
+
+Output draw(const Scene& scene, const PictureOptions& p, Format fallback) {
+  Format f = p.format.value_or(fallback);
+  RenderOptions r;
+  r.style = p.style;
+  r.ansi_color = p.ansi_color && f == Format::kTxt;
   Output out;
-  out.bytes = options.json ? value_to_json(v).dump() + "\n" : v.to_string() + "\n";
+  out.bytes = render(scene, f, r);
+  out.binary = f == Format::kPng || f == Format::kPdf;
   return out;
+}
+
+Output text(std::string s) {
+  if (s.empty() || s.back() != '\n') s += '\n';
+  return Output{std::move(s), false};
+}
+
+MmaPicture mma_picture(const TiledMma& m) {
+  MmaPicture p;
+  p.tv_a = m.tv_layout_a;
+  p.tv_b = m.tv_layout_b;
+  p.tv_c = m.tv_layout_c;
+  p.m = size(m.tile_mnk[0]);
+  p.n = size(m.tile_mnk[1]);
+  p.k = size(m.tile_mnk[2]);
+  p.num_threads = m.num_threads;
+  return p;
+}
+
+CopyPicture copy_picture(const TiledCopy& c) {
+  CopyPicture p;
+  p.tv_s = c.layout_s_tv;
+  p.tv_d = c.layout_d_tv;
+  p.m = size(c.tile_mn[0]);
+  p.n = size(c.tile_mn[1]);
+  p.num_threads = c.num_threads;
+  return p;
+}
+
+Output show_tiled_mma(const TiledMma& m, const ShowOptions& o, bool atom_only_text) {
+  if (o.json) return text(tiled_mma_json(m));
+  if (o.picture.format) return draw(mma_scene(mma_picture(m), view_options(o)), o.picture, Format::kTxt);
+  return text(atom_only_text ? to_string(m.atom) : to_string(m));
+}
+
+Output show_tiled_copy(const TiledCopy& c, const ShowOptions& o) {
+  if (o.json) return text(tiled_copy_json(c));
+  if (o.picture.format) return draw(copy_scene(copy_picture(c), view_options(o)), o.picture, Format::kTxt);
+  return text(to_string(c));
+}
+
+bool looks_like_copy(const std::string& name) {
+  for (const char* k : {"Copy", "LDSM", "STSM", "CP_ASYNC", "TMA", "LDS", "UniversalCopy", "COPY"})
+    if (name.find(k) != std::string::npos) return true;
+  return false;
+}
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// Case-insensitive glob (* and ?) when the pattern has wildcards, else a substring.
+bool name_matches(const std::string& name, const std::string& pattern) {
+  if (pattern.empty()) return true;
+  std::string n = lower(name), p = lower(pattern);
+  if (p.find_first_of("*?") == std::string::npos) return n.find(p) != std::string::npos;
+  // iterative wildcard match
+  size_t i = 0, j = 0, star = std::string::npos, mark = 0;
+  while (i < n.size()) {
+    if (j < p.size() && (p[j] == '?' || p[j] == n[i])) {
+      ++i;
+      ++j;
+    } else if (j < p.size() && p[j] == '*') {
+      star = j++;
+      mark = i;
+    } else if (star != std::string::npos) {
+      j = star + 1;
+      i = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (j < p.size() && p[j] == '*') ++j;
+  return j == p.size();
+}
+
+int parse_arch(const std::string& arch) {
+  if (arch.empty()) return -1;
+  std::string a = lower(arch);
+  if (a.rfind("sm_", 0) == 0) a = a.substr(3);
+  else if (a.rfind("sm", 0) == 0) a = a.substr(2);
+  while (!a.empty() && std::isalpha(static_cast<unsigned char>(a.back()))) a.pop_back();  // sm90a
+  if (a.empty() || a.find_first_not_of("0123456789") != std::string::npos)
+    throw Error("--arch expects an architecture such as sm80 or sm90, got '" + arch + "'");
+  return std::stoi(a);
+}
+
+std::string short_type(const ValueType& t) {
+  static const std::pair<const char*, const char*> names[] = {
+      {"half_t", "F16"}, {"bfloat16_t", "BF16"}, {"tfloat32_t", "TF32"}, {"float", "F32"}, {"double", "F64"},
+      {"float_e4m3_t", "E4M3"}, {"float_e5m2_t", "E5M2"}, {"int8_t", "S8"}, {"uint8_t", "U8"}, {"int32_t", "S32"},
+      {"int4b_t", "S4"}, {"uint4b_t", "U4"}, {"uint1b_t", "B1"}, {"complex<double>", "C64"}, {"float_e2m1_t", "E2M1"},
+      {"float_e2m3_t", "E2M3"}, {"float_e3m2_t", "E3M2"}};
+  for (const auto& [n, s] : names)
+    if (t.name == n) return s;
+  return t.name;
+}
+
+}  // namespace
+
+Output run_eval(const EvalOptions& options) {
+  Value v = evaluate(options.expression);
+  if (options.json) {
+    if (const TiledMma* m = as_tiled_mma(v)) return text(tiled_mma_json(*m));
+    if (const MmaAtom* a = as_mma_atom(v)) return text(mma_atom_json(*a).dump());
+    if (const TiledCopy* c = as_tiled_copy(v)) return text(tiled_copy_json(*c));
+    if (const CopyAtom* a = as_copy_atom(v)) return text(copy_atom_json(*a).dump());
+    return text(value_to_json(v).dump());
+  }
+  return text(v.to_string());
+}
+
+Output run_layout(const ShowOptions& o) {
+  Value v = evaluate(o.input);
+  if (v.is(Value::Kind::kSwizzle))  // a bare swizzle: over its smallest domain
+    v = Value::layout(compose3(v.swizzle(), 0, AnyLayout(make_layout(IntTuple(v.swizzle().domain())))));
+  if (!v.is_layout_like())
+    throw Error("cutevis layout draws a layout; '" + o.input + "' is " + v.kind_name() + " " + v.to_string() +
+                (v.is(Value::Kind::kObject) ? " (use cutevis mma / copy for tilings)" : ""));
+  if (o.json) return text(value_to_json(Value::layout(v.to_any_layout())).dump());
+  return draw(layout_scene(v.to_any_layout(), view_options(o)), o.picture, Format::kTxt);
+}
+
+Output run_tv(const ShowOptions& o, const std::string& tile) {
+  Layout tv = evaluate(o.input).to_layout();
+  Value t = evaluate(tile);
+  IntTuple tile_mn = t.is(Value::Kind::kLayout) ? shape(t.any_layout()) : t.to_int_tuple();
+  if (tile_mn.is_leaf()) tile_mn = tup(tile_mn.value(), 1);
+  if (tile_mn.rank() != 2) throw Error("the tile of a TV picture has two modes (M,N), got " + to_string(tile_mn));
+  IntTuple flat_tile = tup(size(tile_mn[0]), size(tile_mn[1]));
+  if (o.json) {
+    OwnershipView view = OwnershipView::from_tv(tv, flat_tile[0].value(), flat_tile[1].value());
+    nlohmann::json j;
+    j["kind"] = "tv_layout";
+    j["tv_layout"] = to_string(tv);
+    j["tile"] = int_tuple_to_json(tile_mn);
+    j["num_threads"] = view.num_threads();
+    j["num_values"] = view.num_values();
+    std::string s = j.dump();
+    s.pop_back();
+    return text(s + ",\"owners\":" + owners_json(view) + "}");
+  }
+  ShowOptions with_title = o;
+  with_title.input = o.input + " over " + tile;
+  return draw(tv_scene(tv, flat_tile, view_options(with_title)), o.picture, Format::kTxt);
+}
+
+Output run_atom(const ShowOptions& o) {
+  register_catalogue_names();
+  std::string name = o.input;
+  while (!name.empty() && std::isspace(static_cast<unsigned char>(name.back()))) name.pop_back();
+  if (name.size() > 2 && name.compare(name.size() - 2, 2, "{}") == 0) name.resize(name.size() - 2);
+  try {
+    MmaAtom atom = find_mma_atom(name);
+    return show_tiled_mma(make_tiled_mma(atom), o, /*atom_only_text=*/true);
+  } catch (const Error& mma_error) {
+    try {
+      CopyAtom atom = find_copy_atom(name);
+      if (o.json) return text(copy_atom_json(atom).dump());
+      if (o.picture.format)
+        throw Error("a copy atom alone has no tile to draw; draw a tiling of it: cutevis copy 'make_tiled_copy(" + atom.name + "{}, Layout<Shape<_32,_1>>{})'");
+      return text(to_string(atom));
+    } catch (const Error& copy_error) {
+      if (std::string(copy_error.what()).rfind("a copy atom alone", 0) == 0) throw;
+      throw Error(looks_like_copy(name) ? copy_error.what() : mma_error.what());
+    }
+  }
+}
+
+std::string mma_expression(const std::string& atom, const std::string& atom_layout, const std::string& tile) {
+  std::string a = atom;
+  if (a.size() < 2 || a.compare(a.size() - 2, 2, "{}") != 0) a += "{}";
+  std::string e = "make_tiled_mma(" + a;
+  if (!atom_layout.empty() || !tile.empty()) e += ", " + (atom_layout.empty() ? std::string("Layout<Shape<_1,_1,_1>>{}") : atom_layout);
+  if (!tile.empty()) e += ", " + tile;
+  return e + ")";
+}
+
+Output run_mma(const ShowOptions& o) {
+  Value v = evaluate(o.input);
+  if (const TiledMma* m = as_tiled_mma(v)) return show_tiled_mma(*m, o, false);
+  if (const MmaAtom* a = as_mma_atom(v)) return show_tiled_mma(make_tiled_mma(*a), o, false);
+  throw Error("cutevis mma needs a TiledMMA or an MMA atom, e.g. make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{}); got " +
+              v.kind_name() + " " + v.to_string());
+}
+
+Output run_copy(const ShowOptions& o) {
+  Value v = evaluate(o.input);
+  if (const TiledCopy* c = as_tiled_copy(v)) return show_tiled_copy(*c, o);
+  if (const CopyAtom* a = as_copy_atom(v)) {
+    if (o.json) return text(copy_atom_json(*a).dump());
+    if (o.picture.format)
+      throw Error("a copy atom alone has no tile to draw; draw a tiling of it, e.g. make_tiled_copy(" + a->name + "{}, Layout<Shape<_32,_1>>{})");
+    return text(to_string(*a));
+  }
+  throw Error("cutevis copy needs a TiledCopy, e.g. make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, <tiled mma>); got " +
+              v.kind_name() + " " + v.to_string());
+}
+
+Output run_list(const ListOptions& o) {
+  int sm = parse_arch(o.arch);
+  nlohmann::json rows = nlohmann::json::array();
+  std::ostringstream table;
+  size_t count = 0;
+  for (const MmaAtom& a : mma_catalogue()) {
+    const std::string& name = a.short_name.empty() ? a.name : a.short_name;
+    if (sm >= 0 && a.sm != sm) continue;
+    if (!name_matches(name, o.pattern) && !name_matches(a.name, o.pattern)) continue;
+    ++count;
+    std::string types = short_type(a.type_d) + " = " + short_type(a.type_a) + " * " + short_type(a.type_b) + " + " + short_type(a.type_c);
+    if (o.json) {
+      rows.push_back({{"kind", "mma_atom"}, {"name", name}, {"cpp_type", a.name}, {"sm", a.sm}, {"shape_mnk", to_string(a.shape_mnk)},
+                      {"threads", size(a.thr_id)}, {"types", types}, {"ptx", a.ptx}});
+    } else {
+      table << "mma   sm" << (a.sm ? std::to_string(a.sm) : std::string("--")) << "  " << name << "  MNK " << to_string(a.shape_mnk) << "  "
+            << types << "  " << size(a.thr_id) << " threads\n";
+    }
+  }
+  for (const CopyAtom& a : copy_catalogue()) {
+    if (sm >= 0 && a.sm != sm) continue;
+    if (!name_matches(a.name, o.pattern) && !name_matches(a.op, o.pattern)) continue;
+    ++count;
+    if (o.json) {
+      rows.push_back({{"kind", "copy_atom"}, {"name", a.name}, {"op", a.op}, {"sm", a.sm}, {"value_type", a.value_type.name},
+                      {"threads", size(a.thr_id)}, {"ptx", a.ptx}});
+    } else {
+      table << "copy  sm" << (a.sm ? std::to_string(a.sm) : std::string("--")) << "  " << a.name << "  " << size(a.thr_id) << " threads"
+            << (a.ptx.empty() ? "" : "  " + a.ptx) << "\n";
+    }
+  }
+  if (o.json) return text(rows.dump());
+  if (count == 0) throw Error("no atom matches '" + o.pattern + "'" + (o.arch.empty() ? "" : " on " + o.arch));
+  table << count << " atoms\n";
+  return text(table.str());
 }
 
 }  // namespace cutevis

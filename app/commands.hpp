@@ -2,7 +2,11 @@
 // Every function throws cutevis::Error for bad input (exit 2); the caller prints it.
 #pragma once
 
+#include <optional>
 #include <string>
+
+#include "renderers/render.hpp"
+#include "renderers/views.hpp"
 
 namespace cutevis {
 
@@ -12,12 +16,57 @@ struct Output {
   bool binary = false;  // PNG/PDF: never written to a terminal
 };
 
+// Picture flags shared by layout, tv, atom, mma and copy.
+struct PictureOptions {
+  std::optional<Format> format;     // --tex --svg --png --pdf --txt
+  Style style = Style::kDefault;    // --style default|cute
+  std::string color_by = "auto";    // --color-by thread|value|warp|index|bank|none
+  std::string threads;              // --threads 0,5,32-35
+  int bank_element_bits = 16;       // --element-bits for --color-by bank
+  bool ansi_color = false;          // text pictures on a colour terminal
+};
+
 struct EvalOptions {
   std::string expression;
   bool json = false;
 };
 
+struct ShowOptions {
+  std::string input;    // an expression or a name
+  bool json = false;    // --json
+  PictureOptions picture;
+};
+
 // `cutevis eval EXPR`: the value in CuTe's notation, or the JSON contract.
 Output run_eval(const EvalOptions& options);
+
+// `cutevis layout EXPR`: a picture of a layout (default: the text table).
+Output run_layout(const ShowOptions& options);
+
+// `cutevis tv TV_LAYOUT TILE`: every owner of every cell of TILE.
+Output run_tv(const ShowOptions& options, const std::string& tile);
+
+// `cutevis atom NAME`: an MMA or copy atom by name; CuTe's print, --json, or a picture
+// of make_tiled_mma(atom).
+Output run_atom(const ShowOptions& options);
+
+// `cutevis mma EXPR`: a TiledMMA (or an atom, tiled 1x1x1).
+Output run_mma(const ShowOptions& options);
+// The expression `--atom NAME --atoms L --tile T` stand for.
+std::string mma_expression(const std::string& atom, const std::string& atom_layout, const std::string& tile);
+
+// `cutevis copy EXPR`: a TiledCopy.
+Output run_copy(const ShowOptions& options);
+
+struct ListOptions {
+  std::string pattern;  // substring or glob (*, ?), case-insensitive
+  std::string arch;     // "sm90", "90", or "" for all
+  bool json = false;
+};
+// `cutevis list`: the catalogue with shapes and types.
+Output run_list(const ListOptions& options);
+
+// The names of the atom catalogue in the expression language (idempotent).
+void register_catalogue_names();
 
 }  // namespace cutevis

@@ -2,7 +2,10 @@
 // per sub-command (app/commands.hpp); prints errors as `cutevis: error: ...`.
 #include <CLI/CLI.hpp>
 
+#include <unistd.h>
+
 #include <cstdio>
+#include <functional>
 #include <iostream>
 
 #include "app/commands.hpp"
@@ -27,6 +30,45 @@ int emit(const Output& out, const std::string& path) {
   return kExitOk;
 }
 
+// The picture flags every drawing command takes.
+struct PictureFlags {
+  bool tex = false, svg = false, png = false, pdf = false, txt = false;
+  std::string style = "default";
+  std::string color_by = "auto";
+  std::string threads;
+  int element_bits = 16;
+  bool banks = false;
+
+  void add_to(CLI::App* cmd) {
+    auto* g = cmd->add_option_group("format", "picture format (one of)");
+    g->add_flag("--tex", tex, "TikZ (a standalone LaTeX document for pdflatex)");
+    g->add_flag("--svg", svg, "SVG (with tooltips)");
+    g->add_flag("--png", png, "PNG (Cairo)");
+    g->add_flag("--pdf", pdf, "PDF (Cairo)");
+    g->add_flag("--txt", txt, "text table (ANSI colour on a terminal; honours NO_COLOR)");
+    g->require_option(0, 1);
+    cmd->add_option("--style", style, "default | cute (CuTe's print_latex / print_svg, byte for byte)")->capture_default_str();
+    cmd->add_option("--color-by", color_by, "auto | thread | value | warp | index | bank | none")->capture_default_str();
+    cmd->add_option("--threads", threads, "highlight these threads, fade the rest: 0,5,32-35");
+  }
+
+  PictureOptions options(const std::string& output_path) const {
+    PictureOptions p;
+    if (tex) p.format = Format::kTex;
+    if (svg) p.format = Format::kSvg;
+    if (png) p.format = Format::kPng;
+    if (pdf) p.format = Format::kPdf;
+    if (txt) p.format = Format::kTxt;
+    p.style = parse_style(style);
+    p.color_by = banks ? "bank" : color_by;
+    p.threads = threads;
+    p.bank_element_bits = element_bits;
+    bool to_terminal = (output_path.empty() || output_path == "-") && stdout_is_terminal();
+    p.ansi_color = to_terminal && terminal_wants_color(STDOUT_FILENO);
+    return p;
+  }
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -40,12 +82,63 @@ int main(int argc, char** argv) {
 
   std::string output_path;
   std::string source;  // the expression being evaluated, for the caret under errors
+  auto add_output = [&](CLI::App* cmd) {
+    cmd->add_option("-o,--output", output_path, "write to FILE (atomically) instead of stdout");
+  };
 
   EvalOptions eval;
   CLI::App* eval_cmd = app.add_subcommand("eval", "Evaluate a layout-algebra expression and print the result");
   eval_cmd->add_option("expression", eval.expression, "e.g. 'composition((4,8):(1,4), (2,2):(1,2))'")->required();
   eval_cmd->add_flag("--json", eval.json, "one JSON object: kind, text, and size/cosize/values for layouts");
-  eval_cmd->add_option("-o,--output", output_path, "write to FILE (atomically) instead of stdout");
+  add_output(eval_cmd);
+
+  ShowOptions show;
+  PictureFlags flags;
+
+  CLI::App* layout_cmd = app.add_subcommand("layout", "Draw a layout: the index at every coordinate (default: a text table)");
+  layout_cmd->add_option("expression", show.input, "e.g. '((4,2),4):((8,4),1)' or 'S<3,4,3> o 0 o (8,64):(64,1)'")->required();
+  layout_cmd->add_flag("--json", show.json, "the eval --json object instead of a picture");
+  layout_cmd->add_flag("--banks", flags.banks, "colour by shared-memory bank (32 banks of 4 bytes)");
+  layout_cmd->add_option("--element-bits", flags.element_bits, "element width for --banks (default 16)");
+  flags.add_to(layout_cmd);
+  add_output(layout_cmd);
+
+  std::string tile;
+  CLI::App* tv_cmd = app.add_subcommand("tv", "Draw a TV layout over a tile: every (thread, value) owner of every cell");
+  tv_cmd->add_option("tv_layout", show.input, "(thr,val) -> m + M*n, e.g. '((4,8),4):((8,1),32)'")->required();
+  tv_cmd->add_option("tile", tile, "the (M,N) tile, e.g. '(8,16)'")->required();
+  tv_cmd->add_flag("--json", show.json, "owners of every cell as JSON");
+  flags.add_to(tv_cmd);
+  add_output(tv_cmd);
+
+  CLI::App* atom_cmd = app.add_subcommand("atom", "An MMA or copy atom by name: CuTe's print, --json, or a picture");
+  atom_cmd->add_option("name", show.input, "e.g. SM70_8x8x4_F32F16F16F32_NT, 'SM90_64x128x16_F32F16F16_SS<K,K>'")->required();
+  atom_cmd->add_flag("--json", show.json, "atom, its 1x1x1 tiling and every owner as JSON");
+  flags.add_to(atom_cmd);
+  add_output(atom_cmd);
+
+  std::string mma_atom, mma_atoms, mma_tile;
+  CLI::App* mma_cmd = app.add_subcommand("mma", "A TiledMMA: CuTe's print, --json, or a picture (C, A to the left, B above)");
+  mma_cmd->add_option("expression", show.input, "e.g. 'make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{})'");
+  mma_cmd->add_option("--atom", mma_atom, "build make_tiled_mma(ATOM{}, ATOMS, TILE) instead of an expression");
+  mma_cmd->add_option("--atoms", mma_atoms, "the atom layout, e.g. 'Layout<Shape<_2,_2,_1>>{}' or '(2,2,1)'");
+  mma_cmd->add_option("--tile", mma_tile, "the permutation tile, e.g. 'Tile<_32,_32,_16>{}'");
+  mma_cmd->add_flag("--json", show.json, "the tiling and every owner as JSON");
+  flags.add_to(mma_cmd);
+  add_output(mma_cmd);
+
+  CLI::App* copy_cmd = app.add_subcommand("copy", "A TiledCopy: CuTe's print, --json, or a picture (source and destination)");
+  copy_cmd->add_option("expression", show.input, "e.g. 'make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>, float>{}, Layout<Shape<_32,_8>>{}, Layout<Shape<_4,_1>>{})'")->required();
+  copy_cmd->add_flag("--json", show.json, "the tiling and every owner as JSON");
+  flags.add_to(copy_cmd);
+  add_output(copy_cmd);
+
+  ListOptions list;
+  CLI::App* list_cmd = app.add_subcommand("list", "The atom catalogue, with shapes and types");
+  list_cmd->add_option("pattern", list.pattern, "substring or glob, e.g. 'SM90_64x*_F32F16F16_SS*'");
+  list_cmd->add_option("--arch", list.arch, "only this architecture, e.g. sm80");
+  list_cmd->add_flag("--json", list.json, "one JSON array");
+  add_output(list_cmd);
 
   try {
     app.parse(argc, argv);
@@ -58,6 +151,37 @@ int main(int argc, char** argv) {
     if (eval_cmd->parsed()) {
       source = eval.expression;
       return emit(run_eval(eval), output_path);
+    }
+    if (list_cmd->parsed()) return emit(run_list(list), output_path);
+    show.picture = flags.options(output_path);
+    if (show.json && show.picture.format) throw Error("--json and a picture format exclude each other");
+    if (layout_cmd->parsed()) {
+      source = show.input;
+      return emit(run_layout(show), output_path);
+    }
+    if (tv_cmd->parsed()) {
+      source = show.input;
+      return emit(run_tv(show, tile), output_path);
+    }
+    if (atom_cmd->parsed()) {
+      source = show.input;
+      return emit(run_atom(show), output_path);
+    }
+    if (mma_cmd->parsed()) {
+      if (!mma_atom.empty()) {
+        if (!show.input.empty()) throw Error("give either an expression or --atom, not both");
+        show.input = mma_expression(mma_atom, mma_atoms, mma_tile);
+      } else if (show.input.empty()) {
+        throw Error("cutevis mma needs an expression or --atom NAME");
+      } else if (!mma_atoms.empty() || !mma_tile.empty()) {
+        throw Error("--atoms and --tile go with --atom");
+      }
+      source = show.input;
+      return emit(run_mma(show), output_path);
+    }
+    if (copy_cmd->parsed()) {
+      source = show.input;
+      return emit(run_copy(show), output_path);
     }
   } catch (const Error& e) {
     std::string msg = format_error(e, source);
