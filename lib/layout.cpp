@@ -668,6 +668,10 @@ Layout upcast(const Layout& l, int64_t n) {
 
 Layout downcast(const Layout& l, int64_t n) {
   if (n <= 0) throw Error("downcast: factor must be positive");
+  // CuTe: static_assert(has_int1<Stride>), some stride is exactly _1
+  auto strides = flatten_leaves(l.stride);
+  if (std::none_of(strides.begin(), strides.end(), [](const IntTuple& d) { return is_int(d, 1); }))
+    throw Error("downcast<" + std::to_string(n) + ">: " + to_string(l) + " has no stride-1 mode (downcast requires adjacent elements)");
   return downcast_impl(l.shape, l.stride, n);
 }
 
