@@ -8,6 +8,7 @@
 #include <functional>
 #include <iostream>
 
+#include "app/batch.hpp"
 #include "app/commands.hpp"
 #include "app/diagnostics.hpp"
 #include "app/exit_codes.hpp"
@@ -140,6 +141,11 @@ int main(int argc, char** argv) {
   list_cmd->add_flag("--json", list.json, "one JSON array");
   add_output(list_cmd);
 
+  std::string batch_spec, batch_dir = ".";
+  CLI::App* batch_cmd = app.add_subcommand("batch", "Draw every picture of a JSON batch spec in one process (see samples/docs.json)");
+  batch_cmd->add_option("spec", batch_spec, "the batch spec (JSON)")->required();
+  batch_cmd->add_option("-C,--directory", batch_dir, "write the pictures under this folder")->capture_default_str();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -153,6 +159,11 @@ int main(int argc, char** argv) {
       return emit(run_eval(eval), output_path);
     }
     if (list_cmd->parsed()) return emit(run_list(list), output_path);
+    if (batch_cmd->parsed()) {
+      BatchResult r = run_batch(batch_spec, batch_dir);
+      std::printf("cutevis: wrote %zu files\n", r.written.size());
+      return kExitOk;
+    }
     show.picture = flags.options(output_path);
     if (show.json && show.picture.format) throw Error("--json and a picture format exclude each other");
     if (layout_cmd->parsed()) {
