@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "app/batch.hpp"
+#include "lib/error.hpp"
 #include "tests/support/reference.hpp"
 
 using namespace cutevis;
