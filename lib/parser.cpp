@@ -32,6 +32,14 @@ std::vector<Token> lex(const std::string& s) {
     }
     Token t;
     t.begin = i;
+    if (c == '_' && i + 2 < s.size() && s[i + 1] == '-' && std::isdigit(static_cast<unsigned char>(s[i + 2]))) {
+      // CuTe prints a negative static int as `_-1`: lex it as `-1`
+      t.kind = Token::Kind::kPunct;
+      t.text = "-";
+      t.end = i += 2;
+      out.push_back(std::move(t));
+      continue;
+    }
     if (std::isdigit(c) || (c == '_' && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1])) &&
                             [&] {  // `_4` is a static int, `_4x` would be an identifier
                               size_t j = i + 1;
@@ -160,6 +168,10 @@ class Parser {
     const Token& num = next();
     n.value = negative ? -num.value : num.value;
     n.end = num.end;
+    if (text_[num.begin] == '_' && is_punct("{") && is_punct("}", 1)) {  // _4{} is the value of the type _4
+      next();
+      n.end = next().end;
+    }
     while (is_punct("@")) {
       const Token& at = next();
       if (peek().kind != Token::Kind::kNumber) fail("expected a mode index after '@'", at);
@@ -220,6 +232,11 @@ class Parser {
     n.begin = peek().begin;
     n.name = next().text;
     n.end = toks_[pos_ - 1].end;
+    if (n.name == "cute" && is_punct(":") && is_punct(":", 1) && peek(2).kind == Token::Kind::kNumber && text_[peek(2).begin] == '_') {
+      next();  // cute::_4 is the static int _4
+      next();
+      return number();
+    }
     while (is_punct(":") && is_punct(":", 1) && peek(2).kind == Token::Kind::kIdent) {
       next();
       next();
