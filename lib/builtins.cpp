@@ -58,6 +58,13 @@ IntTuple slice_tuple(const Value& c, const IntTuple& t, bool keep_underscore) {
   return IntTuple::tuple(std::move(out));
 }
 
+// The node of argument i: a template argument of Layout<Shape, Stride>{}, else a call
+// argument (for error positions; never past the end).
+const Node& arg_node(const Node& n, size_t i) {
+  const std::vector<Node>& from = n.has_template_args ? n.template_args : n.args;
+  return i < from.size() ? from[i] : n;
+}
+
 Value make_layout_value(Evaluator& ev, const Node& n, const std::vector<Value>& a) {
   if (a.empty()) return V::layout(Layout());
   if (a[0].is(V::Kind::kLayout)) {  // make_layout(L0, L1, ...): concatenation
@@ -68,16 +75,16 @@ Value make_layout_value(Evaluator& ev, const Node& n, const std::vector<Value>& 
   }
   IntTuple shape = a[0].to_int_tuple();
   for (const auto& leaf : flatten_leaves(shape))
-    if (leaf.value() <= 0) ev.fail(n.args.empty() ? n : n.args[0], "shape " + to_string(shape) + " has a non-positive extent");
+    if (leaf.value() <= 0) ev.fail(arg_node(n, 0), "shape " + to_string(shape) + " has a non-positive extent");
   if (a.size() == 1) return V::layout(make_layout(shape));
   if (a.size() > 2) ev.fail(n, "make_layout(shape, stride) takes at most 2 arguments unless every argument is a layout");
   if (a[1].is(V::Kind::kTag)) {
     if (a[1].tag() == "LayoutRight" || a[1].tag() == "GenRowMajor") return V::layout(make_layout_right(shape));
     if (a[1].tag() == "LayoutLeft" || a[1].tag() == "GenColMajor") return V::layout(make_layout(shape));
-    ev.fail(n.args[1], "expected a stride, LayoutLeft{} or LayoutRight{}, got " + a[1].tag());
+    ev.fail(arg_node(n, 1), "expected a stride, LayoutLeft{} or LayoutRight{}, got " + a[1].tag());
   }
   IntTuple stride = a[1].to_int_tuple();
-  if (!congruent(shape, stride)) ev.fail(n.args[1], "shape " + to_string(shape) + " and stride " + to_string(stride) + " are not congruent");
+  if (!congruent(shape, stride)) ev.fail(arg_node(n, 1), "shape " + to_string(shape) + " and stride " + to_string(stride) + " are not congruent");
   return V::layout(Layout(shape, stride));
 }
 

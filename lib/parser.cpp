@@ -132,6 +132,9 @@ class Parser {
     n.begin = first.begin;
     n.children.push_back(std::move(first));
     while (peek().kind == Token::Kind::kIdent && peek().text == "o") {
+      // A o O o B o ... nests one ComposedLayout per `o o`: bound it like parentheses
+      if (n.children.size() > static_cast<size_t>(2 * kMaxNesting))
+        fail("composed layout nested too deeply (more than " + std::to_string(kMaxNesting) + " levels)", peek());
       next();
       n.children.push_back(layout_expr());
     }
