@@ -51,12 +51,12 @@ class Out {
 std::vector<std::string> split_lines(const std::string& label);
 // Characters on screen (UTF-8 code points).
 size_t display_width(const std::string& s);
-// The longest label line and the most lines over every cell of the scene.
+// The longest label line and the most lines over the cells of a panel.
 struct LabelExtent {
   size_t chars = 0;
   size_t lines = 0;
 };
-LabelExtent label_extent(const Scene& scene);
+LabelExtent label_extent(const Panel& panel);
 // The font size (in the unit of `cell`) that fits `extent` into a cell of size `cell`
 // for a font whose glyphs advance `advance` em, capped at `max_size`.
 double fitting_font_size(const LabelExtent& extent, double cell, double advance, double max_size);

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -60,13 +61,23 @@ bool terminal_wants_color(int fd) {
 namespace detail {
 
 Out& Out::operator<<(double v) {
-  char tmp[40];
-  int n = std::snprintf(tmp, sizeof tmp, "%.4f", v);
-  // trim trailing zeros and a trailing point: 12.5000 -> 12.5, 3.0000 -> 3
-  while (n > 0 && tmp[n - 1] == '0') --n;
-  if (n > 0 && tmp[n - 1] == '.') --n;
-  if (n == 2 && tmp[0] == '-' && tmp[1] == '0') n = 1, tmp[0] = '0';
-  buf_.append(tmp, static_cast<size_t>(n));
+  // Fixed point with at most 4 decimals, trailing zeros dropped: 12.5, 3, 0.3333.
+  int64_t scaled = std::llround(v * 10000.0);
+  if (scaled < 0) {
+    buf_ += '-';
+    scaled = -scaled;
+  }
+  *this << scaled / 10000;
+  int64_t frac = scaled % 10000;
+  if (frac) {
+    char digits[5] = {'.', 0, 0, 0, 0};
+    int n = 1;
+    for (int64_t div = 1000; div > 0 && frac; div /= 10, ++n) {
+      digits[n] = static_cast<char>('0' + frac / div);
+      frac %= div;
+    }
+    buf_.append(digits, static_cast<size_t>(n));
+  }
   return *this;
 }
 
@@ -89,21 +100,23 @@ size_t display_width(const std::string& s) {
   return n;
 }
 
-LabelExtent label_extent(const Scene& scene) {
+LabelExtent label_extent(const Panel& panel) {
   LabelExtent e;
-  for (const Panel& p : scene.panels)
-    for (const Cell& cell : p.cells) {
-      if (cell.label.empty()) continue;
-      size_t lines = 1, width = 0, start = 0;
-      for (size_t i = 0; i <= cell.label.size(); ++i)
-        if (i == cell.label.size() || cell.label[i] == '\n') {
-          width = std::max(width, display_width(cell.label.substr(start, i - start)));
-          start = i + 1;
-          if (i < cell.label.size()) ++lines;
-        }
-      e.chars = std::max(e.chars, width);
-      e.lines = std::max(e.lines, lines);
+  for (const Cell& cell : panel.cells) {
+    if (cell.label.empty()) continue;
+    size_t lines = 1, width = 0;
+    for (unsigned char ch : cell.label) {
+      if (ch == '\n') {
+        e.chars = std::max(e.chars, width);
+        width = 0;
+        ++lines;
+      } else {
+        width += (ch & 0xC0) != 0x80;  // UTF-8 code points
+      }
     }
+    e.chars = std::max(e.chars, width);
+    e.lines = std::max(e.lines, lines);
+  }
   return e;
 }
 

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 
 namespace cutevis {
 
@@ -71,7 +70,7 @@ int64_t Scene::cell_count() const {
 }
 
 std::string compress_ranges(std::vector<int64_t> values) {
-  std::sort(values.begin(), values.end());
+  if (!std::is_sorted(values.begin(), values.end())) std::sort(values.begin(), values.end());
   values.erase(std::unique(values.begin(), values.end()), values.end());
   std::string s;
   for (size_t i = 0; i < values.size();) {
@@ -86,17 +85,30 @@ std::string compress_ranges(std::vector<int64_t> values) {
 }
 
 std::string describe_owners(std::span<const Owner> owners, size_t max_chars) {
-  std::map<int64_t, std::vector<int64_t>> threads_of_value;
-  for (const Owner& o : owners) threads_of_value[o.val].push_back(o.thr);
+  // Owners come threads outer, so the threads of one value are already in order;
+  // most cells have one value (replication is over threads) and need no sort.
+  auto by_val = [](const Owner& a, const Owner& b) { return a.val < b.val; };
+  std::vector<Owner> sorted;
+  std::span<const Owner> by_value = owners;
+  if (!std::is_sorted(owners.begin(), owners.end(), by_val)) {
+    sorted.assign(owners.begin(), owners.end());
+    std::stable_sort(sorted.begin(), sorted.end(), by_val);
+    by_value = sorted;
+  }
   std::string s;
-  for (auto& [val, threads] : threads_of_value) {
+  std::vector<int64_t> threads;
+  for (size_t i = 0; i < by_value.size();) {
+    threads.clear();
+    size_t j = i;
+    for (; j < by_value.size() && by_value[j].val == by_value[i].val; ++j) threads.push_back(by_value[j].thr);
     if (!s.empty()) s += "; ";
-    s += "V" + std::to_string(val) + ": T" + compress_ranges(std::move(threads));
+    s += "V" + std::to_string(by_value[i].val) + ": T" + compress_ranges(threads);
     if (s.size() > max_chars) {
       s.resize(max_chars);
       s += "... (" + std::to_string(owners.size()) + " owners)";
       break;
     }
+    i = j;
   }
   return s;
 }

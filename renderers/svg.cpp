@@ -92,23 +92,31 @@ constexpr double kTitleFont = 15, kLegendFont = 12, kCaptionFont = 14;
 constexpr double kAdvance = 0.6;  // DejaVu Sans Mono and most monospace fonts: 0.6 em
 constexpr double kMinLabelFont = 2.5;
 
-std::string xml_escape(const std::string& s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char ch : s) {
+// Text for XML character data and attribute values.
+void xml_text(Out& o, std::string_view s) {
+  size_t plain = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char ch = s[i];
+    const char* entity = nullptr;
     switch (ch) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\n': out += ' '; break;
+      case '&': entity = "&amp;"; break;
+      case '<': entity = "&lt;"; break;
+      case '>': entity = "&gt;"; break;
+      case '"': entity = "&quot;"; break;
       default:
-        // XML 1.0 forbids most control characters
-        if (static_cast<unsigned char>(ch) < 0x20 && ch != '\t') out += ' ';
-        else out += ch;
+        if (static_cast<unsigned char>(ch) < 0x20) entity = " ";  // XML 1.0 forbids control characters
     }
+    if (!entity) continue;
+    o << s.substr(plain, i - plain) << entity;
+    plain = i + 1;
   }
-  return out;
+  o << s.substr(plain);
+}
+
+std::string xml_escape(const std::string& s) {
+  Out o;
+  xml_text(o, s);
+  return o.take();
 }
 
 // A text centred on a cell: lines stacked around its middle.
@@ -116,8 +124,9 @@ void centred_lines(Out& o, double cx, double cy, double font, const std::vector<
   const double step = 1.15 * font, n = static_cast<double>(lines.size());
   for (size_t i = 0; i < lines.size(); ++i) {
     const double baseline = cy + (static_cast<double>(i) - (n - 1) / 2) * step + 0.35 * font;
-    o << "<text class=\"" << cls << "\" x=\"" << cx << "\" y=\"" << baseline << "\">" << xml_escape(lines[i])
-      << "</text>\n";
+    o << "<text class=\"" << cls << "\" x=\"" << cx << "\" y=\"" << baseline << "\">";
+    xml_text(o, lines[i]);
+    o << "</text>\n";
   }
 }
 
@@ -187,8 +196,14 @@ std::string render_svg_cute(const Scene& scene) {
 
 std::string render_svg(const Scene& scene) {
   const Scene::Bounds b = scene.bounds();
-  const double label_font = fitting_font_size(label_extent(scene), kCell, kAdvance, 10);
-  const bool labels = label_font >= kMinLabelFont;
+  // Each panel's labels as large as its longest label allows (C's "T5 V1" need not
+  // shrink to A's "T0 x256").
+  std::vector<double> label_font;
+  std::string unlabelled;
+  for (const Panel& p : scene.panels) {
+    label_font.push_back(fitting_font_size(label_extent(p), kCell, kAdvance, 10));
+    if (label_font.back() < kMinLabelFont) unlabelled += (unlabelled.empty() ? "" : ", ") + (p.name.empty() ? std::string("cells") : p.name);
+  }
   size_t axis_chars = 1;
   for (const Panel& p : scene.panels) {
     for (const auto& t : p.row_axis.text) axis_chars = std::max(axis_chars, t.size());
@@ -197,7 +212,8 @@ std::string render_svg(const Scene& scene) {
   const double axis_font = std::min(11.0, 0.95 * kCell / (kAdvance * static_cast<double>(axis_chars)));
 
   std::vector<std::string> legend = scene.legend;
-  if (!labels) legend.push_back("cell labels omitted: too many characters for a cell; hover a cell for its owners");
+  if (!unlabelled.empty())
+    legend.push_back("labels omitted (" + unlabelled + "): too long for a cell; hover a cell for its owners");
 
   const double title_h = scene.title.empty() ? 0 : std::ceil(kTitleFont * 1.6);
   const double legend_h = legend.empty() ? 0 : 8 + std::ceil(kLegendFont * 1.4) * static_cast<double>(legend.size());
@@ -211,13 +227,14 @@ std::string render_svg(const Scene& scene) {
   const int64_t y0 = kMargin + static_cast<int64_t>(title_h) - b.row_min * kCell;
 
   Out o;
+  o.str().reserve(static_cast<size_t>(scene.cell_count()) * 220 + 4096);
   o << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height << "\" viewBox=\"0 0 "
     << width << " " << height << "\">\n";
   o << "<title>" << xml_escape(scene.title) << "</title>\n";
   o << "<style>\n"
     << "text{font-family:'DejaVu Sans Mono',Menlo,Consolas,'Liberation Mono',monospace;fill:#000}\n"
-    << ".c{text-anchor:middle;font-size:" << label_font << "px;pointer-events:none}\n"
+    << ".c{text-anchor:middle;pointer-events:none}\n"
     << ".f{fill:#8c8c8c}\n"
     << ".a{text-anchor:middle;font-size:" << axis_font << "px}\n"
     << ".p{text-anchor:middle;font-size:" << kCaptionFont << "px;font-weight:bold}\n"
@@ -231,17 +248,22 @@ std::string render_svg(const Scene& scene) {
     o << "<text class=\"t\" x=\"" << kMargin << "\" y=\"" << kMargin + kTitleFont << "\">" << xml_escape(scene.title)
       << "</text>\n";
 
-  for (const Panel& p : scene.panels) {
+  for (size_t i = 0; i < scene.panels.size(); ++i) {
+    const Panel& p = scene.panels[i];
+    const double font = label_font[i];
+    const bool labels = font >= kMinLabelFont;
     const int64_t px = x0 + p.col0 * kCell, py = y0 + p.row0 * kCell;
-    o << "<g>\n";
+    o << "<g font-size=\"" << font << "\">\n";
     for (int64_t r = 0; r < p.rows; ++r)
       for (int64_t c = 0; c < p.cols; ++c) {
         const Cell& cell = p.cell(r, c);
         const int64_t x = px + c * kCell, y = py + r * kCell;
         o << "<rect x=\"" << x << "\" y=\"" << y << "\" width=\"" << kCell << "\" height=\"" << kCell << "\" fill=\""
-          << to_hex(cell.fill) << "\"><title>" << xml_escape(cell_description(p, r, c)) << "</title></rect>\n";
+          << to_hex(cell.fill) << "\"><title>";
+        xml_text(o, cell_description(p, r, c));
+        o << "</title></rect>\n";
         if (labels && !cell.label.empty())
-          centred_lines(o, static_cast<double>(x) + kCell / 2.0, static_cast<double>(y) + kCell / 2.0, label_font,
+          centred_lines(o, static_cast<double>(x) + kCell / 2.0, static_cast<double>(y) + kCell / 2.0, font,
                         split_lines(cell.label), cell.emphasis == Emphasis::kFaded ? "c f" : "c");
       }
     // Grid: the border and every line between cells in one path; heavier rules after.
@@ -252,11 +274,11 @@ std::string render_svg(const Scene& scene) {
     o << "\"/>\n";
     for (int64_t r = 1; r < p.rows; ++r)
       if (uint8_t w = p.row_rules[static_cast<size_t>(r)])
-        o << "<path class=\"r\" stroke-width=\"" << 0.6 + 0.9 * w << "\" d=\"M" << px << " " << py + r * kCell << "h"
+        o << "<path class=\"r\" stroke-width=\"" << 0.6 + 1.2 * w << "\" d=\"M" << px << " " << py + r * kCell << "h"
           << p.cols * kCell << "\"/>\n";
     for (int64_t c = 1; c < p.cols; ++c)
       if (uint8_t w = p.col_rules[static_cast<size_t>(c)])
-        o << "<path class=\"r\" stroke-width=\"" << 0.6 + 0.9 * w << "\" d=\"M" << px + c * kCell << " " << py << "v"
+        o << "<path class=\"r\" stroke-width=\"" << 0.6 + 1.2 * w << "\" d=\"M" << px + c * kCell << " " << py << "v"
           << p.rows * kCell << "\"/>\n";
     // Axis labels and caption.
     if (p.row_axis.side != AxisLabels::Side::kNone) {

@@ -154,7 +154,8 @@ constexpr double kMaxExtentCm = 500;   // TeX's largest dimension is about 575 c
 constexpr double kCellCm = 1.0;        // CuTe's cell
 constexpr double kMinLabelPt = 3.0;    // smaller labels are dropped (said in the legend)
 
-// Text for TeX: specials escaped, U+00D7 as \times.
+// Text for TeX in typewriter type: cmtt has every ASCII glyph at its ASCII code, so
+// specials become \char<code>; U+00D7 becomes $\times$.
 std::string tex_escape(const std::string& s) {
   std::string out;
   out.reserve(s.size());
@@ -166,18 +167,10 @@ std::string tex_escape(const std::string& s) {
       continue;
     }
     switch (ch) {
-      case '\\': out += "\\textbackslash{}"; break;
-      case '{': out += "\\{"; break;
-      case '}': out += "\\}"; break;
-      case '_': out += "\\_"; break;
-      case '#': out += "\\#"; break;
-      case '%': out += "\\%"; break;
-      case '&': out += "\\&"; break;
-      case '$': out += "\\$"; break;
-      case '^': out += "\\textasciicircum{}"; break;
-      case '~': out += "\\textasciitilde{}"; break;
-      case '<': out += "\\textless{}"; break;
-      case '>': out += "\\textgreater{}"; break;
+      case '\\': case '{': case '}': case '_': case '#': case '%': case '&': case '$': case '^': case '~':
+      case '<': case '>': case '|': case '"':
+        out += "\\char" + std::to_string(static_cast<int>(ch)) + "{}";
+        break;
       case '\n': out += ' '; break;
       default:
         if (static_cast<unsigned char>(ch) >= 0x80) out += '?';  // the fonts here are 7-bit
@@ -194,10 +187,11 @@ std::string comment_safe(const std::string& s) {
 }
 
 const char* kPreamble =
+    "\\RequirePackage{fix-cm}  % Computer Modern at any size (LaTeX base)\n"
     "\\documentclass[border=6pt]{standalone}\n"
-    "\\usepackage{lmodern}\n"
     "\\usepackage{tikz}\n"
-    "% Each panel is a stack of rows; \\cvR{fill runs}{labels} appends one row.  Under pdfTeX\n"
+    "% Each panel is a stack of rows; \\cvR{fill runs}{labels} appends one row (standalone\n"
+    "% typesets the body in horizontal mode, hence \\ignorespaces).  Under pdfTeX\n"
     "% the row is frozen into a PDF form at once (\\immediate\\pdfxform), so TeX's memory\n"
     "% does not grow with the picture.\n"
     "\\newbox\\cvrow \\newbox\\cvpanel\n"
@@ -207,7 +201,7 @@ const char* kPreamble =
     "  \\def\\cvfreeze{\\immediate\\pdfxform\\cvrow\\setbox\\cvrow\\hbox{\\pdfrefxform\\pdflastxform}}\n"
     "\\fi\\fi\n"
     "\\def\\cvR#1#2{\\setbox\\cvrow\\hbox{\\vrule width0pt height\\cvw depth0pt\\rlap{#1}#2}\\cvfreeze\n"
-    "  \\global\\setbox\\cvpanel\\vbox{\\offinterlineskip\\unvbox\\cvpanel\\box\\cvrow}}\n"
+    "  \\global\\setbox\\cvpanel\\vbox{\\offinterlineskip\\unvbox\\cvpanel\\box\\cvrow}\\ignorespaces}\n"
     "\\def\\cvstart{\\global\\setbox\\cvpanel\\vbox{}}\n"
     "% fill run: colour, number of cells; blank run: number of cells\n"
     "\\def\\cvF#1#2{{\\color{cv#1}\\vrule width#2\\cvw height\\cvw depth0pt}}\n"
@@ -304,24 +298,28 @@ std::string render_tikz(const Scene& scene) {
   const double extent = static_cast<double>(std::max(bounds.rows(), bounds.cols()));
   const double cell_cm = std::min(kCellCm, kMaxExtentCm / std::max(1.0, extent));
   const double cell_pt = cell_cm * 72.27 / 2.54;
-  const double font_pt = fitting_font_size(label_extent(scene), cell_pt, 0.525, 10.0);  // lmtt advances 0.525 em
-  const bool labels = font_pt >= kMinLabelPt;
   const double axis_pt = std::clamp(cell_pt * 0.42, 2.0, 14.0);
 
   std::vector<std::string> legend = scene.legend;
-  if (!labels)
-    legend.push_back("cell labels omitted: " + std::to_string(scene.cell_count()) + " cells of " +
-                     std::to_string(cell_cm).substr(0, 4) + " cm are too small to label; see the SVG or a smaller tile");
+  std::string unlabelled;
 
   TikzColors colors;
   Out rows;
   for (size_t i = 0; i < scene.panels.size(); ++i) {
     const Panel& p = scene.panels[i];
-    rows << "\\cvstart\n";
+    // Each panel's labels as large as its longest label allows (cmtt advances 0.525 em).
+    const double font_pt = fitting_font_size(label_extent(p), cell_pt, 0.6, 10.0);  // 0.525 em, and room for $\times$
+    const bool labels = font_pt >= kMinLabelPt;
+    if (!labels) unlabelled += (unlabelled.empty() ? "" : ", ") + (p.name.empty() ? std::string("cells") : p.name);
+    rows << "\\fontsize{" << font_pt << "pt}{" << font_pt * 1.18 << "pt}\\selectfont\\cvstart\n";
     for (int64_t r = 0; r < p.rows; ++r) tikz_row(rows, p, r, labels, colors);
     rows << "\\newbox\\cvpanel" << static_cast<char>('a' + i) << " \\global\\setbox\\cvpanel" << static_cast<char>('a' + i)
          << "\\box\\cvpanel\n";
   }
+
+  if (!unlabelled.empty())
+    legend.push_back("labels omitted (" + unlabelled + "): cells of " + std::to_string(cell_cm).substr(0, 4) +
+                     " cm are too small to label; see the SVG or a smaller tile");
 
   Out o;
   o << "% cutevis: " << comment_safe(scene.title) << "\n";
@@ -329,7 +327,7 @@ std::string render_tikz(const Scene& scene) {
   o << kPreamble << colors.defs.str();
   o << "\\begin{document}\n";
   o << "\\cvw=" << cell_cm << "cm\n";
-  o << "\\fontsize{" << font_pt << "pt}{" << font_pt * 1.18 << "pt}\\ttfamily\\selectfont\n";
+  o << "\\ttfamily\n";
   o << rows.str();
   o << "\\begin{tikzpicture}[x=" << cell_cm << "cm,y=-" << cell_cm << "cm,\n"
     << "  cvgrid/.style={line width=0.4pt},\n"
@@ -345,7 +343,7 @@ std::string render_tikz(const Scene& scene) {
     tikz_axes(o, p);
   }
   // Title above, legend below, both at the left edge.
-  o << "\\node[cvtext,anchor=south west,font=\\bfseries\\ttfamily\\fontsize{12pt}{14pt}\\selectfont] at ("
+  o << "\\node[cvtext,anchor=south west,font=\\ttfamily\\fontsize{13pt}{15pt}\\selectfont] at ("
     << bounds.col_min << "," << bounds.row_min << ") [yshift=8pt] {" << tex_escape(scene.title) << "};\n";
   if (!legend.empty()) {
     o << "\\node[cvtext,anchor=north west] at (" << bounds.col_min << "," << bounds.row_max << ") [yshift=-8pt] {";

@@ -80,12 +80,17 @@ int64_t mod8(int64_t i) { return ((i % 8) + 8) % 8; }
 
 // "T" + the owners' threads: every one when short ("T0-127", "T0,16"), else the
 // first and the count ("T0 x4").
-std::string owner_line(char letter, std::vector<int64_t> ids, int64_t first) {
-  std::sort(ids.begin(), ids.end());
+std::string owner_line(char letter, std::vector<int64_t>& ids, int64_t first) {
+  if (!std::is_sorted(ids.begin(), ids.end())) std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   if (ids.size() == 1) return letter + std::to_string(ids[0]);
-  std::string all = compress_ranges(ids);
-  if (all.size() <= 7) return letter + all;
+  // At most two runs can fit in 7 characters: don't format a long list to find out.
+  size_t runs = 1;
+  for (size_t i = 1; i < ids.size() && runs <= 2; ++i) runs += ids[i] != ids[i - 1] + 1;
+  if (runs <= 2) {
+    std::string all = compress_ranges(ids);
+    if (all.size() <= 7) return letter + all;
+  }
   return letter + std::to_string(first) + " " + kTimes + std::to_string(ids.size());
 }
 
@@ -208,7 +213,7 @@ void check_tile(int64_t m, int64_t n, const char* what) {
 
 // append<2>(L, _1:_0) as print_latex does, through a composed layout's inner layout.
 AnyLayout append_to_rank2(const AnyLayout& l) {
-  if (const Layout* x = std::get_if<Layout>(&l)) return append_to_rank(*x, 2);
+  if (const Layout* x = std::get_if<Layout>(&l)) return rank(*x) >= 2 ? *x : append_to_rank(*x, 2);
   const ComposedLayout& c = std::get<ComposedLayout>(l);
   return c.with_b(append_to_rank2(c.layout_b()));
 }
@@ -349,7 +354,7 @@ Scene layout_scene(const AnyLayout& layout_in, const ViewOptions& opt) {
   std::vector<int64_t> values;
   if (!coordinates) values = layout_values(layout);
   p.cells.resize(static_cast<size_t>(total));
-  int64_t max_bank_load = 0;
+  int64_t worst_row = 0, worst_col = 0;
   for (int64_t i = 0; i < total; ++i) {
     Cell& cell = p.cells[static_cast<size_t>(i)];
     if (coordinates) {
@@ -372,20 +377,23 @@ Scene layout_scene(const AnyLayout& layout_in, const ViewOptions& opt) {
     }
   }
   if (color_by == ColorBy::kBank) {
-    // Bank conflicts of a row: the most elements of one row that fall in one bank
-    // at different 4-byte words (what a warp reading that row would serialise on).
-    for (int64_t r = 0; r < rows; ++r) {
+    // The worst bank conflict of a warp reading one row, or one column: the most
+    // distinct 4-byte words that fall into one bank.
+    auto conflict = [&](int64_t start, int64_t step, int64_t count) {
       std::vector<std::vector<int64_t>> words(32);
-      for (int64_t c = 0; c < cols; ++c) {
-        const int64_t word = checked_mul(values[static_cast<size_t>(r + rows * c)], opt.bank_element_bits) / 32;
+      for (int64_t k = 0; k < count; ++k) {
+        const int64_t word = checked_mul(values[static_cast<size_t>(start + step * k)], opt.bank_element_bits) / 32;
         words[static_cast<size_t>(((word % 32) + 32) % 32)].push_back(word);
       }
+      int64_t worst = 0;
       for (auto& w : words) {
         std::sort(w.begin(), w.end());
-        w.erase(std::unique(w.begin(), w.end()), w.end());
-        max_bank_load = std::max<int64_t>(max_bank_load, static_cast<int64_t>(w.size()));
+        worst = std::max<int64_t>(worst, std::unique(w.begin(), w.end()) - w.begin());
       }
-    }
+      return worst;
+    };
+    for (int64_t r = 0; r < rows; ++r) worst_row = std::max(worst_row, conflict(r, rows, cols));
+    for (int64_t c = 0; c < cols; ++c) worst_col = std::max(worst_col, conflict(rows * c, 1, rows));
   }
   s.panels.push_back(std::move(p));
 
@@ -393,8 +401,8 @@ Scene layout_scene(const AnyLayout& layout_in, const ViewOptions& opt) {
                      " (mode 0 down, " + (sh.is_tuple() && sh.rank() > 2 ? "modes 1.. across" : "mode 1 across") + ")");
   if (color_by == ColorBy::kBank)
     s.legend.push_back("colour and bN: shared-memory bank of the element (" + std::to_string(opt.bank_element_bits) +
-                       "-bit elements, 32 banks x 4 bytes); worst row: " + std::to_string(max_bank_load) +
-                       "-way bank conflict");
+                       "-bit elements, 32 banks x 4 bytes); a row at once: " + std::to_string(worst_row) +
+                       "-way conflict at worst, a column at once: " + std::to_string(worst_col) + "-way");
   else if (!coordinates)
     s.legend.push_back(color_key(color_by));
   return s;
@@ -440,7 +448,7 @@ Scene mma_scene(const MmaPicture& pic, const ViewOptions& opt) {
   Panel c = tv_panel("C", pic.tv_c, M, N, false);
   c.caption = "C";
   c.caption_row = static_cast<double>(M) / 2 - 0.5;
-  c.caption_col = static_cast<double>(N) + 0.5;
+  c.caption_col = static_cast<double>(N);
 
   Panel a = tv_panel("A", pic.tv_a, M, K, false);
   a.col0 = -K - 1;
