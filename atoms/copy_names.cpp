@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "atoms/copy_catalogue.hpp"
+#include "atoms/mma_names.hpp"
 #include "atoms/names.hpp"
 #include "atoms/tiled_copy.hpp"
 
@@ -34,6 +35,12 @@ std::string strip_cute(const std::string& name) { return name.rfind("cute::", 0)
 const CopyAtom& atom_arg(Evaluator& ev, const Node& call, const Value& v, size_t i) {
   if (const CopyAtom* a = as_copy_atom(v)) return *a;
   ev.fail(call.args[i], call.name + ": argument " + std::to_string(i + 1) + " must be a copy atom such as Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, got " +
+                            v.kind_name() + " " + v.to_string());
+}
+
+const TiledMma& tiled_mma_arg(Evaluator& ev, const Node& call, const Value& v, size_t i) {
+  if (const TiledMma* m = as_tiled_mma(v)) return *m;
+  ev.fail(call.args[i], call.name + ": argument " + std::to_string(i + 1) + " must be a TiledMMA such as make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}), got " +
                             v.kind_name() + " " + v.to_string());
 }
 
@@ -95,33 +102,41 @@ void register_copy_names(Registry& r) {
     return words;
   });
   // cute::make_tiled_copy etc. resolve to these too (the evaluator strips cute::).
-  {
-    r.add("make_tiled_copy", [](Evaluator& ev, const Node& n) {
-      ev.expect_args(n, 2, 3);
+  r.add("make_tiled_copy", [](Evaluator& ev, const Node& n) {
+    ev.expect_args(n, 2, 3);
+    auto a = ev.eval_args(n);
+    const CopyAtom& atom = atom_arg(ev, n, a[0], 0);
+    Layout val = a.size() == 3 ? a[2].to_layout() : Layout();
+    return tiled_copy_value(make_tiled_copy(atom, a[1].to_layout(), val));
+  }, "make_tiled_copy(copy_atom, thr_layout[, val_layout])");
+  r.add("make_tiled_copy_impl", [](Evaluator& ev, const Node& n) {
+    ev.expect_args(n, 3, 3);
+    auto a = ev.eval_args(n);
+    return tiled_copy_value(impl_with(atom_arg(ev, n, a[0], 0), a[1].to_layout(), a[2]));
+  }, "make_tiled_copy_impl(copy_atom, layout_tv, tiler)");
+  using FromMma = TiledCopy (*)(const CopyAtom&, const TiledMma&);
+  for (auto [name, fn] : {std::pair<const char*, FromMma>{"make_tiled_copy_A", &make_tiled_copy_A}, {"make_tiled_copy_B", &make_tiled_copy_B},
+                          {"make_tiled_copy_C", &make_tiled_copy_C}, {"make_tiled_copy_C_atom", &make_tiled_copy_C_atom}}) {
+    r.add(name, [fn](Evaluator& ev, const Node& n) {
+      ev.expect_args(n, 2, 2);
       auto a = ev.eval_args(n);
       const CopyAtom& atom = atom_arg(ev, n, a[0], 0);
-      Layout val = a.size() == 3 ? a[2].to_layout() : Layout();
-      return tiled_copy_value(make_tiled_copy(atom, a[1].to_layout(), val));
-    }, "make_tiled_copy(copy_atom, thr_layout[, val_layout])");
-    r.add("make_tiled_copy_impl", [](Evaluator& ev, const Node& n) {
-      ev.expect_args(n, 3, 3);
+      return tiled_copy_value(fn(atom, tiled_mma_arg(ev, n, a[1], 1)));
+    }, std::string(name) + "(copy_atom, tiled_mma)");
+  }
+  for (const char side : {'S', 'D'}) {
+    r.add(std::string("make_tiled_copy_") + side, [side](Evaluator& ev, const Node& n) {
+      ev.expect_args(n, 2, 2);
       auto a = ev.eval_args(n);
-      return tiled_copy_value(impl_with(atom_arg(ev, n, a[0], 0), a[1].to_layout(), a[2]));
-    }, "make_tiled_copy_impl(copy_atom, layout_tv, tiler)");
-    for (const char side : {'S', 'D'}) {
-      r.add(std::string("make_tiled_copy_") + side, [side](Evaluator& ev, const Node& n) {
-        ev.expect_args(n, 2, 2);
-        auto a = ev.eval_args(n);
-        const CopyAtom& atom = atom_arg(ev, n, a[0], 0);
-        const TiledCopy& other = tiled_copy_arg(ev, n, a[1], 1);
-        return tiled_copy_value(side == 'S' ? make_tiled_copy_S(atom, other) : make_tiled_copy_D(atom, other));
-      }, std::string("make_tiled_copy_") + side + "(copy_atom, tiled_copy)");
-      r.add(std::string("get_layout") + side + "_TV", [side](Evaluator& ev, const Node& n) {
-        ev.expect_args(n, 1, 1);
-        const TiledCopy& c = tiled_copy_arg(ev, n, ev.eval_args(n)[0], 0);
-        return Value::layout(side == 'S' ? c.layout_s_tv : c.layout_d_tv);
-      }, std::string("get_layout") + side + "_TV(tiled_copy)");
-    }
+      const CopyAtom& atom = atom_arg(ev, n, a[0], 0);
+      const TiledCopy& other = tiled_copy_arg(ev, n, a[1], 1);
+      return tiled_copy_value(side == 'S' ? make_tiled_copy_S(atom, other) : make_tiled_copy_D(atom, other));
+    }, std::string("make_tiled_copy_") + side + "(copy_atom, tiled_copy)");
+    r.add(std::string("get_layout") + side + "_TV", [side](Evaluator& ev, const Node& n) {
+      ev.expect_args(n, 1, 1);
+      const TiledCopy& c = tiled_copy_arg(ev, n, ev.eval_args(n)[0], 0);
+      return Value::layout(side == 'S' ? c.layout_s_tv : c.layout_d_tv);
+    }, std::string("get_layout") + side + "_TV(tiled_copy)");
   }
 }
 

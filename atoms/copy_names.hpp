@@ -1,8 +1,9 @@
 // cutevis — copy atoms and TiledCopy as values of the expression language.
 //
 // register_copy_names (atoms/names.hpp) adds Copy_Atom<Op, T>{} (kind "copy_atom"),
-// make_tiled_copy, make_tiled_copy_impl, make_tiled_copy_A/B/C, make_tiled_copy_S/D
-// (kind "tiled_copy"), get_layoutS_TV and get_layoutD_TV.
+// make_tiled_copy, make_tiled_copy_impl, make_tiled_copy_A/B/C, make_tiled_copy_C_atom
+// (with a TiledMMA from atoms/mma_names), make_tiled_copy_S/D (kind "tiled_copy"),
+// get_layoutS_TV and get_layoutD_TV.
 #pragma once
 
 #include "atoms/copy_atom.hpp"

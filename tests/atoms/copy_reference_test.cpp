@@ -30,6 +30,7 @@ Registry& copy_registry() {
   static Registry* r = [] {
     auto* reg = new Registry;
     register_algebra(*reg);
+    register_mma_names(*reg);
     register_copy_names(*reg);
     return reg;
   }();
@@ -143,7 +144,11 @@ TEST_CASE("copy.jsonl: every tiled copy matches CuTe") {
       check_tiled_row(row, *as_tiled_copy(v));
       continue;
     }
-    // make_tiled_copy_X(Copy_Atom<...>{}, make_tiled_mma(...)): the atom from its name.
+    // make_tiled_copy_X(Copy_Atom<...>{}, make_tiled_mma(...)) as written, through the MMA catalogue,
+    Value v = evaluate_expression(cpp, copy_registry());
+    REQUIRE(as_tiled_copy(v) != nullptr);
+    check_tiled_row(row, *as_tiled_copy(v));
+    // and with the TiledMMA's layouts taken from the row (independent of the MMA engine).
     const char operand = cpp[std::string("make_tiled_copy_").size()];
     const size_t open = cpp.find('(') + 1, close = cpp.find("{}");
     CopyAtom atom = find_copy_atom(cpp.substr(open, close - open));
