@@ -332,7 +332,7 @@ std::string render_tikz(const Scene& scene) {
   o << "\\begin{tikzpicture}[x=" << cell_cm << "cm,y=-" << cell_cm << "cm,\n"
     << "  cvgrid/.style={line width=0.4pt},\n"
     << "  cvaxis/.style={inner sep=0,font=\\ttfamily\\fontsize{" << axis_pt << "pt}{" << axis_pt << "pt}\\selectfont},\n"
-    << "  cvcaption/.style={inner sep=0,font=\\bfseries\\fontsize{" << axis_pt * 1.4 << "pt}{" << axis_pt * 1.4
+    << "  cvcaption/.style={inner sep=0,font=\\rmfamily\\bfseries\\fontsize{" << axis_pt * 1.4 << "pt}{" << axis_pt * 1.4
     << "pt}\\selectfont},\n"
     << "  cvtext/.style={inner sep=0,align=left,font=\\ttfamily\\fontsize{10pt}{12pt}\\selectfont}]\n";
   for (size_t i = 0; i < scene.panels.size(); ++i) {

@@ -53,9 +53,9 @@ class ThreadSet {
 };
 
 struct ViewOptions {
-  std::string title;               // the expression as the user wrote it
+  std::string title{};             // the expression as the user wrote it
   ColorBy color_by = ColorBy::kAuto;
-  ThreadSet threads;               // highlighted threads; the rest faded (empty: none)
+  ThreadSet threads{};             // highlighted threads; the rest faded (empty: none)
   int bank_element_bits = 16;      // ColorBy::kBank: bits per element of L's codomain
 };
 

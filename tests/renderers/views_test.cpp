@@ -1,0 +1,229 @@
+// Views: what a scene holds for layouts, TV layouts, MMAs and copies (values,
+// owners, positions, labels, emphasis), independent of any format.
+#include <doctest/doctest.h>
+
+#include "lib/expr.hpp"
+#include "renderers/render.hpp"
+#include "renderers/views.hpp"
+#include "tests/support/reference.hpp"
+
+using namespace cutevis;
+using nlohmann::json;
+
+namespace {
+
+AnyLayout any(const std::string& text) { return evaluate_expression(text).to_any_layout(); }
+Layout plain(const std::string& text) { return evaluate_expression(text).to_layout(); }
+
+json reference_row(const std::string& file, const std::string& name) {
+  for (const json& row : test::read_jsonl(file))
+    if (row.value("name", "") == name || row.value("file", "") == name) return row;
+  FAIL("no reference row " << name);
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("layout scene: every cell holds L(m,n), mode 0 down and the other modes across") {
+  for (const char* text : {"(4,8):(1,4)", "((2,2),(2,4)):((1,8),(2,16))", "8:2", "(3,(2,2),5):(7,(1,40),2)",
+                           "S<3,4,3> o 0 o (8,64):(64,1)", "GMMA::Layout_MN_SW64_Atom<half_t>{}"}) {
+    CAPTURE(text);
+    const AnyLayout l = any(text);
+    const Scene s = layout_scene(l);
+    REQUIRE(s.panels.size() == 1);
+    const Panel& p = s.panels[0];
+    const IntTuple sh = shape(l);
+    CHECK(p.rows == size(sh.is_leaf() ? sh : sh[0]));
+    CHECK(p.rows * p.cols == size(l));
+    // print_latex draws smem-flagged layouts position-independently
+    const std::vector<int64_t> values = layout_values(as_position_independent(l));
+    for (int64_t m = 0; m < p.rows; ++m)
+      for (int64_t n = 0; n < p.cols; ++n) {
+        REQUIRE(p.cell(m, n).value == values[static_cast<size_t>(m + p.rows * n)]);
+        REQUIRE(p.cell(m, n).label == std::to_string(values[static_cast<size_t>(m + p.rows * n)]));
+      }
+    CHECK(p.row_axis.text.size() == static_cast<size_t>(p.rows));
+    CHECK(p.col_axis.text.size() == static_cast<size_t>(p.cols));
+  }
+}
+
+TEST_CASE("layout scene: heavier rules at sub-mode boundaries") {
+  const Scene s = layout_scene(any("((2,4),(2,2),3):((1,16),(2,4),64)"));
+  const Panel& p = s.panels[0];
+  REQUIRE(p.rows == 8);
+  REQUIRE(p.cols == 12);
+  // rows: mode 0 is (2,4): a boundary every 2 rows
+  CHECK(std::vector<int>(p.row_rules.begin(), p.row_rules.end()) == std::vector<int>{0, 0, 1, 0, 1, 0, 1, 0, 0});
+  // columns: modes (2,2) and 3 flattened: boundaries every 2 (weight 1) and every 4 (weight 2)
+  CHECK(std::vector<int>(p.col_rules.begin(), p.col_rules.end()) ==
+        std::vector<int>{0, 0, 1, 0, 2, 0, 1, 0, 2, 0, 1, 0, 0});
+  CHECK(s.layout_rank == 3);
+  // a flat rank-2 layout has no sub-modes
+  const Scene flat_scene = layout_scene(any("(4,8):(8,1)"));
+  const Panel& flat = flat_scene.panels[0];
+  for (uint8_t w : flat.row_rules) CHECK(w == 0);
+  for (uint8_t w : flat.col_rules) CHECK(w == 0);
+}
+
+TEST_CASE("layout scene: CuTe's header text, rank-1 layouts as a column, identity layouts as coordinates") {
+  CHECK(layout_scene(any("(4,8):(1,4)")).panels[0].cute_text == "(_4,_8):(_1,_4)");
+  const Scene column = layout_scene(any("8:2"));
+  CHECK(column.panels[0].cute_text == "(_8,_1):(_2,_0)");  // append<2>(layout, _1:_0)
+  CHECK(column.panels[0].cols == 1);
+  CHECK(layout_scene(any("GMMA::Layout_K_SW128_Atom<half_t>{}")).panels[0].cute_text ==
+        "Sw<3,3,3> o _0 o (_8,_64):(_64,_1)");
+  const Scene id_scene = layout_scene(any("make_identity_layout((2,3))"));
+  const Panel& id = id_scene.panels[0];
+  CHECK(id.cell(1, 2).label == "(1,2)");
+  CHECK(id.cell(1, 2).value == -1);
+  CHECK_THROWS_AS(render(layout_scene(any("make_identity_layout((2,3))")), Format::kTex, {.style = Style::kCute}), Error);
+}
+
+TEST_CASE("layout scene: bank colouring finds the conflicts a swizzle removes") {
+  auto legend = [](const char* text) { return layout_scene(any(text), {.color_by = ColorBy::kBank}).legend.back(); };
+  CHECK(legend("(8,64):(64,1)").find("a column at once: 8-way") != std::string::npos);
+  CHECK(legend("S<3,3,3> o 0 o (8,64):(64,1)").find("a column at once: 1-way") != std::string::npos);
+  const Scene s = layout_scene(any("(8,64):(64,1)"), {.color_by = ColorBy::kBank, .bank_element_bits = 32});
+  // 32-bit elements: element i sits in bank i mod 32
+  CHECK(s.panels[0].cell(1, 3).label == "67\nb3");
+  CHECK(s.panels[0].cell(1, 3).fill != s.panels[0].cell(1, 4).fill);
+}
+
+TEST_CASE("TV scene: every owner kept, first owner first, replicated cells labelled with all of them") {
+  // SS GMMA A: 128 threads own every cell (stride 0)
+  const Layout tv = plain("(128,(64,16)):(0,(1,64))");
+  const Scene s = tv_scene(tv, tup(64, 16));
+  const Panel& p = s.panels[0];
+  CHECK(s.num_threads == 128);
+  for (int64_t m : {0, 17, 63})
+    for (int64_t k : {0, 5, 15}) {
+      auto owners = p.owners(m, k);
+      REQUIRE(owners.size() == 128);
+      CHECK(owners[0].thr == 0);
+      CHECK(owners[127].thr == 127);
+      CHECK(owners[0].val == m + 64 * k);
+      CHECK(p.cell(m, k).label == "T0-127\nV" + std::to_string(m + 64 * k));
+    }
+  CHECK(describe_owners(p.owners(3, 1)) == "V67: T0-127");
+  bool mentions = false;
+  for (const auto& line : s.legend) mentions |= line.find("1024 cells have several owners") != std::string::npos;
+  CHECK(mentions);
+}
+
+TEST_CASE("TV scene: aliased lanes show the first owner and the count") {
+  const json row = reference_row("atoms.jsonl", "SM70_8x8x4_F32F16F16F32_NT");
+  const Scene s = tv_scene(plain(row["tv_layout_c"]), tup(8, 8));
+  const Panel& p = s.panels[0];
+  const json& owner = row["owner_c"];
+  for (int64_t i = 0; i < 64; ++i) {
+    const int64_t r = i % 8, c = i / 8;
+    auto owners = p.owners(r, c);
+    REQUIRE(!owners.empty());
+    CHECK(owners[0].thr == owner["thr"][static_cast<size_t>(i)].get<int64_t>());  // print_latex's label
+    CHECK(owners[0].val == owner["val"][static_cast<size_t>(i)].get<int64_t>());
+    CHECK(owners.size() == 4);  // lanes 4-15 alias 0-3
+    CHECK(p.cell(r, c).label.rfind("T" + std::to_string(owners[0].thr) + " \xC3\x97" "4\nV", 0) == 0);
+  }
+}
+
+TEST_CASE("TV scene: thread highlighting fades the other cells and labels with the highlighted owner") {
+  const Layout tv = plain("((4,8),(2,2)):((32,1),(16,8))");  // SM80 16x8 C
+  const Scene s = tv_scene(tv, tup(16, 8), {.threads = ThreadSet::parse("0,5,30-31")});
+  int highlighted = 0, faded = 0;
+  for (const Cell& cell : s.panels[0].cells) {
+    highlighted += cell.emphasis == Emphasis::kHighlighted;
+    faded += cell.emphasis == Emphasis::kFaded;
+  }
+  CHECK(highlighted == 4 * 4);  // four threads, four values each
+  CHECK(faded == 128 - 16);
+  const Cell& t5 = s.panels[0].cell(1, 2);  // thread 5 = (1,1): m = 1, n = 2
+  CHECK(t5.emphasis == Emphasis::kHighlighted);
+  CHECK(t5.label == "T5\nV0");
+  CHECK(t5.fill == cute_tv_color(5));
+  const Cell& t1 = s.panels[0].cell(0, 2);  // thread 1: faded
+  CHECK(t1.emphasis == Emphasis::kFaded);
+  CHECK(t1.fill != cute_tv_color(1));
+  CHECK(t1.label == "T1\nV0");
+
+  // A replicated cell is highlighted through any of its owners and says so.
+  const Scene g = tv_scene(plain("(128,(64,16)):(0,(1,64))"), tup(64, 16), {.threads = ThreadSet::parse("77")});
+  CHECK(g.panels[0].cell(2, 3).emphasis == Emphasis::kHighlighted);
+}
+
+TEST_CASE("TV scene: colour by thread, value, warp or none; layouts and TVs refuse each other's colours") {
+  const Layout tv = plain("(64,2):(1,64)");
+  CHECK(tv_scene(tv, tup(128, 1), {.color_by = ColorBy::kValue}).panels[0].cell(70, 0).fill == cute_tv_color(1));
+  CHECK(tv_scene(tv, tup(128, 1), {.color_by = ColorBy::kWarp}).panels[0].cell(40, 0).fill == cute_tv_color(1));
+  CHECK(tv_scene(tv, tup(128, 1), {.color_by = ColorBy::kNone}).panels[0].cell(40, 0).fill == Rgb{});
+  CHECK(tv_scene(tv, tup(128, 1)).panels[0].cell(3, 0).fill == cute_tv_color(3));
+  CHECK_THROWS_AS(tv_scene(tv, tup(128, 1), {.color_by = ColorBy::kBank}), Error);
+  CHECK_THROWS_AS(layout_scene(any("(4,8):(1,4)"), {.color_by = ColorBy::kThread}), Error);
+  CHECK(parse_color_by("warp") == ColorBy::kWarp);
+  CHECK_THROWS_AS(parse_color_by("rainbow"), Error);
+}
+
+TEST_CASE("TV scene: cells outside the tile are an error, unowned cells stay blank") {
+  CHECK_THROWS_AS(tv_scene(plain("(4,4):(1,4)"), tup(4, 3)), Error);
+  const Scene s = tv_scene(plain("(2,2):(1,4)"), tup(4, 2));
+  CHECK(s.panels[0].cell(2, 0).label.empty());
+  CHECK(s.panels[0].owners(2, 0).empty());
+  CHECK(s.panels[0].cell(1, 1).label == "T1\nV1");
+}
+
+TEST_CASE("ThreadSet: CuTe users' thread lists") {
+  const ThreadSet t = ThreadSet::parse("0,5,32-35, 34-40");
+  CHECK(t.contains(0));
+  CHECK(t.contains(5));
+  CHECK(!t.contains(4));
+  CHECK(t.contains(36));
+  CHECK(t.contains(40));
+  CHECK(!t.contains(41));
+  CHECK(t.to_string() == "0,5,32-40");
+  for (const char* bad : {"", "1,", "3-1", "a", "1;2", "-4"}) {
+    CAPTURE(bad);
+    CHECK_THROWS_AS(ThreadSet::parse(bad), Error);
+  }
+  try {
+    ThreadSet::parse("0,5,x");
+  } catch (const Error& e) {
+    CHECK(e.position() == 4);
+  }
+}
+
+TEST_CASE("MMA scene: C at the origin, A to the left, B above, as print_latex(TiledMMA)") {
+  const json row = reference_row("atoms.jsonl", "SM80_16x8x16_F32F16F16F32_TN");
+  MmaPicture pic{plain(row["tv_layout_a"]), plain(row["tv_layout_b"]), plain(row["tv_layout_c"]), 16, 8, 16, 32};
+  const Scene s = mma_scene(pic);
+  const Panel &c = *s.find("C"), &a = *s.find("A"), &b = *s.find("B");
+  CHECK(c.row0 == 0);
+  CHECK(c.col0 == 0);
+  CHECK(a.col0 == -17);
+  CHECK(a.rows == 16);
+  CHECK(a.cols == 16);
+  CHECK(b.row0 == -17);
+  CHECK(b.rows == 16);  // K down
+  CHECK(b.cols == 8);   // N across
+  // B is (N,K) in CuTe and drawn transposed: drawn (k,n) shows B(n,k)
+  const json& owner_b = row["owner_b"];  // element n + N*k
+  for (int64_t n = 0; n < 8; ++n)
+    for (int64_t k = 0; k < 16; ++k) {
+      REQUIRE(b.owners(k, n).size() == 1);
+      CHECK(b.owners(k, n)[0].thr == owner_b["thr"][static_cast<size_t>(n + 8 * k)].get<int64_t>());
+    }
+  const Scene::Bounds bounds = s.bounds(false);
+  CHECK(bounds.col_min == -18);  // A's row labels
+  CHECK(bounds.row_min == -18);  // B's column labels
+  CHECK(c.cute_text == "ArithTuple(_0,_0) o ((_4,_8),((_2,_2),(_1,_1))):((_2@1,_1@0),((_1@1,_8@0),(_0,_0)))");
+}
+
+TEST_CASE("copy scene: source and destination side by side, as print_latex(TiledCopy)") {
+  const Layout tv = plain("(32,4):(4,1)");
+  const Scene s = copy_scene(CopyPicture{tv, tv, 16, 8, 32});
+  const Panel &src = *s.find("S"), &dst = *s.find("D");
+  CHECK(src.col0 == 0);
+  CHECK(dst.col0 == 8 + 3);
+  CHECK(dst.row_axis.side == AxisLabels::Side::kRight);
+  CHECK(src.row_axis.side == AxisLabels::Side::kLeft);
+  CHECK(src.cell(5, 1).label == dst.cell(5, 1).label);
+  CHECK(s.num_threads == 32);
+}
