@@ -31,14 +31,32 @@ const std::vector<std::string>& cached_names() {
   return names;
 }
 
+// Levenshtein distance, giving up (returning bound + 1) once it must exceed `bound`.
+size_t bounded_edit_distance(const std::string& a, const std::string& b, size_t bound) {
+  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    size_t row_min = cur[0];
+    for (size_t j = 1; j <= b.size(); ++j) {
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      row_min = std::min(row_min, cur[j]);
+    }
+    if (row_min > bound) return bound + 1;
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
 // The nearest catalogue names to `wanted` (its normalized text), by edit distance.
 std::vector<std::string> nearest_names(const std::string& wanted, size_t max = 3) {
   std::vector<std::pair<size_t, const std::string*>> best;  // sorted, at most `max`
   for (const auto& n : cached_names()) {
     const size_t len_gap = n.size() > wanted.size() ? n.size() - wanted.size() : wanted.size() - n.size();
     if (best.size() == max && len_gap >= best.back().first) continue;  // cannot beat the worst kept
-    size_t d = edit_distance(wanted, n);
-    if (best.size() == max && d >= best.back().first) continue;
+    const size_t bound = best.size() == max ? best.back().first - 1 : SIZE_MAX - 1;
+    size_t d = bounded_edit_distance(wanted, n, bound);
+    if (d > bound) continue;
     best.emplace_back(d, &n);
     std::sort(best.begin(), best.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
     if (best.size() > max) best.pop_back();

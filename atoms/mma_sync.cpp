@@ -193,9 +193,9 @@ MmaAtom decode_shape(const std::string& name, int sm, const std::vector<int>& mn
     valid_types.insert(valid_types.end(), s.types.begin(), s.types.end());
     if (std::find(s.types.begin(), s.types.end(), types) != s.types.end()) hit = &s;
   }
-  auto join = [](const std::vector<std::string>& v) {
+  auto join = [](const std::vector<std::string>& v) {  // a, b or c
     std::string s;
-    for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + v[i];
+    for (size_t i = 0; i < v.size(); ++i) s += (i ? (i + 1 == v.size() ? " or " : ", ") : "") + v[i];
     return s;
   };
   std::string shape = std::to_string(mnk[0]) + "x" + std::to_string(mnk[1]) + "x" + std::to_string(mnk[2]);
