@@ -1,4 +1,5 @@
 // Lexer and recursive-descent parser for the expression language (see expr.hpp).
+#include <algorithm>
 #include <cctype>
 
 #include "lib/expr.hpp"
@@ -16,6 +17,12 @@ struct Token {
   int64_t value = 0;
   size_t begin = 0, end = 0;
 };
+
+// At most one line and 40 bytes of `s` from `pos`, to quote in a one-line message.
+std::string excerpt(const std::string& s, size_t pos) {
+  size_t end = std::min(s.find_first_of("\r\n", pos), pos + 40);
+  return s.substr(pos, end - pos) + (end < s.size() ? "..." : "");
+}
 
 bool is_ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool is_ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
@@ -93,7 +100,7 @@ class Parser {
     if (peek().kind != Token::Kind::kEnd) {
       if (is_punct(")") || is_punct("]") || is_punct("}") || is_punct(">"))
         fail("unbalanced '" + peek().text + "'", peek());
-      fail("unexpected trailing text '" + text_.substr(peek().begin) + "'", peek());
+      fail("unexpected trailing text '" + excerpt(text_, peek().begin) + "'", peek());
     }
     return n;
   }

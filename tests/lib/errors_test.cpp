@@ -132,6 +132,9 @@ TEST_CASE("non-ASCII characters and stray bytes") {
 TEST_CASE("trailing garbage puts the caret at the garbage") {
   check_error("((4,2),4):((8,4),1) garbage", "garbage", "unexpected trailing text 'garbage'");
   check_error("4:1 8:2", "8:2", "trailing text '8:2'");
+  // quoted as one line of at most 40 bytes, whatever follows (found by fuzzing)
+  check_error("idx2 yyyy\n\n, (3,(8,3,1)))", "yyyy", "trailing text 'yyyy...'");
+  check_error("4:1 " + std::string(100, 'x'), "xx", "trailing text '" + std::string(40, 'x') + "...'");
   check_error("(4,2):(1,2) o", "$", "unexpected end of expression");
 }
 
