@@ -120,4 +120,34 @@ inline std::set<int64_t> image(const Layout& l) {
 
 inline bool is_injective(const Layout& l) { return static_cast<int64_t>(image(l).size()) == size(l); }
 
+// Whether every mode s:d of B walks the flat modes of coalesce(A) exactly: a stride
+// past a mode must be a multiple of it, a stride inside a mode must divide it (or the
+// whole mode of B must fit inside).  CuTe checks only the weaker `d % s == 0 or d < s`,
+// so for the rest its composition is not A o B (composition_test.cpp shows a case).
+inline bool exactly_admissible(const Layout& a, const Layout& b) {
+  Layout ca = coalesce_x(a);
+  auto as = flatten_values(ca.shape);
+  auto bs = flatten_values(b.shape);
+  auto bd = flatten_values(b.stride);
+  for (size_t k = 0; k < bs.size(); ++k) {
+    int64_t s = bs[k], d = bd[k] < 0 ? -bd[k] : bd[k];
+    if (s == 1 || d == 0) continue;
+    for (size_t i = 0; i + 1 < as.size() && s > 1; ++i) {
+      int64_t cur = as[i];
+      if (d >= cur) {
+        if (d % cur != 0) return false;
+        d /= cur;
+        continue;
+      }
+      if (s * d <= cur) break;  // the rest of this mode of B fits inside
+      if (cur % d != 0) return false;
+      int64_t fit = cur / d;
+      if (s % fit != 0) return false;
+      s /= fit;
+      d = 1;
+    }
+  }
+  return true;
+}
+
 }  // namespace cutevis::test
