@@ -94,19 +94,19 @@ CopyAtom op_traits(const std::string& op, const std::string& family, int sm, con
   return a;
 }
 
-const Layout kWarp(32, 1);  // ThrID of a warp-wide instruction: 32:1
-const Layout kOneThread;    // ThrID of a one-thread instruction: 1:0
+Layout warp_thr_id() { return Layout(32, 1); }  // ThrID of a warp-wide instruction: 32:1
+Layout one_thr_id() { return Layout(); }        // ThrID of a one-thread instruction: 1:0
 
 // A warp-wide load from shared memory: the registers are the reference.
 CopyAtom warp_load(const std::string& op, const std::string& family, int sm, const Layout& smem, const Layout& regs,
                    const std::string& ptx, int dst_regs, const std::string& comment) {
-  return op_traits(op, family, sm, kWarp, smem, regs, regs, ptx, {"uint128_t", 1}, {"uint32_t", dst_regs}, comment);
+  return op_traits(op, family, sm, warp_thr_id(), smem, regs, regs, ptx, {"uint128_t", 1}, {"uint32_t", dst_regs}, comment);
 }
 
 // A warp-wide store to shared memory: the registers (now the source) are the reference.
 CopyAtom warp_store(const std::string& op, const std::string& family, int sm, const Layout& regs, const Layout& smem,
                     const std::string& ptx, int src_regs, const std::string& comment) {
-  return op_traits(op, family, sm, kWarp, regs, smem, regs, ptx, {"uint32_t", src_regs}, {"uint128_t", 1}, comment);
+  return op_traits(op, family, sm, warp_thr_id(), regs, smem, regs, ptx, {"uint32_t", src_regs}, {"uint128_t", 1}, comment);
 }
 
 std::vector<CopyAtom> fixed_ops() {
@@ -149,23 +149,23 @@ std::vector<CopyAtom> fixed_ops() {
                                 " 16x16 b8 matrices transposed, lanes 0-" + str(16 * x - 1) + " give the row addresses"));
   }
   // movmatrix: transpose one 8x8 b16 matrix held across the warp.
-  ops.push_back(op_traits("SM75_U32x1_MOVM_T", "SM75_MOVM", 75, kWarp, b16_fragment(1), b16_fragment(1), b16_fragment(1),
+  ops.push_back(op_traits("SM75_U32x1_MOVM_T", "SM75_MOVM", 75, warp_thr_id(), b16_fragment(1), b16_fragment(1), b16_fragment(1),
                           "movmatrix.sync.aligned.m8n8.trans.b16 %0, %1;\n", {"uint32_t", 1}, {"uint32_t", 1},
                           "(T32,V32b) -> (T32,V32b): one 8x8 b16 matrix, transposed in registers"));
   // SM50 warp shuffles (__shfl_xor_sync, no inline PTX): 2x2 transposes of 32b words between lanes.
-  ops.push_back(op_traits("SM50_Shuffle_U32_2x2Trans_XOR1", "SM50_Shuffle", 50, kWarp, Layout(tup(32, 64), tup(64, 1)),
+  ops.push_back(op_traits("SM50_Shuffle_U32_2x2Trans_XOR1", "SM50_Shuffle", 50, warp_thr_id(), Layout(tup(32, 64), tup(64, 1)),
                           Layout(tup(tup(2, 16), tup(32, 2)), tup(tup(32, 128), tup(1, 64))), Layout(tup(32, 64), tup(64, 1)), "",
                           {"uint32_t", 2}, {"uint32_t", 2}, "(T32,V64b) -> (T32,V64b): 2x2 transposes of 32b words between lanes t and t^1"));
-  ops.push_back(op_traits("SM50_Shuffle_U32_2x2Trans_XOR4", "SM50_Shuffle", 50, kWarp, Layout(tup(32, 64), tup(64, 1)),
+  ops.push_back(op_traits("SM50_Shuffle_U32_2x2Trans_XOR4", "SM50_Shuffle", 50, warp_thr_id(), Layout(tup(32, 64), tup(64, 1)),
                           Layout(tup(tup(4, 2, 4), tup(32, 2)), tup(tup(64, 32, 512), tup(1, 256))), Layout(tup(32, 64), tup(64, 1)),
                           "", {"uint32_t", 2}, {"uint32_t", 2},
                           "(T32,V64b) -> (T32,V64b): 2x2 transposes of 32b words between lanes t and t^4"));
   // SM100 256-bit global loads/stores that do not allocate in L1.
   const Layout bits256(tup(1, 256), tup(0, 1));
-  ops.push_back(op_traits("SM100_LOAD_256bit_CACHE_NOALLOCATION", "SM100_LOAD", 100, kOneThread, bits256, bits256, bits256,
+  ops.push_back(op_traits("SM100_LOAD_256bit_CACHE_NOALLOCATION", "SM100_LOAD", 100, one_thr_id(), bits256, bits256, bits256,
                           "ld.global.L1::no_allocate.v8.f32 {" + operands(0, 8) + "}, [%8];\n", {"uint256_t", 1}, {"uint32_t", 8},
                           "(T1,V256b) -> (T1,V256b): one 256b global load, no L1 allocation"));
-  ops.push_back(op_traits("SM100_STORE_256bit_CACHE_NOALLOCATION", "SM100_STORE", 100, kOneThread, bits256, bits256, bits256,
+  ops.push_back(op_traits("SM100_STORE_256bit_CACHE_NOALLOCATION", "SM100_STORE", 100, one_thr_id(), bits256, bits256, bits256,
                           "st.global.L1::no_allocate.v8.f32 [%0], {" + operands(1, 8) + "};\n", {"uint32_t", 8}, {"uint256_t", 1},
                           "(T1,V256b) -> (T1,V256b): one 256b global store, no L1 allocation"));
   return ops;
@@ -185,10 +185,20 @@ const std::map<std::string, CopyAtom>& fixed_op_table() {
 // One thread moves one S into one D: (T1,V{bits}b) -> bit, (1,bits):(0,1).
 Layout one_thread_bits(int64_t bits) { return Layout(tup(1, bits), tup(0, 1)); }
 
-const std::vector<std::string> kCpAsync = {"SM80_CP_ASYNC_CACHEALWAYS", "SM80_CP_ASYNC_CACHEGLOBAL",
-                                           "SM80_CP_ASYNC_CACHEALWAYS_ZFILL", "SM80_CP_ASYNC_CACHEGLOBAL_ZFILL"};
-const std::vector<std::string> kTma = {"SM90_TMA_LOAD", "SM90_TMA_LOAD_MULTICAST", "SM90_TMA_STORE", "SM90_TMA_REDUCE_ADD"};
-const std::vector<std::string> kAutoVectorizing = {"AutoVectorizingCopyWithAssumedAlignment", "AutoVectorizingCopy", "DefaultCopy"};
+// The op names that take template arguments (or alias one that does).
+const std::vector<std::string>& cp_async_ops() {
+  static const std::vector<std::string> ops = {"SM80_CP_ASYNC_CACHEALWAYS", "SM80_CP_ASYNC_CACHEGLOBAL", "SM80_CP_ASYNC_CACHEALWAYS_ZFILL",
+                                               "SM80_CP_ASYNC_CACHEGLOBAL_ZFILL"};
+  return ops;
+}
+const std::vector<std::string>& tma_ops() {
+  static const std::vector<std::string> ops = {"SM90_TMA_LOAD", "SM90_TMA_LOAD_MULTICAST", "SM90_TMA_STORE", "SM90_TMA_REDUCE_ADD"};
+  return ops;
+}
+const std::vector<std::string>& auto_vectorizing_ops() {
+  static const std::vector<std::string> ops = {"AutoVectorizingCopyWithAssumedAlignment", "AutoVectorizingCopy", "DefaultCopy"};
+  return ops;
+}
 
 bool contains(const std::vector<std::string>& v, const std::string& x) { return std::find(v.begin(), v.end(), x) != v.end(); }
 
@@ -237,7 +247,7 @@ int64_t int_arg(const Node& n, const std::string& where) {
 CopyAtom universal_copy(const ValueType& s, const ValueType& d) {
   std::string op = "UniversalCopy<" + s.name + (s.name == d.name ? "" : ", " + d.name) + ">";
   if (s.bits < 8 || d.bits < 8) throw Error(op + ": UniversalCopy needs types of at least 8 bits");
-  return op_traits(op, "Universal", 0, kOneThread, one_thread_bits(s.bits), one_thread_bits(d.bits), one_thread_bits(s.bits), "",
+  return op_traits(op, "Universal", 0, one_thr_id(), one_thread_bits(s.bits), one_thread_bits(d.bits), one_thread_bits(s.bits), "",
                    {s.name, 1}, {d.name, 1},
                    "(T1,V" + str(s.bits) + "b) -> (T1,V" + str(d.bits) + "b): one thread, dst = src");
 }
@@ -249,7 +259,7 @@ CopyAtom auto_vectorizing_copy(const std::string& spelled, int64_t max_vec_bits)
     throw Error(spelled + ": MaxVecBits must be 8, 16, 32, 64 or 128");
   const Layout any(tup(1, 1), tup(0, 0));
   std::string reg = max_vec_bits == 8 ? "uint8_t" : "uint" + str(max_vec_bits) + "_t";
-  return op_traits(spelled, "Universal", 0, kOneThread, any, any, any, "", {reg, 1}, {reg, 1},
+  return op_traits(spelled, "Universal", 0, one_thr_id(), any, any, any, "", {reg, 1}, {reg, 1},
                    "(T1,V1) -> (T1,V1): vector width chosen by copy() up to " + str(max_vec_bits) + "b");
 }
 
@@ -263,7 +273,7 @@ CopyAtom cp_async(const std::string& base, const ValueType& s, const ValueType& 
   if (global ? s.bits != 128 : (s.bits != 32 && s.bits != 64 && s.bits != 128))
     throw Error(op + ": cp.async." + (global ? "cg copies 16 bytes" : "ca copies 4, 8 or 16 bytes") + ", not " + str(s.bits) + " bits");
   std::string ptx = std::string("cp.async.") + (global ? "cg" : "ca") + ".shared.global.L2::128B [%0], [%1], %2" + (zfill ? ", %3" : "") + ";\n";
-  return op_traits(op, "SM80_CP_ASYNC", 80, kOneThread, one_thread_bits(s.bits), one_thread_bits(d.bits), one_thread_bits(s.bits),
+  return op_traits(op, "SM80_CP_ASYNC", 80, one_thr_id(), one_thread_bits(s.bits), one_thread_bits(d.bits), one_thread_bits(s.bits),
                    ptx, {s.name, 1}, {d.name, 1},
                    "(T1,V" + str(s.bits) + "b) gmem -> (T1,V" + str(d.bits) + "b) smem" + (zfill ? ", zero-filled when the predicate is false" : ""));
 }
@@ -277,7 +287,7 @@ CopyAtom tma(const std::string& base, int64_t bits) {
                     : base == "SM90_TMA_STORE"          ? "cp.async.bulk.tensor.Nd.global.shared::cta.bulk_group"
                                                         : "cp.reduce.async.bulk.tensor.Nd.global.shared::cta.add.bulk_group";
   bool load = base.find("LOAD") != std::string::npos;
-  CopyAtom a = op_traits("Copy_Traits<" + base + ", " + str(bits) + ">", "SM90_TMA", 90, kOneThread, one_thread_bits(bits),
+  CopyAtom a = op_traits("Copy_Traits<" + base + ", " + str(bits) + ">", "SM90_TMA", 90, one_thr_id(), one_thread_bits(bits),
                          one_thread_bits(bits), one_thread_bits(bits), ptx, {}, {},
                          "(T1,V" + str(bits) + "b) " + (load ? "gmem box -> smem" : "smem -> gmem box"));
   a.num_bits_per_tma = bits;
@@ -323,7 +333,7 @@ CopyAtom copy_traits(const Node& n) {
     expect_template_args(n, base, 1, 2, "an operation and, for TMA, NumBitsPerTMA: Copy_Traits<SM90_TMA_LOAD, 8192>");
     const Node& op = n.template_args[0];
     std::string op_base = op.kind == Node::Kind::kName ? strip_namespace(op.name) : "";
-    if (contains(kTma, op_base)) {
+    if (contains(tma_ops(), op_base)) {
       if (n.template_args.size() != 2) throw Error("Copy_Traits<" + op_base + ", NumBitsPerTMA>: the number of bits per TMA is missing", static_cast<int64_t>(n.begin));
       return tma(op_base, int_arg(n.template_args[1], "Copy_Traits<" + op_base + ", NumBitsPerTMA>"));
     }
@@ -334,13 +344,13 @@ CopyAtom copy_traits(const Node& n) {
     if (n.has_template_args) throw Error(base + " takes no template arguments", static_cast<int64_t>(n.begin));
     return it->second;
   }
-  if (base == "UniversalCopy" || contains(kCpAsync, base)) {
+  if (base == "UniversalCopy" || contains(cp_async_ops(), base)) {
     expect_template_args(n, base, 1, 2, "one or two element types: " + base + "<S[, D]>");
     ValueType s = type_arg(n.template_args[0], base);
     ValueType d = n.template_args.size() == 2 ? type_arg(n.template_args[1], base) : s;
     return base == "UniversalCopy" ? universal_copy(s, d) : cp_async(base, s, d);
   }
-  if (contains(kAutoVectorizing, base)) {
+  if (contains(auto_vectorizing_ops(), base)) {
     if (base != "AutoVectorizingCopyWithAssumedAlignment") {
       if (n.has_template_args) throw Error(base + " takes no template arguments", static_cast<int64_t>(n.begin));
       return auto_vectorizing_copy(base, base == "DefaultCopy" ? 8 : 128);
@@ -349,7 +359,7 @@ CopyAtom copy_traits(const Node& n) {
     int64_t bits = n.template_args.empty() ? 128 : int_arg(n.template_args[0], base);
     return auto_vectorizing_copy(base + "<" + str(bits) + ">", bits);
   }
-  if (contains(kTma, base))
+  if (contains(tma_ops(), base))
     throw Error(base + "'s traits carry NumBitsPerTMA (the TMA box in bits, which make_tma_copy computes): name it as Copy_Traits<" +
                     base + ", 8192>",
                 static_cast<int64_t>(n.begin));
@@ -416,16 +426,16 @@ std::vector<std::string> copy_op_names() {
   for (const auto& [op, traits] : fixed_op_table()) names.push_back(op);
   names.push_back("UniversalCopy<S>");
   names.push_back("UniversalCopy<S, D>");
-  for (const auto& b : kAutoVectorizing) names.push_back(b == "AutoVectorizingCopyWithAssumedAlignment" ? b + "<N>" : b);
-  for (const auto& b : kCpAsync) names.push_back(b + "<S>");
-  for (const auto& b : kTma) names.push_back("Copy_Traits<" + b + ", NumBitsPerTMA>");
+  for (const auto& b : auto_vectorizing_ops()) names.push_back(b == "AutoVectorizingCopyWithAssumedAlignment" ? b + "<N>" : b);
+  for (const auto& b : cp_async_ops()) names.push_back(b + "<S>");
+  for (const auto& b : tma_ops()) names.push_back("Copy_Traits<" + b + ", NumBitsPerTMA>");
   return names;
 }
 
 bool is_copy_op_name(const std::string& name) {
   std::string base = strip_namespace(name);
-  return fixed_op_table().count(base) || base == "UniversalCopy" || base == "Copy_Traits" || contains(kCpAsync, base) ||
-         contains(kTma, base) || contains(kAutoVectorizing, base);
+  return fixed_op_table().count(base) || base == "UniversalCopy" || base == "Copy_Traits" || contains(cp_async_ops(), base) ||
+         contains(tma_ops(), base) || contains(auto_vectorizing_ops(), base);
 }
 
 std::vector<CopyAtom> copy_catalogue() {
@@ -455,14 +465,14 @@ std::vector<CopyAtom> copy_catalogue() {
   add(auto_vectorizing_copy("AutoVectorizingCopyWithAssumedAlignment<128>", 128), {"half_t", "float"});
   add(auto_vectorizing_copy("AutoVectorizingCopy", 128), {"half_t", "float"});
   add(auto_vectorizing_copy("DefaultCopy", 8), {"half_t", "float"});
-  for (const auto& base : kCpAsync)
+  for (const auto& base : cp_async_ops())
     for (const char* s : {"uint32_t", "uint64_t", "uint128_t"}) {
       if (base.find("CACHEGLOBAL") != std::string::npos && std::string(s) != "uint128_t") continue;
       ValueType vs = value_type_named(s);
       add(cp_async(base, vs, vs), {"half_t", "float"});
     }
   // TMA: one 128B-swizzle atom's box (8 rows x 128B = 8192 bits) as the representative NumBitsPerTMA.
-  for (const auto& base : kTma) add(tma(base, 8192), {"half_t", "float"});
+  for (const auto& base : tma_ops()) add(tma(base, 8192), {"half_t", "float"});
   return out;
 }
 
