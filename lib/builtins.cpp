@@ -35,7 +35,7 @@ Value value_get(const Value& v, size_t i) {
     return v.elements()[i];
   }
   if (v.is(V::Kind::kInt) && i == 0) return v;
-  throw Error("get<" + std::to_string(i) + ">: cannot take a mode of " + v.kind_name() + " " + v.to_string());
+  throw Error("get<" + std::to_string(i) + ">: cannot take a mode of " + v.describe());
 }
 
 // CuTe's slice / dice of an IntTuple by a coordinate holding underscores.

@@ -99,7 +99,7 @@ Value Value::from(const Tiler& t) {
 }
 
 int64_t Value::as_int() const {
-  if (kind_ != Kind::kInt || !leaf_.basis().empty()) throw Error("expected an integer, got " + kind_name() + " " + to_string());
+  if (kind_ != Kind::kInt || !leaf_.basis().empty()) throw Error("expected an integer, got " + describe());
   return leaf_.value();
 }
 
@@ -116,7 +116,7 @@ IntTuple Value::to_int_tuple() const {
     for (const auto& e : elements_) m.push_back(e.to_int_tuple());
     return IntTuple::tuple(std::move(m));
   }
-  throw Error("expected an integer or a tuple of integers, got " + kind_name() + " " + to_string());
+  throw Error("expected an integer or a tuple of integers, got " + describe());
 }
 
 bool Value::is_layout_like() const { return kind_ == Kind::kLayout || is_int_tuple(); }
@@ -124,7 +124,7 @@ bool Value::is_layout_like() const { return kind_ == Kind::kLayout || is_int_tup
 AnyLayout Value::to_any_layout() const {
   if (kind_ == Kind::kLayout) return *layout_;
   if (is_int_tuple()) return make_layout(to_int_tuple());
-  throw Error("expected a layout, got " + kind_name() + " " + to_string());
+  throw Error("expected a layout, got " + describe());
 }
 
 Layout Value::to_layout() const {
@@ -147,7 +147,7 @@ Tiler Value::to_tiler() const {
       return Tiler::tuple(std::move(m));
     }
     default:
-      throw Error("expected a tiler (a layout, a shape, `_` or a tuple of them), got " + kind_name() + " " + to_string());
+      throw Error("expected a tiler (a layout, a shape, `_` or a tuple of them), got " + describe());
   }
 }
 
@@ -176,6 +176,11 @@ std::string Value::to_string() const {
       return object_->to_string();
   }
   return "";
+}
+
+std::string Value::describe() const {
+  if (kind_ == Kind::kObject) return object_->brief();  // an object may print on many lines
+  return kind_name() + " " + to_string();
 }
 
 std::string Value::kind_name() const {
@@ -380,8 +385,8 @@ Value Evaluator::eval(const Node& node) {
       case Node::Kind::kLayout: {
         Value shape = eval(node.children[0]);
         Value stride = eval(node.children[1]);
-        if (!shape.is_int_tuple()) fail(node.children[0], "a layout's shape must be integers, got " + shape.kind_name() + " " + shape.to_string());
-        if (!stride.is_int_tuple()) fail(node.children[1], "a layout's stride must be integers, got " + stride.kind_name() + " " + stride.to_string());
+        if (!shape.is_int_tuple()) fail(node.children[0], "a layout's shape must be integers, got " + shape.describe());
+        if (!stride.is_int_tuple()) fail(node.children[1], "a layout's stride must be integers, got " + stride.describe());
         IntTuple s = shape.to_int_tuple(), d = stride.to_int_tuple();
         if (has_basis(s)) fail(node.children[0], "a shape cannot hold basis elements");
         for (const auto& leaf : flatten_leaves(s))

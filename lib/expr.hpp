@@ -61,6 +61,7 @@ class Object {
   virtual ~Object() = default;
   virtual std::string kind() const = 0;         // "mma_atom", "tiled_mma", ...
   virtual std::string to_string() const = 0;    // what CuTe's print would show
+  virtual std::string brief() const { return kind(); }  // one line naming it, for error messages
 };
 
 struct ValueType {  // a C++ element type named in an expression: half_t, float, ...
@@ -108,6 +109,7 @@ class Value {
 
   std::string to_string() const;          // CuTe notation, no underscores
   std::string kind_name() const;          // "int", "tuple", "layout", ...
+  std::string describe() const;           // kind and value on one line, for error messages
 
  private:
   Kind kind_;
