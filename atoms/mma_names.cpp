@@ -14,6 +14,7 @@ class MmaAtomObject : public Object {
   explicit MmaAtomObject(MmaAtom a) : atom_(std::move(a)) {}
   std::string kind() const override { return "mma_atom"; }
   std::string to_string() const override { return cutevis::to_string(atom_); }
+  std::string brief() const override { return "MMA atom " + atom_.short_name; }
   const MmaAtom& atom() const { return atom_; }
 
  private:
@@ -25,6 +26,7 @@ class TiledMmaObject : public Object {
   explicit TiledMmaObject(TiledMma m) : mma_(std::move(m)) {}
   std::string kind() const override { return "tiled_mma"; }
   std::string to_string() const override { return cutevis::to_string(mma_); }
+  std::string brief() const override { return "TiledMMA of " + mma_.atom.short_name; }
   const TiledMma& mma() const { return mma_; }
 
  private:
@@ -42,28 +44,21 @@ std::string name_text(const Evaluator& ev, const Node& n) {
   return s;
 }
 
-// One-line description of a value for error messages (an atom prints on several lines).
-std::string describe(const Value& v) {
-  if (const MmaAtom* a = as_mma_atom(v)) return "the MMA atom " + a->short_name;
-  if (const TiledMma* m = as_tiled_mma(v)) return "a TiledMMA of " + m->atom.short_name;
-  std::string s = v.to_string();
-  return v.kind_name() + " " + s.substr(0, s.find('\n'));
-}
 
 const MmaAtom& atom_arg(Evaluator& ev, const Node& at, const Value& v, const char* fn) {
   if (const MmaAtom* a = as_mma_atom(v)) return *a;
-  ev.fail(at, std::string(fn) + ": the first argument is an MMA atom (e.g. SM80_16x8x16_F32F16F16F32_TN{}), got " + describe(v));
+  ev.fail(at, std::string(fn) + ": the first argument is an MMA atom (e.g. SM80_16x8x16_F32F16F16F32_TN{}), got " + v.describe());
 }
 
 Layout layout_arg(Evaluator& ev, const Node& at, const Value& v, const char* fn) {
   if (as_mma_atom(v) || as_tiled_mma(v) || !v.is_layout_like())
-    ev.fail(at, std::string(fn) + ": the atom layout is a layout or a shape (e.g. Layout<Shape<_2,_2,_1>>{}), got " + describe(v));
+    ev.fail(at, std::string(fn) + ": the atom layout is a layout or a shape (e.g. Layout<Shape<_2,_2,_1>>{}), got " + v.describe());
   return v.to_layout();
 }
 
 Tiler tiler_arg(Evaluator& ev, const Node& at, const Value& v, const char* fn) {
   if (as_mma_atom(v) || as_tiled_mma(v) || !(v.is(Value::Kind::kTuple) || v.is(Value::Kind::kUnderscore)))
-    ev.fail(at, std::string(fn) + ": the permutation is a tuple of tilers (e.g. Tile<_32,_32,_16>{}), got " + describe(v));
+    ev.fail(at, std::string(fn) + ": the permutation is a tuple of tilers (e.g. Tile<_32,_32,_16>{}), got " + v.describe());
   return v.to_tiler();
 }
 

@@ -170,13 +170,15 @@ TEST_CASE("names: misuse in expressions is a clear one-line error with a positio
   };
   const std::vector<Case> cases = {
       {"make_tiled_mma(Layout<Shape<_2,_2,_1>>{})", "the first argument is an MMA atom"},
-      {"make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, SM80_16x8x16_F32F16F16F32_TN{})", "got the MMA atom SM80_16x8x16_F32F16F16F32_TN"},
+      {"make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, SM80_16x8x16_F32F16F16F32_TN{})", "got MMA atom SM80_16x8x16_F32F16F16F32_TN"},
       {"make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{}, SM80_16x8x8_F16F16F16F16_TN{})", "the permutation is a tuple"},
       {"make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1,_2>>{})", "at most three modes"},
       {"make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{}, Tile<_32,_32,_16,_4>{})", "more than three modes"},
       {"make_tiled_mma()", "make_tiled_mma takes 1 to 3 arguments"},
       {"SM90_64x7x16_F32F16F16_SS<GMMA::Major::K,GMMA::Major::K>{}", "N=7 is not a GMMA N"},
       {"SM80_16x8x16_F32F16F16F32_TN{4}", "no constructor arguments"},
+      {"size(SM80_16x8x16_F32F16F16F32_TN{})", "got MMA atom SM80_16x8x16_F32F16F16F32_TN"},
+      {"logical_divide((8,8):(1,8), make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}))", "got TiledMMA of SM80_16x8x16_F32F16F16F32_TN"},
   };
   for (const auto& c : cases) {
     INFO(c.text);
