@@ -1,6 +1,7 @@
 #include "app/atom_json.hpp"
 
-#include <charconv>
+#include <algorithm>
+#include <cstring>
 
 #include "app/json_values.hpp"
 
@@ -87,31 +88,57 @@ nlohmann::json copy_atom_json(const CopyAtom& a) {
   return j;
 }
 
+namespace {
+
+// "[t," or "v]" in a fixed 16-byte slot, so each is copied with one constant-size store.
+struct Piece {
+  char text[16];
+  size_t size;
+};
+
+std::vector<Piece> pieces(int64_t n, const char* before, const char* after) {
+  std::vector<Piece> v(static_cast<size_t>(std::max<int64_t>(n, 1)));
+  for (size_t i = 0; i < v.size(); ++i) {
+    std::string t = before + std::to_string(i) + after;
+    std::memcpy(v[i].text, t.data(), std::min(t.size(), sizeof v[i].text));
+    v[i].size = t.size();
+  }
+  return v;
+}
+
+}  // namespace
+
 void append_owners_json(std::string& out, const OwnershipView& view) {
-  // Hand-written: an SS GMMA's B operand alone is 4,096 cells x 128 owners.
+  // Written through a raw pointer from precomputed "[t," and "v]" pieces: an SS
+  // GMMA's B operand alone is 4,096 cells x 128 owners.
   out += "{\"shape\":[" + std::to_string(view.rows()) + "," + std::to_string(view.cols()) + "],\"owners\":[";
+  const std::vector<Piece> thr = pieces(view.num_threads(), "[", ",");
+  const std::vector<Piece> val = pieces(view.num_values(), "", "]");
   const int64_t cells = view.rows() * view.cols();
-  size_t owners = 0;
-  for (int64_t c = 0; c < cells; ++c) owners += view.owners(c).size();
-  out.reserve(out.size() + owners * 12 + static_cast<size_t>(cells) * 3 + 8);
-  char num[24];
-  auto put = [&](int64_t x) { out.append(num, std::to_chars(num, num + sizeof num, x).ptr); };
+  size_t bound = static_cast<size_t>(cells) * 3 + 4 + 32;  // 32: slack for the last 16-byte stores
+  for (int64_t c = 0; c < cells; ++c) bound += view.owners(c).size() * (thr.back().size + val.back().size + 1);
+  const size_t start = out.size();
+  out.resize(start + bound);
+  char* p = out.data() + start;
   for (int64_t c = 0; c < cells; ++c) {
-    if (c) out += ',';
-    out += '[';
+    if (c) *p++ = ',';
+    *p++ = '[';
     bool first = true;
     for (const Owner& o : view.owners(c)) {
-      if (!first) out += ',';
+      if (!first) *p++ = ',';
       first = false;
-      out += '[';
-      put(o.thr);
-      out += ',';
-      put(o.val);
-      out += ']';
+      const Piece& t = thr[static_cast<size_t>(o.thr)];
+      const Piece& v = val[static_cast<size_t>(o.val)];
+      std::memcpy(p, t.text, sizeof t.text);
+      p += t.size;
+      std::memcpy(p, v.text, sizeof v.text);
+      p += v.size;
     }
-    out += ']';
+    *p++ = ']';
   }
-  out += "]}";
+  *p++ = ']';
+  *p++ = '}';
+  out.resize(static_cast<size_t>(p - out.data()));
 }
 
 std::string owners_json(const OwnershipView& view) {
