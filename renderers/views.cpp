@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 #include <variant>
 
 #include "lib/error.hpp"
@@ -15,6 +16,17 @@ const char* kTimes = "\xC3\x97";  // U+00D7 MULTIPLICATION SIGN
 
 // How much of a colour survives when its cell is faded (thread highlighting).
 constexpr double kFade = 0.78;
+
+// Beyond these a picture would take gigabytes; say so instead.  (The 2x2 SM90
+// 64x256x16 GMMA has 75,776 cells and 2.6M owners.)
+constexpr int64_t kMaxCells = int64_t{1} << 22;
+constexpr int64_t kMaxOwners = int64_t{1} << 24;
+
+void check_cells(int64_t cells) {
+  if (cells > kMaxCells)
+    throw Error("a picture of " + std::to_string(cells) + " cells is too large to draw (at most " +
+                std::to_string(kMaxCells) + "); draw a tile of it");
+}
 
 // The identity map CuTe composes a TV layout with before printing it:
 // composition(make_identity_tensor(tile), tv) prints "ArithTuple(_0,_0) o <layout>".
@@ -79,19 +91,21 @@ Rgb bank_color(int64_t bank) {
 int64_t mod8(int64_t i) { return ((i % 8) + 8) % 8; }
 
 // "T" + the owners' threads: every one when short ("T0-127", "T0,16"), else the
-// first and the count ("T0 x4").
-std::string owner_line(char letter, std::vector<int64_t>& ids, int64_t first) {
-  if (!std::is_sorted(ids.begin(), ids.end())) std::sort(ids.begin(), ids.end());
-  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-  if (ids.size() == 1) return letter + std::to_string(ids[0]);
-  // At most two runs can fit in 7 characters: don't format a long list to find out.
-  size_t runs = 1;
-  for (size_t i = 1; i < ids.size() && runs <= 2; ++i) runs += ids[i] != ids[i - 1] + 1;
+// first and the count ("T0 x4").  `ids` sorted, possibly with repeats.
+std::string owner_line(char letter, std::span<const int64_t> ids, int64_t first) {
+  // One pass: distinct ids, and the runs of consecutive ones (at most two fit in 7 characters).
+  size_t distinct = 1, runs = 1;
+  for (size_t i = 1; i < ids.size(); ++i)
+    if (ids[i] != ids[i - 1]) {
+      ++distinct;
+      runs += ids[i] != ids[i - 1] + 1;
+    }
+  if (distinct == 1) return letter + std::to_string(ids[0]);
   if (runs <= 2) {
-    std::string all = compress_ranges(ids);
+    std::string all = compress_ranges({ids.begin(), ids.end()});
     if (all.size() <= 7) return letter + all;
   }
-  return letter + std::to_string(first) + " " + kTimes + std::to_string(ids.size());
+  return letter + std::to_string(first) + " " + kTimes + std::to_string(distinct);
 }
 
 struct TvStats {
@@ -129,13 +143,22 @@ void fill_tv_cells(Panel& p, const ViewOptions& opt, ColorBy color_by, TvStats& 
         cell.label = "T" + std::to_string(pick.thr) + "\nV" + std::to_string(pick.val);
       } else {
         ++stats.replicated;
+        // Owners come threads outer: their threads are sorted already, their values
+        // are usually one (replication is across threads).
         threads.clear();
-        values.clear();
+        bool one_value = true;
         for (const Owner& o : owners) {
           threads.push_back(o.thr);
-          values.push_back(o.val);
+          one_value &= o.val == owners[0].val;
         }
-        cell.label = owner_line('T', threads, pick.thr) + "\n" + owner_line('V', values, pick.val);
+        std::string value_line = "V" + std::to_string(owners[0].val);
+        if (!one_value) {
+          values.clear();
+          for (const Owner& o : owners) values.push_back(o.val);
+          std::sort(values.begin(), values.end());
+          value_line = owner_line('V', values, pick.val);
+        }
+        cell.label = owner_line('T', threads, pick.thr) + "\n" + value_line;
       }
       switch (color_by) {
         case ColorBy::kValue: cell.fill = cute_tv_color(pick.val); break;
@@ -192,6 +215,10 @@ Panel tv_panel(const std::string& name, const Layout& tv, int64_t rows, int64_t 
   p.name = name;
   // The view is over the TV's own tile; a transposed panel draws it K down, N across.
   const int64_t view_rows = transposed ? cols : rows, view_cols = transposed ? rows : cols;
+  check_cells(checked_mul(rows, cols));
+  if (size(tv) > kMaxOwners)
+    throw Error("TV layout " + to_string(tv) + " has " + std::to_string(size(tv)) + " (thread, value) pairs, too many to draw (at most " +
+                std::to_string(kMaxOwners) + ")");
   p.view = std::make_shared<const OwnershipView>(OwnershipView::from_tv(tv, view_rows, view_cols));
   p.cute_text = cute_tv_text(tv, view_rows, view_cols);
   p.transposed = transposed;
@@ -324,6 +351,7 @@ Scene layout_scene(const AnyLayout& layout_in, const ViewOptions& opt) {
   const IntTuple sh = shape(layout);
   const int64_t total = size(layout);
   if (total <= 0) throw Error("cannot draw an empty layout " + to_string(layout));
+  check_cells(total);
   const IntTuple mode0 = sh.is_leaf() ? sh : sh[0];
   const int64_t rows = size(mode0);
   const int64_t cols = total / rows;

@@ -227,3 +227,9 @@ TEST_CASE("copy scene: source and destination side by side, as print_latex(Tiled
   CHECK(src.cell(5, 1).label == dst.cell(5, 1).label);
   CHECK(s.num_threads == 32);
 }
+
+TEST_CASE("views refuse pictures too large to draw instead of exhausting memory") {
+  CHECK_THROWS_AS(layout_scene(any("(65536,65536):(1,65536)")), Error);
+  CHECK_THROWS_AS(tv_scene(plain("(4096,8192):(0,1)"), tup(8192, 1)), Error);  // 33M owners
+  CHECK_NOTHROW(layout_scene(any("(256,256):(256,1)")));
+}
