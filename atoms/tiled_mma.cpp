@@ -116,8 +116,11 @@ std::string to_string(const TiledMma& mma, bool underscore) {
 std::string to_string(const TiledMma& mma) { return to_string(mma, false); }
 
 ThrMmaSlice thread_slice(const TiledMma& mma, int64_t thr_idx) {
-  if (thr_idx < 0 || thr_idx >= mma.num_threads)
-    throw Error("thread " + std::to_string(thr_idx) + " is outside the TiledMMA's " + std::to_string(mma.num_threads) + " threads");
+  // Thread indices run over the TV layouts' thread mode: size(thr_layout_vmnk) threads,
+  // plus the lanes that alias them where ThrID is not compact (SM70: lanes 4-15 alias 0-3).
+  const int64_t lanes = size(mma.tv_layout_c.shape[0]);
+  if (thr_idx < 0 || thr_idx >= lanes)
+    throw Error("thread " + std::to_string(thr_idx) + " is outside the TiledMMA's " + std::to_string(lanes) + " threads");
   ThrMmaSlice s;
   s.thr_idx = thr_idx;
   // get_flat_coord: the hierarchical coordinate of thr_idx, each top mode made 1-D.

@@ -27,9 +27,10 @@ TiledMma make_tiled_mma(const MmaAtom& atom,
 std::string to_string(const TiledMma& mma);
 std::string to_string(const TiledMma& mma, bool underscore);
 
-// ThrMMA: thread thr_idx's coordinate in thr_layout_vmnk (get_flat_coord: one integer per
-// V, M, N, K mode) and the cells it owns, in value order: cells_x[v] = tv_layout_x(thr, v)
-// (column-major index into the (M,K), (N,K), (M,N) tile).
+// ThrMMA (tiled_mma.get_slice(thr_idx)): the thread's coordinate in thr_layout_vmnk
+// (get_flat_coord: one integer per V, M, N, K mode) and the cells it owns, in value order:
+// cells_x[v] = tv_layout_x(thr_idx, v), a column-major index into the (M,K), (N,K), (M,N)
+// tile.  thr_idx runs over the TV layouts' thread mode (SM70: all 32 lanes, aliasing).
 struct ThrMmaSlice {
   int64_t thr_idx;
   IntTuple thr_vmnk;
