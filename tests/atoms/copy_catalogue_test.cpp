@@ -38,7 +38,7 @@ bool contains(const std::string& s, const std::string& part) { return s.find(par
 
 }  // namespace
 
-TEST_CASE("catalogue: every atom is consistent") {
+TEST_CASE("copy catalogue: every atom is consistent") {
   const auto catalogue = copy_catalogue();
   CHECK(catalogue.size() >= 80);
   std::set<std::string> names;
@@ -85,7 +85,7 @@ TEST_CASE("catalogue: every atom is consistent") {
   CHECK(copy_atom_names().size() == catalogue.size());
 }
 
-TEST_CASE("catalogue: STSM is LDSM with source and destination swapped") {
+TEST_CASE("copy catalogue: STSM is LDSM with source and destination swapped") {
   for (std::string n : {"1", "2", "4"}) {
     CopyAtom ld = make_copy_atom("SM75_U32x" + n + "_LDSM_N", ValueType{"half_t", 16});
     CopyAtom st = make_copy_atom("SM90_U32x" + n + "_STSM_N", ValueType{"half_t", 16});
@@ -103,7 +103,7 @@ TEST_CASE("catalogue: STSM is LDSM with source and destination swapped") {
   }
 }
 
-TEST_CASE("catalogue: the PTX and registers verify runs are CuTe's") {
+TEST_CASE("copy catalogue: the PTX and registers verify runs are CuTe's") {
   CopyAtom ld = find_copy_atom("Copy_Atom<SM75_U32x4_LDSM_N, half_t>");
   CHECK(ld.ptx == "ldmatrix.sync.aligned.x4.m8n8.shared.b16 {%0, %1, %2, %3}, [%4];\n");
   CHECK(ld.regs_src.c_type == "uint128_t");
@@ -127,7 +127,7 @@ TEST_CASE("catalogue: the PTX and registers verify runs are CuTe's") {
   CHECK(find_copy_atom("Copy_Atom<UniversalCopy<uint64_t>, half_t>").regs_dst.c_type == "uint64_t");
 }
 
-TEST_CASE("catalogue: names with namespaces, braces, and the value type given separately") {
+TEST_CASE("copy catalogue: names with namespaces, braces, and the value type given separately") {
   CHECK(find_copy_atom("cute::Copy_Atom<cute::SM75_U32x4_LDSM_N, cutlass::half_t>{}").name == "Copy_Atom<SM75_U32x4_LDSM_N, half_t>");
   CHECK(make_copy_atom("SM80_CP_ASYNC_CACHEALWAYS<uint128_t>", ValueType{"half_t", 16}).name ==
         "Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<uint128_t>, half_t>");
@@ -147,7 +147,7 @@ TEST_CASE("catalogue: names with namespaces, braces, and the value type given se
         "  ValLayoutRef: (32,2):(2,1)\n  ValueType:    16b\n");
 }
 
-TEST_CASE("catalogue: value types CuTe rejects are errors, those it accepts are not") {
+TEST_CASE("copy catalogue: value types CuTe rejects are errors, those it accepts are not") {
   // Each verdict checked against CuTe's static_asserts in Copy_Atom.
   CHECK(contains(error_of("Copy_Atom<SM75_U32x4_LDSM_N, double>"), "not valid for Dst of ValType"));
   CHECK(contains(error_of("Copy_Atom<SM75_U16x2_LDSM_T, float>"), "not valid for Dst of ValType"));
@@ -165,7 +165,7 @@ TEST_CASE("catalogue: value types CuTe rejects are errors, those it accepts are 
   CHECK(contains(error_of("Copy_Atom<SM75_U32x4_LDSM_N, float_e2m3_t>"), "cannot be recast"));
 }
 
-TEST_CASE("catalogue: bad names give clear errors with the nearest valid names") {
+TEST_CASE("copy catalogue: bad names give clear errors with the nearest valid names") {
   std::string e = error_of("Copy_Atom<SM75_U32x4_LDSM, half_t>");
   CHECK(contains(e, "unknown copy operation 'SM75_U32x4_LDSM'"));
   CHECK(contains(e, "SM75_U32x4_LDSM_N"));
