@@ -86,7 +86,7 @@ void cute_svg_labels(Out& o, const Panel& p, const CuteFrame& f) {
 // Default style.
 // ---------------------------------------------------------------------------------------
 
-constexpr int64_t kCell = 24;
+constexpr int64_t kCell = 30;
 constexpr int64_t kMargin = 12;
 constexpr double kTitleFont = 15, kLegendFont = 12, kCaptionFont = 14;
 constexpr double kAdvance = 0.6;  // DejaVu Sans Mono and most monospace fonts: 0.6 em

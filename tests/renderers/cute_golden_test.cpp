@@ -82,7 +82,7 @@ std::vector<Case> reference_cases() {
 
 }  // namespace
 
-TEST_CASE("style cute: every reference print_latex and print_svg, byte for byte") {
+TEST_CASE("style cute: every reference print_latex and print_svg byte for byte") {
   const std::vector<Case> cases = reference_cases();
   REQUIRE(cases.size() > 80);
   std::map<std::string, const Case*> by_file;

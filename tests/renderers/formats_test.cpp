@@ -126,7 +126,7 @@ print(w, h)
 
 }  // namespace
 
-TEST_CASE("SVG: valid, self-contained, a tooltip on every cell, renders with rsvg-convert") {
+TEST_CASE("SVG: valid and self-contained with a tooltip on every cell and renders with rsvg-convert") {
   std::vector<std::pair<std::string, Scene>> scenes;
   scenes.emplace_back("atom", atom_scene("SM80_16x8x16_F32F16F16F32_TN", {.title = "SM80 & <friends>"}));
   scenes.emplace_back("highlight", atom_scene("SM70_8x8x4_F32F16F16F32_NT", {.threads = ThreadSet::parse("0,17")}));
@@ -164,7 +164,7 @@ TEST_CASE("SVG: valid, self-contained, a tooltip on every cell, renders with rsv
   if (xmllint.empty() || rsvg.empty()) CUTEVIS_SKIP("xmllint or rsvg-convert not installed: SVGs checked as text only");
 }
 
-TEST_CASE("SVG style cute: CuTe's look for what CuTe cannot draw, valid XML") {
+TEST_CASE("SVG style cute: CuTe's look for what CuTe cannot draw as valid XML") {
   const std::string xmllint = test::find_program("xmllint");
   TempDir dir;
   const Layout tv = plain("((4,8),(2,2)):((32,1),(16,8))");
@@ -218,7 +218,7 @@ TEST_CASE("TikZ: default and cute pictures compile with pdflatex") {
   }
 }
 
-TEST_CASE("TikZ: the 2x2 SM90 64x256x16 GMMA (65,536 C cells) compiles with a stock pdflatex") {
+TEST_CASE("TikZ: the 2x2 SM90 64x256x16 GMMA (65536 C cells) compiles with a stock pdflatex") {
   // CuTe's print_latex exhausts TeX's main memory long before this size (CUTLASS PR #1733).
   const std::string pdflatex = test::find_program("pdflatex");
   const Scene scene = gmma_2x2_scene();
@@ -240,7 +240,7 @@ TEST_CASE("TikZ: the 2x2 SM90 64x256x16 GMMA (65,536 C cells) compiles with a st
                             std::regex(R"(Pages:\s+1\n)")));
 }
 
-TEST_CASE("TikZ: labels only when legible, and the legend says when they are not") {
+TEST_CASE("TikZ: labels only when legible and the legend says when they are not") {
   // 2048 rows: cells of 0.24 cm, too small for six digits
   const std::string tex = render(layout_scene(any("(2048,64):(64,1)")), Format::kTex);
   const std::string body = tex.substr(tex.find("\\begin{document}"));
@@ -252,7 +252,7 @@ TEST_CASE("TikZ: labels only when legible, and the legend says when they are not
   CHECK(count(small.substr(small.find("\\begin{document}")), "\\cvA{") == 32);
 }
 
-TEST_CASE("PNG: decodes to a bounded image; cells shrink and labels drop on a large tile") {
+TEST_CASE("PNG: decodes to a bounded image as cells shrink and labels drop on a large tile") {
   if (!png_supported()) {
     CHECK_THROWS_AS(render(atom_scene("SM80_16x8x16_F32F16F16F32_TN"), Format::kPng), Error);
     CHECK_THROWS_AS(render(atom_scene("SM80_16x8x16_F32F16F16F32_TN"), Format::kPdf), Error);
@@ -316,7 +316,7 @@ TEST_CASE("text: print_layout byte for byte in style cute") {
   CHECK_THROWS_AS(render(layout_scene(any("(2,2,2):(1,2,4)")), Format::kTxt, {.style = Style::kCute}), Error);
 }
 
-TEST_CASE("text: owners, sub-mode rules, ANSI colour only when asked") {
+TEST_CASE("text: owners and sub-mode rules with ANSI colour only when asked") {
   const Scene s = atom_scene("SM70_8x8x4_F32F16F16F32_NT", {.threads = ThreadSet::parse("0")});
   const std::string plain_text = render(s, Format::kTxt);
   CHECK(plain_text.find("\x1b[") == std::string::npos);

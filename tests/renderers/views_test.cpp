@@ -24,7 +24,7 @@ json reference_row(const std::string& file, const std::string& name) {
 
 }  // namespace
 
-TEST_CASE("layout scene: every cell holds L(m,n), mode 0 down and the other modes across") {
+TEST_CASE("layout scene: every cell holds L(m n) with mode 0 down and the other modes across") {
   for (const char* text : {"(4,8):(1,4)", "((2,2),(2,4)):((1,8),(2,16))", "8:2", "(3,(2,2),5):(7,(1,40),2)",
                            "S<3,4,3> o 0 o (8,64):(64,1)", "GMMA::Layout_MN_SW64_Atom<half_t>{}"}) {
     CAPTURE(text);
@@ -65,7 +65,7 @@ TEST_CASE("layout scene: heavier rules at sub-mode boundaries") {
   for (uint8_t w : flat.col_rules) CHECK(w == 0);
 }
 
-TEST_CASE("layout scene: CuTe's header text, rank-1 layouts as a column, identity layouts as coordinates") {
+TEST_CASE("layout scene: CuTe's header text and rank-1 layouts as a column and identity layouts as coordinates") {
   CHECK(layout_scene(any("(4,8):(1,4)")).panels[0].cute_text == "(_4,_8):(_1,_4)");
   const Scene column = layout_scene(any("8:2"));
   CHECK(column.panels[0].cute_text == "(_8,_1):(_2,_0)");  // append<2>(layout, _1:_0)
@@ -89,7 +89,7 @@ TEST_CASE("layout scene: bank colouring finds the conflicts a swizzle removes") 
   CHECK(s.panels[0].cell(1, 3).fill != s.panels[0].cell(1, 4).fill);
 }
 
-TEST_CASE("TV scene: every owner kept, first owner first, replicated cells labelled with all of them") {
+TEST_CASE("TV scene: every owner kept with the first owner first and replicated cells labelled with all of them") {
   // SS GMMA A: 128 threads own every cell (stride 0)
   const Layout tv = plain("(128,(64,16)):(0,(1,64))");
   const Scene s = tv_scene(tv, tup(64, 16));
@@ -150,7 +150,7 @@ TEST_CASE("TV scene: thread highlighting fades the other cells and labels with t
   CHECK(g.panels[0].cell(2, 3).emphasis == Emphasis::kHighlighted);
 }
 
-TEST_CASE("TV scene: colour by thread, value, warp or none; layouts and TVs refuse each other's colours") {
+TEST_CASE("TV scene: colour by thread or value or warp or none and layouts and TVs refuse each other's colours") {
   const Layout tv = plain("(64,2):(1,64)");
   CHECK(tv_scene(tv, tup(128, 1), {.color_by = ColorBy::kValue}).panels[0].cell(70, 0).fill == cute_tv_color(1));
   CHECK(tv_scene(tv, tup(128, 1), {.color_by = ColorBy::kWarp}).panels[0].cell(40, 0).fill == cute_tv_color(1));
@@ -162,7 +162,7 @@ TEST_CASE("TV scene: colour by thread, value, warp or none; layouts and TVs refu
   CHECK_THROWS_AS(parse_color_by("rainbow"), Error);
 }
 
-TEST_CASE("TV scene: cells outside the tile are an error, unowned cells stay blank") {
+TEST_CASE("TV scene: cells outside the tile are an error and unowned cells stay blank") {
   CHECK_THROWS_AS(tv_scene(plain("(4,4):(1,4)"), tup(4, 3)), Error);
   const Scene s = tv_scene(plain("(2,2):(1,4)"), tup(4, 2));
   CHECK(s.panels[0].cell(2, 0).label.empty());
@@ -190,7 +190,7 @@ TEST_CASE("ThreadSet: CuTe users' thread lists") {
   }
 }
 
-TEST_CASE("MMA scene: C at the origin, A to the left, B above, as print_latex(TiledMMA)") {
+TEST_CASE("MMA scene: C at the origin with A to the left and B above as print_latex(TiledMMA)") {
   const json row = reference_row("atoms.jsonl", "SM80_16x8x16_F32F16F16F32_TN");
   MmaPicture pic{plain(row["tv_layout_a"]), plain(row["tv_layout_b"]), plain(row["tv_layout_c"]), 16, 8, 16, 32};
   const Scene s = mma_scene(pic);
@@ -216,7 +216,7 @@ TEST_CASE("MMA scene: C at the origin, A to the left, B above, as print_latex(Ti
   CHECK(c.cute_text == "ArithTuple(_0,_0) o ((_4,_8),((_2,_2),(_1,_1))):((_2@1,_1@0),((_1@1,_8@0),(_0,_0)))");
 }
 
-TEST_CASE("copy scene: source and destination side by side, as print_latex(TiledCopy)") {
+TEST_CASE("copy scene: source and destination side by side as print_latex(TiledCopy)") {
   const Layout tv = plain("(32,4):(4,1)");
   const Scene s = copy_scene(CopyPicture{tv, tv, 16, 8, 32});
   const Panel &src = *s.find("S"), &dst = *s.find("D");
