@@ -115,7 +115,11 @@ std::string render_text_cute(const Scene& scene) {
         first.cell(r, c).label =
             owners.empty() ? "" : "T" + std::to_string(owners[0].thr) + "V" + std::to_string(owners[0].val);
       }
-    o << (p.name.empty() ? "Layout TV: " : "Layout" + p.name + " TV: ") << p.cute_text << "\n";
+    // the comment print_latex writes above the picture: "Layout TV:", "LayoutC:", "Layout S TV:"
+    o << (scene.kind == SceneKind::kMma    ? "Layout" + p.name + ": "
+          : scene.kind == SceneKind::kCopy ? "Layout " + p.name + " TV: "
+                                           : std::string("Layout TV: "))
+      << p.cute_text << "\n";
     TableStyle t;
     t.cell_width = widest_label(first) + 2;
     t.row_label_width = std::max<size_t>(2, static_cast<size_t>(num_digits(std::max<int64_t>(p.rows - 1, 0))));

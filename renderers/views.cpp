@@ -1,6 +1,7 @@
 #include "renderers/views.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <span>
 #include <variant>
