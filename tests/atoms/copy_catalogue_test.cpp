@@ -5,8 +5,10 @@
 #include <set>
 
 #include "atoms/copy_catalogue.hpp"
+#include "tests/atoms/copy_support.hpp"
 
 using namespace cutevis;
+using cutevis::test::contains;
 
 namespace {
 
@@ -33,8 +35,6 @@ std::string error_of(const std::string& name) {
   }
   return "";
 }
-
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 }  // namespace
 

@@ -12,9 +12,12 @@
 #include "atoms/names.hpp"
 #include "atoms/tiled_copy.hpp"
 #include "lib/ownership.hpp"
+#include "tests/atoms/copy_support.hpp"
 #include "tests/support/reference.hpp"
 
 using namespace cutevis;
+using cutevis::test::copy_registry;
+using cutevis::test::layout_of;
 using nlohmann::json;
 
 namespace {
@@ -28,23 +31,10 @@ std::vector<json> oracle_rows() {
   return rows;
 }
 
-Layout layout_of(const std::string& text) { return evaluate_expression(text).to_layout(); }
-
 // Same function on every index and CuTe's printed text; returns whether both held.
 bool same_layout(const Layout& ours, const std::string& cute_text) {
   Layout ref = layout_of(cute_text);
   return size(ours) == size(ref) && same_function(ours, ref) && to_string(ours, true) == cute_text;
-}
-
-Registry& copy_registry() {
-  static Registry* r = [] {
-    auto* reg = new Registry;
-    register_algebra(*reg);
-    register_mma_names(*reg);
-    register_copy_names(*reg);
-    return reg;
-  }();
-  return *r;
 }
 
 TiledMma mma_from_row(const json& row) {

@@ -8,14 +8,15 @@
 #include "atoms/names.hpp"
 #include "atoms/tiled_copy.hpp"
 #include "lib/ownership.hpp"
+#include "tests/atoms/copy_support.hpp"
 #include "tests/support/reference.hpp"
 
 using namespace cutevis;
+using cutevis::test::copy_registry;
+using cutevis::test::layout_of;
 using nlohmann::json;
 
 namespace {
-
-Layout layout_of(const std::string& text) { return evaluate_expression(text).to_layout(); }
 
 // A layout equal to CuTe's: the same function on every index, the same printed text.
 void check_layout(const std::string& what, const Layout& ours, const std::string& cute_text) {
@@ -24,17 +25,6 @@ void check_layout(const std::string& what, const Layout& ours, const std::string
   CHECK(size(ours) == size(ref));
   CHECK(same_function(ours, ref));
   CHECK(to_string(ours, true) == cute_text);
-}
-
-Registry& copy_registry() {
-  static Registry* r = [] {
-    auto* reg = new Registry;
-    register_algebra(*reg);
-    register_mma_names(*reg);
-    register_copy_names(*reg);
-    return reg;
-  }();
-  return *r;
 }
 
 void check_owners(const std::string& what, const Layout& tv, const json& owners) {

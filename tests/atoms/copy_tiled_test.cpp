@@ -6,26 +6,17 @@
 #include "atoms/names.hpp"
 #include "atoms/tiled_copy.hpp"
 #include "lib/ownership.hpp"
+#include "tests/atoms/copy_support.hpp"
 
 using namespace cutevis;
+using cutevis::test::contains;
+using cutevis::test::copy_registry;
+using cutevis::test::layout_of;
 
 namespace {
 
-Layout layout_of(const std::string& text) { return evaluate_expression(text).to_layout(); }
-
-Registry& registry() {
-  static Registry* r = [] {
-    auto* reg = new Registry;
-    register_algebra(*reg);
-    register_mma_names(*reg);
-    register_copy_names(*reg);
-    return reg;
-  }();
-  return *r;
-}
-
 TiledCopy tiled(const std::string& expr) {
-  Value v = evaluate_expression(expr, registry());
+  Value v = evaluate_expression(expr, copy_registry());
   REQUIRE(as_tiled_copy(v) != nullptr);
   return *as_tiled_copy(v);
 }
@@ -40,10 +31,8 @@ Error error_of(const std::function<void()>& f) {
 }
 
 Error expression_error(const std::string& expr) {
-  return error_of([&] { evaluate_expression(expr, registry()); });
+  return error_of([&] { evaluate_expression(expr, copy_registry()); });
 }
-
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 OwnershipView owners(const Layout& tv, const TiledCopy& c) {
   return OwnershipView::from_tv(tv, c.tile_mn[0].value(), c.tile_mn[1].value());
@@ -121,16 +110,16 @@ TEST_CASE("tiled copy: rank-1 thread and value layouts") {
 TEST_CASE("tiled copy names: CuTe's construction pasted as an expression") {
   Value v = evaluate_expression(
       "make_tiled_copy(cute::Copy_Atom<UniversalCopy<uint128_t>, half_t>{}, Layout<Shape<_32,_8>,Stride<_8,_1>>{}, Layout<Shape<_1,_8>>{})",
-      registry());
+      copy_registry());
   REQUIRE(v.is(Value::Kind::kObject));
   CHECK(v.kind_name() == "tiled_copy");
   CHECK(v.to_string().rfind("TiledCopy\n  Tiler_MN:       (32,64)\n", 0) == 0);
-  Value atom = evaluate_expression("Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}", registry());
+  Value atom = evaluate_expression("Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}", copy_registry());
   CHECK(atom.kind_name() == "copy_atom");
   REQUIRE(as_copy_atom(atom) != nullptr);
   CHECK(as_copy_atom(atom)->name == "Copy_Atom<SM75_U32x4_LDSM_N, half_t>");
   Value s = evaluate_expression("get_layoutS_TV(make_tiled_copy(Copy_Atom<SM75_U32x1_LDSM_N, half_t>{}, Layout<Shape<_32,_1>>{}, Layout<Shape<_1,_2>>{}))",
-                                registry());
+                                copy_registry());
   CHECK(s.kind_name() == "layout");
   TiledCopy a = tiled(
       "make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{}, "

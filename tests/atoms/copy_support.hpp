@@ -1,0 +1,29 @@
+// Helpers shared by the copy tests (tests/atoms/copy_*_test.cpp).
+#pragma once
+
+#include <string>
+
+#include "atoms/copy_names.hpp"
+#include "atoms/names.hpp"
+#include "lib/expr.hpp"
+
+namespace cutevis::test {
+
+// A layout from CuTe's printed text.
+inline Layout layout_of(const std::string& text) { return evaluate_expression(text).to_layout(); }
+
+// The layout algebra with the MMA and copy names: CuTe's constructions evaluate as written.
+inline Registry& copy_registry() {
+  static Registry* r = [] {
+    auto* reg = new Registry;
+    register_algebra(*reg);
+    register_mma_names(*reg);
+    register_copy_names(*reg);
+    return reg;
+  }();
+  return *r;
+}
+
+inline bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+}  // namespace cutevis::test
