@@ -101,7 +101,9 @@ void register_mma_names(Registry& r) {
     out = mma_atom_value(find_mma_atom(text));
     return true;
   });
-  r.add_vocabulary([] { return mma_atom_names(); });
+  // Names spelled like atoms get the catalogue's own suggestions (find_mma_atom); the
+  // registry's generic "did you mean" only needs the stems a typo could miss.
+  r.add_vocabulary([] { return std::vector<std::string>{"MMA_Atom", "UniversalFMA"}; });
   r.add(
       "make_tiled_mma",
       [](Evaluator& ev, const Node& n) {

@@ -32,6 +32,7 @@ MmaAtom dp_atom(bool four) {
   atom.type_a = atom.type_b = four ? ValueType{"int8_t", 8} : ValueType{"int16_t", 16};
   atom.regs_d = atom.regs_c = {"int32_t", 1};
   atom.regs_a = atom.regs_b = {"uint32_t", 1};
+  // CuTe's spelling, kept as is: ptxas wants dp2a.lo/.hi (dp2a.s32.s32 does not assemble).
   atom.ptx = op + ".s32.s32";
   atom.asm_template = atom.ptx + " %0, %1, %2, %3;";
   atom.asm_operands = "\"=r\"(d) : \"r\"(a), \"r\"(b), \"r\"(c)";

@@ -282,7 +282,7 @@ MmaAtom decode_sm120(const AtomName& n) {
     ptx = "mma.sync.aligned.kind::mxf8f6f4.block_scale.scale_vec::1X.m16n8k32.row.col." + types + ".ue8m0";
   else if (tsf->name == "float_ue4m3_t")
     ptx = "mma.sync.aligned.kind::mxf4nvf4.block_scale.scale_vec::4X.m16n8k64.row.col." + types + ".ue4m3";
-  else if (vec == 16)  // CuTe's own qualifier order for this one
+  else if (vec == 16)  // CuTe's own qualifier order; CUDA 13.0's ptxas rejects scale_vec::4X with ue8m0
     ptx = "mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X." + types + ".ue8m0";
   else
     ptx = "mma.sync.aligned.kind::mxf4nvf4.block_scale.scale_vec::2X.m16n8k64.row.col." + types + ".ue8m0";
