@@ -41,7 +41,7 @@ int64_t register_bits(const RegisterSpec& r) {
 
 }  // namespace
 
-TEST_CASE("catalogue: every atom is consistent") {
+TEST_CASE("mma catalogue: every atom is consistent") {
   const auto atoms = mma_catalogue();
   const auto names = mma_atom_names();
   REQUIRE(atoms.size() == names.size());
@@ -97,7 +97,7 @@ TEST_CASE("catalogue: every atom is consistent") {
   CHECK(per_family.size() == 11);
 }
 
-TEST_CASE("catalogue: names round-trip through both spellings") {
+TEST_CASE("mma catalogue: names round-trip through both spellings") {
   for (const auto& name : mma_atom_names()) {
     MmaAtom a = find_mma_atom(name);
     if (a.short_name != name || find_mma_atom(a.name).short_name != name) {
@@ -110,7 +110,7 @@ TEST_CASE("catalogue: names round-trip through both spellings") {
 // (rows x K) operand, row g (+8 per row block) and the 32-bit register q's elements:
 //   k = q*epr + e + 4*epr*kh   (epr = elements per 32-bit register, kh = K block)
 // value v = e + epr*(r + rblocks*kh).  C rows are g (+8), columns 2q + {0,1}.
-TEST_CASE("catalogue: mma.sync operand layouts follow the fragment rule") {
+TEST_CASE("mma catalogue: mma.sync operand layouts follow the fragment rule") {
   auto fragment = [](int64_t rows, int64_t k, int64_t bits) {
     const int64_t epr = std::max<int64_t>(1, 32 / bits), rblocks = rows / 8, kblocks = k / (4 * epr);
     std::vector<int64_t> cells(static_cast<size_t>(32 * epr * rblocks * kblocks));
@@ -144,7 +144,7 @@ TEST_CASE("catalogue: mma.sync operand layouts follow the fragment rule") {
   CHECK(checked == 130);  // SM75 3, SM80 63, SM89 8, SM90 f64/c64 6, SM120 50
 }
 
-TEST_CASE("catalogue: GMMA covers every N, type and major the hardware has") {
+TEST_CASE("mma catalogue: GMMA covers every N and type and major the hardware has") {
   std::map<std::string, int> counts;
   for (const auto& name : mma_atom_names())
     if (name.rfind("SM90_64x", 0) == 0) ++counts[name.substr(name.find('_', 8) + 1, name.find('<') == std::string::npos ? std::string::npos : name.find('<') - name.find('_', 8) - 1)];
@@ -160,7 +160,7 @@ TEST_CASE("catalogue: GMMA covers every N, type and major the hardware has") {
   CHECK(counts.size() == 6 + 2 + 16 + 16);  // 16-bit SS/RS, tf32, fp8 (2 accumulators x 4 input pairs x SS/RS), int (x _SATURATE)
 }
 
-TEST_CASE("catalogue: the largest GMMA, by the numbers") {
+TEST_CASE("mma catalogue: the largest GMMA by the numbers") {
   MmaAtom a = find_mma_atom("SM90_64x256x16_F32F16F16_SS<K,K>");
   CHECK(to_string(a.layout_c) == "((4,8,4),(2,2,32)):((128,1,16),(64,8,512))");
   CHECK(to_string(a.layout_b) == "(128,(256,16)):(0,(1,256))");

@@ -111,7 +111,7 @@ TEST_CASE("names: bad names say what is wrong and suggest the nearest valid name
   }
 }
 
-TEST_CASE("names: CuTe's inconsistent b1 16x8x128 traits are refused, saying why") {
+TEST_CASE("names: CuTe's inconsistent b1 16x8x128 traits are refused and we say why") {
   // MMA_Traits<SM80_16x8x128_S32U1U1S32_TN_{XOR,AND}POPC> pair ALayout shape ((4,8),(32,2))
   // with stride ((512,1),((16,8))): no CuTe program can build them, so neither do we.
   for (const char* name : {"SM80_16x8x128_S32U1U1S32_TN_XORPOPC", "SM80_16x8x128_S32U1U1S32_TN_ANDPOPC"}) {

@@ -92,7 +92,7 @@ TEST_CASE("make_tiled_mma pads its arguments as CuTe does and rejects what CuTe 
   CHECK(to_string(d).rfind("TiledMMA\n  ThrLayoutVMNK:  (32,1,1,1):(1,0,0,0)\n  PermutationMNK: (_,_,_)\nMMA_Atom\n", 0) == 0);
 }
 
-TEST_CASE("speed: the largest GMMA, found, tiled and owned, in a few milliseconds") {
+TEST_CASE("speed: the largest GMMA found and tiled and owned in a few milliseconds") {
   // The CLI's `cutevis atom SM90_64x256x16_F32F16F16_SS<K,K> --json` does this once.
   std::vector<double> ms;
   for (int i = 0; i < 21; ++i) {

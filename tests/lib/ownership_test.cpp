@@ -43,7 +43,7 @@ TEST_CASE("ownership: a cell owned by different threads at different values list
   CHECK(view.unowned_cells() == 0);
 }
 
-TEST_CASE("ownership: owners in the order of the definition, broadcast and mixed layouts") {
+TEST_CASE("ownership: owners in the order of the definition for broadcast and mixed layouts") {
   check_against_definition("(128,(64,16)):(0,(1,64))", 64, 16);             // GMMA SS operand, 128 owners per cell
   check_against_definition("((4,8,4),(2,2,8)):((128,1,16),(64,8,512))", 64, 64);  // GMMA C, one owner
   check_against_definition("((4,2),(2,3)):((1,2),(0,4))", 8, 3);          // value broadcast
