@@ -38,7 +38,7 @@ Tiler permutation_mnk(const Tiler& p) {
 Tiler permutation_of(const TiledMma& m, size_t i) {
   const Tiler& p = m.permutation.modes()[i];
   if (!p.is_underscore()) return p;
-  return Tiler(make_layout(IntTuple(checked_mul(size(m.atom.shape_mnk[i]), size(m.thr_layout_vmnk.shape[i + 1])))));
+  return Tiler::integer(checked_mul(size(m.atom.shape_mnk[i]), size(m.thr_layout_vmnk.shape[i + 1])));
 }
 
 // thr_idx -> (ThrV,ThrM,ThrN,ThrK): composition((T,1):(1,0), right_inverse((vmnk, complement(vmnk))))
@@ -73,13 +73,13 @@ Layout layout_tv(const TiledMma& m, size_t d0, size_t d1, const Layout& atom_tv,
   return composition(frg, Tiler::tuple({Tiler(thridx_2_thrid(m.thr_layout_vmnk)), kUnder}));
 }
 
-// A Tile's mode as CuTe prints it: an integer n (stored as n:1) prints as `n`.
+// A Tile's mode as CuTe prints it: an integer n (Tiler::integer, or the layout n:1) prints as `n`.
 std::string permutation_string(const Tiler& p, bool underscore) {
   std::string s = "(";
   for (size_t i = 0; i < p.modes().size(); ++i) {
     const Tiler& t = p.modes()[i];
     s += i ? "," : "";
-    if (t.is_layout() && t.layout().shape.is_leaf() && t.layout().stride == IntTuple(1))
+    if (t.is_integer() || (t.is_layout() && t.layout().shape.is_leaf() && t.layout().stride == IntTuple(1)))
       s += to_string(t.layout().shape, underscore);
     else
       s += to_string(t, underscore);
