@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "app/json_values.hpp"
+#include "atoms/tiled_copy.hpp"
 
 namespace cutevis {
 
@@ -181,7 +182,7 @@ std::string tiled_mma_json(const TiledMma& m) {
 std::string tiled_copy_json(const TiledCopy& c) {
   nlohmann::json j = copy_atom_json(c.atom);
   j["kind"] = "tiled_copy";
-  j["tiler_mn"] = to_string(c.tiler_mn);
+  j["tiler_mn"] = tiler_to_string(c);
   j["tiled_layout_tv"] = to_string(c.tiled_layout_tv);
   j["tile_mn"] = int_tuple_to_json(c.tile_mn);
   j["num_threads"] = c.num_threads;

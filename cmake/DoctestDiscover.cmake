@@ -1,17 +1,26 @@
-# One ctest entry per doctest test case (doctest's own discovery module when the
-# doctest package has it, else one entry for the whole executable).
-if(doctest_DIR AND EXISTS "${doctest_DIR}/doctest.cmake")
-  include("${doctest_DIR}/doctest.cmake")
-endif()
-
+# One ctest entry per doctest test case, discovered after each build of the test
+# executable (cmake/DoctestAddTests.cmake writes the add_test calls).
+#   cutevis_discover_tests(target [TEST_PREFIX prefix] [PROPERTIES name value ...])
 function(cutevis_discover_tests target)
-  if(COMMAND doctest_discover_tests)
-    doctest_discover_tests(${target} ${ARGN})
-  else()
-    add_test(NAME ${target} COMMAND ${target})
-    cmake_parse_arguments(D "" "TEST_PREFIX" "PROPERTIES" ${ARGN})
-    if(D_PROPERTIES)
-      set_tests_properties(${target} PROPERTIES ${D_PROPERTIES})
-    endif()
+  cmake_parse_arguments(D "" "TEST_PREFIX" "PROPERTIES" ${ARGN})
+  set(ctest_file "${CMAKE_CURRENT_BINARY_DIR}/${target}_ctest.cmake")
+  # Quote each property value for the generated file.
+  set(quoted "")
+  foreach(p IN LISTS D_PROPERTIES)
+    string(APPEND quoted " [==[${p}]==]")
+  endforeach()
+  string(REPLACE ";" "<sc>" props "${D_PROPERTIES}")
+  if(NOT EXISTS "${ctest_file}")
+    file(WRITE "${ctest_file}" "add_test(${target}_NOT_BUILT ${target}_NOT_BUILT)\n")
   endif()
+  add_custom_command(TARGET ${target} POST_BUILD
+    COMMAND "${CMAKE_COMMAND}"
+            "-DTEST_EXECUTABLE=$<TARGET_FILE:${target}>"
+            "-DTEST_PREFIX=${D_TEST_PREFIX}"
+            "-DCTEST_FILE=${ctest_file}"
+            "-DTEST_PROPERTIES=${props}"
+            "-DTEST_PROPERTIES_QUOTED=${quoted}"
+            -P "${PROJECT_SOURCE_DIR}/cmake/DoctestAddTests.cmake"
+    VERBATIM)
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${ctest_file}")
 endfunction()

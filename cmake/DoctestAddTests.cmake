@@ -1,0 +1,36 @@
+# Script mode (cmake -P): list a doctest executable's test cases and write one
+# add_test per case into CTEST_FILE.  Names may hold any character: the ctest name
+# turns [ ] ; into ( ) , and the --test-case filter matches them with `?`.
+#   -D TEST_EXECUTABLE=... -D TEST_PREFIX=... -D CTEST_FILE=... -D TEST_PROPERTIES=...
+execute_process(COMMAND "${TEST_EXECUTABLE}" --list-test-cases --no-version
+                OUTPUT_VARIABLE out RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "${TEST_EXECUTABLE} --list-test-cases failed (${rc})")
+endif()
+# Protect CMake's list syntax before splitting into lines.
+string(REPLACE ";" "<sc>" out "${out}")
+string(REPLACE "[" "<lb>" out "${out}")
+string(REPLACE "]" "<rb>" out "${out}")
+string(REPLACE "\n" ";" lines "${out}")
+string(REPLACE "<sc>" ";" properties "${TEST_PROPERTIES}")
+set(script "")
+foreach(line IN LISTS lines)
+  if(line STREQUAL "" OR line MATCHES "^<lb>doctest<rb>" OR line MATCHES "^=+$")
+    continue()
+  endif()
+  set(name "${line}")
+  string(REPLACE "<lb>" "(" name "${name}")
+  string(REPLACE "<rb>" ")" name "${name}")
+  string(REPLACE "<sc>" "," name "${name}")
+  set(filter "${line}")
+  string(REPLACE "<lb>" "?" filter "${filter}")
+  string(REPLACE "<rb>" "?" filter "${filter}")
+  string(REPLACE "<sc>" "?" filter "${filter}")
+  string(REPLACE "," "\\," filter "${filter}")
+  set(test "${TEST_PREFIX}${name}")
+  string(APPEND script "add_test([==[${test}]==] \"${TEST_EXECUTABLE}\" [==[--test-case=${filter}]==])\n")
+  if(properties)
+    string(APPEND script "set_tests_properties([==[${test}]==] PROPERTIES ${TEST_PROPERTIES_QUOTED})\n")
+  endif()
+endforeach()
+file(WRITE "${CTEST_FILE}" "${script}")
