@@ -54,14 +54,14 @@ void check_actual_cells(const VerifyOperand& op, const verify::OperandPlan& trut
 
 }  // namespace
 
-TEST_CASE("gpu verify: the device") {
+TEST_CASE("verify: the device") {
   GpuStatus gpu = probe_gpu();
   if (!gpu.available) CUTEVIS_SKIP("no usable GPU: " + gpu.message);
   MESSAGE(gpu.message);
   CHECK(gpu.sm > 0);
 }
 
-TEST_CASE("gpu verify: warp-level MMA atoms agree with the hardware") {
+TEST_CASE("verify: warp-level MMA atoms agree with the hardware") {
   REQUIRE_GPU(89);
   for (const MmaAtom& atom :
        {test::sm80_16x8x16_f32f16(), test::sm80_16x8x16_f32bf16(), test::sm75_16x8x8_f16f16(), test::sm80_16x8x8_tf32(),
@@ -76,7 +76,7 @@ TEST_CASE("gpu verify: warp-level MMA atoms agree with the hardware") {
   }
 }
 
-TEST_CASE("gpu verify: GMMA SS and RS atoms agree (sm_90a)") {
+TEST_CASE("verify: GMMA SS and RS atoms agree (sm_90a)") {
   REQUIRE_GPU(90);
   if (probe_gpu().sm != 90) CUTEVIS_SKIP("wgmma needs compute capability 9.0");
   for (const MmaAtom& atom :
@@ -105,7 +105,7 @@ TEST_CASE("gpu verify: GMMA SS and RS atoms agree (sm_90a)") {
   }
 }
 
-TEST_CASE("gpu verify: ldmatrix and stmatrix ownership is exact") {
+TEST_CASE("verify: ldmatrix and stmatrix ownership is exact") {
   REQUIRE_GPU(75);
   std::vector<CopyAtom> atoms = {test::ldsm_n(1), test::ldsm_n(2), test::ldsm_n(4),
                                  test::ldsm_t(1), test::ldsm_t(2), test::ldsm_t(4)};
@@ -119,7 +119,7 @@ TEST_CASE("gpu verify: ldmatrix and stmatrix ownership is exact") {
   }
 }
 
-TEST_CASE("gpu verify: two A registers swapped are named, with the hardware's cells") {
+TEST_CASE("verify: two A registers swapped are named, with the hardware's cells") {
   REQUIRE_GPU(80);
   MmaAtom atom = test::sm80_16x8x16_f32f16();
   VerifyOverrides ov;
@@ -145,7 +145,7 @@ TEST_CASE("gpu verify: two A registers swapped are named, with the hardware's ce
   CHECK(wrong_cells > 0);
 }
 
-TEST_CASE("gpu verify: threads swapped in C, and A transposed") {
+TEST_CASE("verify: threads swapped in C, and A transposed") {
   REQUIRE_GPU(80);
   MmaAtom atom = test::sm80_16x8x16_f32f16();
   verify::MmaPlan truth = verify::plan_mma(atom);
@@ -177,7 +177,7 @@ TEST_CASE("gpu verify: threads swapped in C, and A transposed") {
   }
 }
 
-TEST_CASE("gpu verify: a wrong ThrID puts threads in another quad-pair's product") {
+TEST_CASE("verify: a wrong ThrID puts threads in another quad-pair's product") {
   REQUIRE_GPU(70);
   MmaAtom atom = test::sm70_8x8x4_nt();
   VerifyOverrides ov;
@@ -205,7 +205,7 @@ TEST_CASE("gpu verify: a wrong ThrID puts threads in another quad-pair's product
   CHECK(c.wrong.size() == 4 * 8 + 4 * 4);
 }
 
-TEST_CASE("gpu verify: a wrong C of an RS GMMA") {
+TEST_CASE("verify: a wrong C of an RS GMMA") {
   REQUIRE_GPU(90);
   if (probe_gpu().sm != 90) CUTEVIS_SKIP("wgmma needs compute capability 9.0");
   MmaAtom atom = test::sm90_gmma_f32f16(16, false);
@@ -221,7 +221,7 @@ TEST_CASE("gpu verify: a wrong C of an RS GMMA") {
   check_actual_cells(c, verify::plan_mma(atom).c);
 }
 
-TEST_CASE("gpu verify: swapped row addresses of ldmatrix") {
+TEST_CASE("verify: swapped row addresses of ldmatrix") {
   REQUIRE_GPU(75);
   VerifyOverrides ov;
   ov.layout_src = layout_of("((2,2,8),8):((16,8,32),1)");  // threads 1<->2, 5<->6, ...
@@ -238,7 +238,7 @@ TEST_CASE("gpu verify: swapped row addresses of ldmatrix") {
   CHECK(cell.wrong);
 }
 
-TEST_CASE("gpu verify: a batch in one process, timed") {
+TEST_CASE("verify: a batch in one process, timed") {
   REQUIRE_GPU(80);
   std::vector<MmaAtom> mma = {test::sm80_16x8x16_f32f16(), test::sm80_16x8x8_tf32(), test::sm80_8x8x4_f64(),
                               test::sm80_16x8x32_s4(), test::sm61_dp4a()};
@@ -254,7 +254,7 @@ TEST_CASE("gpu verify: a batch in one process, timed") {
   for (const auto& r : s.reports) CHECK_MESSAGE(r.status == VerifyStatus::kAgree, r.atom << ": " << r.reason);
 }
 
-TEST_CASE("gpu verify: the whole catalogue on this GPU") {
+TEST_CASE("verify: the whole catalogue on this GPU") {
   REQUIRE_GPU(90);
   auto t0 = std::chrono::steady_clock::now();
   VerifySummary s = verify_all();
