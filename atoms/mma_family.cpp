@@ -188,21 +188,25 @@ std::string ptx_type(const ValueType& t) {
   throw Error("no PTX type for " + t.name);
 }
 
-std::string parse_major(const std::string& arg) {
-  std::string leaf = arg.substr(arg.rfind(':') == std::string::npos ? 0 : arg.rfind(':') + 1);
-  std::string scope = arg.substr(0, arg.size() - leaf.size());
-  if (leaf != "K" && leaf != "MN") return "";
-  if (!scope.empty() && !ends_with(scope, "Major::")) return "";
-  return leaf;
+namespace {
+
+// A scoped enumerator's name (GMMA::Major::MN -> "MN") when it is one of `values` and its
+// scope, if written, ends in `scope`; else "".
+std::string enumerator(const std::string& arg, const std::string& scope, std::initializer_list<const char*> values) {
+  const size_t colon = arg.rfind(':');
+  const std::string leaf = colon == std::string::npos ? arg : arg.substr(colon + 1);
+  const std::string written_scope = arg.substr(0, arg.size() - leaf.size());
+  if (!written_scope.empty() && !ends_with(written_scope, scope)) return "";
+  for (const char* v : values)
+    if (leaf == v) return leaf;
+  return "";
 }
 
-std::string parse_scale_in(const std::string& arg) {
-  std::string leaf = arg.substr(arg.rfind(':') == std::string::npos ? 0 : arg.rfind(':') + 1);
-  std::string scope = arg.substr(0, arg.size() - leaf.size());
-  if (leaf != "One" && leaf != "Neg") return "";
-  if (!scope.empty() && !ends_with(scope, "ScaleIn::")) return "";
-  return leaf;
-}
+}  // namespace
+
+std::string parse_major(const std::string& arg) { return enumerator(arg, "Major::", {"K", "MN"}); }
+std::string parse_scale_in(const std::string& arg) { return enumerator(arg, "ScaleIn::", {"One", "Neg"}); }
+std::string parse_saturate(const std::string& arg) { return arg.find("Saturate") == std::string::npos ? "" : enumerator(arg, "Saturate::", {"True", "False"}); }
 
 std::optional<int64_t> parse_int(const std::string& arg) {
   std::string s = strip_cute(strip_call(arg));

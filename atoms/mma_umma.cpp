@@ -63,7 +63,7 @@ std::string spelled(const UmmaSpec& s, bool full) {
   if (s.kind->kind == Kind::kMXF4) t += std::to_string(s.vs) + ",";
   t += major + s.major_a + "," + major + s.major_b;
   if (s.scale_a != "One" || s.scale_b != "One") t += "," + scale + s.scale_a + "," + scale + s.scale_b;
-  if (s.saturate) t += full ? ",UMMA::Saturate::True" : ",Saturate";
+  if (s.saturate) t += full ? ",UMMA::Saturate::True" : ",Saturate::True";
   return t + ">";
 }
 
@@ -248,18 +248,23 @@ std::optional<MmaAtom> decode_umma(const AtomName& name) {
   if (s.major_a.empty() || s.major_b.empty()) throw Error(base + ": majors are UMMA::Major::K or UMMA::Major::MN (" + usage + ")");
   // Trailing options: ScaleIn for A and B, Saturate for C.
   int scales = 0;
+  bool saturate_given = false;
   for (; i < a.size(); ++i) {
-    std::string sc = parse_scale_in(a[i]);
-    std::string leaf = a[i].substr(a[i].rfind(':') == std::string::npos ? 0 : a[i].rfind(':') + 1);
+    std::string sc = parse_scale_in(a[i]), sat = parse_saturate(a[i]);
     if (!sc.empty() && scales < 2) {
       (scales++ == 0 ? s.scale_a : s.scale_b) = sc;
-    } else if (a[i].find("Saturate") != std::string::npos && (leaf == "True" || leaf == "False")) {
-      s.saturate = leaf == "True";
+    } else if (!sat.empty()) {
+      s.saturate = sat == "True";
+      saturate_given = true;
     } else {
       throw Error(base + ": unexpected template argument " + a[i]);
     }
   }
   if (scales == 1) throw Error(base + ": give both ScaleIn arguments (A and B)");
+  // CuTe's templates: ScaleIn everywhere but S8_SS; Saturate on TS and S8 (after the scales).
+  const bool s8 = s.kind->kind == Kind::kS8;
+  if (scales && s8 && !s.ts) throw Error(base + " takes no ScaleIn arguments (<A,B,C,M,N,MajorA,MajorB[,Saturate]>)");
+  if (saturate_given && !s.ts && !s8) throw Error(base + " takes no Saturate argument (only TS and S8 atoms do)");
   std::string bad = check_types(s);
   if (!bad.empty()) throw Error(base + ": " + bad);
   if (!valid_m(s)) {

@@ -71,6 +71,14 @@ TEST_CASE("names: all spellings of an atom decode to it") {
   CHECK(find_mma_atom("SM90_64x128x16_F32F16F16_SS<MN,K>").name == "SM90_64x128x16_F32F16F16_SS<GMMA::Major::MN,GMMA::Major::K>");
   CHECK(find_mma_atom("SM90_64x64x16_F32F16F16_SS<K,K,GMMA::ScaleIn::Neg,GMMA::ScaleIn::One>").short_name == "SM90_64x64x16_F32F16F16_SS<K,K,Neg,One>");
   CHECK(find_mma_atom("SM90_64x64x8_F32TF32TF32_SS_TN<GMMA::ScaleIn::One,GMMA::ScaleIn::Neg>").scale_b == "Neg");
+  // UMMA's optional ScaleIn / Saturate arguments: kept in both spellings, which round-trip.
+  MmaAtom ts = find_mma_atom("SM100_MMA_F16BF16_TS<half_t,half_t,float,128,128,K,K,UMMA::ScaleIn::Neg,UMMA::ScaleIn::One,UMMA::Saturate::True>");
+  CHECK(ts.short_name == "SM100_MMA_F16BF16_TS<half_t,half_t,float,128,128,K,K,Neg,One,Saturate::True>");
+  CHECK(ts.saturate);
+  CHECK(find_mma_atom(ts.short_name).name == ts.name);
+  CHECK(find_mma_atom("SM100_MMA_S8_SS<int8_t,int8_t,int32_t,128,128,K,K,UMMA::Saturate::True>").saturate);
+  CHECK_THROWS_AS(find_mma_atom("SM100_MMA_S8_SS<int8_t,int8_t,int32_t,128,128,K,K,UMMA::ScaleIn::Neg,UMMA::ScaleIn::One>"), Error);
+  CHECK_THROWS_AS(find_mma_atom("SM100_MMA_F16BF16_SS<half_t,half_t,float,128,128,K,K,UMMA::Saturate::True>"), Error);
 }
 
 TEST_CASE("names: bad names say what is wrong and suggest the nearest valid names") {
