@@ -52,13 +52,14 @@ size_t bounded_edit_distance(const std::string& a, const std::string& b, size_t 
 std::vector<std::string> nearest_names(const std::string& wanted, size_t max = 3) {
   std::vector<std::pair<size_t, const std::string*>> best;  // sorted, at most `max`
   for (const auto& n : cached_names()) {
+    if (best.size() == max && best.back().first == 0) break;  // nothing beats exact matches
     const size_t len_gap = n.size() > wanted.size() ? n.size() - wanted.size() : wanted.size() - n.size();
     if (best.size() == max && len_gap >= best.back().first) continue;  // cannot beat the worst kept
     const size_t bound = best.size() == max ? best.back().first - 1 : SIZE_MAX - 1;
     size_t d = bounded_edit_distance(wanted, n, bound);
     if (d > bound) continue;
     best.emplace_back(d, &n);
-    std::sort(best.begin(), best.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+    std::stable_sort(best.begin(), best.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
     if (best.size() > max) best.pop_back();
   }
   std::vector<std::string> out;
