@@ -52,7 +52,9 @@ MmaAtom universal_fma(const AtomName& n) {
   if (t.size() < 2) t.push_back(t[0]);  // A = D
   if (t.size() < 3) t.push_back(t[1]);  // B = A
   if (t.size() < 4) t.push_back(t[0]);  // C = D
-  MmaAtom atom = scalar_atom("UniversalFMA<" + t[0].name + "," + t[1].name + "," + t[2].name + "," + t[3].name + ">", "Universal", 0, 1, 1, 1);
+  // Spelled <D,A,B> as the reference writes it, with C only when it is not D (its default).
+  std::string name = "UniversalFMA<" + t[0].name + "," + t[1].name + "," + t[2].name + (t[3].name == t[0].name ? "" : "," + t[3].name) + ">";
+  MmaAtom atom = scalar_atom(name, "Universal", 0, 1, 1, 1);
   atom.type_d = t[0];
   atom.type_a = t[1];
   atom.type_b = t[2];
@@ -96,7 +98,8 @@ void scalar_names(std::vector<std::string>& out) {
   out.push_back("SM61_DP4A");
   out.push_back("SM61_DP2A");
   for (const char* t : {"half_t", "bfloat16_t", "float", "double", "int32_t", "complex<float>", "complex<double>"})
-    out.push_back(std::string("UniversalFMA<") + t + "," + t + "," + t + "," + t + ">");
+    out.push_back(std::string("UniversalFMA<") + t + "," + t + "," + t + ">");
+  out.push_back("UniversalFMA<float,half_t,half_t>");  // mixed precision: f32 += f16 * f16
   out.push_back("SM100_2x1x1_F32F32F32F32");
   out.push_back("SM100_1x2x1_F32F32F32F32");
 }

@@ -54,8 +54,9 @@ TEST_CASE("names: all spellings of an atom decode to it") {
       {"SM120_16x8x32_TN<float_e4m3_t,float_e2m1_t,float>", {"SM120_16x8x32_TN<cutlass::float_e4m3_t, cutlass::float_e2m1_t, float>{}"}},
       {"SM120_16x8x64_TN_VS<float_e2m1_t,float_e2m1_t,float,float_ue8m0_t,32>",
        {"SM120::BLOCKSCALED::SM120_16x8x64_TN_VS<float_e2m1_t,float_e2m1_t,float,float_ue8m0_t,32>"}},
-      {"UniversalFMA<float,float,float,float>", {"UniversalFMA<float>", "UniversalFMA<float,float,float>", "cute::UniversalFMA<float, float>{}"}},
-      {"UniversalFMA<float,half_t,half_t,float>", {"UniversalFMA<float,half_t>", "UniversalFMA<float, cutlass::half_t, half_t>"}},
+      {"UniversalFMA<float,float,float>", {"UniversalFMA<float>", "UniversalFMA<float,float,float,float>", "cute::UniversalFMA<float, float>{}"}},
+      {"UniversalFMA<float,half_t,half_t>", {"UniversalFMA<float,half_t>", "UniversalFMA<float, cutlass::half_t, half_t, float>"}},
+      {"UniversalFMA<float,half_t,half_t,double>", {"UniversalFMA<float,half_t,half_t,double>{}"}},
   };
   for (const auto& [canonical, others] : spellings) {
     MmaAtom ref = find_mma_atom(canonical);
@@ -107,7 +108,7 @@ TEST_CASE("names: bad names say what is wrong and suggest the nearest valid name
       {"SM100_MMA_F16BF16_SS<half_t,bfloat16_t,float,128,128,K,K>", "both half_t or both bfloat16_t", "SM100_MMA_F16BF16_SS<half_t,half_t,float,128,128,K,K>"},
       {"SM120_16x8x32_TN<half_t,half_t,float>", "float_e2m1_t", "SM120_16x8x32_TN<float_e2m1_t,float_e2m1_t,float>"},
       {"SM61_DP8A", "SM61_DP4A and SM61_DP2A", "SM61_DP4A"},
-      {"UniversalFMA<flaot>", "unknown element type flaot", "UniversalFMA<float,float,float,float>"},
+      {"UniversalFMA<flaot>", "unknown element type flaot", "UniversalFMA<float,float,float>"},
   };
   for (const auto& c : cases) {
     INFO(c.name);
