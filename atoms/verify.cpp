@@ -496,8 +496,9 @@ void finish_copy(Job& job) {
   };
   r.operands.push_back(make_operand(side_facts(p.src, loc.actual_src), job.cells));
   r.operands.push_back(make_operand(side_facts(p.dst, loc.actual_dst), job.cells));
-  const char* anchor_side = loc.anchor == 'r' ? "register" : "address";
-  r.anchors = std::string("tile elements named by the ") + anchor_side + " side's layout (CuTe's RefLayout is the register side)";
+  const CopySide& named_by = loc.anchor == 'r' ? regs : addr;
+  r.anchors = "tile elements named by the " + named_by.name + " layout (" +
+              (loc.anchor == 'r' ? "CuTe's RefLayout side" : "the one not hand-written") + ")";
   bool any_wrong = false;
   for (const auto& op : r.operands) any_wrong = any_wrong || op.status == VerifyStatus::kDisagree;
   if (r.mismatches == 0 && !any_wrong) {
@@ -661,7 +662,8 @@ std::string to_text(const VerifyReport& r) {
     }
   }
   o << "  result: " << to_string(r.status);
-  if (r.status == VerifyStatus::kAgree) o << " (" << r.checked << " elements of the product exact)";
+  if (r.status == VerifyStatus::kAgree)
+    o << " (" << r.checked << (r.kind == "copy" ? " elements land where the layouts say)" : " elements of the product exact)");
   if (!r.reason.empty()) o << ": " << r.reason;
   o << "\n";
   if (!r.established.empty()) o << "  established: " << r.established << "\n";
