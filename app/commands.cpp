@@ -16,6 +16,7 @@
 #include "atoms/names.hpp"
 #include "atoms/tiled_copy.hpp"
 #include "atoms/tiled_mma.hpp"
+#include "atoms/verify.hpp"
 #include "lib/expr.hpp"
 
 namespace cutevis {
@@ -288,6 +289,105 @@ Output run_list(const ListOptions& o) {
   if (count == 0) throw Error("no atom matches '" + o.pattern + "'" + (o.arch.empty() ? "" : " on " + o.arch));
   table << count << " atoms\n";
   return text(table.str());
+}
+
+namespace {
+
+std::optional<Layout> layout_flag(const std::string& text, const char* flag) {
+  if (text.empty()) return std::nullopt;
+  try {
+    return evaluate(text).to_layout();
+  } catch (const Error& e) {
+    throw Error(std::string(flag) + ": " + e.what());
+  }
+}
+
+DiffPicture diff_picture(const VerifyReport& r) {
+  DiffPicture pic;
+  for (const VerifyOperand& op : r.operands) {
+    if (op.cells.empty() || op.rows <= 0 || op.cols <= 0) continue;
+    DiffOperand d;
+    d.name = op.name;
+    d.row_name = op.row_name;
+    d.col_name = op.col_name;
+    d.rows = op.rows;
+    d.cols = op.cols;
+    for (const VerifyCell& c : op.cells) {
+      d.expected.push_back(c.expected);
+      d.actual.push_back(c.actual);
+      d.wrong.push_back(c.wrong);
+    }
+    pic.operands.push_back(std::move(d));
+  }
+  if (pic.operands.empty()) throw Error("nothing to draw: the report has no per-cell data (" + to_string(r.status) + (r.reason.empty() ? "" : ": " + r.reason) + ")");
+  pic.notes.push_back(r.atom + ": " + to_string(r.status) + (r.device.empty() ? "" : " on " + r.device));
+  if (!r.established.empty()) pic.notes.push_back(r.established);
+  return pic;
+}
+
+}  // namespace
+
+VerifyOutcome run_verify(const VerifyOptions& o) {
+  register_catalogue_names();
+  VerifyOutcome out;
+  if (o.all) {
+    if (!o.name.empty()) throw Error("give an atom name or --all, not both");
+    if (o.picture.format) throw Error("--all prints a table or JSON; draw one atom at a time");
+    VerifyFilter f;
+    int sm = parse_arch(o.arch);
+    if (sm >= 0) f.sm = sm;
+    f.contains = o.contains;
+    VerifySummary summary = verify_all(f);
+    out.output = text(o.json ? to_json(summary).dump() : to_text(summary, o.every));
+    out.exit_code = verify_exit_code(summary.reports);
+  } else {
+    if (o.name.empty()) throw Error("cutevis verify needs an atom name or --all");
+    if (!o.arch.empty() || !o.contains.empty() || o.every) throw Error("--arch, --contains and --every go with --all");
+    VerifyOverrides ov;
+    ov.layout_a = layout_flag(o.layout_a, "--layout-a");
+    ov.layout_b = layout_flag(o.layout_b, "--layout-b");
+    ov.layout_c = layout_flag(o.layout_c, "--layout-c");
+    ov.thr_id = layout_flag(o.thr_id, "--thr-id");
+    ov.layout_src = layout_flag(o.layout_src, "--layout-src");
+    ov.layout_dst = layout_flag(o.layout_dst, "--layout-dst");
+    ov.smem_layout = o.smem_layout;
+    std::string name = o.name;
+    if (name.size() > 2 && name.compare(name.size() - 2, 2, "{}") == 0) name.resize(name.size() - 2);
+    bool mma_flags = ov.layout_a || ov.layout_b || ov.layout_c || ov.thr_id || !ov.smem_layout.empty();
+    bool copy_flags = ov.layout_src || ov.layout_dst;
+    VerifyReport report;
+    std::optional<MmaAtom> mma;
+    std::string mma_error;
+    try {
+      mma = find_mma_atom(name);
+    } catch (const Error& e) {
+      mma_error = e.what();
+    }
+    if (mma) {
+      if (copy_flags) throw Error("--layout-src/--layout-dst are for copy atoms; " + mma->short_name + " is an MMA atom (use --layout-a/-b/-c)");
+      report = verify_mma(*mma, ov);
+    } else {
+      CopyAtom copy;
+      try {
+        copy = find_copy_atom(name);
+      } catch (const Error& e) {
+        throw Error(looks_like_copy(name) ? e.what() : mma_error);
+      }
+      if (mma_flags) throw Error("--layout-a/-b/-c, --thr-id and --smem-layout are for MMA atoms; " + copy.name + " is a copy atom (use --layout-src/--layout-dst)");
+      report = verify_copy(copy, ov);
+    }
+    if (o.picture.format) {
+      ShowOptions show;
+      show.input = "verify " + o.name;
+      show.picture = o.picture;
+      out.output = draw(diff_scene(diff_picture(report), view_options(show)), o.picture, Format::kTxt);
+    } else {
+      out.output = text(o.json ? to_json(report).dump() : to_text(report));
+    }
+    out.exit_code = verify_exit_code({report});
+  }
+  if (out.exit_code == 3) out.notice = "cutevis: no usable GPU or CUDA: nothing was run on hardware (exit 3)";
+  return out;
 }
 
 }  // namespace cutevis

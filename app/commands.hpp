@@ -66,6 +66,26 @@ struct ListOptions {
 // `cutevis list`: the catalogue with shapes and types.
 Output run_list(const ListOptions& options);
 
+struct VerifyOptions {
+  std::string name;                      // an MMA or copy atom
+  std::string layout_a, layout_b, layout_c, thr_id;   // hand-written MMA layouts
+  std::string layout_src, layout_dst;    // hand-written copy layouts
+  std::string smem_layout;               // GMMA: INTER, SW32, SW64, SW128
+  bool all = false;                      // the whole runnable catalogue
+  std::string arch;                      // with --all: only this architecture
+  std::string contains;                  // with --all: only names containing this
+  bool every = false;                    // with --all: one line per atom
+  bool json = false;
+  PictureOptions picture;                // a diff picture of a single atom's report
+};
+struct VerifyOutcome {
+  Output output;
+  int exit_code = 0;    // 0 agree, 1 disagree, 3 no usable GPU/CUDA
+  std::string notice;   // a line for stderr (no GPU), or empty
+};
+// `cutevis verify`: run the real instruction and compare ownership.
+VerifyOutcome run_verify(const VerifyOptions& options);
+
 // The names of the atom catalogue in the expression language (idempotent).
 void register_catalogue_names();
 

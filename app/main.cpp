@@ -141,6 +141,25 @@ int main(int argc, char** argv) {
   list_cmd->add_flag("--json", list.json, "one JSON array");
   add_output(list_cmd);
 
+  VerifyOptions verify;
+  PictureFlags verify_flags;
+  CLI::App* verify_cmd = app.add_subcommand("verify", "Run the atom's real instruction on the GPU and check who owns what (exit 0 agree, 1 disagree, 3 no GPU)");
+  verify_cmd->add_option("name", verify.name, "an MMA or copy atom, e.g. SM80_16x8x16_F32F16F16F32_TN, 'Copy_Atom<SM75_U32x4_LDSM_N, half_t>'");
+  verify_cmd->add_option("--layout-a", verify.layout_a, "a hand-written A TV layout (thr,val) -> (M,K) in place of the catalogue's");
+  verify_cmd->add_option("--layout-b", verify.layout_b, "a hand-written B TV layout (thr,val) -> (N,K)");
+  verify_cmd->add_option("--layout-c", verify.layout_c, "a hand-written C TV layout (thr,val) -> (M,N)");
+  verify_cmd->add_option("--thr-id", verify.thr_id, "a hand-written ThrID");
+  verify_cmd->add_option("--layout-src", verify.layout_src, "copy atoms: a hand-written source TV layout (thr,val) -> value index");
+  verify_cmd->add_option("--layout-dst", verify.layout_dst, "copy atoms: a hand-written destination TV layout");
+  verify_cmd->add_option("--smem-layout", verify.smem_layout, "GMMA shared-memory operands: INTER, SW32, SW64 or SW128");
+  verify_cmd->add_flag("--all", verify.all, "check the whole runnable catalogue in one process");
+  verify_cmd->add_option("--arch", verify.arch, "with --all: only this architecture, e.g. sm90");
+  verify_cmd->add_option("--contains", verify.contains, "with --all: only atoms whose name contains this");
+  verify_cmd->add_flag("--every", verify.every, "with --all: a line for every atom, not only per family");
+  verify_cmd->add_flag("--json", verify.json, "the report as JSON");
+  verify_flags.add_to(verify_cmd);
+  add_output(verify_cmd);
+
   std::string batch_spec, batch_dir = ".";
   CLI::App* batch_cmd = app.add_subcommand("batch", "Draw every picture of a JSON batch spec in one process (see samples/docs.json)");
   batch_cmd->add_option("spec", batch_spec, "the batch spec (JSON)")->required();
@@ -159,6 +178,14 @@ int main(int argc, char** argv) {
       return emit(run_eval(eval), output_path);
     }
     if (list_cmd->parsed()) return emit(run_list(list), output_path);
+    if (verify_cmd->parsed()) {
+      verify.picture = verify_flags.options(output_path);
+      if (verify.json && verify.picture.format) throw Error("--json and a picture format exclude each other");
+      VerifyOutcome r = run_verify(verify);
+      emit(r.output, output_path);
+      if (!r.notice.empty()) std::fprintf(stderr, "%s\n", r.notice.c_str());
+      return r.exit_code;
+    }
     if (batch_cmd->parsed()) {
       BatchResult r = run_batch(batch_spec, batch_dir);
       std::printf("cutevis: wrote %zu files\n", r.written.size());

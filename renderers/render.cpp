@@ -14,6 +14,7 @@ namespace cutevis {
 
 std::string render(const Scene& scene, Format format, const RenderOptions& options) {
   const bool cute = options.style == Style::kCute;
+  if (cute && scene.kind == SceneKind::kDiff) throw Error("CuTe has no picture of a verify report: use the default style");
   switch (format) {
     case Format::kTex: return cute ? detail::render_tikz_cute(scene) : detail::render_tikz(scene);
     case Format::kSvg: return cute ? detail::render_svg_cute(scene) : detail::render_svg(scene);
@@ -155,6 +156,7 @@ void check_cute_rank(const Scene& scene) {
 std::string cute_tile_text(const Scene& scene) { return to_string(scene.tile, /*underscore=*/true); }
 
 std::string cell_description(const Panel& panel, int64_t r, int64_t c) {
+  if (!panel.cell(r, c).tooltip.empty()) return panel.cell(r, c).tooltip;
   if (panel.role == PanelRole::kLayout) {
     const Cell& cell = panel.cell(r, c);
     std::string value = cell.label.substr(0, cell.label.find('\n'));

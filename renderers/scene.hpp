@@ -41,6 +41,7 @@ struct Cell {
   Rgb fill;
   Emphasis emphasis = Emphasis::kNormal;
   int64_t value = -1;   // layout panels: L(m,n), the index CuTe prints; -1 in TV panels
+  std::string tooltip;  // when set, the SVG tooltip instead of the generated description
 };
 
 // Row or column labels of a panel (the axis indices CuTe prints in \Large\texttt).
@@ -88,6 +89,7 @@ enum class SceneKind : uint8_t {
   kTv,      // one TV panel over a tile (print_latex_tv)
   kMma,     // C, A, B panels (print_latex(TiledMMA), print_svg(TiledMMA))
   kCopy,    // S, D panels (print_latex(TiledCopy))
+  kDiff,    // verify: one panel per operand, disagreeing cells marked (no CuTe counterpart)
 };
 
 struct Scene {

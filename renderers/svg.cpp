@@ -163,6 +163,8 @@ std::string render_svg_cute(const Scene& scene) {
       }
       break;
     }
+    case SceneKind::kDiff:
+      throw Error("CuTe has no picture of a verify report: use the default style");
     case SceneKind::kTv: {
       const Panel& p = scene.panels.at(0);
       o << "<!--  Tile: " << cute_tile_text(scene) << "  -->\n";

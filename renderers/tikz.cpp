@@ -100,6 +100,8 @@ std::string render_tikz_cute(const Scene& scene) {
       cute_labels(o, p);
       break;
     }
+    case SceneKind::kDiff:
+      throw Error("CuTe has no picture of a verify report: use the default style");
     case SceneKind::kTv: {
       const Panel& p = scene.panels.at(0);
       o << "% Layout TV: " << p.cute_text << "\n" << kCuteHeader;

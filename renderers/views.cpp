@@ -548,3 +548,76 @@ Scene copy_scene(const CopyPicture& pic, const ViewOptions& opt) {
 }
 
 }  // namespace cutevis
+
+namespace cutevis {
+
+namespace {
+
+std::string owner_text(const std::vector<Owner>& owners) {
+  if (owners.empty()) return "nowhere";
+  std::string s = "T" + std::to_string(owners[0].thr) + " V" + std::to_string(owners[0].val);
+  if (owners.size() > 1) s += " +" + std::to_string(owners.size() - 1);
+  return s;
+}
+
+}  // namespace
+
+Scene diff_scene(const DiffPicture& pic, const ViewOptions& opt) {
+  Scene s;
+  s.kind = SceneKind::kDiff;
+  s.title = opt.title;
+  const Rgb wrong_fill{255, 120, 120}, right_fill{205, 240, 205}, empty_fill{255, 255, 255};
+  int64_t col0 = 0, wrong_total = 0, cells_total = 0;
+  for (const DiffOperand& op : pic.operands) {
+    check_tile(op.rows, op.cols, "verify picture");
+    const size_t n = static_cast<size_t>(op.rows * op.cols);
+    if (op.expected.size() != n || op.actual.size() != n || op.wrong.size() != n)
+      throw Error("verify picture: operand " + op.name + " has " + std::to_string(op.expected.size()) + " cells, not " + std::to_string(n));
+    Panel p;
+    p.role = PanelRole::kLayout;
+    p.name = op.name;
+    p.rows = op.rows;
+    p.cols = op.cols;
+    p.col0 = col0;
+    p.cells.resize(n);
+    axis(p.row_axis, AxisLabels::Side::kLeft, op.rows);
+    axis(p.col_axis, AxisLabels::Side::kTop, op.cols);
+    p.caption = op.name + " (" + op.row_name + " x " + op.col_name + ")";
+    p.caption_row = -2;
+    p.caption_col = static_cast<double>(col0) + static_cast<double>(op.cols) / 2 - 0.5;
+    for (int64_t c = 0; c < op.cols; ++c)
+      for (int64_t r = 0; r < op.rows; ++r) {
+        const size_t i = static_cast<size_t>(r + op.rows * c);
+        Cell& cell = p.cell(r, c);
+        const auto& want = op.expected[i];
+        const auto& got = op.actual[i];
+        std::string where = op.name + "(" + op.row_name + std::to_string(r) + "," + op.col_name + std::to_string(c) + ")";
+        if (op.wrong[i]) {
+          cell.fill = wrong_fill;
+          cell.label = owner_text(want) + "\n≠ " + owner_text(got);
+          cell.tooltip = where + ": the layout puts " + (want.empty() ? std::string("nothing") : describe_owners(want)) +
+                         " here; the hardware puts " + (got.empty() ? std::string("nothing") : describe_owners(got));
+          ++wrong_total;
+        } else {
+          cell.fill = want.empty() ? empty_fill : right_fill;
+          cell.label = want.empty() ? "" : owner_text(want);
+          cell.tooltip = where + ": " + (want.empty() ? std::string("no owner") : describe_owners(want)) + " (agrees)";
+        }
+        if (!opt.threads.empty()) {
+          bool hit = false;
+          for (const Owner& o : want) hit = hit || opt.threads.contains(o.thr);
+          for (const Owner& o : got) hit = hit || opt.threads.contains(o.thr);
+          cell.emphasis = hit ? Emphasis::kHighlighted : Emphasis::kFaded;
+        }
+        ++cells_total;
+      }
+    col0 += op.cols + 3;
+    s.panels.push_back(std::move(p));
+  }
+  s.legend.push_back(std::to_string(wrong_total) + " of " + std::to_string(cells_total) +
+                     " cells disagree (red: the layout's owner, then the hardware's after ≠); green cells agree");
+  for (const std::string& note : pic.notes) s.legend.push_back(note);
+  return s;
+}
+
+}  // namespace cutevis

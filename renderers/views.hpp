@@ -79,6 +79,21 @@ struct CopyPicture {
 };
 Scene copy_scene(const CopyPicture& picture, const ViewOptions& options = {});
 
+// A verify report drawn: per operand, who the layout says owns each cell and who the
+// hardware shows; disagreeing cells are marked.
+struct DiffOperand {
+  std::string name;                  // "A", "B", "C", "src", "dst"
+  std::string row_name, col_name;    // "M", "K", ...
+  int64_t rows = 0, cols = 0;
+  std::vector<std::vector<Owner>> expected, actual;  // per cell, column-major (r + rows*c)
+  std::vector<bool> wrong;                           // per cell
+};
+struct DiffPicture {
+  std::vector<DiffOperand> operands;
+  std::vector<std::string> notes;    // legend lines (what was established, ...)
+};
+Scene diff_scene(const DiffPicture& picture, const ViewOptions& options = {});
+
 // CuTe's 8-colour TV palette (SVGColor_TV / TikzColor_TV), by index mod 8.
 Rgb cute_tv_color(int64_t i);
 
