@@ -31,7 +31,7 @@ enum class OperandSource {
 struct MmaAtom {
   std::string name;        // CuTe's C++ spelling: SM90_64x128x16_F32F16F16_SS<GMMA::Major::K,GMMA::Major::K>
   std::string short_name;  // the short form: SM90_64x128x16_F32F16F16_SS<K,K>
-  std::string family;      // "SM61", "SM70", "SM75", "SM80", "SM89", "SM90", "SM90_GMMA", "SM100_UMMA", "SM120", "Universal"
+  std::string family;      // "SM61", "SM70", "SM75", "SM80", "SM89", "SM90", "SM90_GMMA", "SM100" (FFMA2), "SM100_UMMA", "SM120", "Universal"
   int sm = 0;              // 61, 70, 75, 80, 89, 90, 100, 120; 0 for UniversalFMA
   IntTuple shape_mnk;      // Shape_MNK
   Layout thr_id;           // ThrID
@@ -39,7 +39,7 @@ struct MmaAtom {
   Layout layout_b;         // BLayout: (thr,val) -> (N,K)
   Layout layout_c;         // CLayout: (thr,val) -> (M,N)
   ValueType type_a, type_b, type_c, type_d;  // ValTypeA/B/C/D
-  std::string ptx;         // the instruction it wraps ("" for UniversalFMA, a C++ fma)
+  std::string ptx;         // the instruction it wraps ("" for UniversalFMA and SM100 FFMA2: a C++ fma)
   RegisterSpec regs_d, regs_a, regs_b, regs_c;
   OperandSource source_a = OperandSource::kRegister;
   OperandSource source_b = OperandSource::kRegister;
@@ -53,13 +53,15 @@ struct MmaAtom {
   // asm statement CuTe emits (same tokens; whitespace ours), asm_operands its operand
   // list with CuTe's constraints: "=f"(d0), ... : "r"(a0), ..., "f"(c0), ...
   // Register arrays are named d/a/b/c as in CuTe; GMMA/UMMA descriptors desc_a/desc_b.
+  // Kept as CuTe has them even where ptxas 13.0 refuses: SM61_DP2A (`dp2a` wants .lo/.hi)
+  // and SM120_16x8x64_TN_VS with float_ue8m0_t,16 (scale_vec::4X with .ue8m0).
   std::string asm_template;
   std::string asm_operands;
   int ptx_calls = 1;        // instructions per fma: 4 for planar complex C64, 3 for Gaussian GC64
   std::string base_op;      // the atom whose instruction a composite repeats ("" if none)
   OperandSource source_c = OperandSource::kRegister;  // UMMA accumulates in tensor memory
   std::string scale_a, scale_b;  // GMMA/UMMA ScaleIn template arguments: "One" or "Neg" ("" if none)
-  bool saturate = false;    // .satfinite
+  bool saturate = false;    // _SATURATE (.satfinite) or UMMA::Saturate::True
   // Block-scaled atoms (SM100 MX*, SM120 *_VS): scale-factor type, elements per scale
   // factor, and for SM120 the scale-factor TV layouts (thr,val) -> (M,K) / (N,K).
   ValueType type_sf;
