@@ -29,9 +29,9 @@ echo "== single atoms and hand-written layouts"
   $cutevis verify SM80_16x8x16_F32F16F16F32_TN; echo "exit $?"
   $cutevis verify 'SM90_64x128x16_F32F16F16_SS<GMMA::Major::K,GMMA::Major::K>'; echo "exit $?"
   $cutevis verify 'Copy_Atom<SM75_U32x4_LDSM_N, half_t>'; echo "exit $?"
-  # a hand-written SM80 A layout with threads 0 and 1 swapped
-  $cutevis verify SM80_16x8x16_F32F16F16F32_TN --layout-c '((2,2,8),(2,2)):((32,1,2),(16,8))'; echo "exit $?"
-  $cutevis verify SM80_16x8x16_F32F16F16F32_TN --layout-c '((2,2,8),(2,2)):((32,1,2),(16,8))' --svg -o "$out/diff_c.svg"; echo "exit $?"
+  # a hand-written SM80 C layout with its two value modes swapped (wrong on purpose)
+  $cutevis verify SM80_16x8x16_F32F16F16F32_TN --layout-c '((4,8),(2,2)):((32,1),(8,16))'; echo "exit $?"
+  $cutevis verify SM80_16x8x16_F32F16F16F32_TN --layout-c '((4,8),(2,2)):((32,1),(8,16))' --svg -o "$out/diff_c.svg"; echo "exit $?"
   $cutevis verify SM70_8x8x4_F32F16F16F32_NT --thr-id '8:1'; echo "exit $?"
 } > "$out/single.txt" 2>&1
 cat "$out/single.txt"
