@@ -14,15 +14,6 @@ int log2_exact(int64_t n, const char* what) {
 
 int64_t shiftr(int64_t x, int s) { return s >= 0 ? (x >> s) : (x << -s); }
 
-int64_t gcd64(int64_t a, int64_t b) {
-  while (b) {
-    int64_t t = a % b;
-    a = b;
-    b = t;
-  }
-  return a;
-}
-
 }  // namespace
 
 // --- Swizzle ---------------------------------------------------------------------------
@@ -71,12 +62,9 @@ Swizzle upcast(const Swizzle& s, int64_t n) {
 Swizzle downcast(const Swizzle& s, int64_t n) { return Swizzle(s.bits, s.base + log2_exact(n, "downcast"), s.shift); }
 
 Swizzle recast_swizzle(const Swizzle& s, int64_t old_bits, int64_t new_bits) {
-  int64_t g = gcd64(new_bits, old_bits);
-  int64_t num = new_bits / g, den = old_bits / g;
-  if (num == 1 && den == 1) return s;
-  if (num == 1) return downcast(s, den);
-  if (den == 1) return upcast(s, num);
-  return downcast(upcast(s, num), den);
+  return recast_by_ratio(
+      s, old_bits, new_bits, [](const Swizzle& x, int64_t n) { return upcast(x, n); },
+      [](const Swizzle& x, int64_t n) { return downcast(x, n); });
 }
 
 // --- ComposedLayout -------------------------------------------------------------------------
@@ -348,13 +336,9 @@ AnyLayout downcast(const AnyLayout& l, int64_t n) {
 }
 
 AnyLayout recast_layout(const AnyLayout& l, int64_t old_bits, int64_t new_bits) {
-  if (old_bits <= 0 || new_bits <= 0) throw Error("recast_layout: widths must be positive");
-  int64_t g = gcd64(new_bits, old_bits);
-  int64_t num = new_bits / g, den = old_bits / g;
-  if (num == 1 && den == 1) return l;
-  if (num == 1) return downcast(l, den);
-  if (den == 1) return upcast(l, num);
-  return downcast(upcast(l, num), den);
+  return recast_by_ratio(
+      l, old_bits, new_bits, [](const AnyLayout& x, int64_t n) { return upcast(x, n); },
+      [](const AnyLayout& x, int64_t n) { return downcast(x, n); });
 }
 
 int64_t max_common_vector(const AnyLayout& a, const AnyLayout& b) {

@@ -650,14 +650,6 @@ Layout downcast_impl(const IntTuple& shape, const IntTuple& stride, int64_t n) {
   return Layout(shape, leaf_mul(stride, n));
 }
 
-int64_t gcd64(int64_t a, int64_t b) {
-  while (b) {
-    int64_t t = a % b;
-    a = b;
-    b = t;
-  }
-  return a < 0 ? -a : a;
-}
 
 }  // namespace
 
@@ -676,13 +668,9 @@ Layout downcast(const Layout& l, int64_t n) {
 }
 
 Layout recast_layout(const Layout& l, int64_t old_bits, int64_t new_bits) {
-  if (old_bits <= 0 || new_bits <= 0) throw Error("recast_layout: widths must be positive");
-  int64_t g = gcd64(new_bits, old_bits);
-  int64_t num = new_bits / g, den = old_bits / g;
-  if (num == 1 && den == 1) return l;
-  if (num == 1) return downcast(l, den);
-  if (den == 1) return upcast(l, num);
-  return downcast(upcast(l, num), den);
+  return recast_by_ratio(
+      l, old_bits, new_bits, [](const Layout& x, int64_t n) { return upcast(x, n); },
+      [](const Layout& x, int64_t n) { return downcast(x, n); });
 }
 
 // --- TV ---------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -128,6 +129,19 @@ Layout upcast(const Layout& l, int64_t n);
 Layout downcast(const Layout& l, int64_t n);
 // recast_layout<Old,New>: from elements of old_bits to elements of new_bits.
 Layout recast_layout(const Layout& l, int64_t old_bits, int64_t new_bits);
+
+// CuTe's recast rule for anything with an upcast and a downcast: with new/old reduced
+// to num/den, 1/1 keeps x, num == 1 downcasts by den, den == 1 upcasts by num, else both.
+template <class T, class Up, class Down>
+T recast_by_ratio(const T& x, int64_t old_bits, int64_t new_bits, Up&& up, Down&& down) {
+  if (old_bits <= 0 || new_bits <= 0) throw Error("recast_layout: widths must be positive");
+  int64_t g = std::gcd(new_bits, old_bits);
+  int64_t num = new_bits / g, den = old_bits / g;
+  if (num == 1 && den == 1) return x;
+  if (num == 1) return down(x, den);
+  if (den == 1) return up(x, num);
+  return down(up(x, num), den);
+}
 
 // --- TV layouts --------------------------------------------------------------------------
 // make_layout_tv(thr, val) as make_tiled_copy builds it:
