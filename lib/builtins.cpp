@@ -65,6 +65,16 @@ const Node& arg_node(const Node& n, size_t i) {
   return i < from.size() ? from[i] : n;
 }
 
+// Argument i used as a shape (or a cotarget): integers, every extent positive, as the
+// shape of shape:stride must be.
+IntTuple shape_arg(Evaluator& ev, const Node& n, size_t i, const Value& v) {
+  IntTuple s = v.to_int_tuple();
+  if (has_basis(s)) ev.fail(arg_node(n, i), "a shape cannot hold basis elements");
+  for (const auto& leaf : flatten_leaves(s))
+    if (leaf.value() <= 0) ev.fail(arg_node(n, i), "shape " + to_string(s) + " has a non-positive extent " + std::to_string(leaf.value()));
+  return s;
+}
+
 Value make_layout_value(Evaluator& ev, const Node& n, const std::vector<Value>& a) {
   if (a.empty()) return V::layout(Layout());
   if (a[0].is(V::Kind::kLayout)) {  // make_layout(L0, L1, ...): concatenation
@@ -149,12 +159,12 @@ void register_algebra(Registry& r) {
   }, "make_layout(shape[, stride | LayoutLeft{} | LayoutRight{}]) or make_layout(L0, L1, ...)");
   r.add("make_identity_layout", [](Evaluator& ev, const Node& n) {
     ev.expect_args(n, 1, 1);
-    return V::layout(make_identity_layout(ev.eval_args(n)[0].to_int_tuple()));
+    return V::layout(make_identity_layout(shape_arg(ev, n, 0, ev.eval_args(n)[0])));
   }, "make_identity_layout(shape)");
   r.add("make_ordered_layout", [](Evaluator& ev, const Node& n) {
     ev.expect_args(n, 2, 2);
     auto a = ev.eval_args(n);
-    return V::layout(make_ordered_layout(a[0].to_int_tuple(), a[1].to_int_tuple()));
+    return V::layout(make_ordered_layout(shape_arg(ev, n, 0, a[0]), a[1].to_int_tuple()));
   }, "make_ordered_layout(shape, order)");
   r.add("make_layout_like", [](Evaluator& ev, const Node& n) {
     ev.expect_args(n, 1, 1);
@@ -163,7 +173,7 @@ void register_algebra(Registry& r) {
   r.add("make_fragment_like", [](Evaluator& ev, const Node& n) {
     ev.expect_args(n, 1, 1);
     auto a = ev.eval_args(n);
-    if (!a[0].is(V::Kind::kLayout)) return V::layout(make_layout(a[0].to_int_tuple()));
+    if (!a[0].is(V::Kind::kLayout)) return V::layout(make_layout(shape_arg(ev, n, 0, a[0])));
     return V::layout(make_fragment_like(a[0].to_layout()));
   }, "make_fragment_like(L)");
   r.add("make_layout_tv", [](Evaluator& ev, const Node& n) {
@@ -445,7 +455,7 @@ void register_algebra(Registry& r) {
     ev.expect_args(n, 1, 2);
     auto a = ev.eval_args(n);
     if (a.size() == 1) return V::layout(complement(layout_arg(a[0])));
-    return V::layout(complement(layout_arg(a[0]), a[1].to_int_tuple()));
+    return V::layout(complement(layout_arg(a[0]), shape_arg(ev, n, 1, a[1])));
   }, "complement(L[, cotarget])");
   r.add("right_inverse", [](Evaluator& ev, const Node& n) {
     ev.expect_args(n, 1, 1);
@@ -495,7 +505,7 @@ void register_algebra(Registry& r) {
   r.add("tile_to_shape", [](Evaluator& ev, const Node& n) {
     ev.expect_args(n, 2, 3);
     auto a = ev.eval_args(n);
-    IntTuple trg = a[1].to_int_tuple();
+    IntTuple trg = shape_arg(ev, n, 1, a[1]);
     if (a.size() == 2) return V::layout(tile_to_shape(layout_arg(a[0]), trg));
     if (a[2].is(V::Kind::kTag)) {
       if (a[2].tag() == "LayoutLeft" || a[2].tag() == "GenColMajor") return V::layout(tile_to_shape(layout_arg(a[0]), trg));
@@ -510,7 +520,7 @@ void register_algebra(Registry& r) {
   r.add("with_shape", [](Evaluator& ev, const Node& n) {
     ev.expect_args(n, 2, 2);
     auto a = ev.eval_args(n);
-    return V::layout(composition(layout_arg(a[0]), AnyLayout(make_layout(a[1].to_int_tuple()))));
+    return V::layout(composition(layout_arg(a[0]), AnyLayout(make_layout(shape_arg(ev, n, 1, a[1])))));
   }, "with_shape(L, shape)");
   for (const char* name : {"upcast", "downcast"}) {
     bool up = std::string(name) == "upcast";

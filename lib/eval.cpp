@@ -138,6 +138,7 @@ Tiler Value::to_tiler() const {
     case Kind::kUnderscore:
       return Tiler::underscore();
     case Kind::kInt:
+      if (as_int() <= 0) throw Error("a tiler's extent must be positive, got " + to_string());
       return Tiler::integer(as_int());
     case Kind::kLayout:
       return Tiler(to_layout());
