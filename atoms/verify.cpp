@@ -300,7 +300,7 @@ OperandFacts mma_facts(const OperandPlan& op, const std::vector<int64_t>& actual
     f.layout = to_string(op.tv);
   }
   for (size_t i = 0; i < op.entries.size(); ++i) {
-    f.owners.push_back({op.entries[i].thr, op.entries[i].val});
+    f.owners.push_back({static_cast<int32_t>(op.entries[i].thr), static_cast<int32_t>(op.entries[i].val)});
     f.labels.push_back(op.describe_entry(i));
   }
   f.believed = op.cell_of;
@@ -487,7 +487,7 @@ void finish_copy(Job& job) {
     f.col_name = "elem";
     auto cell = [&](int64_t unit) { return unit < 0 ? int64_t{-1} : (unit / 8) + rows * (unit % 8); };
     for (size_t i = 0; i < side.entries.size(); ++i) {
-      f.owners.push_back({side.entries[i].thr, side.entries[i].val});
+      f.owners.push_back({static_cast<int32_t>(side.entries[i].thr), static_cast<int32_t>(side.entries[i].val)});
       f.labels.push_back("T" + std::to_string(side.entries[i].thr) + " V" + std::to_string(side.entries[i].val));
       f.believed.push_back(cell(side.unit_of[i]));
       f.actual.push_back(cell(actual[i]));

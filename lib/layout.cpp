@@ -1,6 +1,7 @@
 #include "lib/layout.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <cstdlib>
 
 #include "lib/tiler.hpp"
@@ -165,23 +166,21 @@ Layout tile_unzip(const Layout& l, const Tiler& tiler) {
 
 IntTuple get_1d_coord(const Layout& l, int64_t index) { return idx2crd(IntTuple(index), l.shape); }
 
-std::vector<int64_t> layout_values(const Layout& l) {
+void for_each_value(const Layout& l, const std::function<void(int64_t)>& f) {
   auto shapes = flatten_values(l.shape);
   auto strides = flatten_values(l.stride);
   int64_t n = size(l);
-  if (n <= 0) return {};  // CuTe can build negative sizes (left_inverse of a negative stride)
-  std::vector<int64_t> out;
-  out.reserve(static_cast<size_t>(n));
+  if (n <= 0) return;  // CuTe can build negative sizes (left_inverse of a negative stride)
   if (std::any_of(shapes.begin(), shapes.end(), [](int64_t s) { return s <= 0; })) {
     // negative extents (an even number of them): no odometer; CuTe's divmod per index
-    for (int64_t i = 0; i < n; ++i) out.push_back(l(i));
-    return out;
+    for (int64_t i = 0; i < n; ++i) f(l(i));
+    return;
   }
   (void)cosize(l);  // overflow check of the codomain: values below are then in range
   std::vector<int64_t> coord(shapes.size(), 0);
   int64_t value = 0;
   for (int64_t i = 0; i < n; ++i) {
-    out.push_back(value);
+    f(value);
     // odometer increment, colexicographic
     for (size_t m = 0; m < shapes.size(); ++m) {
       if (++coord[m] < shapes[m]) {
@@ -192,6 +191,12 @@ std::vector<int64_t> layout_values(const Layout& l) {
       value -= (shapes[m] - 1) * strides[m];
     }
   }
+}
+
+std::vector<int64_t> layout_values(const Layout& l) {
+  std::vector<int64_t> out;
+  if (size(l) > 0) out.reserve(static_cast<size_t>(size(l)));
+  for_each_value(l, [&](int64_t v) { out.push_back(v); });
   return out;
 }
 

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -72,6 +73,8 @@ IntTuple get_1d_coord(const Layout& l, int64_t index);
 
 // Every value L(0) .. L(size-1) (integer strides).
 std::vector<int64_t> layout_values(const Layout& l);
+// f(L(i)) for i = 0 .. size-1 in order, without storing the values.
+void for_each_value(const Layout& l, const std::function<void(int64_t)>& f);
 // Whether two layouts agree as functions on their (common-size) domain.
 bool same_function(const Layout& a, const Layout& b);
 

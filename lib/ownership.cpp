@@ -1,6 +1,8 @@
 #include "lib/ownership.hpp"
 
 #include <algorithm>
+#include <climits>
+#include <cstdint>
 
 namespace cutevis {
 
@@ -13,27 +15,30 @@ OwnershipView OwnershipView::from_tv(const Layout& tv, int64_t rows, int64_t col
   v.num_threads_ = size(tv.shape[0]);
   v.num_values_ = size(tv.shape[1]);
   const int64_t cells = checked_mul(rows, cols);
-  const std::vector<int64_t> index = layout_values(tv);  // index[t + T*v]
+  if (v.num_threads_ > INT32_MAX || v.num_values_ > INT32_MAX || size(tv) > UINT32_MAX)
+    throw Error("TV layout " + to_string(tv) + " is too large to draw");
+  // The layout is walked twice (count, then fill) rather than stored: a 2x2 GMMA
+  // picture has 2.6 million (thr, val) pairs.
   std::vector<uint32_t> count(static_cast<size_t>(cells) + 1, 0);
-  for (int64_t x : index) {
+  for_each_value(tv, [&](int64_t x) {
     if (x < 0 || x >= cells)
       throw Error("TV layout " + to_string(tv) + " maps to index " + std::to_string(x) + ", outside the " +
                   std::to_string(rows) + "x" + std::to_string(cols) + " tile");
     ++count[static_cast<size_t>(x) + 1];
-  }
+  });
   for (size_t c = 1; c < count.size(); ++c) count[c] += count[c - 1];
   v.offsets_ = count;
-  v.owners_.resize(index.size());
+  v.owners_.resize(static_cast<size_t>(size(tv)));
   std::vector<uint32_t> fill(count.begin(), count.end() - 1);
   const int64_t T = v.num_threads_;
   // Walk index in memory order (values outer), so a cell's owners land side by side
   // (a 128-thread GMMA B operand: 4x faster than threads outer), then restore the
   // threads-outer order in the rare cells owned by different threads at different values.
-  for (int64_t val = 0; val < v.num_values_; ++val)
-    for (int64_t t = 0; t < T; ++t) {
-      int64_t cell = index[static_cast<size_t>(t + T * val)];
-      v.owners_[fill[static_cast<size_t>(cell)]++] = Owner{t, val};
-    }
+  int64_t i = 0;  // index t + T*val in memory order
+  for_each_value(tv, [&](int64_t cell) {
+    v.owners_[fill[static_cast<size_t>(cell)]++] = Owner{static_cast<int32_t>(i % T), static_cast<int32_t>(i / T)};
+    ++i;
+  });
   auto thread_major = [](const Owner& a, const Owner& b) { return a.thr < b.thr || (a.thr == b.thr && a.val < b.val); };
   for (size_t c = 0; c + 1 < v.offsets_.size(); ++c) {
     auto b = v.owners_.begin() + v.offsets_[c], e = v.owners_.begin() + v.offsets_[c + 1];

@@ -13,8 +13,8 @@
 namespace cutevis {
 
 struct Owner {
-  int64_t thr = 0;
-  int64_t val = 0;
+  int32_t thr = 0;  // 32 bits: a picture of 655,360 owners stays 5 MB
+  int32_t val = 0;
   bool operator==(const Owner& o) const { return thr == o.thr && val == o.val; }
 };
 

@@ -14,7 +14,7 @@ std::vector<std::vector<Owner>> naive_owners(const Layout& tv, int64_t cells) {
   std::vector<std::vector<Owner>> out(static_cast<size_t>(cells));
   const int64_t T = size(tv.shape[0]), V = size(tv.shape[1]);
   for (int64_t t = 0; t < T; ++t)
-    for (int64_t v = 0; v < V; ++v) out[static_cast<size_t>(tv(t + T * v))].push_back(Owner{t, v});
+    for (int64_t v = 0; v < V; ++v) out[static_cast<size_t>(tv(t + T * v))].push_back(Owner{static_cast<int32_t>(t), static_cast<int32_t>(v)});
   return out;
 }
 
