@@ -553,9 +553,10 @@ namespace cutevis {
 
 namespace {
 
+// A cell label: the first owner, compact ("T3V1"), and how many more.
 std::string owner_text(const std::vector<Owner>& owners) {
-  if (owners.empty()) return "nowhere";
-  std::string s = "T" + std::to_string(owners[0].thr) + " V" + std::to_string(owners[0].val);
+  if (owners.empty()) return "none";
+  std::string s = "T" + std::to_string(owners[0].thr) + "V" + std::to_string(owners[0].val);
   if (owners.size() > 1) s += " +" + std::to_string(owners.size() - 1);
   return s;
 }
@@ -580,6 +581,8 @@ Scene diff_scene(const DiffPicture& pic, const ViewOptions& opt) {
     p.cols = op.cols;
     p.col0 = col0;
     p.cells.resize(n);
+    p.row_rules.assign(static_cast<size_t>(op.rows) + 1, 0);
+    p.col_rules.assign(static_cast<size_t>(op.cols) + 1, 0);
     axis(p.row_axis, AxisLabels::Side::kLeft, op.rows);
     axis(p.col_axis, AxisLabels::Side::kTop, op.cols);
     p.caption = op.name + " (" + op.row_name + " x " + op.col_name + ")";
@@ -594,7 +597,7 @@ Scene diff_scene(const DiffPicture& pic, const ViewOptions& opt) {
         std::string where = op.name + "(" + op.row_name + std::to_string(r) + "," + op.col_name + std::to_string(c) + ")";
         if (op.wrong[i]) {
           cell.fill = wrong_fill;
-          cell.label = owner_text(want) + "\n≠ " + owner_text(got);
+          cell.label = owner_text(want) + "\n≠" + owner_text(got);
           cell.tooltip = where + ": the layout puts " + (want.empty() ? std::string("nothing") : describe_owners(want)) +
                          " here; the hardware puts " + (got.empty() ? std::string("nothing") : describe_owners(got));
           ++wrong_total;
