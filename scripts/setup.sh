@@ -7,7 +7,7 @@ packages=(
   build-essential cmake pkg-config          # compiler and build
   libcli11-dev nlohmann-json3-dev doctest-dev libbenchmark-dev   # header libraries, tests, benchmarks
   libcairo2-dev fontconfig fonts-dejavu-core # PNG/PDF output
-  librsvg2-bin poppler-utils                # tests render SVGs, look at PDFs
+  librsvg2-bin poppler-utils libxml2-utils python3  # tests render and parse SVGs, read PDFs, decode PNGs
   texlive-latex-base texlive-pictures texlive-latex-extra  # tests compile TikZ (standalone, tikz)
 )
 
