@@ -4,6 +4,7 @@
 #include <cctype>
 #include <mutex>
 #include <sstream>
+#include <variant>
 
 #include <nlohmann/json.hpp>
 
@@ -99,6 +100,24 @@ bool looks_like_copy(const std::string& name) {
   for (const char* k : {"Copy", "LDSM", "STSM", "CP_ASYNC", "TMA", "LDS", "UniversalCopy", "COPY"})
     if (name.find(k) != std::string::npos) return true;
   return false;
+}
+
+// An atom by name: the MMA catalogue first, then the copy catalogue; the error
+// reported is that of the family the name looks like.
+std::variant<MmaAtom, CopyAtom> find_atom(std::string name) {
+  while (!name.empty() && std::isspace(static_cast<unsigned char>(name.back()))) name.pop_back();
+  if (name.size() > 2 && name.compare(name.size() - 2, 2, "{}") == 0) name.resize(name.size() - 2);
+  std::string mma_error;
+  try {
+    return find_mma_atom(name);
+  } catch (const Error& e) {
+    mma_error = e.what();
+  }
+  try {
+    return find_copy_atom(name);
+  } catch (const Error& e) {
+    throw Error(looks_like_copy(name) ? e.what() : mma_error);
+  }
 }
 
 std::string lower(std::string s) {
@@ -204,24 +223,13 @@ Output run_tv(const ShowOptions& o, const std::string& tile) {
 
 Output run_atom(const ShowOptions& o) {
   register_catalogue_names();
-  std::string name = o.input;
-  while (!name.empty() && std::isspace(static_cast<unsigned char>(name.back()))) name.pop_back();
-  if (name.size() > 2 && name.compare(name.size() - 2, 2, "{}") == 0) name.resize(name.size() - 2);
-  try {
-    MmaAtom atom = find_mma_atom(name);
-    return show_tiled_mma(make_tiled_mma(atom), o, /*atom_only_text=*/true);
-  } catch (const Error& mma_error) {
-    try {
-      CopyAtom atom = find_copy_atom(name);
-      if (o.json) return text(copy_atom_json(atom).dump());
-      if (o.picture.format)
-        throw Error("a copy atom alone has no tile to draw; draw a tiling of it: cutevis copy 'make_tiled_copy(" + atom.name + "{}, Layout<Shape<_32,_1>>{})'");
-      return text(to_string(atom));
-    } catch (const Error& copy_error) {
-      if (std::string(copy_error.what()).rfind("a copy atom alone", 0) == 0) throw;
-      throw Error(looks_like_copy(name) ? copy_error.what() : mma_error.what());
-    }
-  }
+  auto atom = find_atom(o.input);
+  if (const MmaAtom* mma = std::get_if<MmaAtom>(&atom)) return show_tiled_mma(make_tiled_mma(*mma), o, /*atom_only_text=*/true);
+  const CopyAtom& copy = std::get<CopyAtom>(atom);
+  if (o.json) return text(copy_atom_json(copy).dump());
+  if (o.picture.format)
+    throw Error("a copy atom alone has no tile to draw; draw a tiling of it: cutevis copy 'make_tiled_copy(" + copy.name + "{}, Layout<Shape<_32,_1>>{})'");
+  return text(to_string(copy));
 }
 
 std::string mma_expression(const std::string& atom, const std::string& atom_layout, const std::string& tile) {
@@ -351,28 +359,15 @@ VerifyOutcome run_verify(const VerifyOptions& o) {
     ov.layout_src = layout_flag(o.layout_src, "--layout-src");
     ov.layout_dst = layout_flag(o.layout_dst, "--layout-dst");
     ov.smem_layout = o.smem_layout;
-    std::string name = o.name;
-    if (name.size() > 2 && name.compare(name.size() - 2, 2, "{}") == 0) name.resize(name.size() - 2);
     bool mma_flags = ov.layout_a || ov.layout_b || ov.layout_c || ov.thr_id || !ov.smem_layout.empty();
     bool copy_flags = ov.layout_src || ov.layout_dst;
     VerifyReport report;
-    std::optional<MmaAtom> mma;
-    std::string mma_error;
-    try {
-      mma = find_mma_atom(name);
-    } catch (const Error& e) {
-      mma_error = e.what();
-    }
-    if (mma) {
+    auto atom = find_atom(o.name);
+    if (const MmaAtom* mma = std::get_if<MmaAtom>(&atom)) {
       if (copy_flags) throw Error("--layout-src/--layout-dst are for copy atoms; " + mma->short_name + " is an MMA atom (use --layout-a/-b/-c)");
       report = verify_mma(*mma, ov);
     } else {
-      CopyAtom copy;
-      try {
-        copy = find_copy_atom(name);
-      } catch (const Error& e) {
-        throw Error(looks_like_copy(name) ? e.what() : mma_error);
-      }
+      const CopyAtom& copy = std::get<CopyAtom>(atom);
       if (mma_flags) throw Error("--layout-a/-b/-c, --thr-id and --smem-layout are for MMA atoms; " + copy.name + " is a copy atom (use --layout-src/--layout-dst)");
       report = verify_copy(copy, ov);
     }
