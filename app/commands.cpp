@@ -84,7 +84,45 @@ CopyPicture copy_picture(const TiledCopy& c) {
   return p;
 }
 
+// ThrMMA: a thread's coordinate in ThrLayoutVMNK and its cells of A, B and C in value order.
+Output show_thread_slice(const TiledMma& m, const ShowOptions& o) {
+  if (o.picture.format) throw Error("--thread prints a thread's slice as text or JSON; to draw threads use --threads " + std::to_string(*o.thread));
+  ThrMmaSlice s = thread_slice(m, *o.thread);
+  struct Operand {
+    const char* name;
+    const std::vector<int64_t>* cells;
+    int64_t rows;
+    const char* row_name;
+    const char* col_name;
+  };
+  const Operand ops[] = {{"a", &s.cells_a, size(m.tile_mnk[0]), "M", "K"},
+                         {"b", &s.cells_b, size(m.tile_mnk[1]), "N", "K"},
+                         {"c", &s.cells_c, size(m.tile_mnk[0]), "M", "N"}};
+  if (o.json) {
+    nlohmann::json j;
+    j["thread"] = s.thr_idx;
+    j["thr_vmnk"] = int_tuple_to_json(s.thr_vmnk);
+    for (const auto& op : ops) {
+      nlohmann::json coords = nlohmann::json::array();
+      for (int64_t cell : *op.cells) coords.push_back({cell % op.rows, cell / op.rows});
+      j[op.name] = coords;  // [row, col] of value 0, 1, ...
+    }
+    return text(j.dump());
+  }
+  std::string t = "thread " + std::to_string(s.thr_idx) + ": (V,M,N,K) coordinate " + to_string(s.thr_vmnk) + "\n";
+  for (const auto& op : ops) {
+    t += std::string("  ") + static_cast<char>(std::toupper(op.name[0])) + " (" + op.row_name + "," + op.col_name + "):";
+    for (size_t v = 0; v < op.cells->size(); ++v) {
+      int64_t cell = (*op.cells)[v];
+      t += " V" + std::to_string(v) + "=(" + std::to_string(cell % op.rows) + "," + std::to_string(cell / op.rows) + ")";
+    }
+    t += "\n";
+  }
+  return text(t);
+}
+
 Output show_tiled_mma(const TiledMma& m, const ShowOptions& o, bool atom_only_text) {
+  if (o.thread) return show_thread_slice(m, o);
   if (o.json) return text(tiled_mma_json(m));
   if (o.picture.format) return draw(mma_scene(mma_picture(m), view_options(o)), o.picture, Format::kTxt);
   return text(atom_only_text ? to_string(m.atom) : to_string(m));
@@ -226,6 +264,7 @@ Output run_atom(const ShowOptions& o) {
   auto atom = find_atom(o.input);
   if (const MmaAtom* mma = std::get_if<MmaAtom>(&atom)) return show_tiled_mma(make_tiled_mma(*mma), o, /*atom_only_text=*/true);
   const CopyAtom& copy = std::get<CopyAtom>(atom);
+  if (o.thread) throw Error("--thread is for MMA atoms and TiledMMAs");
   if (o.json) return text(copy_atom_json(copy).dump());
   if (o.picture.format)
     throw Error("a copy atom alone has no tile to draw; draw a tiling of it: cutevis copy 'make_tiled_copy(" + copy.name + "{}, Layout<Shape<_32,_1>>{})'");

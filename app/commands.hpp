@@ -35,6 +35,7 @@ struct ShowOptions {
   std::string input;    // an expression or a name
   bool json = false;    // --json
   PictureOptions picture;
+  std::optional<int64_t> thread;  // atom/mma --thread T: that thread's slice (ThrMMA)
 };
 
 // `cutevis eval EXPR`: the value in CuTe's notation, or the JSON contract.

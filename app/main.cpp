@@ -115,6 +115,8 @@ int main(int argc, char** argv) {
   CLI::App* atom_cmd = app.add_subcommand("atom", "An MMA or copy atom by name: CuTe's print, --json, or a picture");
   atom_cmd->add_option("name", show.input, "e.g. SM70_8x8x4_F32F16F16F32_NT, 'SM90_64x128x16_F32F16F16_SS<K,K>'")->required();
   atom_cmd->add_flag("--json", show.json, "atom, its 1x1x1 tiling and every owner as JSON");
+  int64_t thread = -1;
+  atom_cmd->add_option("--thread", thread, "one thread's slice (ThrMMA): its (V,M,N,K) coordinate and its cells of A, B, C");
   flags.add_to(atom_cmd);
   add_output(atom_cmd);
 
@@ -125,6 +127,7 @@ int main(int argc, char** argv) {
   mma_cmd->add_option("--atoms", mma_atoms, "the atom layout, e.g. 'Layout<Shape<_2,_2,_1>>{}' or '(2,2,1)'");
   mma_cmd->add_option("--tile", mma_tile, "the permutation tile, e.g. 'Tile<_32,_32,_16>{}'");
   mma_cmd->add_flag("--json", show.json, "the tiling and every owner as JSON");
+  mma_cmd->add_option("--thread", thread, "one thread's slice (ThrMMA): its (V,M,N,K) coordinate and its cells of A, B, C");
   flags.add_to(mma_cmd);
   add_output(mma_cmd);
 
@@ -192,6 +195,7 @@ int main(int argc, char** argv) {
       return kExitOk;
     }
     show.picture = flags.options(output_path);
+    if (thread >= 0) show.thread = thread;
     if (show.json && show.picture.format) throw Error("--json and a picture format exclude each other");
     if (layout_cmd->parsed()) {
       source = show.input;
