@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "lib/small_vec.hpp"
+
 namespace cutevis {
 
 // --- checked arithmetic ------------------------------------------------------
@@ -53,235 +55,430 @@ Basis Basis::of(const std::vector<int>& modes) {
 
 // --- IntTuple ------------------------------------------------------------------
 
-IntTuple IntTuple::tuple(std::vector<IntTuple> modes) {
-  IntTuple t;
-  t.leaf_ = false;
-  t.modes_ = std::move(modes);
-  return t;
+using TNode = IntTuple::Node;
+
+namespace {
+
+constexpr size_t kMaxNodes = std::numeric_limits<uint32_t>::max();
+
+TNode tuple_header(size_t rank, size_t span) {
+  if (rank > kMaxNodes || span > kMaxNodes) throw Error("tuple too large");
+  TNode n{};
+  n.tuple = 1;
+  n.value = static_cast<int64_t>(static_cast<uint64_t>(rank) | (static_cast<uint64_t>(span) << 32));
+  return n;
+}
+
+// The i-th mode of a tuple node, i < rank.
+const TNode* child(const TNode* p, size_t i) {
+  const TNode* c = p + 1;
+  while (i--) c = c->next();
+  return c;
+}
+
+// The top modes of a node: the node itself for a leaf (CuTe's get<0> of an integer).
+SmallVec<const TNode*, 16> modes_of(const TNode* p) {
+  SmallVec<const TNode*, 16> out;
+  if (p->is_leaf()) {
+    out.push_back(p);
+    return out;
+  }
+  for (const TNode *c = p + 1, *e = p->next(); c != e; c = c->next()) out.push_back(c);
+  return out;
+}
+
+std::string str(const TNode* p) { return to_string(IntTuple::of(p)); }
+
+}  // namespace
+
+TNode TNode::leaf(int64_t v, const Basis& b) {
+  TNode n = leaf(v);
+  n.depth = b.depth;
+  std::copy(b.path, b.path + b.depth, n.path);
+  return n;
+}
+
+Basis TNode::basis() const {
+  Basis b;
+  if (tuple) return b;
+  b.depth = depth;
+  std::copy(path, path + depth, b.path);
+  return b;
+}
+
+void IntTuple::assign(const Node* src, size_t n) {
+  if (n > cap_) {
+    Node* fresh = new Node[n];
+    delete[] heap_;
+    heap_ = fresh;
+    cap_ = static_cast<uint32_t>(n);
+  }
+  std::memmove(static_cast<void*>(data()), src, n * sizeof(Node));
+  size_ = static_cast<uint32_t>(n);
+}
+
+IntTuple::Node* IntTuple::grow_by(size_t n) {
+  size_t need = size_ + n;
+  if (need > kMaxNodes) throw Error("tuple too large");
+  if (need > cap_) {
+    size_t cap = std::max<size_t>(need, std::min<size_t>(2 * size_t{cap_}, kMaxNodes));
+    Node* fresh = new Node[cap];
+    std::memcpy(static_cast<void*>(fresh), data(), size_ * sizeof(Node));
+    delete[] heap_;
+    heap_ = fresh;
+    cap_ = static_cast<uint32_t>(cap);
+  }
+  Node* p = data() + size_;
+  size_ = static_cast<uint32_t>(need);
+  return p;
+}
+
+void IntTuple::Builder::count_mode() {
+  if (open_ < 0) {
+    if (++roots_ > 1) throw Error("IntTuple::Builder: more than one root");
+    return;
+  }
+  t_.data()[open_].value += 1;  // the rank, in the low bits while open
+}
+
+void IntTuple::Builder::add(const Node& n) {
+  count_mode();
+  *t_.grow_by(1) = n;
+}
+
+void IntTuple::Builder::open() {
+  count_mode();
+  Node* h = t_.grow_by(1);
+  *h = Node{};
+  h->tuple = 1;
+  h->value = static_cast<int64_t>(static_cast<uint64_t>(open_ + 1) << 32);  // parent + 1 while open
+  open_ = static_cast<int64_t>(t_.size_) - 1;
+}
+
+void IntTuple::Builder::close() {
+  Node* h = t_.data() + open_;
+  uint64_t v = static_cast<uint64_t>(h->value);
+  int64_t parent = static_cast<int64_t>(v >> 32) - 1;
+  *h = tuple_header(static_cast<uint32_t>(v), t_.size_ - static_cast<size_t>(open_));
+  open_ = parent;
+}
+
+void IntTuple::Builder::append(const Node* subtree) {
+  count_mode();
+  size_t n = subtree->span();
+  std::memcpy(static_cast<void*>(t_.grow_by(n)), subtree, n * sizeof(Node));
+}
+
+IntTuple IntTuple::Builder::finish() {
+  if (open_ >= 0 || roots_ != 1) throw Error("IntTuple::Builder: unbalanced tuple");
+  return std::move(t_);
+}
+
+IntTuple IntTuple::tuple(std::initializer_list<IntTuple> modes) {
+  Builder b;
+  b.open();
+  for (const auto& m : modes) b.append(m);
+  b.close();
+  return b.finish();
+}
+
+IntTuple IntTuple::tuple(const std::vector<IntTuple>& modes) {
+  Builder b;
+  b.open();
+  for (const auto& m : modes) b.append(m);
+  b.close();
+  return b.finish();
 }
 
 IntTuple IntTuple::scaled_basis(int64_t value, Basis basis) {
-  IntTuple t(value);
-  t.basis_ = basis;
+  IntTuple t;
+  t.small_[0] = Node::leaf(value, basis);
+  return t;
+}
+
+IntTuple IntTuple::of(const Node* subtree) {
+  IntTuple t;
+  t.assign(subtree, subtree->span());
+  return t;
+}
+
+IntTuple IntTuple::of_leaves(const Node* leaves, size_t n, bool unwrap_one) {
+  IntTuple t;
+  if (unwrap_one && n == 1) {
+    t.small_[0] = leaves[0];
+    return t;
+  }
+  t.size_ = 0;
+  Node* p = t.grow_by(n + 1);
+  p[0] = tuple_header(n, n + 1);
+  if (n) std::memcpy(static_cast<void*>(p + 1), leaves, n * sizeof(Node));
   return t;
 }
 
 int64_t IntTuple::value() const {
-  if (!leaf_) throw Error("expected an integer, got the tuple " + to_string(*this));
-  return value_;
+  if (!is_leaf()) throw Error("expected an integer, got the tuple " + to_string(*this));
+  return root().value;
 }
 
-const IntTuple& IntTuple::operator[](size_t i) const {
-  if (leaf_) {
+const IntTuple::Node* IntTuple::mode_node(size_t i) const {
+  const Node* r = data();
+  if (r->is_leaf()) {
     if (i != 0) throw Error("mode " + std::to_string(i) + " out of range for " + to_string(*this));
-    return *this;
+    return r;
   }
-  if (i >= modes_.size()) throw Error("mode " + std::to_string(i) + " out of range for " + to_string(*this));
-  return modes_[i];
+  if (i >= r->rank()) throw Error("mode " + std::to_string(i) + " out of range for " + to_string(*this));
+  return child(r, i);
 }
 
-IntTuple& IntTuple::operator[](size_t i) {
-  return const_cast<IntTuple&>(static_cast<const IntTuple&>(*this)[i]);
+IntTuple IntTuple::operator[](size_t i) const { return of(mode_node(i)); }
+
+IntTuple IntTuple::Modes::operator[](size_t i) const {
+  if (i >= size()) throw Error("mode " + std::to_string(i) + " out of range for " + str(root_));
+  return IntTuple::of(child(root_, i));
 }
 
-bool IntTuple::operator==(const IntTuple& other) const {
-  if (leaf_ != other.leaf_) return false;
-  if (leaf_) return value_ == other.value_ && basis_ == other.basis_;
-  return modes_ == other.modes_;
+void IntTuple::push_back(const IntTuple& mode) {
+  if (is_leaf()) throw Error("push_back: " + to_string(*this) + " is not a tuple");
+  size_t n = mode.size_;
+  size_t rank = root().rank(), span = root().span();
+  if (&mode == this) {
+    IntTuple copy = mode;
+    push_back(copy);
+    return;
+  }
+  std::memcpy(static_cast<void*>(grow_by(n)), mode.data(), n * sizeof(Node));
+  data()[0] = tuple_header(rank + 1, span + n);
 }
 
-IntTuple make_tuple(std::vector<IntTuple> modes) { return IntTuple::tuple(std::move(modes)); }
+IntTuple make_tuple(std::vector<IntTuple> modes) { return IntTuple::tuple(modes); }
 
 // --- printing ------------------------------------------------------------------
 
-static void print_into(std::string& out, const IntTuple& t, bool underscore) {
-  if (t.is_leaf()) {
+static const TNode* print_into(std::string& out, const TNode* p, bool underscore) {
+  if (p->is_leaf()) {
     if (underscore) out += '_';
-    out += std::to_string(t.value());
-    const Basis& b = t.basis();
-    for (int i = b.depth - 1; i >= 0; --i) {  // CuTe prints E<1,0> as @0@1
+    out += std::to_string(p->value);
+    for (int i = p->depth - 1; i >= 0; --i) {  // CuTe prints E<1,0> as @0@1
       out += '@';
-      out += std::to_string(b.path[i]);
+      out += std::to_string(p->path[i]);
     }
-    return;
+    return p + 1;
   }
   out += '(';
-  for (size_t i = 0; i < t.modes().size(); ++i) {
+  const TNode* c = p + 1;
+  for (size_t i = 0; i < p->rank(); ++i) {
     if (i) out += ',';
-    print_into(out, t.modes()[i], underscore);
+    c = print_into(out, c, underscore);
   }
   out += ')';
+  return c;
 }
 
 std::string to_string(const IntTuple& t, bool underscore) {
   std::string out;
-  print_into(out, t, underscore);
+  print_into(out, t.nodes(), underscore);
   return out;
 }
 
 // --- structure -------------------------------------------------------------------
 
-int depth(const IntTuple& t) {
-  if (t.is_leaf()) return 0;
+namespace {
+
+int depth_of(const TNode* p) {
+  if (p->is_leaf()) return 0;
   int d = 0;
-  for (const auto& m : t.modes()) d = std::max(d, depth(m));
+  for (const TNode *c = p + 1, *e = p->next(); c != e; c = c->next()) d = std::max(d, depth_of(c));
   return d + 1;
 }
 
-int64_t size(const IntTuple& t) {
-  if (t.is_leaf()) return t.value();
-  int64_t p = 1;
-  for (const auto& m : t.modes()) p = checked_mul(p, size(m));
-  return p;
-}
-
-int64_t sum(const IntTuple& t) {
-  if (t.is_leaf()) return t.value();
-  int64_t s = 0;
-  for (const auto& m : t.modes()) s = checked_add(s, sum(m));
+int64_t size_of(const TNode* p) {
+  if (p->is_leaf()) return p->value;
+  int64_t s = 1;
+  for (const TNode *c = p + 1, *e = p->next(); c != e; c = c->next()) s = checked_mul(s, size_of(c));
   return s;
 }
 
-static void flatten_into(std::vector<IntTuple>& out, const IntTuple& t) {
-  if (t.is_leaf()) {
-    out.push_back(t);
-    return;
-  }
-  for (const auto& m : t.modes()) flatten_into(out, m);
+int64_t sum_of(const TNode* p) {
+  if (p->is_leaf()) return p->value;
+  int64_t s = 0;
+  for (const TNode *c = p + 1, *e = p->next(); c != e; c = c->next()) s = checked_add(s, sum_of(c));
+  return s;
 }
+
+bool congruent_nodes(const TNode* a, const TNode* b) {
+  if (a->is_leaf() || b->is_leaf()) return a->is_leaf() && b->is_leaf();
+  if (a->rank() != b->rank() || a->span() != b->span()) return false;
+  // same span and rank: congruent iff every header and leaf lines up
+  for (size_t i = 1; i < a->span(); ++i) {
+    if (a[i].is_tuple() != b[i].is_tuple()) return false;
+    if (a[i].is_tuple() && a[i].value != b[i].value) return false;
+  }
+  return true;
+}
+
+bool weakly_congruent_nodes(const TNode* a, const TNode* b) {
+  if (a->is_leaf()) return true;
+  if (b->is_leaf()) return false;
+  if (a->rank() != b->rank()) return false;
+  for (const TNode *x = a + 1, *y = b + 1, *e = a->next(); x != e; x = x->next(), y = y->next())
+    if (!weakly_congruent_nodes(x, y)) return false;
+  return true;
+}
+
+bool compatible_nodes(const TNode* a, const TNode* b) {
+  if (a->is_leaf()) return a->value == size_of(b);
+  if (b->is_leaf()) return false;
+  if (a->rank() != b->rank()) return false;
+  for (const TNode *x = a + 1, *y = b + 1, *e = a->next(); x != e; x = x->next(), y = y->next())
+    if (!compatible_nodes(x, y)) return false;
+  return true;
+}
+
+}  // namespace
+
+int depth(const IntTuple& t) { return depth_of(t.nodes()); }
+int64_t size(const IntTuple& t) { return size_of(t.nodes()); }
+int64_t sum(const IntTuple& t) { return sum_of(t.nodes()); }
 
 std::vector<IntTuple> flatten_leaves(const IntTuple& t) {
   std::vector<IntTuple> out;
-  flatten_into(out, t);
+  const TNode* p = t.nodes();
+  for (size_t i = 0; i < t.node_count(); ++i)
+    if (p[i].is_leaf()) out.push_back(IntTuple::of(p + i));
   return out;
 }
 
 IntTuple flatten(const IntTuple& t) {
   if (t.is_leaf()) return t;
-  return IntTuple::tuple(flatten_leaves(t));
+  SmallVec<TNode, 32> leaves;
+  const TNode* p = t.nodes();
+  for (size_t i = 0; i < t.node_count(); ++i)
+    if (p[i].is_leaf()) leaves.push_back(p[i]);
+  return IntTuple::of_leaves(leaves.data(), leaves.size());
 }
 
 std::vector<int64_t> flatten_values(const IntTuple& t) {
   std::vector<int64_t> out;
-  for (const auto& leaf : flatten_leaves(t)) {
-    if (!leaf.basis().empty()) throw Error("expected integers, got the basis element " + to_string(leaf));
-    out.push_back(leaf.value());
+  const TNode* p = t.nodes();
+  for (size_t i = 0; i < t.node_count(); ++i) {
+    if (p[i].is_tuple()) continue;
+    if (p[i].depth) throw Error("expected integers, got the basis element " + str(p + i));
+    out.push_back(p[i].value);
   }
   return out;
 }
 
-static IntTuple unflatten_from(const std::vector<IntTuple>& flat, size_t& pos, const IntTuple& profile) {
-  if (profile.is_leaf()) {
+namespace {
+
+void unflatten_from(IntTuple::Builder& out, const SmallVec<const TNode*, 16>& flat, size_t& pos, const TNode* profile) {
+  if (profile->is_leaf()) {
     if (pos >= flat.size()) throw Error("unflatten: not enough elements");
-    return flat[pos++];
+    out.append(flat[pos++]);
+    return;
   }
-  std::vector<IntTuple> modes;
-  modes.reserve(profile.rank());
-  for (const auto& p : profile.modes()) modes.push_back(unflatten_from(flat, pos, p));
-  return IntTuple::tuple(std::move(modes));
+  out.open();
+  for (const TNode *c = profile + 1, *e = profile->next(); c != e; c = c->next()) unflatten_from(out, flat, pos, c);
+  out.close();
 }
+
+}  // namespace
 
 IntTuple unflatten(const IntTuple& flat, const IntTuple& profile) {
-  std::vector<IntTuple> leaves = flat.is_leaf() ? std::vector<IntTuple>{flat} : flat.modes();
+  SmallVec<const TNode*, 16> elements = modes_of(flat.nodes());
   size_t pos = 0;
-  IntTuple r = unflatten_from(leaves, pos, profile);
-  if (pos != leaves.size()) throw Error("unflatten: too many elements");
-  return r;
+  IntTuple::Builder b;
+  unflatten_from(b, elements, pos, profile.nodes());
+  if (pos != elements.size()) throw Error("unflatten: too many elements");
+  return b.finish();
 }
 
-bool congruent(const IntTuple& a, const IntTuple& b) {
-  if (a.is_leaf() || b.is_leaf()) return a.is_leaf() && b.is_leaf();
-  if (a.rank() != b.rank()) return false;
-  for (size_t i = 0; i < a.rank(); ++i)
-    if (!congruent(a[i], b[i])) return false;
-  return true;
-}
-
-bool weakly_congruent(const IntTuple& a, const IntTuple& b) {
-  if (a.is_leaf()) return true;
-  if (b.is_leaf()) return false;
-  if (a.rank() != b.rank()) return false;
-  for (size_t i = 0; i < a.rank(); ++i)
-    if (!weakly_congruent(a[i], b[i])) return false;
-  return true;
-}
-
-bool compatible(const IntTuple& a, const IntTuple& b) {
-  if (a.is_leaf()) return a.value() == size(b);
-  if (b.is_leaf()) return false;
-  if (a.rank() != b.rank()) return false;
-  for (size_t i = 0; i < a.rank(); ++i)
-    if (!compatible(a[i], b[i])) return false;
-  return true;
-}
+bool congruent(const IntTuple& a, const IntTuple& b) { return congruent_nodes(a.nodes(), b.nodes()); }
+bool weakly_congruent(const IntTuple& a, const IntTuple& b) { return weakly_congruent_nodes(a.nodes(), b.nodes()); }
+bool compatible(const IntTuple& a, const IntTuple& b) { return compatible_nodes(a.nodes(), b.nodes()); }
 
 bool has_basis(const IntTuple& t) {
-  if (t.is_leaf()) return !t.basis().empty();
-  for (const auto& m : t.modes())
-    if (has_basis(m)) return true;
+  const TNode* p = t.nodes();
+  for (size_t i = 0; i < t.node_count(); ++i)
+    if (p[i].is_leaf() && p[i].depth) return true;
   return false;
 }
 
 IntTuple wrap(const IntTuple& t) { return t.is_tuple() ? t : IntTuple::tuple({t}); }
 
 IntTuple unwrap(const IntTuple& t) {
-  if (t.is_tuple() && t.rank() == 1) return unwrap(t[0]);
-  return t;
+  const TNode* p = t.nodes();
+  while (p->is_tuple() && p->rank() == 1) p = p + 1;
+  return p == t.nodes() ? t : IntTuple::of(p);
 }
 
 IntTuple append(const IntTuple& t, const IntTuple& x) {
   if (t.is_leaf()) return IntTuple::tuple({t, x});
   IntTuple r = t;
-  r.modes().push_back(x);
+  r.push_back(x);
   return r;
 }
 
 IntTuple prepend(const IntTuple& t, const IntTuple& x) {
   if (t.is_leaf()) return IntTuple::tuple({x, t});
-  IntTuple r = t;
-  r.modes().insert(r.modes().begin(), x);
-  return r;
+  IntTuple::Builder b;
+  b.open();
+  b.append(x);
+  for (const TNode* c : modes_of(t.nodes())) b.append(c);
+  b.close();
+  return b.finish();
 }
 
 IntTuple append_to_rank(const IntTuple& t, size_t n, const IntTuple& x) {
-  if (t.is_leaf()) {
-    if (n <= 1) return t;
-    std::vector<IntTuple> m{t};
-    m.resize(n, x);
-    return IntTuple::tuple(std::move(m));
-  }
-  if (n < t.rank()) throw Error("append: rank " + std::to_string(t.rank()) + " exceeds " + std::to_string(n));
-  IntTuple r = t;
-  r.modes().resize(n, x);
-  return r;
+  if (t.is_leaf() && n <= 1) return t;
+  if (t.is_tuple() && n < t.rank()) throw Error("append: rank " + std::to_string(t.rank()) + " exceeds " + std::to_string(n));
+  auto m = modes_of(t.nodes());
+  IntTuple::Builder b;
+  b.open();
+  for (const TNode* c : m) b.append(c);
+  for (size_t i = m.size(); i < n; ++i) b.append(x);
+  b.close();
+  return b.finish();
 }
 
 IntTuple prepend_to_rank(const IntTuple& t, size_t n, const IntTuple& x) {
-  std::vector<IntTuple> m = t.is_leaf() ? std::vector<IntTuple>{t} : t.modes();
   if (t.is_leaf() && n <= 1) return t;
+  auto m = modes_of(t.nodes());
   if (n < m.size()) throw Error("prepend: rank " + std::to_string(m.size()) + " exceeds " + std::to_string(n));
-  m.insert(m.begin(), n - m.size(), x);
-  return IntTuple::tuple(std::move(m));
+  IntTuple::Builder b;
+  b.open();
+  for (size_t i = m.size(); i < n; ++i) b.append(x);
+  for (const TNode* c : m) b.append(c);
+  b.close();
+  return b.finish();
 }
 
 IntTuple take(const IntTuple& t, size_t begin, size_t end) {
   if (begin > end || end > t.rank()) throw Error("take<" + std::to_string(begin) + "," + std::to_string(end) + ">: out of range for rank " + std::to_string(t.rank()));
-  std::vector<IntTuple> m;
-  for (size_t i = begin; i < end; ++i) m.push_back(t[i]);
-  return IntTuple::tuple(std::move(m));
+  auto m = modes_of(t.nodes());
+  IntTuple::Builder b;
+  b.open();
+  for (size_t i = begin; i < end; ++i) b.append(m[i]);
+  b.close();
+  return b.finish();
 }
 
 IntTuple select(const IntTuple& t, const std::vector<size_t>& modes) {
-  std::vector<IntTuple> m;
-  for (size_t i : modes) m.push_back(t[i]);
-  return IntTuple::tuple(std::move(m));
+  IntTuple::Builder b;
+  b.open();
+  for (size_t i : modes) b.append(t.mode_node(i));
+  b.close();
+  return b.finish();
 }
 
 IntTuple remove_mode(const IntTuple& t, size_t i) {
-  std::vector<IntTuple> m = t.is_leaf() ? std::vector<IntTuple>{t} : t.modes();
+  auto m = modes_of(t.nodes());
   if (i >= m.size()) throw Error("remove: mode out of range");
-  m.erase(m.begin() + static_cast<std::ptrdiff_t>(i));
-  return IntTuple::tuple(std::move(m));
+  IntTuple::Builder b;
+  b.open();
+  for (size_t j = 0; j < m.size(); ++j)
+    if (j != i) b.append(m[j]);
+  b.close();
+  return b.finish();
 }
 
 IntTuple replace_mode(const IntTuple& t, size_t i, const IntTuple& x) {
@@ -289,221 +486,427 @@ IntTuple replace_mode(const IntTuple& t, size_t i, const IntTuple& x) {
     if (i != 0) throw Error("replace: mode out of range");
     return x;
   }
-  IntTuple r = t;
-  r[i] = x;
-  return r;
+  (void)t.mode_node(i);  // range check
+  auto m = modes_of(t.nodes());
+  IntTuple::Builder b;
+  b.open();
+  for (size_t j = 0; j < m.size(); ++j) {
+    if (j == i) b.append(x);
+    else b.append(m[j]);
+  }
+  b.close();
+  return b.finish();
 }
 
 IntTuple group(const IntTuple& t, size_t begin, size_t end) {
-  std::vector<IntTuple> m = t.is_leaf() ? std::vector<IntTuple>{t} : t.modes();
+  auto m = modes_of(t.nodes());
   if (begin > end || end > m.size()) throw Error("group<" + std::to_string(begin) + "," + std::to_string(end) + ">: out of range");
-  std::vector<IntTuple> out(m.begin(), m.begin() + static_cast<std::ptrdiff_t>(begin));
-  if (begin < end) out.push_back(IntTuple::tuple(std::vector<IntTuple>(m.begin() + static_cast<std::ptrdiff_t>(begin), m.begin() + static_cast<std::ptrdiff_t>(end))));
-  out.insert(out.end(), m.begin() + static_cast<std::ptrdiff_t>(end), m.end());
-  return IntTuple::tuple(std::move(out));
+  IntTuple::Builder b;
+  b.open();
+  for (size_t i = 0; i < begin; ++i) b.append(m[i]);
+  if (begin < end) {
+    b.open();
+    for (size_t i = begin; i < end; ++i) b.append(m[i]);
+    b.close();
+  }
+  for (size_t i = end; i < m.size(); ++i) b.append(m[i]);
+  b.close();
+  return b.finish();
 }
 
 IntTuple reverse(const IntTuple& t) {
   if (t.is_leaf()) return t;
-  std::vector<IntTuple> m = t.modes();
-  std::reverse(m.begin(), m.end());
-  return IntTuple::tuple(std::move(m));
+  auto m = modes_of(t.nodes());
+  IntTuple::Builder b;
+  b.open();
+  for (size_t i = m.size(); i-- > 0;) b.append(m[i]);
+  b.close();
+  return b.finish();
 }
 
 IntTuple repeat_like(const IntTuple& t, int64_t value) {
-  if (t.is_leaf()) return IntTuple(value);
-  std::vector<IntTuple> m;
-  m.reserve(t.rank());
-  for (const auto& x : t.modes()) m.push_back(repeat_like(x, value));
-  return IntTuple::tuple(std::move(m));
+  IntTuple r = t;  // the same structure, every leaf `value`
+  TNode* p = r.mutable_nodes();
+  for (size_t i = 0; i < r.node_count(); ++i)
+    if (p[i].is_leaf()) p[i] = TNode::leaf(value);
+  return r;
 }
 
 IntTuple product_each(const IntTuple& t) {
-  IntTuple w = wrap(t);
-  std::vector<IntTuple> m;
-  for (const auto& x : w.modes()) m.push_back(size(x));
-  return IntTuple::tuple(std::move(m));
+  const TNode* p = t.nodes();
+  IntTuple::Builder b;
+  b.open();
+  if (p->is_leaf()) {
+    b.leaf(p->value);
+  } else {
+    for (const TNode *c = p + 1, *e = p->next(); c != e; c = c->next()) b.leaf(size_of(c));
+  }
+  b.close();
+  return b.finish();
 }
 
 IntTuple zip(const IntTuple& t) {
   if (t.is_leaf()) return t;
-  if (t.rank() == 0 || t[0].is_leaf()) return IntTuple::tuple({t});
-  size_t r = t[0].rank();
-  for (const auto& x : t.modes())
-    if (x.is_leaf() || x.rank() != r) throw Error("zip: mismatched ranks in " + to_string(t));
-  std::vector<IntTuple> out;
+  const TNode* p = t.nodes();
+  if (t.rank() == 0 || p[1].is_leaf()) return IntTuple::tuple({t});
+  size_t r = p[1].rank();
+  auto rows = modes_of(p);
+  for (const TNode* x : rows)
+    if (x->is_leaf() || x->rank() != r) throw Error("zip: mismatched ranks in " + to_string(t));
+  IntTuple::Builder b;
+  b.open();
   for (size_t j = 0; j < r; ++j) {
-    std::vector<IntTuple> col;
-    for (const auto& x : t.modes()) col.push_back(x[j]);
-    out.push_back(IntTuple::tuple(std::move(col)));
+    b.open();
+    for (const TNode* x : rows) b.append(child(x, j));
+    b.close();
   }
-  return IntTuple::tuple(std::move(out));
+  b.close();
+  return b.finish();
 }
 
 IntTuple zip(const IntTuple& a, const IntTuple& b) { return zip(IntTuple::tuple({a, b})); }
+
+namespace {
+
+// zip2_by into two builders: the first halves and the second halves
+void zip2_split(const TNode* t, const TNode* guide, IntTuple::Builder& first, IntTuple::Builder& second) {
+  if (guide->is_leaf()) {
+    if (t->is_leaf() || t->rank() != 2) throw Error("zip2_by: expected a rank-2 mode, got " + str(t));
+    first.append(t + 1);
+    second.append((t + 1)->next());
+    return;
+  }
+  if (t->is_leaf() || t->rank() < guide->rank()) throw Error("zip2_by: mismatched ranks");
+  first.open();
+  second.open();
+  const TNode* c = t + 1;
+  for (const TNode *g = guide + 1, *e = guide->next(); g != e; g = g->next(), c = c->next()) zip2_split(c, g, first, second);
+  for (const TNode* e = t->next(); c != e; c = c->next()) second.append(c);
+  first.close();
+  second.close();
+}
+
+}  // namespace
 
 IntTuple zip2_by(const IntTuple& t, const IntTuple& guide) {
   if (guide.is_leaf()) {
     if (t.rank() != 2 || t.is_leaf()) throw Error("zip2_by: expected a rank-2 mode, got " + to_string(t));
     return t;
   }
-  if (t.is_leaf() || t.rank() < guide.rank()) throw Error("zip2_by: mismatched ranks");
-  std::vector<IntTuple> first, second;
-  for (size_t i = 0; i < guide.rank(); ++i) {
-    IntTuple split = zip2_by(t[i], guide[i]);
-    first.push_back(split[0]);
-    second.push_back(split[1]);
-  }
-  for (size_t j = guide.rank(); j < t.rank(); ++j) second.push_back(t[j]);
-  return IntTuple::tuple({IntTuple::tuple(std::move(first)), IntTuple::tuple(std::move(second))});
+  IntTuple::Builder first, second;
+  zip2_split(t.nodes(), guide.nodes(), first, second);
+  return IntTuple::tuple({first.finish(), second.finish()});
 }
 
 // --- arithmetic ------------------------------------------------------------------
 
-IntTuple ceil_div(const IntTuple& a, const IntTuple& b) {
-  if (a.is_tuple()) {
-    if (b.is_tuple()) {  // missing ranks of b are 1
-      if (a.rank() < b.rank()) throw Error("ceil_div: mismatched ranks");
-      std::vector<IntTuple> m;
-      for (size_t i = 0; i < a.rank(); ++i) m.push_back(i < b.rank() ? ceil_div(a[i], b[i]) : a[i]);
-      return IntTuple::tuple(std::move(m));
-    }
-    std::vector<IntTuple> m;
-    IntTuple rest = b;
-    for (const auto& ai : a.modes()) {
-      m.push_back(ceil_div(ai, rest));
-      rest = ceil_div(rest, ai);
-    }
-    return IntTuple::tuple(std::move(m));
+namespace {
+
+int64_t leaf_or_size(const TNode* p) { return p->is_tuple() ? size_of(p) : p->value; }
+
+// ceil_div(a, b) with b an integer: a tuple takes b mode by mode, the rest carried
+void ceil_div_int(const TNode* a, int64_t b, IntTuple::Builder& out) {
+  if (a->is_leaf()) {
+    out.leaf(ceil_div(a->value, b));
+    return;
   }
-  if (b.is_tuple()) return ceil_div(a, IntTuple(size(b)));
-  return ceil_div(a.value(), b.value());
+  out.open();
+  int64_t rest = b;
+  for (const TNode *c = a + 1, *e = a->next(); c != e; c = c->next()) {
+    ceil_div_int(c, rest, out);
+    rest = ceil_div(rest, leaf_or_size(c));
+  }
+  out.close();
 }
 
-IntTuple shape_div(const IntTuple& a, const IntTuple& b) {
-  if (a.is_tuple()) {
-    if (b.is_tuple()) {
-      if (a.rank() != b.rank()) throw Error("shape_div: mismatched ranks");
-      std::vector<IntTuple> m;
-      for (size_t i = 0; i < a.rank(); ++i) m.push_back(shape_div(a[i], b[i]));
-      return IntTuple::tuple(std::move(m));
+void ceil_div_nodes(const TNode* a, const TNode* b, IntTuple::Builder& out) {
+  if (a->is_tuple()) {
+    if (b->is_tuple()) {  // missing ranks of b are 1
+      if (a->rank() < b->rank()) throw Error("ceil_div: mismatched ranks");
+      out.open();
+      const TNode *x = a + 1, *y = b + 1;
+      for (size_t i = 0; i < a->rank(); ++i, x = x->next()) {
+        if (i < b->rank()) {
+          ceil_div_nodes(x, y, out);
+          y = y->next();
+        } else {
+          out.append(x);
+        }
+      }
+      out.close();
+      return;
     }
-    std::vector<IntTuple> m;
-    IntTuple rest = b;
-    for (const auto& ai : a.modes()) {
-      m.push_back(shape_div(ai, rest));
-      rest = shape_div(rest, ai);
-    }
-    return IntTuple::tuple(std::move(m));
+    ceil_div_int(a, b->value, out);
+    return;
   }
-  if (b.is_tuple()) return shape_div(a, IntTuple(size(b)));
-  int64_t x = a.value(), y = b.value();
+  out.leaf(ceil_div(a->value, leaf_or_size(b)));
+}
+
+int64_t shape_div(int64_t x, int64_t y) {
   if (y == 0 || (x % y != 0 && y % x != 0))
     throw Error("divisibility condition violated: shape_div(" + std::to_string(x) + ", " + std::to_string(y) + ")");
   return ceil_div(x, y);
 }
 
-IntTuple elem_scale(const IntTuple& a, const IntTuple& b) {
-  if (a.is_tuple()) {
-    if (b.is_leaf() || a.rank() != b.rank()) throw Error("elem_scale: mismatched ranks");
-    std::vector<IntTuple> m;
-    for (size_t i = 0; i < a.rank(); ++i) m.push_back(elem_scale(a[i], b[i]));
-    return IntTuple::tuple(std::move(m));
+void shape_div_int(const TNode* a, int64_t b, IntTuple::Builder& out) {
+  if (a->is_leaf()) {
+    out.leaf(shape_div(a->value, b));
+    return;
   }
-  return checked_mul(a.value(), size(b));
-}
-
-IntTuple filter_zeros(const IntTuple& a, const IntTuple& b) {
-  if (a.is_tuple()) {
-    if (b.is_leaf() || a.rank() != b.rank()) throw Error("filter_zeros: mismatched ranks");
-    std::vector<IntTuple> m;
-    for (size_t i = 0; i < a.rank(); ++i) m.push_back(filter_zeros(a[i], b[i]));
-    return IntTuple::tuple(std::move(m));
+  out.open();
+  int64_t rest = b;
+  for (const TNode *c = a + 1, *e = a->next(); c != e; c = c->next()) {
+    shape_div_int(c, rest, out);
+    rest = shape_div(rest, leaf_or_size(c));
   }
-  if (a.is_integer() && a.value() == 0) return repeat_like(b, 1);
-  return b;
+  out.close();
 }
 
-IntTuple leaf_mul(const IntTuple& leaf, int64_t factor) {
-  return IntTuple::scaled_basis(checked_mul(leaf.value(), factor), leaf.basis());
+void shape_div_nodes(const TNode* a, const TNode* b, IntTuple::Builder& out) {
+  if (a->is_tuple()) {
+    if (b->is_tuple()) {
+      if (a->rank() != b->rank()) throw Error("shape_div: mismatched ranks");
+      out.open();
+      for (const TNode *x = a + 1, *y = b + 1, *e = a->next(); x != e; x = x->next(), y = y->next()) shape_div_nodes(x, y, out);
+      out.close();
+      return;
+    }
+    shape_div_int(a, b->value, out);
+    return;
+  }
+  out.leaf(shape_div(a->value, leaf_or_size(b)));
 }
 
-IntTuple scale_leaves(const IntTuple& t, int64_t factor) {
-  if (t.is_leaf()) return leaf_mul(t, factor);
-  std::vector<IntTuple> m;
-  m.reserve(t.rank());
-  for (const auto& x : t.modes()) m.push_back(scale_leaves(x, factor));
-  return IntTuple::tuple(std::move(m));
+void elem_scale_nodes(const TNode* a, const TNode* b, IntTuple::Builder& out) {
+  if (a->is_tuple()) {
+    if (b->is_leaf() || a->rank() != b->rank()) throw Error("elem_scale: mismatched ranks");
+    out.open();
+    for (const TNode *x = a + 1, *y = b + 1, *e = a->next(); x != e; x = x->next(), y = y->next()) elem_scale_nodes(x, y, out);
+    out.close();
+    return;
+  }
+  out.leaf(checked_mul(a->value, size_of(b)));
 }
 
-bool elem_less(const IntTuple& a, const IntTuple& b) {
-  if (a.is_tuple() && b.is_tuple()) {
-    for (size_t i = 0; i < a.rank(); ++i) {
-      if (i >= b.rank()) return false;
-      if (!elem_less(a[i], b[i])) return false;
+void filter_zeros_nodes(const TNode* a, const TNode* b, IntTuple::Builder& out) {
+  if (a->is_tuple()) {
+    if (b->is_leaf() || a->rank() != b->rank()) throw Error("filter_zeros: mismatched ranks");
+    out.open();
+    for (const TNode *x = a + 1, *y = b + 1, *e = a->next(); x != e; x = x->next(), y = y->next()) filter_zeros_nodes(x, y, out);
+    out.close();
+    return;
+  }
+  if (a->is_integer() && a->value == 0) out.append(repeat_like(IntTuple::of(b), 1));
+  else out.append(b);
+}
+
+bool elem_less_nodes(const TNode* a, const TNode* b) {
+  if (a->is_tuple() && b->is_tuple()) {
+    const TNode* y = b + 1;
+    size_t i = 0;
+    for (const TNode *x = a + 1, *e = a->next(); x != e; x = x->next(), ++i) {
+      if (i >= b->rank()) return false;
+      if (!elem_less_nodes(x, y)) return false;
+      y = y->next();
     }
     return true;
   }
-  return a.value() < b.value();
+  if (a->is_tuple()) throw Error("expected an integer, got the tuple " + str(a));
+  if (b->is_tuple()) throw Error("expected an integer, got the tuple " + str(b));
+  return a->value < b->value;
 }
+
+}  // namespace
+
+IntTuple ceil_div(const IntTuple& a, const IntTuple& b) {
+  IntTuple::Builder out;
+  ceil_div_nodes(a.nodes(), b.nodes(), out);
+  return out.finish();
+}
+
+IntTuple shape_div(const IntTuple& a, const IntTuple& b) {
+  IntTuple::Builder out;
+  shape_div_nodes(a.nodes(), b.nodes(), out);
+  return out.finish();
+}
+
+IntTuple elem_scale(const IntTuple& a, const IntTuple& b) {
+  IntTuple::Builder out;
+  elem_scale_nodes(a.nodes(), b.nodes(), out);
+  return out.finish();
+}
+
+IntTuple filter_zeros(const IntTuple& a, const IntTuple& b) {
+  IntTuple::Builder out;
+  filter_zeros_nodes(a.nodes(), b.nodes(), out);
+  return out.finish();
+}
+
+IntTuple leaf_mul(const IntTuple& leaf, int64_t factor) {
+  const TNode& n = *leaf.nodes();
+  if (n.is_tuple()) throw Error("expected an integer, got the tuple " + to_string(leaf));
+  TNode r = n;
+  r.value = checked_mul(n.value, factor);
+  return IntTuple::of(&r);
+}
+
+IntTuple scale_leaves(const IntTuple& t, int64_t factor) {
+  IntTuple r = t;
+  TNode* p = r.mutable_nodes();
+  for (size_t i = 0; i < r.node_count(); ++i)
+    if (p[i].is_leaf()) p[i].value = checked_mul(p[i].value, factor);
+  return r;
+}
+
+bool elem_less(const IntTuple& a, const IntTuple& b) { return elem_less_nodes(a.nodes(), b.nodes()); }
 
 // --- arithmetic tuples ---------------------------------------------------------
 
-void add_scaled_basis(IntTuple& acc, int64_t value, const Basis& basis) {
-  IntTuple* node = &acc;
-  for (int d = 0; d < basis.depth; ++d) {
-    size_t mode = basis.path[d];
-    if (node->is_leaf()) {
-      if (node->value() != 0) throw Error("cannot add a basis element to the integer " + std::to_string(node->value()));
-      *node = IntTuple::tuple({});
-    }
-    if (node->modes().size() <= mode) node->modes().resize(mode + 1, IntTuple(0));
-    node = &node->modes()[mode];
+namespace {
+
+// `node` (nullptr: the integer 0) plus value*E<path[d..]>, into out.
+void add_basis_into(const TNode* node, int64_t value, const Basis& basis, int d, IntTuple::Builder& out) {
+  if (d == basis.depth) {
+    if (node && node->is_tuple()) throw Error("cannot add an integer to a coordinate tuple");
+    out.leaf(checked_add(node ? node->value : 0, value));
+    return;
   }
-  if (node->is_tuple()) throw Error("cannot add an integer to a coordinate tuple");
-  *node = IntTuple(checked_add(node->value(), value));
+  size_t mode = basis.path[d];
+  if (node && node->is_leaf()) {
+    if (node->value != 0) throw Error("cannot add a basis element to the integer " + std::to_string(node->value));
+    node = nullptr;  // becomes the empty tuple
+  }
+  size_t rank = node ? node->rank() : 0;
+  out.open();
+  const TNode* c = node ? node + 1 : nullptr;
+  for (size_t i = 0; i < std::max(rank, mode + 1); ++i) {
+    const TNode* here = i < rank ? c : nullptr;
+    if (i == mode) add_basis_into(here, value, basis, d + 1, out);
+    else if (here) out.append(here);
+    else out.leaf(0);
+    if (i < rank) c = c->next();
+  }
+  out.close();
+}
+
+void as_arithmetic_into(const TNode* p, IntTuple::Builder& out) {
+  if (p->is_leaf()) {
+    if (p->depth == 0) out.leaf(*p);
+    else add_basis_into(nullptr, p->value, p->basis(), 0, out);
+    return;
+  }
+  out.open();
+  for (const TNode *c = p + 1, *e = p->next(); c != e; c = c->next()) as_arithmetic_into(c, out);
+  out.close();
+}
+
+// a + b for arithmetic tuples (no basis leaves); nullptr is the integer 0
+void tuple_add_into(const TNode* a, const TNode* b, IntTuple::Builder& out) {
+  static const TNode zero = TNode::leaf(0);
+  if (!a) a = &zero;
+  if (!b) b = &zero;
+  if (a->is_leaf() && b->is_leaf()) {
+    out.leaf(checked_add(a->value, b->value));
+    return;
+  }
+  if (a->is_leaf()) {
+    if (a->value != 0) throw Error("cannot add " + str(a) + " to the coordinate " + str(b));
+    out.append(b);
+    return;
+  }
+  if (b->is_leaf()) {
+    if (b->value != 0) throw Error("cannot add " + str(b) + " to the coordinate " + str(a));
+    out.append(a);
+    return;
+  }
+  size_t n = std::max(a->rank(), b->rank());
+  out.open();
+  const TNode *x = a + 1, *y = b + 1;
+  for (size_t i = 0; i < n; ++i) {
+    const TNode* xi = i < a->rank() ? x : nullptr;
+    const TNode* yi = i < b->rank() ? y : nullptr;
+    tuple_add_into(xi, yi, out);
+    if (xi) x = x->next();
+    if (yi) y = y->next();
+  }
+  out.close();
+}
+
+}  // namespace
+
+void add_scaled_basis(IntTuple& acc, int64_t value, const Basis& basis) {
+  IntTuple::Builder out;
+  add_basis_into(acc.nodes(), value, basis, 0, out);
+  acc = out.finish();
 }
 
 IntTuple as_arithmetic_tuple(const IntTuple& t) {
-  if (t.is_leaf()) {
-    if (t.basis().empty()) return t;
-    IntTuple acc(0);
-    add_scaled_basis(acc, t.value(), t.basis());
-    return acc;
-  }
-  std::vector<IntTuple> m;
-  for (const auto& x : t.modes()) m.push_back(as_arithmetic_tuple(x));
-  return IntTuple::tuple(std::move(m));
+  if (!has_basis(t)) return t;
+  IntTuple::Builder out;
+  as_arithmetic_into(t.nodes(), out);
+  return out.finish();
 }
 
 IntTuple tuple_add(const IntTuple& a0, const IntTuple& b0) {
+  if (a0.is_integer() && b0.is_integer()) return checked_add(a0.value(), b0.value());
   IntTuple a = as_arithmetic_tuple(a0), b = as_arithmetic_tuple(b0);
-  if (a.is_leaf() && b.is_leaf()) return checked_add(a.value(), b.value());
-  if (a.is_leaf()) {
-    if (a.value() != 0) throw Error("cannot add " + to_string(a) + " to the coordinate " + to_string(b));
-    return b;
-  }
-  if (b.is_leaf()) {
-    if (b.value() != 0) throw Error("cannot add " + to_string(b) + " to the coordinate " + to_string(a));
-    return a;
-  }
-  std::vector<IntTuple> m(std::max(a.rank(), b.rank()), IntTuple(0));
-  for (size_t i = 0; i < m.size(); ++i) {
-    IntTuple x = i < a.rank() ? a[i] : IntTuple(0);
-    IntTuple y = i < b.rank() ? b[i] : IntTuple(0);
-    m[i] = tuple_add(x, y);
-  }
-  return IntTuple::tuple(std::move(m));
+  IntTuple::Builder out;
+  tuple_add_into(a.nodes(), b.nodes(), out);
+  return out.finish();
 }
 
 // --- coordinates -----------------------------------------------------------------
 
-static IntTuple stride_times(int64_t coord, const IntTuple& stride) {
+namespace {
+
+// crd2idx over integer strides: the same checked sums, mode by mode.
+int64_t crd2idx_int(int64_t coord, const TNode* shape, const TNode* stride);
+
+int64_t crd2idx_int(const TNode* coord, const TNode* shape, const TNode* stride) {
+  if (coord->is_tuple()) {
+    if (shape->is_leaf() || coord->rank() != shape->rank() || stride->is_leaf() || stride->rank() != shape->rank())
+      throw Error("mismatched ranks: coordinate " + str(coord) + " for shape " + str(shape));
+    int64_t acc = 0;
+    const TNode *s = shape + 1, *d = stride + 1;
+    for (const TNode *c = coord + 1, *e = coord->next(); c != e; c = c->next(), s = s->next(), d = d->next())
+      acc = checked_add(acc, crd2idx_int(c, s, d));
+    return acc;
+  }
+  return crd2idx_int(coord->value, shape, stride);
+}
+
+int64_t crd2idx_int(int64_t c, const TNode* shape, const TNode* stride) {
+  if (shape->is_tuple()) {
+    if (stride->is_leaf() || stride->rank() != shape->rank())
+      throw Error("mismatched ranks: shape " + str(shape) + " against stride " + str(stride));
+    size_t r = shape->rank();
+    if (r == 0) return 0;
+    int64_t acc = 0;
+    const TNode *s = shape + 1, *d = stride + 1;
+    for (size_t i = 0; i + 1 < r; ++i, s = s->next(), d = d->next()) {
+      int64_t n = size_of(s);
+      acc = checked_add(acc, crd2idx_int(checked_mod(c, n), s, d));
+      c = checked_div(c, n);
+    }
+    return checked_add(acc, crd2idx_int(c, s, d));
+  }
+  if (stride->is_tuple()) throw Error("mismatched ranks: coordinate " + std::to_string(c) + " against stride " + str(stride));
+  return checked_mul(stride->value, c);
+}
+
+IntTuple stride_times(int64_t coord, const IntTuple& stride) {
   if (stride.is_tuple()) throw Error("mismatched ranks: coordinate " + std::to_string(coord) + " against stride " + to_string(stride));
   return leaf_mul(stride, coord);
 }
 
+}  // namespace
+
+int64_t crd2idx_integer(int64_t index, const IntTuple& shape, const IntTuple& stride) {
+  return crd2idx_int(index, shape.nodes(), stride.nodes());
+}
+
 IntTuple crd2idx(const IntTuple& coord, const IntTuple& shape, const IntTuple& stride) {
+  if (!has_basis(stride)) return crd2idx_int(coord.nodes(), shape.nodes(), stride.nodes());
   if (coord.is_tuple()) {
     if (shape.is_leaf() || coord.rank() != shape.rank() || stride.is_leaf() || stride.rank() != shape.rank())
       throw Error("mismatched ranks: coordinate " + to_string(coord) + " for shape " + to_string(shape));
@@ -527,39 +930,67 @@ IntTuple crd2idx(const IntTuple& coord, const IntTuple& shape, const IntTuple& s
   return stride_times(coord.value(), stride);
 }
 
-int64_t crd2idx(const IntTuple& coord, const IntTuple& shape) {
-  if (coord.is_leaf()) return coord.value();
-  if (shape.is_leaf() || coord.rank() != shape.rank())
-    throw Error("mismatched ranks: coordinate " + to_string(coord) + " for shape " + to_string(shape));
+namespace {
+
+int64_t crd2idx_colex(const TNode* coord, const TNode* shape) {
+  if (coord->is_leaf()) return coord->value;
+  if (shape->is_leaf() || coord->rank() != shape->rank())
+    throw Error("mismatched ranks: coordinate " + str(coord) + " for shape " + str(shape));
   // colexicographic: i = c0 + s0 * (c1 + s1 * (...)), each mode's index recursively
   int64_t idx = 0, mult = 1;
-  for (size_t i = 0; i < coord.rank(); ++i) {
-    idx = checked_add(idx, checked_mul(mult, crd2idx(coord[i], shape[i])));
-    mult = checked_mul(mult, size(shape[i]));
+  const TNode* s = shape + 1;
+  for (const TNode *c = coord + 1, *e = coord->next(); c != e; c = c->next(), s = s->next()) {
+    idx = checked_add(idx, checked_mul(mult, crd2idx_colex(c, s)));
+    mult = checked_mul(mult, size_of(s));
   }
   return idx;
 }
 
-IntTuple idx2crd(const IntTuple& idx, const IntTuple& shape) {
-  if (idx.is_tuple()) {
-    if (shape.is_leaf() || idx.rank() != shape.rank()) throw Error("mismatched ranks: index " + to_string(idx) + " for shape " + to_string(shape));
-    std::vector<IntTuple> m;
-    for (size_t i = 0; i < idx.rank(); ++i) m.push_back(idx2crd(idx[i], shape[i]));
-    return IntTuple::tuple(std::move(m));
+void idx2crd_into(const TNode* idx, const TNode* shape, IntTuple::Builder& out);
+
+void idx2crd_int(int64_t c, const TNode* shape, IntTuple::Builder& out) {
+  if (shape->is_leaf()) {
+    out.leaf(c);
+    return;
   }
-  if (shape.is_leaf()) return idx;
-  int64_t c = idx.value();
-  std::vector<IntTuple> m;
-  for (size_t i = 0; i < shape.rank(); ++i) {
-    if (i + 1 < shape.rank()) {
-      int64_t s = size(shape[i]);
-      m.push_back(idx2crd(IntTuple(checked_mod(c, s)), shape[i]));
-      c = checked_div(c, s);
+  out.open();
+  size_t r = shape->rank(), i = 0;
+  for (const TNode *s = shape + 1, *e = shape->next(); s != e; s = s->next(), ++i) {
+    if (i + 1 < r) {
+      int64_t n = size_of(s);
+      idx2crd_int(checked_mod(c, n), s, out);
+      c = checked_div(c, n);
     } else {
-      m.push_back(idx2crd(IntTuple(c), shape[i]));
+      idx2crd_int(c, s, out);
     }
   }
-  return IntTuple::tuple(std::move(m));
+  out.close();
+}
+
+void idx2crd_into(const TNode* idx, const TNode* shape, IntTuple::Builder& out) {
+  if (idx->is_tuple()) {
+    if (shape->is_leaf() || idx->rank() != shape->rank()) throw Error("mismatched ranks: index " + str(idx) + " for shape " + str(shape));
+    out.open();
+    const TNode* s = shape + 1;
+    for (const TNode *c = idx + 1, *e = idx->next(); c != e; c = c->next(), s = s->next()) idx2crd_into(c, s, out);
+    out.close();
+    return;
+  }
+  if (shape->is_leaf()) {
+    out.leaf(*idx);  // the index itself, basis and all
+    return;
+  }
+  idx2crd_int(idx->value, shape, out);
+}
+
+}  // namespace
+
+int64_t crd2idx(const IntTuple& coord, const IntTuple& shape) { return crd2idx_colex(coord.nodes(), shape.nodes()); }
+
+IntTuple idx2crd(const IntTuple& idx, const IntTuple& shape) {
+  IntTuple::Builder out;
+  idx2crd_into(idx.nodes(), shape.nodes(), out);
+  return out.finish();
 }
 
 IntTuple idx2crd(const IntTuple& idx, const IntTuple& shape, const IntTuple& stride) {
@@ -568,14 +999,14 @@ IntTuple idx2crd(const IntTuple& idx, const IntTuple& shape, const IntTuple& str
       throw Error("mismatched ranks in idx2crd");
     std::vector<IntTuple> m;
     for (size_t i = 0; i < idx.rank(); ++i) m.push_back(idx2crd(idx[i], shape[i], stride[i]));
-    return IntTuple::tuple(std::move(m));
+    return IntTuple::tuple(m);
   }
   if (shape.is_tuple()) {
     IntTuple d = stride.is_tuple() ? stride : compact_col_major(shape, stride.value());
     if (d.rank() != shape.rank()) throw Error("mismatched ranks in idx2crd");
     std::vector<IntTuple> m;
     for (size_t i = 0; i < shape.rank(); ++i) m.push_back(idx2crd(idx, shape[i], d[i]));
-    return IntTuple::tuple(std::move(m));
+    return IntTuple::tuple(m);
   }
   if (shape.value() == 1) return IntTuple(0);
   return checked_mod(checked_div(idx.value(), stride.value()), shape.value());
@@ -583,28 +1014,38 @@ IntTuple idx2crd(const IntTuple& idx, const IntTuple& shape, const IntTuple& str
 
 // --- compact strides ---------------------------------------------------------------
 
-static IntTuple compact_left(const IntTuple& shape, int64_t& current) {
-  if (shape.is_leaf()) {
-    if (shape.value() == 1) return IntTuple(0);  // static _1 gets stride _0
-    IntTuple d(current);
-    current = checked_mul(current, shape.value());
-    return d;
+// Pre-order is column-major order of the leaves; reversed pre-order is row-major.
+IntTuple compact_col_major(const IntTuple& shape, int64_t current) {
+  IntTuple r = shape;
+  TNode* p = r.mutable_nodes();
+  for (size_t i = 0; i < r.node_count(); ++i) {
+    if (p[i].is_tuple()) continue;
+    int64_t s = p[i].value;
+    if (s == 1) {  // static _1 gets stride _0
+      p[i] = TNode::leaf(0);
+      continue;
+    }
+    p[i] = TNode::leaf(current);
+    current = checked_mul(current, s);
   }
-  std::vector<IntTuple> m;
-  m.reserve(shape.rank());
-  for (const auto& s : shape.modes()) m.push_back(compact_left(s, current));
-  return IntTuple::tuple(std::move(m));
+  return r;
 }
 
-static IntTuple compact_right(const IntTuple& shape, int64_t& current) {
-  if (shape.is_leaf()) return compact_left(shape, current);
-  std::vector<IntTuple> m(shape.rank());
-  for (size_t i = shape.rank(); i-- > 0;) m[i] = compact_right(shape[i], current);
-  return IntTuple::tuple(std::move(m));
+IntTuple compact_row_major(const IntTuple& shape, int64_t current) {
+  IntTuple r = shape;
+  TNode* p = r.mutable_nodes();
+  for (size_t i = r.node_count(); i-- > 0;) {
+    if (p[i].is_tuple()) continue;
+    int64_t s = p[i].value;
+    if (s == 1) {
+      p[i] = TNode::leaf(0);
+      continue;
+    }
+    p[i] = TNode::leaf(current);
+    current = checked_mul(current, s);
+  }
+  return r;
 }
-
-IntTuple compact_col_major(const IntTuple& shape, int64_t current) { return compact_left(shape, current); }
-IntTuple compact_row_major(const IntTuple& shape, int64_t current) { return compact_right(shape, current); }
 
 // product_like(shape, order): for every leaf of order, the size of the matching sub-shape
 static void ref_shapes(const IntTuple& shape, const IntTuple& order, std::vector<int64_t>& sizes, std::vector<int64_t>& orders) {
@@ -617,38 +1058,49 @@ static void ref_shapes(const IntTuple& shape, const IntTuple& order, std::vector
   orders.push_back(order.value());
 }
 
-static IntTuple compact_order_impl(const IntTuple& shape, const IntTuple& order, const std::vector<int64_t>& sizes, const std::vector<int64_t>& orders) {
-  if (order.is_tuple()) {
-    std::vector<IntTuple> m;
-    for (size_t i = 0; i < order.rank(); ++i) m.push_back(compact_order_impl(shape[i], order[i], sizes, orders));
-    return IntTuple::tuple(std::move(m));
+static void compact_order_impl(const TNode* shape, const TNode* order, const std::vector<int64_t>& sizes, const std::vector<int64_t>& orders,
+                               IntTuple::Builder& out) {
+  if (order->is_tuple()) {
+    out.open();
+    const TNode* s = shape + 1;
+    for (const TNode *o = order + 1, *e = order->next(); o != e; o = o->next(), s = s->next()) compact_order_impl(s, o, sizes, orders, out);
+    out.close();
+    return;
   }
   int64_t start = 1;
   for (size_t j = 0; j < sizes.size(); ++j)
-    if (orders[j] < order.value()) start = checked_mul(start, sizes[j]);
-  return compact_col_major(shape, start);
+    if (orders[j] < order->value) start = checked_mul(start, sizes[j]);
+  out.append(compact_col_major(IntTuple::of(shape), start));
 }
 
 IntTuple compact_order(const IntTuple& shape, const IntTuple& order) {
   std::vector<int64_t> sizes, orders;
   ref_shapes(shape, order, sizes, orders);
-  return compact_order_impl(shape, order, sizes, orders);
+  IntTuple::Builder out;
+  compact_order_impl(shape.nodes(), order.nodes(), sizes, orders, out);
+  return out.finish();
 }
 
-static IntTuple basis_like(const IntTuple& shape, std::vector<int>& path) {
-  if (shape.is_leaf()) return IntTuple::scaled_basis(1, Basis::of(path));
-  std::vector<IntTuple> m;
-  for (size_t i = 0; i < shape.rank(); ++i) {
-    path.push_back(static_cast<int>(i));
-    m.push_back(basis_like(shape[i], path));
+static void basis_like(const TNode* shape, std::vector<int>& path, IntTuple::Builder& out) {
+  if (shape->is_leaf()) {
+    out.leaf(TNode::leaf(1, Basis::of(path)));
+    return;
+  }
+  out.open();
+  int i = 0;
+  for (const TNode *c = shape + 1, *e = shape->next(); c != e; c = c->next(), ++i) {
+    path.push_back(i);
+    basis_like(c, path, out);
     path.pop_back();
   }
-  return IntTuple::tuple(std::move(m));
+  out.close();
 }
 
 IntTuple make_basis_like(const IntTuple& shape) {
   std::vector<int> path;
-  return basis_like(shape, path);
+  IntTuple::Builder out;
+  basis_like(shape.nodes(), path, out);
+  return out.finish();
 }
 
 }  // namespace cutevis

@@ -4,9 +4,16 @@
 // ScaledBasis strides `1@0`, `2@1`, `1@0@1` (E<1,0>, printed innermost first) of
 // identity / coordinate layouts.  Shapes and coordinates never carry a basis.
 // A tuple of one element, `(4)`, is distinct from the leaf `4`, as in CuTe.
+//
+// Stored flat, as its nodes in pre-order (a tuple's header, then its modes), in an
+// inline buffer of 16 nodes and on the heap beyond: a copy is one memcpy, and the
+// algebra builds results node by node (IntTuple::Builder) without a tuple per mode.
+// Modes are therefore read as copies (operator[], modes()) or as nodes (nodes()).
 #pragma once
 
 #include <cstdint>
+#include <cstring>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -30,36 +37,179 @@ struct Basis {
 
 class IntTuple {
  public:
-  IntTuple() = default;                              // the leaf 0
-  IntTuple(int64_t value) : value_(value) {}         // NOLINT: an int is an IntTuple
-  IntTuple(int value) : value_(value) {}             // NOLINT
-  static IntTuple tuple(std::vector<IntTuple> modes);
-  static IntTuple scaled_basis(int64_t value, Basis basis);
+  // One node of the pre-order encoding: a leaf (its value and basis) or a tuple
+  // header (its rank and its span, the nodes of its subtree with itself), so the
+  // modes of a tuple are the subtrees that follow its header, one span after the
+  // other.  Plain bytes: unused path bytes are zero, equal trees are equal bytes.
+  struct Node {
+    int64_t value;  // leaf: the value; tuple: rank | span << 32
+    uint8_t tuple;  // 1 for a tuple header
+    uint8_t depth;  // leaf: depth of its basis
+    uint8_t path[Basis::kMaxDepth];
 
-  bool is_leaf() const { return leaf_; }
-  bool is_tuple() const { return !leaf_; }
+    static Node leaf(int64_t v) {
+      Node n{};
+      n.value = v;
+      return n;
+    }
+    static Node leaf(int64_t v, const Basis& b);
+    bool is_tuple() const { return tuple != 0; }
+    bool is_leaf() const { return tuple == 0; }
+    bool is_integer() const { return tuple == 0 && depth == 0; }
+    size_t rank() const { return tuple ? static_cast<uint32_t>(value) : 1; }
+    size_t span() const { return tuple ? static_cast<size_t>(static_cast<uint64_t>(value) >> 32) : 1; }
+    const Node* next() const { return this + span(); }  // the following sibling
+    Basis basis() const;
+  };
+
+  // The top modes of a tuple, each as an IntTuple (a copy); none for a leaf.
+  class Modes {
+   public:
+    class iterator {
+     public:
+      explicit iterator(const Node* p) : p_(p) {}
+      IntTuple operator*() const { return IntTuple::of(p_); }
+      iterator& operator++() {
+        p_ = p_->next();
+        return *this;
+      }
+      bool operator==(const iterator& o) const { return p_ == o.p_; }
+      bool operator!=(const iterator& o) const { return p_ != o.p_; }
+
+     private:
+      const Node* p_;
+    };
+    Modes(const Node* root) : root_(root) {}  // NOLINT
+    iterator begin() const { return iterator(root_ + 1); }
+    iterator end() const { return iterator(root_->is_tuple() ? root_->next() : root_ + 1); }
+    size_t size() const { return root_->is_tuple() ? root_->rank() : 0; }
+    bool empty() const { return size() == 0; }
+    IntTuple operator[](size_t i) const;
+
+   private:
+    const Node* root_;
+  };
+
+  class Builder;
+
+  IntTuple() : size_(1), cap_(kInline), heap_(nullptr) { small_[0] = Node::leaf(0); }  // the leaf 0
+  IntTuple(int64_t value) : size_(1), cap_(kInline), heap_(nullptr) { small_[0] = Node::leaf(value); }  // NOLINT: an int is an IntTuple
+  IntTuple(int value) : IntTuple(static_cast<int64_t>(value)) {}  // NOLINT
+  IntTuple(const IntTuple& o) : size_(o.size_), cap_(kInline), heap_(nullptr) {
+    if (size_ > kInline) {
+      heap_ = new Node[size_];
+      cap_ = size_;
+    }
+    std::memcpy(static_cast<void*>(data()), o.data(), size_ * sizeof(Node));
+  }
+  IntTuple(IntTuple&& o) noexcept : size_(o.size_), cap_(kInline), heap_(nullptr) {
+    if (o.heap_) {
+      heap_ = o.heap_;
+      cap_ = o.cap_;
+      o.heap_ = nullptr;
+      o.cap_ = kInline;
+      o.size_ = 1;
+      o.small_[0] = Node::leaf(0);
+    } else {
+      std::memcpy(static_cast<void*>(small_), o.small_, size_ * sizeof(Node));
+    }
+  }
+  // Assignment to an lvalue only: `t[i] = x` assigns to a copy and is refused.
+  IntTuple& operator=(const IntTuple& o) & {
+    if (this != &o) assign(o.data(), o.size_);
+    return *this;
+  }
+  IntTuple& operator=(IntTuple&& o) & noexcept {
+    if (this == &o) return *this;
+    if (o.heap_) {
+      delete[] heap_;
+      heap_ = o.heap_;
+      cap_ = o.cap_;
+      size_ = o.size_;
+      o.heap_ = nullptr;
+      o.cap_ = kInline;
+      o.size_ = 1;
+      o.small_[0] = Node::leaf(0);
+    } else {
+      assign(o.small_, o.size_);
+    }
+    return *this;
+  }
+  ~IntTuple() { delete[] heap_; }
+
+  static IntTuple tuple(std::initializer_list<IntTuple> modes);
+  static IntTuple tuple(const std::vector<IntTuple>& modes);
+  static IntTuple scaled_basis(int64_t value, Basis basis);
+  // A copy of the subtree at `subtree` (a node of another IntTuple).
+  static IntTuple of(const Node* subtree);
+  // The tuple of `n` leaves, in order; with `unwrap_one`, one leaf stays a leaf.
+  static IntTuple of_leaves(const Node* leaves, size_t n, bool unwrap_one = false);
+
+  bool is_leaf() const { return root().is_leaf(); }
+  bool is_tuple() const { return root().is_tuple(); }
   // A leaf without a basis.
-  bool is_integer() const { return leaf_ && basis_.empty(); }
+  bool is_integer() const { return root().is_integer(); }
   int64_t value() const;           // leaf only
-  const Basis& basis() const { return basis_; }
+  Basis basis() const { return root().basis(); }
 
   // CuTe's rank: number of top modes; 1 for a leaf.
-  size_t rank() const { return leaf_ ? 1 : modes_.size(); }
-  // get<i>: a mode; for a leaf, get<0> is the leaf itself.
-  const IntTuple& operator[](size_t i) const;
-  IntTuple& operator[](size_t i);
-  const std::vector<IntTuple>& modes() const { return modes_; }
-  std::vector<IntTuple>& modes() { return modes_; }
+  size_t rank() const { return root().rank(); }
+  // get<i>: a copy of a mode; for a leaf, get<0> is the leaf itself.
+  IntTuple operator[](size_t i) const;
+  // The node of mode i (range-checked as operator[]).
+  const Node* mode_node(size_t i) const;
+  Modes modes() const { return Modes(nodes()); }
+  // Append a top mode to a tuple.
+  void push_back(const IntTuple& mode);
 
-  bool operator==(const IntTuple& other) const;
+  bool operator==(const IntTuple& other) const {
+    return size_ == other.size_ && std::memcmp(data(), other.data(), size_ * sizeof(Node)) == 0;
+  }
   bool operator!=(const IntTuple& other) const { return !(*this == other); }
 
+  // The pre-order nodes; nodes()[0] is the root.
+  const Node* nodes() const { return data(); }
+  size_t node_count() const { return size_; }
+  // The same, writable: leaves may be rewritten in place; headers must stay as they are.
+  Node* mutable_nodes() { return data(); }
+
  private:
-  int64_t value_ = 0;
-  Basis basis_;
-  bool leaf_ = true;
-  std::vector<IntTuple> modes_;
+  static constexpr uint32_t kInline = 16;  // nodes held without a heap allocation
+  const Node& root() const { return data()[0]; }
+  Node* data() { return heap_ ? heap_ : small_; }
+  const Node* data() const { return heap_ ? heap_ : small_; }
+  void assign(const Node* src, size_t n);
+  Node* grow_by(size_t n);  // room for n more nodes at the end; size_ grows by n
+
+  uint32_t size_;
+  uint32_t cap_;
+  Node* heap_;
+  union {
+    Node small_[kInline];
+  };
 };
+
+// Builds an IntTuple in pre-order without intermediate tuples:
+// open(); leaf(4); open(); leaf(2); leaf(8); close(); close()  gives (4,(2,8)).
+class IntTuple::Builder {
+ public:
+  Builder() { t_.size_ = 0; }
+  void open();   // a new tuple: a mode of the open one, or the root
+  void close();  // ends the innermost open tuple
+  void leaf(int64_t value) { add(Node::leaf(value)); }
+  void leaf(const Node& leaf_node) { add(leaf_node); }
+  void append(const Node* subtree);  // a copy of a subtree as one mode
+  void append(const IntTuple& t) { append(t.nodes()); }
+  IntTuple finish();
+
+ private:
+  void add(const Node& n);
+  void count_mode();
+  IntTuple t_;
+  int64_t open_ = -1;  // header index of the innermost open tuple
+  int roots_ = 0;
+};
+
 
 IntTuple make_tuple(std::vector<IntTuple> modes);
 template <class... Ts>
@@ -122,6 +272,8 @@ bool elem_less(const IntTuple& a, const IntTuple& b);
 // crd2idx(coord, shape, stride): integer strides give an integer IntTuple;
 // basis strides give an arithmetic tuple (a coordinate).
 IntTuple crd2idx(const IntTuple& coord, const IntTuple& shape, const IntTuple& stride);
+// crd2idx(index, shape, stride) for integer strides only (the same checked sums).
+int64_t crd2idx_integer(int64_t index, const IntTuple& shape, const IntTuple& stride);
 // crd2idx(coord, shape): colexicographic index.
 int64_t crd2idx(const IntTuple& coord, const IntTuple& shape);
 // idx2crd(idx, shape): the natural coordinate of idx in shape.

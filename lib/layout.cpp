@@ -1,16 +1,23 @@
 #include "lib/layout.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <functional>
 #include <cstdlib>
 
+#include "lib/small_vec.hpp"
 #include "lib/tiler.hpp"
 
 namespace cutevis {
 
 namespace {
 
+using TNode = IntTuple::Node;
+// The flat modes of a layout (its leaves), on the stack for the usual sizes.
+using Leaves = SmallVec<TNode, 32>;
+
 bool is_int(const IntTuple& t, int64_t v) { return t.is_integer() && t.value() == v; }
+bool is_int(const TNode& n, int64_t v) { return n.is_integer() && n.value == v; }
 
 int64_t abs_checked(int64_t v) {
   if (v == INT64_MIN) throw Error("integer overflow in abs");
@@ -18,14 +25,39 @@ int64_t abs_checked(int64_t v) {
 }
 int64_t signum(int64_t v) { return (v > 0) - (v < 0); }
 
+std::string str(const TNode* p) { return to_string(IntTuple::of(p)); }
+
+// A stride leaf times an integer, keeping its basis (leaf_mul on a node).
+TNode leaf_mul(const TNode* d, int64_t factor) {
+  if (d->is_tuple()) throw Error("expected an integer, got the tuple " + str(d));
+  TNode r = *d;
+  r.value = checked_mul(d->value, factor);
+  return r;
+}
+
+// The leaves of shape and stride, side by side.
+void leaves_of(const Layout& l, Leaves& s, Leaves& d) {
+  const TNode* ps = l.shape.nodes();
+  for (size_t i = 0; i < l.shape.node_count(); ++i)
+    if (ps[i].is_leaf()) s.push_back(ps[i]);
+  const TNode* pd = l.stride.nodes();
+  for (size_t i = 0; i < l.stride.node_count(); ++i)
+    if (pd[i].is_leaf()) d.push_back(pd[i]);
+}
+
+// A layout of flat modes: one mode is a leaf, more a flat tuple.
+Layout layout_of_leaves(const Leaves& s, const Leaves& d) {
+  return Layout(IntTuple::of_leaves(s.data(), s.size(), true), IntTuple::of_leaves(d.data(), d.size(), true));
+}
+
 // CuTe's detail::exchange_sort by key (not stable: replicate it exactly).
-std::vector<size_t> exchange_sort_by_stride(const std::vector<IntTuple>& strides) {
-  std::vector<size_t> idx(strides.size());
-  std::vector<int64_t> key(strides.size());
+SmallVec<size_t, 32> exchange_sort_by_stride(const Leaves& strides) {
+  SmallVec<size_t, 32> idx;
+  SmallVec<int64_t, 32> key;
   for (size_t i = 0; i < strides.size(); ++i) {
-    idx[i] = i;
-    if (!strides[i].is_integer()) throw Error("inverse requires integer strides, got " + to_string(strides[i]));
-    key[i] = strides[i].value();
+    idx.push_back(i);
+    if (!strides[i].is_integer()) throw Error("inverse requires integer strides, got " + str(&strides[i]));
+    key.push_back(strides[i].value);
   }
   for (size_t i = 0; i < idx.size(); ++i)
     for (size_t j = i + 1; j < idx.size(); ++j)
@@ -35,6 +67,29 @@ std::vector<size_t> exchange_sort_by_stride(const std::vector<IntTuple>& strides
       }
   return idx;
 }
+
+// Shape and stride built side by side, mode by mode.
+struct LayoutBuilder {
+  IntTuple::Builder shape, stride;
+  void open() {
+    shape.open();
+    stride.open();
+  }
+  void close() {
+    shape.close();
+    stride.close();
+  }
+  void mode(const TNode& s, const TNode& d) {
+    shape.leaf(s);
+    stride.leaf(d);
+  }
+  void append(const TNode* s, const TNode* d) {
+    shape.append(s);
+    stride.append(d);
+  }
+  void append(const Layout& l) { append(l.shape.nodes(), l.stride.nodes()); }
+  Layout finish() { return Layout(shape.finish(), stride.finish()); }
+};
 
 }  // namespace
 
@@ -46,6 +101,7 @@ Layout::Layout(IntTuple shape_, IntTuple stride_) : shape(std::move(shape_)), st
 }
 
 int64_t Layout::operator()(int64_t index) const {
+  if (!has_basis(stride)) return crd2idx_integer(index, shape, stride);
   IntTuple r = crd2idx(IntTuple(index), shape, stride);
   if (!r.is_integer()) throw Error("layout " + to_string(*this) + " maps to a coordinate, not an integer");
   return r.value();
@@ -64,12 +120,11 @@ Layout make_layout(const IntTuple& shape, const IntTuple& stride) { return Layou
 Layout make_layout_right(const IntTuple& shape) { return Layout(shape, compact_row_major(shape)); }
 
 Layout make_layout(const std::vector<Layout>& modes) {
-  std::vector<IntTuple> s, d;
-  for (const auto& m : modes) {
-    s.push_back(m.shape);
-    d.push_back(m.stride);
-  }
-  return Layout(IntTuple::tuple(std::move(s)), IntTuple::tuple(std::move(d)));
+  LayoutBuilder out;
+  out.open();
+  for (const auto& m : modes) out.append(m);
+  out.close();
+  return out.finish();
 }
 
 Layout make_ordered_layout(const IntTuple& shape, const IntTuple& order) {
@@ -94,23 +149,42 @@ Layout make_identity_layout(const IntTuple& shape) { return Layout(shape, make_b
 
 // --- structure ------------------------------------------------------------------------
 
+namespace {
+
+// cosize of integer strides: 1 + sum((s - 1) * |d|), the sums of coshape in its order
+int64_t cosize_of_leaves(const Leaves& s, const Leaves& d) {
+  int64_t acc = 0;
+  for (size_t i = 0; i < s.size(); ++i) acc = checked_add(acc, checked_mul(checked_sub(s[i].value, 1), abs_checked(d[i].value)));
+  return checked_add(acc, 1);
+}
+
+}  // namespace
+
 IntTuple coshape(const Layout& l) {
   // co_coord = inner_product(shape - 1, |stride|), each coordinate + 1
-  auto shapes = flatten_leaves(l.shape);
-  auto strides = flatten_leaves(l.stride);
+  Leaves shapes, strides;
+  leaves_of(l, shapes, strides);
+  if (!has_basis(l.stride)) return cosize_of_leaves(shapes, strides);
   IntTuple acc(0);
   for (size_t i = 0; i < shapes.size(); ++i) {
-    int64_t m1 = checked_sub(shapes[i].value(), 1);
-    IntTuple term = IntTuple::scaled_basis(checked_mul(m1, abs_checked(strides[i].value())), strides[i].basis());
+    int64_t m1 = checked_sub(shapes[i].value, 1);
+    IntTuple term = IntTuple::scaled_basis(checked_mul(m1, abs_checked(strides[i].value)), strides[i].basis());
     acc = tuple_add(acc, term);
   }
   if (acc.is_leaf()) return checked_add(acc.value(), 1);
-  std::vector<IntTuple> leaves = flatten_leaves(acc);
-  for (auto& x : leaves) x = checked_add(x.value(), 1);
-  return unflatten(IntTuple::tuple(leaves), acc);
+  IntTuple r = acc;  // every coordinate + 1
+  TNode* p = r.mutable_nodes();
+  for (size_t i = 0; i < r.node_count(); ++i)
+    if (p[i].is_leaf()) p[i] = TNode::leaf(checked_add(p[i].value, 1));
+  return r;
 }
 
-int64_t cosize(const Layout& l) { return size(coshape(l)); }
+int64_t cosize(const Layout& l) {
+  if (has_basis(l.stride)) return size(coshape(l));
+  Leaves shapes, strides;
+  leaves_of(l, shapes, strides);
+  return cosize_of_leaves(shapes, strides);
+}
 
 Layout get(const Layout& l, size_t mode) { return Layout(l.shape[mode], l.stride[mode]); }
 
@@ -208,47 +282,48 @@ bool same_function(const Layout& a, const Layout& b) {
 
 namespace {
 
-// CuTe's detail::bw_coalesce over flat modes, walking from the back.
-// `new_shape`/`new_stride` start as the last mode (or the coalesce_x sentinel 2).
-Layout bw_coalesce(const std::vector<IntTuple>& shapes, const std::vector<IntTuple>& strides,
-                   IntTuple new_shape, IntTuple new_stride) {
-  for (size_t k = shapes.size() - 1; k-- > 0;) {
-    const IntTuple& s = shapes[k];
-    const IntTuple& d = strides[k];
-    if (is_int(s, 1)) continue;  // skip size-1 modes
-    if (new_shape.is_leaf() && is_int(new_shape, 1)) {  // replace our shape-1
-      new_shape = s;
-      new_stride = d;
+// CuTe's detail::bw_coalesce over the flat modes (s, d), walking from the back; with
+// `extend` (coalesce_x) a last mode of size 1 starts as the sentinel size 2.  The
+// modes left are written back into (s, d), front first; false when nothing is left
+// but a size-1 mode (the layout _1:_0).
+bool coalesce_leaves(Leaves& s, Leaves& d, bool extend) {
+  size_t n = s.size();
+  if (n == 0) return false;  // empty tuple: nothing to coalesce
+  // the result so far, back to front: its front mode is (rs.back(), rd.back())
+  Leaves rs, rd;
+  rs.push_back(extend && is_int(s[n - 1], 1) ? TNode::leaf(2) : s[n - 1]);
+  rd.push_back(d[n - 1]);
+  for (size_t k = n - 1; k-- > 0;) {
+    if (is_int(s[k], 1)) continue;  // skip size-1 modes
+    if (rs.size() == 1 && is_int(rs[0], 1)) {  // replace our shape-1
+      rs[0] = s[k];
+      rd[0] = d[k];
       continue;
     }
-    IntTuple front_stride = new_stride.is_leaf() ? new_stride : new_stride[0];
-    IntTuple merged = leaf_mul(d, s.value());
-    if (merged == front_stride) {  // s*d == front stride: merge
-      IntTuple front_shape = new_shape.is_leaf() ? new_shape : new_shape[0];
-      IntTuple grown(checked_mul(s.value(), front_shape.value()));
-      if (new_shape.is_leaf()) {
-        new_shape = grown;
-        new_stride = d;
-      } else {
-        new_shape[0] = grown;
-        new_stride[0] = d;
-      }
+    TNode merged = leaf_mul(&d[k], s[k].value);
+    if (std::memcmp(&merged, &rd.back(), sizeof(TNode)) == 0) {  // s*d == front stride: merge
+      rs.back() = TNode::leaf(checked_mul(s[k].value, rs.back().value));
+      rd.back() = d[k];
       continue;
     }
-    new_shape = cutevis::prepend(new_shape, s);
-    new_stride = cutevis::prepend(new_stride, d);
+    rs.push_back(s[k]);
+    rd.push_back(d[k]);
   }
-  if (new_shape.is_leaf() && is_int(new_shape, 1)) return Layout();
-  return Layout(new_shape, new_stride);
+  if (rs.size() == 1 && is_int(rs[0], 1)) return false;
+  s.clear();
+  d.clear();
+  for (size_t i = rs.size(); i-- > 0;) {
+    s.push_back(rs[i]);
+    d.push_back(rd[i]);
+  }
+  return true;
 }
 
 Layout coalesce_flat(const Layout& l, bool extend) {
-  auto shapes = flatten_leaves(l.shape);
-  auto strides = flatten_leaves(l.stride);
-  if (shapes.empty()) return Layout();  // empty tuple: nothing to coalesce
-  IntTuple last_shape = shapes.back();
-  if (extend && is_int(last_shape, 1)) last_shape = IntTuple(2);
-  return bw_coalesce(shapes, strides, last_shape, strides.back());
+  Leaves s, d;
+  leaves_of(l, s, d);
+  if (!coalesce_leaves(s, d, extend)) return Layout();
+  return layout_of_leaves(s, d);
 }
 
 // transform_layout(L, profile, f): f on the first rank(profile) modes, the rest kept.
@@ -276,7 +351,23 @@ Layout coalesce_x(const Layout& l, const IntTuple& profile) {
 
 Layout filter_zeros(const Layout& l) { return Layout(filter_zeros(l.stride, l.shape), l.stride); }
 
-Layout filter(const Layout& l) { return coalesce(filter_zeros(l)); }
+namespace {
+
+// filter(L) on flat modes: stride-0 modes get size 1 (filter_zeros), then coalesce.
+bool filter_leaves(Leaves& s, Leaves& d) {
+  for (size_t i = 0; i < s.size(); ++i)
+    if (is_int(d[i], 0)) s[i] = TNode::leaf(1);
+  return coalesce_leaves(s, d, false);
+}
+
+}  // namespace
+
+Layout filter(const Layout& l) {
+  Leaves s, d;
+  leaves_of(l, s, d);
+  if (!filter_leaves(s, d)) return Layout();
+  return layout_of_leaves(s, d);
+}
 
 Layout filter(const Layout& l, const IntTuple& profile) {
   return by_profile(l, profile, [](const Layout& x) { return filter(x); });
@@ -286,39 +377,54 @@ Layout filter(const Layout& l, const IntTuple& profile) {
 
 namespace {
 
-Layout composition_impl(const IntTuple& lhs_shape, const IntTuple& lhs_stride,
-                        const IntTuple& rhs_shape, const IntTuple& rhs_stride) {
-  if (rhs_shape.is_tuple()) {  // right-distributivity over the modes of rhs
-    std::vector<Layout> out;
-    out.reserve(rhs_shape.rank());
-    for (size_t i = 0; i < rhs_shape.rank(); ++i)
-      out.push_back(composition_impl(lhs_shape, lhs_stride, rhs_shape[i], rhs_stride[i]));
-    return make_layout(out);
+// composition(lhs, rhs) for lhs (coalesced) and one mode of rhs, as nodes; the result
+// mode goes into `out`.
+void composition_into(const TNode* lhs_s, const TNode* lhs_d, const TNode* rhs_s, const TNode* rhs_d, LayoutBuilder& out) {
+  if (rhs_s->is_tuple()) {  // right-distributivity over the modes of rhs
+    out.open();
+    const TNode* d = rhs_d + 1;
+    for (const TNode *c = rhs_s + 1, *e = rhs_s->next(); c != e; c = c->next(), d = d->next()) composition_into(lhs_s, lhs_d, c, d, out);
+    out.close();
+    return;
   }
-  if (!rhs_stride.basis().empty()) {  // a basis stride selects a mode of lhs
-    const IntTuple* s = &lhs_shape;
-    const IntTuple* d = &lhs_stride;
-    for (int k = 0; k < rhs_stride.basis().depth; ++k) {
-      size_t m = rhs_stride.basis().path[k];
-      if (s->is_leaf() && m != 0) throw Error("basis stride " + to_string(rhs_stride) + " selects a mode that " + to_string(lhs_shape) + " lacks");
-      if (s->is_tuple() && m >= s->rank()) throw Error("basis stride " + to_string(rhs_stride) + " selects a mode that " + to_string(lhs_shape) + " lacks");
-      s = &(*s)[m];
-      d = &(*d)[m];
+  if (rhs_d->depth) {  // a basis stride selects a mode of lhs
+    const TNode* s = lhs_s;
+    const TNode* d = lhs_d;
+    for (int k = 0; k < rhs_d->depth; ++k) {
+      size_t m = rhs_d->path[k];
+      if ((s->is_leaf() && m != 0) || (s->is_tuple() && m >= s->rank()))
+        throw Error("basis stride " + str(rhs_d) + " selects a mode that " + str(lhs_s) + " lacks");
+      if (s->is_leaf()) continue;  // get<0> of a leaf is the leaf
+      s = s + 1;
+      d = d + 1;
+      for (size_t skip = m; skip > 0; --skip) {
+        s = s->next();
+        d = d->next();
+      }
     }
-    return composition_impl(*s, *d, rhs_shape, IntTuple(rhs_stride.value()));
+    TNode plain = TNode::leaf(rhs_d->value);
+    composition_into(s, d, rhs_s, &plain, out);
+    return;
   }
-  if (rhs_stride.value() == 0) return Layout(rhs_shape, rhs_stride);  // static stride-0 shortcut
-  if (lhs_shape.is_leaf()) return Layout(rhs_shape, leaf_mul(lhs_stride, rhs_stride.value()));
+  if (rhs_d->value == 0) {  // static stride-0 shortcut
+    out.mode(*rhs_s, *rhs_d);
+    return;
+  }
+  if (lhs_s->is_leaf()) {
+    out.mode(*rhs_s, leaf_mul(lhs_d, rhs_d->value));
+    return;
+  }
 
   // General case: lhs a flat tuple, rhs an integer mode.
-  const size_t R = lhs_shape.rank();
-  std::vector<IntTuple> result_shape, result_stride;
-  int64_t rest_shape = rhs_shape.value();
-  int64_t rest_stride = rhs_stride.value();
-  for (size_t i = 0; i + 1 < R; ++i) {
-    if (lhs_shape[i].is_tuple()) throw Error("composition: left layout is not flat at mode " + std::to_string(i));
-    int64_t curr_shape = lhs_shape[i].value();
-    const IntTuple& curr_stride = lhs_stride[i];
+  const size_t R = lhs_s->rank();
+  SmallVec<TNode, 16> result_shape, result_stride;
+  int64_t rest_shape = rhs_s->value;
+  int64_t rest_stride = rhs_d->value;
+  const TNode* cs = lhs_s + 1;
+  const TNode* cd = lhs_d + 1;
+  for (size_t i = 0; i + 1 < R; ++i, cs = cs->next(), cd = cd->next()) {
+    if (cs->is_tuple()) throw Error("composition: left layout is not flat at mode " + std::to_string(i));
+    int64_t curr_shape = cs->value;
     if (!(checked_mod(rest_stride, curr_shape) == 0 || rest_stride < curr_shape))
       throw Error("stride divisibility condition violated: stride " + std::to_string(rest_stride) + " against shape " + std::to_string(curr_shape));
     int64_t next_shape = ceil_div(curr_shape, abs_checked(rest_stride));
@@ -330,18 +436,34 @@ Layout composition_impl(const IntTuple& lhs_shape, const IntTuple& lhs_stride,
     int64_t new_shape = std::min(next_shape, rest_shape);
     if (checked_mod(rest_shape, new_shape) != 0)
       throw Error("shape divisibility condition violated: shape " + std::to_string(rest_shape) + " against " + std::to_string(new_shape));
-    result_shape.emplace_back(new_shape);
-    result_stride.push_back(leaf_mul(curr_stride, rest_stride));
+    result_shape.push_back(TNode::leaf(new_shape));
+    result_stride.push_back(leaf_mul(cd, rest_stride));
     rest_shape = checked_div(rest_shape, new_shape);
     rest_stride = next_stride;
   }
-  const IntTuple& last_stride = lhs_stride[R - 1];
-  if (result_shape.empty()) return Layout(IntTuple(rest_shape), leaf_mul(last_stride, rest_stride));
-  if (rest_shape == 1)
-    return Layout(unwrap(IntTuple::tuple(result_shape)), unwrap(IntTuple::tuple(result_stride)));
-  result_shape.emplace_back(rest_shape);
-  result_stride.push_back(leaf_mul(last_stride, rest_stride));
-  return Layout(IntTuple::tuple(std::move(result_shape)), IntTuple::tuple(std::move(result_stride)));
+  if (R == 0) (void)IntTuple::of(lhs_d).mode_node(R - 1);  // no last mode: the out-of-range error
+  const TNode* last_stride = cd;
+  if (result_shape.empty()) {
+    out.mode(TNode::leaf(rest_shape), leaf_mul(last_stride, rest_stride));
+    return;
+  }
+  if (rest_shape != 1) {
+    result_shape.push_back(TNode::leaf(rest_shape));
+    result_stride.push_back(leaf_mul(last_stride, rest_stride));
+  }
+  if (result_shape.size() == 1) {  // unwrap
+    out.mode(result_shape[0], result_stride[0]);
+    return;
+  }
+  out.open();
+  for (size_t i = 0; i < result_shape.size(); ++i) out.mode(result_shape[i], result_stride[i]);
+  out.close();
+}
+
+Layout composition_impl(const IntTuple& lhs_shape, const IntTuple& lhs_stride, const IntTuple& rhs_shape, const IntTuple& rhs_stride) {
+  LayoutBuilder out;
+  composition_into(lhs_shape.nodes(), lhs_stride.nodes(), rhs_shape.nodes(), rhs_stride.nodes(), out);
+  return out.finish();
 }
 
 // coprofile(L): the codomain's profile, all zeros: 0 for integer strides.
@@ -372,9 +494,11 @@ Layout composition(const Layout& a, const Tiler& b) {
     }
     case Tiler::Kind::kTuple: {
       if (b.rank() > rank(a)) throw Error("composition: tiler " + to_string(b) + " has more modes than " + to_string(a));
-      std::vector<Layout> out;  // modes of a not hit by the tiler are dropped, as in CuTe
-      for (size_t i = 0; i < b.rank(); ++i) out.push_back(composition(get(a, i), b.modes()[i]));
-      return make_layout(out);
+      LayoutBuilder out;  // modes of a not hit by the tiler are dropped, as in CuTe
+      out.open();
+      for (size_t i = 0; i < b.rank(); ++i) out.append(composition(get(a, i), b.modes()[i]));
+      out.close();
+      return out.finish();
     }
   }
   return a;
@@ -386,87 +510,127 @@ Layout with_shape(const Layout& l, const IntTuple& shape) { return composition(l
 
 namespace {
 
-// @pre shape/stride filtered: flat, no stride-0, no size-1 modes
-Layout complement_impl(const IntTuple& shape, const IntTuple& stride, const IntTuple& cotarget) {
-  if (stride.is_leaf() && stride.value() == 0) return make_layout(IntTuple(size(cotarget)));
-  std::vector<int64_t> sh = flatten_values(shape), st = flatten_values(stride);
+// complement of the filtered flat modes (sh, st) (`unit`: filtered to _1:_0)
+Layout complement_impl(const Leaves& sh0, const Leaves& st0, bool unit, const IntTuple& cotarget) {
+  if (unit || (sh0.size() == 1 && st0[0].value == 0)) return make_layout(IntTuple(size(cotarget)));
+  SmallVec<int64_t, 32> sh, st;
+  for (size_t i = 0; i < sh0.size(); ++i) {
+    sh.push_back(sh0[i].value);
+    st.push_back(st0[i].value);
+  }
   const size_t R = sh.size();
-  std::vector<IntTuple> result_shape, result_stride{IntTuple(1)};
+  // (result_shape..., rest) : (result_stride..., rest_stride), then coalesced
+  Leaves shapes, strides;
+  strides.push_back(TNode::leaf(1));
   for (size_t i = 0; i + 1 < R; ++i) {
     size_t min_idx = static_cast<size_t>(std::min_element(st.begin(), st.end()) - st.begin());
     int64_t min_stride = st[min_idx];
-    int64_t new_shape = checked_div(min_stride, result_stride[i].value());
+    int64_t new_shape = checked_div(min_stride, strides[i].value);
     if (new_shape == 0) throw Error("complement: the layout is not injective");
     int64_t new_stride = checked_mul(min_stride, sh[min_idx]);
-    sh.erase(sh.begin() + static_cast<std::ptrdiff_t>(min_idx));
-    st.erase(st.begin() + static_cast<std::ptrdiff_t>(min_idx));
-    result_shape.emplace_back(new_shape);
-    result_stride.emplace_back(new_stride);
+    sh.erase(min_idx);
+    st.erase(min_idx);
+    shapes.push_back(TNode::leaf(new_shape));
+    strides.push_back(TNode::leaf(new_stride));
   }
-  int64_t last_shape = checked_div(st[0], result_stride[R - 1].value());
+  int64_t last_shape = checked_div(st[0], strides[R - 1].value);
   if (last_shape == 0) throw Error("complement: the layout is not injective");
-  result_shape.emplace_back(last_shape);
+  shapes.push_back(TNode::leaf(last_shape));
   int64_t new_stride = checked_mul(st[0], sh[0]);
-  IntTuple rest_shape(size(ceil_div(cotarget, IntTuple(new_stride))));  // coalesce(shape) of static ints: the product
-  IntTuple rest_stride = compact_col_major(rest_shape, new_stride);
-  return coalesce(Layout(IntTuple::tuple({IntTuple::tuple(result_shape), rest_shape}),
-                         IntTuple::tuple({IntTuple::tuple(result_stride), rest_stride})));
+  // coalesce(shape) of static ints: the product
+  int64_t rest_shape = cotarget.is_leaf() ? ceil_div(cotarget.value(), new_stride) : size(ceil_div(cotarget, IntTuple(new_stride)));
+  shapes.push_back(TNode::leaf(rest_shape));
+  // compact_col_major(rest_shape, new_stride), whose next stride must not overflow either
+  if (rest_shape != 1) (void)checked_mul(new_stride, rest_shape);
+  strides.push_back(TNode::leaf(rest_shape == 1 ? 0 : new_stride));
+  if (!coalesce_leaves(shapes, strides, false)) return Layout();
+  return layout_of_leaves(shapes, strides);
 }
 
 }  // namespace
 
 Layout complement(const Layout& l, const IntTuple& cotarget) {
   if (has_basis(l.stride)) throw Error("complement requires integer strides");
-  Layout f = filter(l);
-  return complement_impl(f.shape, f.stride, cotarget);
+  Leaves s, d;
+  leaves_of(l, s, d);
+  bool unit = !filter_leaves(s, d);
+  return complement_impl(s, d, unit, cotarget);
 }
 
 Layout complement(const Layout& l) {
   if (has_basis(l.stride)) throw Error("complement requires integer strides");
-  Layout f = filter(l);
-  return complement_impl(f.shape, f.stride, IntTuple(cosize(f)));
+  Leaves s, d;
+  leaves_of(l, s, d);
+  bool unit = !filter_leaves(s, d);
+  return complement_impl(s, d, unit, IntTuple(unit ? cosize(Layout()) : cosize_of_leaves(s, d)));
 }
 
 // --- inverses ----------------------------------------------------------------------------------
 
+namespace {
+
+// coalesce(L) as flat modes: `_1:_0` is one mode too
+void coalesced_leaves(const Layout& l, Leaves& s, Leaves& d) {
+  leaves_of(l, s, d);
+  if (!coalesce_leaves(s, d, false)) {
+    s.clear();
+    d.clear();
+    s.push_back(TNode::leaf(1));
+    d.push_back(TNode::leaf(0));
+  }
+}
+
+// preprod[i]: the product of the shapes before mode i
+SmallVec<int64_t, 32> prefix_products(const Leaves& s) {
+  SmallVec<int64_t, 32> preprod;
+  preprod.push_back(1);
+  for (const TNode& x : s) preprod.push_back(checked_mul(preprod.back(), x.value));
+  return preprod;
+}
+
+}  // namespace
+
 Layout right_inverse(const Layout& l) {
-  Layout c = coalesce(l);
-  IntTuple lstride = wrap(c.stride), lshape = wrap(c.shape);
-  std::vector<int64_t> preprod{1};
-  for (const auto& s : lshape.modes()) preprod.push_back(checked_mul(preprod.back(), s.value()));
-  std::vector<size_t> order = exchange_sort_by_stride(lstride.modes());
-  std::vector<IntTuple> rshape{IntTuple(1)}, rstride{IntTuple(0)};
+  Leaves lshape, lstride;
+  coalesced_leaves(l, lshape, lstride);
+  SmallVec<int64_t, 32> preprod = prefix_products(lshape);
+  SmallVec<size_t, 32> order = exchange_sort_by_stride(lstride);
+  Leaves rshape, rstride;
+  rshape.push_back(TNode::leaf(1));
+  rstride.push_back(TNode::leaf(0));
   int64_t curr = 1;
   for (size_t i : order) {
-    if (lstride[i].value() == curr) {
+    if (lstride[i].value == curr) {
       rshape.push_back(lshape[i]);
-      rstride.emplace_back(preprod[i]);
-      curr = checked_mul(lshape[i].value(), lstride[i].value());
+      rstride.push_back(TNode::leaf(preprod[i]));
+      curr = checked_mul(lshape[i].value, lstride[i].value);
     }
   }
-  return coalesce(Layout(IntTuple::tuple(rshape), IntTuple::tuple(rstride)));
+  if (!coalesce_leaves(rshape, rstride, false)) return Layout();
+  return layout_of_leaves(rshape, rstride);
 }
 
 Layout left_inverse(const Layout& l) {
-  Layout c = coalesce(l);
-  IntTuple lstride = wrap(c.stride), lshape = wrap(c.shape);
-  std::vector<int64_t> preprod{1};
-  for (const auto& s : lshape.modes()) preprod.push_back(checked_mul(preprod.back(), s.value()));
-  std::vector<size_t> order = exchange_sort_by_stride(lstride.modes());
-  std::vector<IntTuple> rshape, rstride{IntTuple(0)};
+  Leaves lshape, lstride;
+  coalesced_leaves(l, lshape, lstride);
+  SmallVec<int64_t, 32> preprod = prefix_products(lshape);
+  SmallVec<size_t, 32> order = exchange_sort_by_stride(lstride);
+  Leaves rshape, rstride;
+  rstride.push_back(TNode::leaf(0));
   int64_t rsize = 1;
   for (size_t i : order) {
-    int64_t istride = lstride[i].value();
+    int64_t istride = lstride[i].value;
     if (istride == 0) continue;
     if (checked_mod(istride, rsize) != 0)
       throw Error("left_inverse: divisibility condition violated (stride " + std::to_string(istride) + " by " + std::to_string(rsize) + ")");
     int64_t s = checked_div(istride, rsize);
-    rshape.emplace_back(s);
-    rstride.emplace_back(preprod[i]);
+    rshape.push_back(TNode::leaf(s));
+    rstride.push_back(TNode::leaf(preprod[i]));
     rsize = checked_mul(rsize, s);
   }
   rshape.push_back(lshape[order.back()]);
-  return coalesce(Layout(IntTuple::tuple(rshape), IntTuple::tuple(rstride)));
+  if (!coalesce_leaves(rshape, rstride, false)) return Layout();
+  return layout_of_leaves(rshape, rstride);
 }
 
 Layout max_common_layout(const Layout& a, const Layout& b) {
@@ -505,46 +669,47 @@ namespace {
 template <class F>
 Layout by_tiler(const Layout& l, const Tiler& tiler, F&& f) {
   if (tiler.rank() > rank(l)) throw Error("tiler " + to_string(tiler) + " has more modes than the layout " + to_string(l));
-  std::vector<Layout> out;
-  for (size_t i = 0; i < rank(l); ++i) out.push_back(i < tiler.rank() ? f(get(l, i), tiler.modes()[i]) : get(l, i));
-  return make_layout(out);
+  LayoutBuilder out;
+  out.open();
+  for (size_t i = 0; i < rank(l); ++i) {
+    if (i < tiler.rank()) out.append(f(get(l, i), tiler.modes()[i]));
+    else out.append(l.shape.mode_node(i), l.stride.mode_node(i));
+  }
+  out.close();
+  return out.finish();
+}
+
+// Mode m of r into `out`: a rank >= 2 mode spliced (its modes one by one), else whole.
+void unpack_mode(const Layout& r, size_t m, LayoutBuilder& out) {
+  const TNode* s = r.shape.mode_node(m);
+  const TNode* d = r.stride.mode_node(m);
+  if (s->is_leaf() || s->rank() == 1) {
+    out.append(s, d);
+    return;
+  }
+  const TNode* cd = d + 1;
+  for (const TNode *c = s + 1, *e = s->next(); c != e; c = c->next(), cd = cd->next()) out.append(c, cd);
 }
 
 // result(_, repeat<R1>(_)): keep mode 0, unpack mode 1.  repeat<1>(_) is `_`, so a
 // rank-1 mode such as `(4)` stays one mode, as it is: only rank >= 2 modes are spliced.
 Layout unpack_second(const Layout& r) {
-  std::vector<IntTuple> s{r.shape[0]}, d{r.stride[0]};
-  const IntTuple& s1 = r.shape[1];
-  const IntTuple& d1 = r.stride[1];
-  if (s1.is_leaf() || s1.rank() == 1) {
-    s.push_back(s1);
-    d.push_back(d1);
-  } else {
-    for (size_t i = 0; i < s1.rank(); ++i) {
-      s.push_back(s1[i]);
-      d.push_back(d1[i]);
-    }
-  }
-  return Layout(IntTuple::tuple(s), IntTuple::tuple(d));
+  LayoutBuilder out;
+  out.open();
+  out.append(r.shape.mode_node(0), r.stride.mode_node(0));
+  unpack_mode(r, 1, out);
+  out.close();
+  return out.finish();
 }
 
 // result(repeat<R0>(_), repeat<R1>(_)): unpack both modes
 Layout unpack_both(const Layout& r) {
-  std::vector<IntTuple> s, d;
-  for (size_t m = 0; m < 2; ++m) {
-    const IntTuple& sm = r.shape[m];
-    const IntTuple& dm = r.stride[m];
-    if (sm.is_leaf() || sm.rank() == 1) {
-      s.push_back(sm);
-      d.push_back(dm);
-    } else {
-      for (size_t i = 0; i < sm.rank(); ++i) {
-        s.push_back(sm[i]);
-        d.push_back(dm[i]);
-      }
-    }
-  }
-  return Layout(IntTuple::tuple(s), IntTuple::tuple(d));
+  LayoutBuilder out;
+  out.open();
+  unpack_mode(r, 0, out);
+  unpack_mode(r, 1, out);
+  out.close();
+  return out.finish();
 }
 
 }  // namespace
