@@ -141,7 +141,7 @@ std::string to_string(const AnyLayout& l, bool underscore) {
   return a + " o " + offset_string(c, underscore) + " o " + to_string(c.layout_b(), underscore);
 }
 
-IntTuple shape(const AnyLayout& l) {
+const IntTuple& shape(const AnyLayout& l) {
   if (const Layout* p = std::get_if<Layout>(&l)) return p->shape;
   return shape(std::get<ComposedLayout>(l).layout_b());
 }

@@ -9,32 +9,14 @@ namespace cutevis {
 
 // --- checked arithmetic ------------------------------------------------------
 
-int64_t checked_add(int64_t a, int64_t b) {
-  int64_t r;
-  if (__builtin_add_overflow(a, b, &r)) throw Error("integer overflow in " + std::to_string(a) + " + " + std::to_string(b));
-  return r;
+void throw_overflow(int64_t a, char op, int64_t b) {
+  throw Error("integer overflow in " + std::to_string(a) + " " + op + " " + std::to_string(b));
 }
-int64_t checked_sub(int64_t a, int64_t b) {
-  int64_t r;
-  if (__builtin_sub_overflow(a, b, &r)) throw Error("integer overflow in " + std::to_string(a) + " - " + std::to_string(b));
-  return r;
-}
-int64_t checked_mul(int64_t a, int64_t b) {
-  int64_t r;
-  if (__builtin_mul_overflow(a, b, &r)) throw Error("integer overflow in " + std::to_string(a) + " * " + std::to_string(b));
-  return r;
-}
-int64_t checked_div(int64_t a, int64_t b) {
+
+void throw_division_error(int64_t, int64_t b) {
   if (b == 0) throw Error("division by zero");
-  if (a == std::numeric_limits<int64_t>::min() && b == -1) throw Error("integer overflow in division");
-  return a / b;
+  throw Error("integer overflow in division");
 }
-int64_t checked_mod(int64_t a, int64_t b) {
-  if (b == 0) throw Error("modulo by zero");
-  if (b == -1) return 0;
-  return a % b;
-}
-int64_t ceil_div(int64_t a, int64_t b) { return checked_div(checked_sub(checked_add(a, b), 1), b); }
 
 // --- Basis -------------------------------------------------------------------
 
@@ -61,13 +43,7 @@ namespace {
 
 constexpr size_t kMaxNodes = std::numeric_limits<uint32_t>::max();
 
-TNode tuple_header(size_t rank, size_t span) {
-  if (rank > kMaxNodes || span > kMaxNodes) throw Error("tuple too large");
-  TNode n{};
-  n.tuple = 1;
-  n.value = static_cast<int64_t>(static_cast<uint64_t>(rank) | (static_cast<uint64_t>(span) << 32));
-  return n;
-}
+TNode tuple_header(size_t rank, size_t span) { return TNode::header(rank, span); }
 
 // The i-th mode of a tuple node, i < rank.
 const TNode* child(const TNode* p, size_t i) {
@@ -91,18 +67,22 @@ std::string str(const TNode* p) { return to_string(IntTuple::of(p)); }
 
 }  // namespace
 
+TNode TNode::header(size_t rank, size_t span) {
+  if (rank > kMaxNodes || span > kMaxNodes) throw Error("tuple too large");
+  return TNode{static_cast<int64_t>(static_cast<uint64_t>(rank) | (static_cast<uint64_t>(span) << 32)), 1};
+}
+
 TNode TNode::leaf(int64_t v, const Basis& b) {
-  TNode n = leaf(v);
-  n.depth = b.depth;
-  std::copy(b.path, b.path + b.depth, n.path);
-  return n;
+  uint64_t meta = uint64_t{b.depth} << 8;
+  for (int i = 0; i < b.depth; ++i) meta |= uint64_t{b.path[i]} << (16 + 8 * i);
+  return TNode{v, meta};
 }
 
 Basis TNode::basis() const {
   Basis b;
-  if (tuple) return b;
-  b.depth = depth;
-  std::copy(path, path + depth, b.path);
+  if (is_tuple()) return b;
+  b.depth = static_cast<uint8_t>(depth());
+  for (int i = 0; i < b.depth; ++i) b.path[i] = static_cast<uint8_t>(path(i));
   return b;
 }
 
@@ -117,7 +97,7 @@ void IntTuple::assign(const Node* src, size_t n) {
   size_ = static_cast<uint32_t>(n);
 }
 
-IntTuple::Node* IntTuple::grow_by(size_t n) {
+IntTuple::Node* IntTuple::grow_slow(size_t n) {
   size_t need = size_ + n;
   if (need > kMaxNodes) throw Error("tuple too large");
   if (need > cap_) {
@@ -133,25 +113,13 @@ IntTuple::Node* IntTuple::grow_by(size_t n) {
   return p;
 }
 
-void IntTuple::Builder::count_mode() {
-  if (open_ < 0) {
-    if (++roots_ > 1) throw Error("IntTuple::Builder: more than one root");
-    return;
-  }
-  t_.data()[open_].value += 1;  // the rank, in the low bits while open
-}
-
-void IntTuple::Builder::add(const Node& n) {
-  count_mode();
-  *t_.grow_by(1) = n;
+void IntTuple::Builder::root_mode() {
+  if (++roots_ > 1) throw Error("IntTuple::Builder: more than one root");
 }
 
 void IntTuple::Builder::open() {
   count_mode();
-  Node* h = t_.grow_by(1);
-  *h = Node{};
-  h->tuple = 1;
-  h->value = static_cast<int64_t>(static_cast<uint64_t>(open_ + 1) << 32);  // parent + 1 while open
+  *t_.grow_by(1) = Node{static_cast<int64_t>(static_cast<uint64_t>(open_ + 1) << 32), 1};  // parent + 1 while open
   open_ = static_cast<int64_t>(t_.size_) - 1;
 }
 
@@ -172,6 +140,42 @@ void IntTuple::Builder::append(const Node* subtree) {
 IntTuple IntTuple::Builder::finish() {
   if (open_ >= 0 || roots_ != 1) throw Error("IntTuple::Builder: unbalanced tuple");
   return std::move(t_);
+}
+
+void IntTuple::Builder::finish_into(IntTuple& out) {
+  if (open_ >= 0 || roots_ != 1) throw Error("IntTuple::Builder: unbalanced tuple");
+  out = std::move(t_);
+}
+
+void IntTuple::PairBuilder::more_roots() { throw Error("IntTuple::PairBuilder: more than one root"); }
+
+void IntTuple::PairBuilder::open() {
+  count_mode();
+  Node h{static_cast<int64_t>(static_cast<uint64_t>(open_ + 1) << 32), 1};  // parent + 1 while open
+  *a_.grow_by(1) = h;
+  *b_.grow_by(1) = h;
+  open_ = static_cast<int64_t>(a_.size_) - 1;
+}
+
+void IntTuple::PairBuilder::close() {
+  Node* h = a_.data() + open_;
+  uint64_t v = static_cast<uint64_t>(h->value);
+  int64_t parent = static_cast<int64_t>(v >> 32) - 1;
+  *h = tuple_header(static_cast<uint32_t>(v), a_.size_ - static_cast<size_t>(open_));
+  b_.data()[open_] = *h;
+  open_ = parent;
+}
+
+void IntTuple::PairBuilder::append(const Node* x, const Node* y) {
+  size_t n = x->span();
+  if (y->span() != n) throw Error("IntTuple::PairBuilder: modes are not congruent");
+  count_mode();
+  std::memcpy(static_cast<void*>(a_.grow_by(n)), x, n * sizeof(Node));
+  std::memcpy(static_cast<void*>(b_.grow_by(n)), y, n * sizeof(Node));
+}
+
+void IntTuple::PairBuilder::finish() {
+  if (open_ >= 0 || roots_ != 1) throw Error("IntTuple::PairBuilder: unbalanced tuple");
 }
 
 IntTuple IntTuple::tuple(std::initializer_list<IntTuple> modes) {
@@ -204,15 +208,20 @@ IntTuple IntTuple::of(const Node* subtree) {
 
 IntTuple IntTuple::of_leaves(const Node* leaves, size_t n, bool unwrap_one) {
   IntTuple t;
+  t.assign_leaves(leaves, n, unwrap_one);
+  return t;
+}
+
+void IntTuple::assign_leaves(const Node* leaves, size_t n, bool unwrap_one) {
   if (unwrap_one && n == 1) {
-    t.small_[0] = leaves[0];
-    return t;
+    size_ = 1;
+    data()[0] = leaves[0];
+    return;
   }
-  t.size_ = 0;
-  Node* p = t.grow_by(n + 1);
+  size_ = 0;
+  Node* p = grow_by(n + 1);
   p[0] = tuple_header(n, n + 1);
   if (n) std::memcpy(static_cast<void*>(p + 1), leaves, n * sizeof(Node));
-  return t;
 }
 
 int64_t IntTuple::value() const {
@@ -258,9 +267,9 @@ static const TNode* print_into(std::string& out, const TNode* p, bool underscore
   if (p->is_leaf()) {
     if (underscore) out += '_';
     out += std::to_string(p->value);
-    for (int i = p->depth - 1; i >= 0; --i) {  // CuTe prints E<1,0> as @0@1
+    for (int i = p->depth() - 1; i >= 0; --i) {  // CuTe prints E<1,0> as @0@1
       out += '@';
-      out += std::to_string(p->path[i]);
+      out += std::to_string(p->path(i));
     }
     return p + 1;
   }
@@ -362,7 +371,7 @@ std::vector<int64_t> flatten_values(const IntTuple& t) {
   const TNode* p = t.nodes();
   for (size_t i = 0; i < t.node_count(); ++i) {
     if (p[i].is_tuple()) continue;
-    if (p[i].depth) throw Error("expected integers, got the basis element " + str(p + i));
+    if (p[i].depth()) throw Error("expected integers, got the basis element " + str(p + i));
     out.push_back(p[i].value);
   }
   return out;
@@ -399,7 +408,7 @@ bool compatible(const IntTuple& a, const IntTuple& b) { return compatible_nodes(
 bool has_basis(const IntTuple& t) {
   const TNode* p = t.nodes();
   for (size_t i = 0; i < t.node_count(); ++i)
-    if (p[i].is_leaf() && p[i].depth) return true;
+    if (p[i].is_leaf() && p[i].depth()) return true;
   return false;
 }
 
@@ -791,7 +800,7 @@ void add_basis_into(const TNode* node, int64_t value, const Basis& basis, int d,
 
 void as_arithmetic_into(const TNode* p, IntTuple::Builder& out) {
   if (p->is_leaf()) {
-    if (p->depth == 0) out.leaf(*p);
+    if (p->depth() == 0) out.leaf(*p);
     else add_basis_into(nullptr, p->value, p->basis(), 0, out);
     return;
   }

@@ -40,24 +40,22 @@ class IntTuple {
   // One node of the pre-order encoding: a leaf (its value and basis) or a tuple
   // header (its rank and its span, the nodes of its subtree with itself), so the
   // modes of a tuple are the subtrees that follow its header, one span after the
-  // other.  Plain bytes: unused path bytes are zero, equal trees are equal bytes.
+  // other.  Plain bytes: unused path bytes are zero, equal trees are equal bytes;
+  // two words, so that a node is made and copied in registers.
   struct Node {
     int64_t value;  // leaf: the value; tuple: rank | span << 32
-    uint8_t tuple;  // 1 for a tuple header
-    uint8_t depth;  // leaf: depth of its basis
-    uint8_t path[Basis::kMaxDepth];
+    uint64_t meta;  // byte 0: 1 for a tuple header; a leaf's basis: byte 1 its depth, bytes 2.. its path
 
-    static Node leaf(int64_t v) {
-      Node n{};
-      n.value = v;
-      return n;
-    }
+    static Node leaf(int64_t v) { return Node{v, 0}; }
     static Node leaf(int64_t v, const Basis& b);
-    bool is_tuple() const { return tuple != 0; }
-    bool is_leaf() const { return tuple == 0; }
-    bool is_integer() const { return tuple == 0 && depth == 0; }
-    size_t rank() const { return tuple ? static_cast<uint32_t>(value) : 1; }
-    size_t span() const { return tuple ? static_cast<size_t>(static_cast<uint64_t>(value) >> 32) : 1; }
+    static Node header(size_t rank, size_t span);  // a tuple's header
+    bool is_tuple() const { return (meta & 0xff) != 0; }
+    bool is_leaf() const { return (meta & 0xff) == 0; }
+    bool is_integer() const { return meta == 0; }
+    int depth() const { return static_cast<int>((meta >> 8) & 0xff); }  // of a leaf's basis
+    int path(int i) const { return static_cast<int>((meta >> (16 + 8 * i)) & 0xff); }
+    size_t rank() const { return is_tuple() ? static_cast<uint32_t>(value) : 1; }
+    size_t span() const { return is_tuple() ? static_cast<size_t>(static_cast<uint64_t>(value) >> 32) : 1; }
     const Node* next() const { return this + span(); }  // the following sibling
     Basis basis() const;
   };
@@ -91,6 +89,7 @@ class IntTuple {
   };
 
   class Builder;
+  class PairBuilder;
 
   IntTuple() : size_(1), cap_(kInline), heap_(nullptr) { small_[0] = Node::leaf(0); }  // the leaf 0
   IntTuple(int64_t value) : size_(1), cap_(kInline), heap_(nullptr) { small_[0] = Node::leaf(value); }  // NOLINT: an int is an IntTuple
@@ -144,6 +143,8 @@ class IntTuple {
   static IntTuple of(const Node* subtree);
   // The tuple of `n` leaves, in order; with `unwrap_one`, one leaf stays a leaf.
   static IntTuple of_leaves(const Node* leaves, size_t n, bool unwrap_one = false);
+  // The same, in place.
+  void assign_leaves(const Node* leaves, size_t n, bool unwrap_one = false);
 
   bool is_leaf() const { return root().is_leaf(); }
   bool is_tuple() const { return root().is_tuple(); }
@@ -179,7 +180,16 @@ class IntTuple {
   Node* data() { return heap_ ? heap_ : small_; }
   const Node* data() const { return heap_ ? heap_ : small_; }
   void assign(const Node* src, size_t n);
-  Node* grow_by(size_t n);  // room for n more nodes at the end; size_ grows by n
+  // room for n more nodes at the end; size_ grows by n
+  Node* grow_by(size_t n) {
+    if (size_ + n <= cap_) {
+      Node* p = data() + size_;
+      size_ += static_cast<uint32_t>(n);
+      return p;
+    }
+    return grow_slow(n);
+  }
+  Node* grow_slow(size_t n);
 
   uint32_t size_;
   uint32_t cap_;
@@ -201,12 +211,51 @@ class IntTuple::Builder {
   void append(const Node* subtree);  // a copy of a subtree as one mode
   void append(const IntTuple& t) { append(t.nodes()); }
   IntTuple finish();
+  // finish() into an existing IntTuple.
+  void finish_into(IntTuple& out);
 
  private:
-  void add(const Node& n);
-  void count_mode();
+  void add(const Node& n) {
+    count_mode();
+    *t_.grow_by(1) = n;
+  }
+  void count_mode() {
+    if (open_ >= 0) t_.data()[open_].value += 1;  // the rank, in the low bits while open
+    else root_mode();
+  }
+  void root_mode();
   IntTuple t_;
   int64_t open_ = -1;  // header index of the innermost open tuple
+  int roots_ = 0;
+};
+
+// Builds two congruent tuples in lockstep (a layout's shape and stride), in place in
+// `first` and `second`: one structure, two sets of leaves.
+class IntTuple::PairBuilder {
+ public:
+  PairBuilder(IntTuple& first, IntTuple& second) : a_(first), b_(second) {
+    a_.size_ = 0;
+    b_.size_ = 0;
+  }
+  void open();
+  void close();
+  void leaf(const Node& x, const Node& y) {
+    count_mode();
+    *a_.grow_by(1) = x;
+    *b_.grow_by(1) = y;
+  }
+  void append(const Node* x, const Node* y);  // congruent subtrees, as one mode
+  void finish();  // checks that one root was built and every tuple closed
+
+ private:
+  void count_mode() {
+    if (open_ >= 0) a_.data()[open_].value += 1;  // the rank, in the low bits while open
+    else if (++roots_ > 1) more_roots();
+  }
+  [[noreturn]] static void more_roots();
+  IntTuple& a_;
+  IntTuple& b_;
+  int64_t open_ = -1;  // header index of the innermost open tuple (the same in both)
   int roots_ = 0;
 };
 

@@ -35,26 +35,87 @@ TNode leaf_mul(const TNode* d, int64_t factor) {
   return r;
 }
 
-// The leaves of shape and stride, side by side.
-void leaves_of(const Layout& l, Leaves& s, Leaves& d) {
-  const TNode* ps = l.shape.nodes();
-  for (size_t i = 0; i < l.shape.node_count(); ++i)
-    if (ps[i].is_leaf()) s.push_back(ps[i]);
-  const TNode* pd = l.stride.nodes();
-  for (size_t i = 0; i < l.stride.node_count(); ++i)
-    if (pd[i].is_leaf()) d.push_back(pd[i]);
-}
+// A layout's flat modes: its shape and stride leaves side by side, read in place
+// when the layout is a single mode or a flat tuple, gathered otherwise.
+class FlatModes {
+ public:
+  explicit FlatModes(const Layout& l) {
+    const TNode* s = l.shape.nodes();
+    const TNode* d = l.stride.nodes();
+    if (s->is_leaf()) {
+      set(s, d, 1);
+    } else if (s->span() == s->rank() + 1) {  // flat: every mode a leaf
+      set(s + 1, d + 1, s->rank());
+    } else {
+      for (size_t i = 0; i < l.shape.node_count(); ++i)
+        if (s[i].is_leaf()) gs_.push_back(s[i]);
+      for (size_t i = 0; i < l.stride.node_count(); ++i)
+        if (d[i].is_leaf()) gd_.push_back(d[i]);
+      set(gs_.data(), gd_.data(), gs_.size());
+    }
+  }
+  const TNode* shape() const { return s_; }
+  const TNode* stride() const { return d_; }
+  size_t size() const { return n_; }
 
-// A layout of flat modes: one mode is a leaf, more a flat tuple.
-Layout layout_of_leaves(const Leaves& s, const Leaves& d) {
-  return Layout(IntTuple::of_leaves(s.data(), s.size(), true), IntTuple::of_leaves(d.data(), d.size(), true));
-}
+ private:
+  void set(const TNode* s, const TNode* d, size_t n) {
+    s_ = s;
+    d_ = d;
+    n_ = n;
+  }
+  const TNode* s_ = nullptr;
+  const TNode* d_ = nullptr;
+  size_t n_ = 0;
+  Leaves gs_, gd_;
+};
+
+// Flat modes computed by an operation, kept at the back of their buffers so that a
+// tuple header fits before the first one: modes [first, first + count); none is the
+// layout _1:_0.
+struct ModeList {
+  Leaves s, d;
+  size_t first = 1, count = 0;
+
+  const TNode* shape() const { return s.data() + first; }
+  const TNode* stride() const { return d.data() + first; }
+  // The modes as a tree (nodes of shape and stride): a leaf for one mode, a flat
+  // tuple for more (its header written before the first mode), _1:_0 for none.
+  void tree(const TNode*& shape_node, const TNode*& stride_node) {
+    if (count == 0) {
+      if (s.empty()) {
+        s.resize(1);
+        d.resize(1);
+      }
+      s[0] = TNode::leaf(1);
+      d[0] = TNode::leaf(0);
+      shape_node = &s[0];
+      stride_node = &d[0];
+    } else if (count == 1) {
+      shape_node = &s[first];
+      stride_node = &d[first];
+    } else {
+      s[first - 1] = TNode::header(count, count + 1);
+      d[first - 1] = s[first - 1];
+      shape_node = &s[first - 1];
+      stride_node = &d[first - 1];
+    }
+  }
+  Layout layout() const {
+    Layout r;  // _1:_0
+    if (count) {
+      r.shape.assign_leaves(shape(), count, true);
+      r.stride.assign_leaves(stride(), count, true);
+    }
+    return r;
+  }
+};
 
 // CuTe's detail::exchange_sort by key (not stable: replicate it exactly).
-SmallVec<size_t, 32> exchange_sort_by_stride(const Leaves& strides) {
+SmallVec<size_t, 32> exchange_sort_by_stride(const TNode* strides, size_t n) {
   SmallVec<size_t, 32> idx;
   SmallVec<int64_t, 32> key;
-  for (size_t i = 0; i < strides.size(); ++i) {
+  for (size_t i = 0; i < n; ++i) {
     idx.push_back(i);
     if (!strides[i].is_integer()) throw Error("inverse requires integer strides, got " + str(&strides[i]));
     key.push_back(strides[i].value);
@@ -68,34 +129,25 @@ SmallVec<size_t, 32> exchange_sort_by_stride(const Leaves& strides) {
   return idx;
 }
 
-// Shape and stride built side by side, mode by mode.
-struct LayoutBuilder {
-  IntTuple::Builder shape, stride;
-  void open() {
-    shape.open();
-    stride.open();
-  }
-  void close() {
-    shape.close();
-    stride.close();
-  }
-  void mode(const TNode& s, const TNode& d) {
-    shape.leaf(s);
-    stride.leaf(d);
-  }
-  void append(const TNode* s, const TNode* d) {
-    shape.append(s);
-    stride.append(d);
-  }
-  void append(const Layout& l) { append(l.shape.nodes(), l.stride.nodes()); }
-  Layout finish() { return Layout(shape.finish(), stride.finish()); }
+// A layout built mode by mode into `result`, shape and stride in lockstep
+// (congruent by construction: no check afterwards).
+struct LayoutBuilder : IntTuple::PairBuilder {
+  explicit LayoutBuilder(Layout& result) : PairBuilder(result.shape, result.stride) {}
+  void mode(const TNode& s, const TNode& d) { leaf(s, d); }
+  using PairBuilder::append;
+  void append(const Layout& l) { PairBuilder::append(l.shape.nodes(), l.stride.nodes()); }
 };
 
 }  // namespace
 
 // --- Layout ------------------------------------------------------------------------
 
-Layout::Layout(IntTuple shape_, IntTuple stride_) : shape(std::move(shape_)), stride(std::move(stride_)) {
+Layout::Layout(const IntTuple& shape_, const IntTuple& stride_) : shape(shape_), stride(stride_) {
+  if (!congruent(shape, stride))
+    throw Error("shape " + to_string(shape) + " and stride " + to_string(stride) + " are not congruent");
+}
+
+Layout::Layout(IntTuple&& shape_, IntTuple&& stride_) : shape(std::move(shape_)), stride(std::move(stride_)) {
   if (!congruent(shape, stride))
     throw Error("shape " + to_string(shape) + " and stride " + to_string(stride) + " are not congruent");
 }
@@ -120,11 +172,13 @@ Layout make_layout(const IntTuple& shape, const IntTuple& stride) { return Layou
 Layout make_layout_right(const IntTuple& shape) { return Layout(shape, compact_row_major(shape)); }
 
 Layout make_layout(const std::vector<Layout>& modes) {
-  LayoutBuilder out;
+  Layout result;
+  LayoutBuilder out(result);
   out.open();
   for (const auto& m : modes) out.append(m);
   out.close();
-  return out.finish();
+  out.finish();
+  return result;
 }
 
 Layout make_ordered_layout(const IntTuple& shape, const IntTuple& order) {
@@ -152,9 +206,9 @@ Layout make_identity_layout(const IntTuple& shape) { return Layout(shape, make_b
 namespace {
 
 // cosize of integer strides: 1 + sum((s - 1) * |d|), the sums of coshape in its order
-int64_t cosize_of_leaves(const Leaves& s, const Leaves& d) {
+int64_t cosize_of_leaves(const TNode* s, const TNode* d, size_t n) {
   int64_t acc = 0;
-  for (size_t i = 0; i < s.size(); ++i) acc = checked_add(acc, checked_mul(checked_sub(s[i].value, 1), abs_checked(d[i].value)));
+  for (size_t i = 0; i < n; ++i) acc = checked_add(acc, checked_mul(checked_sub(s[i].value, 1), abs_checked(d[i].value)));
   return checked_add(acc, 1);
 }
 
@@ -162,13 +216,12 @@ int64_t cosize_of_leaves(const Leaves& s, const Leaves& d) {
 
 IntTuple coshape(const Layout& l) {
   // co_coord = inner_product(shape - 1, |stride|), each coordinate + 1
-  Leaves shapes, strides;
-  leaves_of(l, shapes, strides);
-  if (!has_basis(l.stride)) return cosize_of_leaves(shapes, strides);
+  FlatModes m(l);
+  if (!has_basis(l.stride)) return cosize_of_leaves(m.shape(), m.stride(), m.size());
   IntTuple acc(0);
-  for (size_t i = 0; i < shapes.size(); ++i) {
-    int64_t m1 = checked_sub(shapes[i].value, 1);
-    IntTuple term = IntTuple::scaled_basis(checked_mul(m1, abs_checked(strides[i].value)), strides[i].basis());
+  for (size_t i = 0; i < m.size(); ++i) {
+    int64_t m1 = checked_sub(m.shape()[i].value, 1);
+    IntTuple term = IntTuple::scaled_basis(checked_mul(m1, abs_checked(m.stride()[i].value)), m.stride()[i].basis());
     acc = tuple_add(acc, term);
   }
   if (acc.is_leaf()) return checked_add(acc.value(), 1);
@@ -181,12 +234,16 @@ IntTuple coshape(const Layout& l) {
 
 int64_t cosize(const Layout& l) {
   if (has_basis(l.stride)) return size(coshape(l));
-  Leaves shapes, strides;
-  leaves_of(l, shapes, strides);
-  return cosize_of_leaves(shapes, strides);
+  FlatModes m(l);
+  return cosize_of_leaves(m.shape(), m.stride(), m.size());
 }
 
-Layout get(const Layout& l, size_t mode) { return Layout(l.shape[mode], l.stride[mode]); }
+Layout get(const Layout& l, size_t mode) {
+  Layout r;  // a mode of a layout is congruent; the stride is checked first, as it always was
+  r.stride = IntTuple::of(l.stride.mode_node(mode));
+  r.shape = IntTuple::of(l.shape.mode_node(mode));
+  return r;
+}
 
 Layout get(const Layout& l, const std::vector<size_t>& path) {
   Layout r = l;
@@ -283,47 +340,53 @@ bool same_function(const Layout& a, const Layout& b) {
 namespace {
 
 // CuTe's detail::bw_coalesce over the flat modes (s, d), walking from the back; with
-// `extend` (coalesce_x) a last mode of size 1 starts as the sentinel size 2.  The
-// modes left are written back into (s, d), front first; false when nothing is left
-// but a size-1 mode (the layout _1:_0).
-bool coalesce_leaves(Leaves& s, Leaves& d, bool extend) {
-  size_t n = s.size();
-  if (n == 0) return false;  // empty tuple: nothing to coalesce
-  // the result so far, back to front: its front mode is (rs.back(), rd.back())
-  Leaves rs, rd;
-  rs.push_back(extend && is_int(s[n - 1], 1) ? TNode::leaf(2) : s[n - 1]);
-  rd.push_back(d[n - 1]);
+// `extend` (coalesce_x) a last mode of size 1 starts as the sentinel size 2.
+ModeList coalesce_modes(const TNode* s, const TNode* d, size_t n, bool extend) {
+  ModeList out;
+  if (n == 0) return out;  // empty tuple: nothing to coalesce
+  out.s.resize(n + 1);
+  out.d.resize(n + 1);
+  TNode* rs = out.s.data();
+  TNode* rd = out.d.data();
+  size_t f = n;  // the front mode of the result so far; it grows towards 1
+  rs[f] = extend && is_int(s[n - 1], 1) ? TNode::leaf(2) : s[n - 1];
+  rd[f] = d[n - 1];
   for (size_t k = n - 1; k-- > 0;) {
     if (is_int(s[k], 1)) continue;  // skip size-1 modes
-    if (rs.size() == 1 && is_int(rs[0], 1)) {  // replace our shape-1
-      rs[0] = s[k];
-      rd[0] = d[k];
+    if (f == n && is_int(rs[f], 1)) {  // replace our shape-1
+      rs[f] = s[k];
+      rd[f] = d[k];
       continue;
     }
     TNode merged = leaf_mul(&d[k], s[k].value);
-    if (std::memcmp(&merged, &rd.back(), sizeof(TNode)) == 0) {  // s*d == front stride: merge
-      rs.back() = TNode::leaf(checked_mul(s[k].value, rs.back().value));
-      rd.back() = d[k];
+    if (std::memcmp(&merged, &rd[f], sizeof(TNode)) == 0) {  // s*d == front stride: merge
+      rs[f] = TNode::leaf(checked_mul(s[k].value, rs[f].value));
+      rd[f] = d[k];
       continue;
     }
-    rs.push_back(s[k]);
-    rd.push_back(d[k]);
+    --f;
+    rs[f] = s[k];
+    rd[f] = d[k];
   }
-  if (rs.size() == 1 && is_int(rs[0], 1)) return false;
-  s.clear();
-  d.clear();
-  for (size_t i = rs.size(); i-- > 0;) {
-    s.push_back(rs[i]);
-    d.push_back(rd[i]);
-  }
-  return true;
+  if (f == n && is_int(rs[f], 1)) return out;  // _1:_0
+  out.first = f;
+  out.count = n + 1 - f;
+  return out;
 }
 
-Layout coalesce_flat(const Layout& l, bool extend) {
-  Leaves s, d;
-  leaves_of(l, s, d);
-  if (!coalesce_leaves(s, d, extend)) return Layout();
-  return layout_of_leaves(s, d);
+ModeList coalesce_modes(const Layout& l, bool extend) {
+  FlatModes m(l);
+  return coalesce_modes(m.shape(), m.stride(), m.size(), extend);
+}
+
+// filter(L) as flat modes: stride-0 modes get size 1 (filter_zeros), then coalesce.
+ModeList filter_modes(const Layout& l) {
+  FlatModes m(l);
+  Leaves s;
+  s.append(m.shape(), m.size());
+  for (size_t i = 0; i < m.size(); ++i)
+    if (is_int(m.stride()[i], 0)) s[i] = TNode::leaf(1);
+  return coalesce_modes(s.data(), m.stride(), m.size(), false);
 }
 
 // transform_layout(L, profile, f): f on the first rank(profile) modes, the rest kept.
@@ -331,15 +394,22 @@ template <class F>
 Layout by_profile(const Layout& l, const IntTuple& profile, F&& f) {
   if (profile.is_leaf()) return f(l);
   if (profile.rank() > rank(l)) throw Error("profile " + to_string(profile) + " has more modes than " + to_string(l));
-  std::vector<Layout> out;
-  for (size_t i = 0; i < rank(l); ++i) out.push_back(i < profile.rank() ? by_profile(get(l, i), profile[i], f) : get(l, i));
-  return make_layout(out);
+  Layout result;
+  LayoutBuilder out(result);
+  out.open();
+  for (size_t i = 0; i < rank(l); ++i) {
+    if (i < profile.rank()) out.append(by_profile(get(l, i), profile[i], f));
+    else out.append(l.shape.mode_node(i), l.stride.mode_node(i));
+  }
+  out.close();
+  out.finish();
+  return result;
 }
 
 }  // namespace
 
-Layout coalesce(const Layout& l) { return coalesce_flat(l, false); }
-Layout coalesce_x(const Layout& l) { return coalesce_flat(l, true); }
+Layout coalesce(const Layout& l) { return coalesce_modes(l, false).layout(); }
+Layout coalesce_x(const Layout& l) { return coalesce_modes(l, true).layout(); }
 
 Layout coalesce(const Layout& l, const IntTuple& profile) {
   return by_profile(l, profile, [](const Layout& x) { return coalesce(x); });
@@ -351,23 +421,7 @@ Layout coalesce_x(const Layout& l, const IntTuple& profile) {
 
 Layout filter_zeros(const Layout& l) { return Layout(filter_zeros(l.stride, l.shape), l.stride); }
 
-namespace {
-
-// filter(L) on flat modes: stride-0 modes get size 1 (filter_zeros), then coalesce.
-bool filter_leaves(Leaves& s, Leaves& d) {
-  for (size_t i = 0; i < s.size(); ++i)
-    if (is_int(d[i], 0)) s[i] = TNode::leaf(1);
-  return coalesce_leaves(s, d, false);
-}
-
-}  // namespace
-
-Layout filter(const Layout& l) {
-  Leaves s, d;
-  leaves_of(l, s, d);
-  if (!filter_leaves(s, d)) return Layout();
-  return layout_of_leaves(s, d);
-}
+Layout filter(const Layout& l) { return filter_modes(l).layout(); }
 
 Layout filter(const Layout& l, const IntTuple& profile) {
   return by_profile(l, profile, [](const Layout& x) { return filter(x); });
@@ -387,11 +441,11 @@ void composition_into(const TNode* lhs_s, const TNode* lhs_d, const TNode* rhs_s
     out.close();
     return;
   }
-  if (rhs_d->depth) {  // a basis stride selects a mode of lhs
+  if (rhs_d->depth()) {  // a basis stride selects a mode of lhs
     const TNode* s = lhs_s;
     const TNode* d = lhs_d;
-    for (int k = 0; k < rhs_d->depth; ++k) {
-      size_t m = rhs_d->path[k];
+    for (int k = 0; k < rhs_d->depth(); ++k) {
+      size_t m = static_cast<size_t>(rhs_d->path(k));
       if ((s->is_leaf() && m != 0) || (s->is_tuple() && m >= s->rank()))
         throw Error("basis stride " + str(rhs_d) + " selects a mode that " + str(lhs_s) + " lacks");
       if (s->is_leaf()) continue;  // get<0> of a leaf is the leaf
@@ -461,9 +515,19 @@ void composition_into(const TNode* lhs_s, const TNode* lhs_d, const TNode* rhs_s
 }
 
 Layout composition_impl(const IntTuple& lhs_shape, const IntTuple& lhs_stride, const IntTuple& rhs_shape, const IntTuple& rhs_stride) {
-  LayoutBuilder out;
+  Layout result;
+  LayoutBuilder out(result);
   composition_into(lhs_shape.nodes(), lhs_stride.nodes(), rhs_shape.nodes(), rhs_stride.nodes(), out);
-  return out.finish();
+  out.finish();
+  return result;
+}
+
+// composition(coalesce_x(a), rhs) for rhs given as nodes (a mode, or a whole layout)
+void compose_flat_into(const Layout& a, const TNode* rhs_s, const TNode* rhs_d, LayoutBuilder& out) {
+  ModeList lhs = coalesce_modes(a, true);
+  const TNode *s, *d;
+  lhs.tree(s, d);
+  composition_into(s, d, rhs_s, rhs_d, out);
 }
 
 // coprofile(L): the codomain's profile, all zeros: 0 for integer strides.
@@ -479,6 +543,13 @@ IntTuple coprofile(const Layout& l) {
 }  // namespace
 
 Layout composition(const Layout& a, const Layout& b) {
+  if (!has_basis(b.stride)) {  // coprofile(b) is 0: a coalesced as a whole
+    Layout result;
+    LayoutBuilder out(result);
+    compose_flat_into(a, b.shape.nodes(), b.stride.nodes(), out);
+    out.finish();
+    return result;
+  }
   Layout flat = coalesce_x(a, coprofile(b));
   return composition_impl(flat.shape, flat.stride, b.shape, b.stride);
 }
@@ -489,16 +560,22 @@ Layout composition(const Layout& a, const Tiler& b) {
       return a;
     case Tiler::Kind::kLayout: {
       if (!b.is_integer()) return composition(a, b.layout());
-      Layout flat = coalesce_x(a);  // composition_impl(flat, n, _1): no stride-0 shortcut for n == 1
-      return composition_impl(flat.shape, flat.stride, b.layout().shape, IntTuple(1));
+      Layout result;
+      LayoutBuilder out(result);  // composition_impl(flat, n, _1): no stride-0 shortcut for n == 1
+      TNode one = TNode::leaf(1);
+      compose_flat_into(a, b.layout().shape.nodes(), &one, out);
+      out.finish();
+      return result;
     }
     case Tiler::Kind::kTuple: {
       if (b.rank() > rank(a)) throw Error("composition: tiler " + to_string(b) + " has more modes than " + to_string(a));
-      LayoutBuilder out;  // modes of a not hit by the tiler are dropped, as in CuTe
+      Layout result;
+      LayoutBuilder out(result);  // modes of a not hit by the tiler are dropped, as in CuTe
       out.open();
       for (size_t i = 0; i < b.rank(); ++i) out.append(composition(get(a, i), b.modes()[i]));
       out.close();
-      return out.finish();
+      out.finish();
+      return result;
     }
   }
   return a;
@@ -510,13 +587,28 @@ Layout with_shape(const Layout& l, const IntTuple& shape) { return composition(l
 
 namespace {
 
-// complement of the filtered flat modes (sh, st) (`unit`: filtered to _1:_0)
-Layout complement_impl(const Leaves& sh0, const Leaves& st0, bool unit, const IntTuple& cotarget) {
-  if (unit || (sh0.size() == 1 && st0[0].value == 0)) return make_layout(IntTuple(size(cotarget)));
+// size(ceil_div(cotarget, b)): in place for a leaf or a flat tuple
+int64_t size_of_ceil_div(const TNode* cotarget, int64_t b) {
+  if (cotarget->is_leaf()) return ceil_div(cotarget->value, b);
+  if (cotarget->span() != cotarget->rank() + 1) return size(ceil_div(IntTuple::of(cotarget), IntTuple(b)));
+  SmallVec<int64_t, 32> quotients;  // ceil_div mode by mode, the rest carried
+  int64_t rest = b;
+  for (const TNode *c = cotarget + 1, *e = cotarget->next(); c != e; ++c) {
+    quotients.push_back(ceil_div(c->value, rest));
+    rest = ceil_div(rest, c->value);
+  }
+  int64_t product = 1;
+  for (int64_t q : quotients) product = checked_mul(product, q);
+  return product;
+}
+
+// complement of the filtered flat modes f (@pre no stride-0, no size-1 modes)
+Layout complement_impl(const ModeList& f, const TNode* cotarget) {
+  if (f.count == 0 || (f.count == 1 && f.stride()[0].value == 0)) return make_layout(IntTuple(size(IntTuple::of(cotarget))));
   SmallVec<int64_t, 32> sh, st;
-  for (size_t i = 0; i < sh0.size(); ++i) {
-    sh.push_back(sh0[i].value);
-    st.push_back(st0[i].value);
+  for (size_t i = 0; i < f.count; ++i) {
+    sh.push_back(f.shape()[i].value);
+    st.push_back(f.stride()[i].value);
   }
   const size_t R = sh.size();
   // (result_shape..., rest) : (result_stride..., rest_stride), then coalesced
@@ -537,32 +629,28 @@ Layout complement_impl(const Leaves& sh0, const Leaves& st0, bool unit, const In
   if (last_shape == 0) throw Error("complement: the layout is not injective");
   shapes.push_back(TNode::leaf(last_shape));
   int64_t new_stride = checked_mul(st[0], sh[0]);
-  // coalesce(shape) of static ints: the product
-  int64_t rest_shape = cotarget.is_leaf() ? ceil_div(cotarget.value(), new_stride) : size(ceil_div(cotarget, IntTuple(new_stride)));
+  int64_t rest_shape = size_of_ceil_div(cotarget, new_stride);  // coalesce(shape) of static ints: the product
   shapes.push_back(TNode::leaf(rest_shape));
   // compact_col_major(rest_shape, new_stride), whose next stride must not overflow either
   if (rest_shape != 1) (void)checked_mul(new_stride, rest_shape);
   strides.push_back(TNode::leaf(rest_shape == 1 ? 0 : new_stride));
-  if (!coalesce_leaves(shapes, strides, false)) return Layout();
-  return layout_of_leaves(shapes, strides);
+  return coalesce_modes(shapes.data(), strides.data(), shapes.size(), false).layout();
+}
+
+Layout complement_of(const Layout& l, const TNode* cotarget) {
+  if (has_basis(l.stride)) throw Error("complement requires integer strides");
+  return complement_impl(filter_modes(l), cotarget);
 }
 
 }  // namespace
 
-Layout complement(const Layout& l, const IntTuple& cotarget) {
-  if (has_basis(l.stride)) throw Error("complement requires integer strides");
-  Leaves s, d;
-  leaves_of(l, s, d);
-  bool unit = !filter_leaves(s, d);
-  return complement_impl(s, d, unit, cotarget);
-}
+Layout complement(const Layout& l, const IntTuple& cotarget) { return complement_of(l, cotarget.nodes()); }
 
 Layout complement(const Layout& l) {
   if (has_basis(l.stride)) throw Error("complement requires integer strides");
-  Leaves s, d;
-  leaves_of(l, s, d);
-  bool unit = !filter_leaves(s, d);
-  return complement_impl(s, d, unit, IntTuple(unit ? cosize(Layout()) : cosize_of_leaves(s, d)));
+  ModeList f = filter_modes(l);
+  TNode cotarget = TNode::leaf(f.count ? cosize_of_leaves(f.shape(), f.stride(), f.count) : 1);  // cosize(filter(l))
+  return complement_impl(f, &cotarget);
 }
 
 // --- inverses ----------------------------------------------------------------------------------
@@ -570,31 +658,33 @@ Layout complement(const Layout& l) {
 namespace {
 
 // coalesce(L) as flat modes: `_1:_0` is one mode too
-void coalesced_leaves(const Layout& l, Leaves& s, Leaves& d) {
-  leaves_of(l, s, d);
-  if (!coalesce_leaves(s, d, false)) {
-    s.clear();
-    d.clear();
-    s.push_back(TNode::leaf(1));
-    d.push_back(TNode::leaf(0));
+ModeList coalesced_modes(const Layout& l) {
+  ModeList c = coalesce_modes(l, false);
+  if (c.count == 0) {
+    const TNode *s, *d;
+    c.tree(s, d);  // _1:_0 at the front
+    c.first = 0;
+    c.count = 1;
   }
+  return c;
 }
 
 // preprod[i]: the product of the shapes before mode i
-SmallVec<int64_t, 32> prefix_products(const Leaves& s) {
+SmallVec<int64_t, 32> prefix_products(const TNode* s, size_t n) {
   SmallVec<int64_t, 32> preprod;
   preprod.push_back(1);
-  for (const TNode& x : s) preprod.push_back(checked_mul(preprod.back(), x.value));
+  for (size_t i = 0; i < n; ++i) preprod.push_back(checked_mul(preprod.back(), s[i].value));
   return preprod;
 }
 
 }  // namespace
 
 Layout right_inverse(const Layout& l) {
-  Leaves lshape, lstride;
-  coalesced_leaves(l, lshape, lstride);
-  SmallVec<int64_t, 32> preprod = prefix_products(lshape);
-  SmallVec<size_t, 32> order = exchange_sort_by_stride(lstride);
+  ModeList c = coalesced_modes(l);
+  const TNode* lshape = c.shape();
+  const TNode* lstride = c.stride();
+  SmallVec<int64_t, 32> preprod = prefix_products(lshape, c.count);
+  SmallVec<size_t, 32> order = exchange_sort_by_stride(lstride, c.count);
   Leaves rshape, rstride;
   rshape.push_back(TNode::leaf(1));
   rstride.push_back(TNode::leaf(0));
@@ -606,15 +696,15 @@ Layout right_inverse(const Layout& l) {
       curr = checked_mul(lshape[i].value, lstride[i].value);
     }
   }
-  if (!coalesce_leaves(rshape, rstride, false)) return Layout();
-  return layout_of_leaves(rshape, rstride);
+  return coalesce_modes(rshape.data(), rstride.data(), rshape.size(), false).layout();
 }
 
 Layout left_inverse(const Layout& l) {
-  Leaves lshape, lstride;
-  coalesced_leaves(l, lshape, lstride);
-  SmallVec<int64_t, 32> preprod = prefix_products(lshape);
-  SmallVec<size_t, 32> order = exchange_sort_by_stride(lstride);
+  ModeList c = coalesced_modes(l);
+  const TNode* lshape = c.shape();
+  const TNode* lstride = c.stride();
+  SmallVec<int64_t, 32> preprod = prefix_products(lshape, c.count);
+  SmallVec<size_t, 32> order = exchange_sort_by_stride(lstride, c.count);
   Leaves rshape, rstride;
   rstride.push_back(TNode::leaf(0));
   int64_t rsize = 1;
@@ -629,8 +719,7 @@ Layout left_inverse(const Layout& l) {
     rsize = checked_mul(rsize, s);
   }
   rshape.push_back(lshape[order.back()]);
-  if (!coalesce_leaves(rshape, rstride, false)) return Layout();
-  return layout_of_leaves(rshape, rstride);
+  return coalesce_modes(rshape.data(), rstride.data(), rshape.size(), false).layout();
 }
 
 Layout max_common_layout(const Layout& a, const Layout& b) {
@@ -669,14 +758,16 @@ namespace {
 template <class F>
 Layout by_tiler(const Layout& l, const Tiler& tiler, F&& f) {
   if (tiler.rank() > rank(l)) throw Error("tiler " + to_string(tiler) + " has more modes than the layout " + to_string(l));
-  LayoutBuilder out;
+  Layout result;
+  LayoutBuilder out(result);
   out.open();
   for (size_t i = 0; i < rank(l); ++i) {
     if (i < tiler.rank()) out.append(f(get(l, i), tiler.modes()[i]));
     else out.append(l.shape.mode_node(i), l.stride.mode_node(i));
   }
   out.close();
-  return out.finish();
+  out.finish();
+  return result;
 }
 
 // Mode m of r into `out`: a rank >= 2 mode spliced (its modes one by one), else whole.
@@ -694,22 +785,26 @@ void unpack_mode(const Layout& r, size_t m, LayoutBuilder& out) {
 // result(_, repeat<R1>(_)): keep mode 0, unpack mode 1.  repeat<1>(_) is `_`, so a
 // rank-1 mode such as `(4)` stays one mode, as it is: only rank >= 2 modes are spliced.
 Layout unpack_second(const Layout& r) {
-  LayoutBuilder out;
+  Layout result;
+  LayoutBuilder out(result);
   out.open();
   out.append(r.shape.mode_node(0), r.stride.mode_node(0));
   unpack_mode(r, 1, out);
   out.close();
-  return out.finish();
+  out.finish();
+  return result;
 }
 
 // result(repeat<R0>(_), repeat<R1>(_)): unpack both modes
 Layout unpack_both(const Layout& r) {
-  LayoutBuilder out;
+  Layout result;
+  LayoutBuilder out(result);
   out.open();
   unpack_mode(r, 0, out);
   unpack_mode(r, 1, out);
   out.close();
-  return out.finish();
+  out.finish();
+  return result;
 }
 
 }  // namespace
@@ -722,8 +817,22 @@ Layout logical_divide(const Layout& l, const Tiler& tiler) {
       return by_tiler(l, tiler, [](const Layout& x, const Tiler& t) { return logical_divide(x, t); });
     case Tiler::Kind::kLayout: {
       const Layout& t = tiler.layout();
-      Layout comp = complement(t, coalesce(l).shape);
-      return composition(l, make_layout(std::vector<Layout>{t, comp}));
+      ModeList flat = coalesce_modes(l, false);
+      const TNode *flat_shape, *unused;
+      flat.tree(flat_shape, unused);
+      Layout comp = complement_of(t, flat_shape);  // complement(t, shape(coalesce(l)))
+      // composition(l, (t, comp)): integer strides, so l coalesced as a whole, by mode of (t, comp)
+      ModeList lhs = coalesce_modes(l, true);
+      const TNode *s, *d;
+      lhs.tree(s, d);
+      Layout result;
+      LayoutBuilder out(result);
+      out.open();
+      composition_into(s, d, t.shape.nodes(), t.stride.nodes(), out);
+      composition_into(s, d, comp.shape.nodes(), comp.stride.nodes(), out);
+      out.close();
+      out.finish();
+      return result;
     }
   }
   return l;
@@ -744,7 +853,14 @@ Layout logical_product(const Layout& block, const Tiler& tiler) {
     case Tiler::Kind::kLayout: {
       const Layout& t = tiler.layout();
       Layout comp = complement(block, IntTuple(checked_mul(size(block), cosize(t))));
-      return make_layout(std::vector<Layout>{block, composition(comp, t)});
+      Layout result;
+      LayoutBuilder out(result);
+      out.open();
+      out.append(block);
+      out.append(composition(comp, t));
+      out.close();
+      out.finish();
+      return result;
     }
   }
   return block;

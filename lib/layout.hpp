@@ -21,7 +21,8 @@ struct Layout {
   IntTuple stride{0};
 
   Layout() = default;  // _1:_0
-  Layout(IntTuple shape, IntTuple stride);  // throws unless congruent
+  Layout(const IntTuple& shape, const IntTuple& stride);  // throws unless congruent
+  Layout(IntTuple&& shape, IntTuple&& stride);
   bool operator==(const Layout& other) const { return shape == other.shape && stride == other.stride; }
   bool operator!=(const Layout& other) const { return !(*this == other); }
 

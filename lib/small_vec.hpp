@@ -47,6 +47,10 @@ class SmallVec {
     if (n) std::memcpy(static_cast<void*>(data() + size_), p, n * sizeof(T));
     size_ += n;
   }
+  void resize(size_t n) {  // new elements are left uninitialized
+    if (n > capacity_) grow(n);
+    size_ = n;
+  }
   void pop_back() { --size_; }
   void clear() { size_ = 0; }
   void erase(size_t i) {

@@ -84,7 +84,7 @@ AnyLayout compose3(const Layout& a, int64_t offset, const AnyLayout& b);
 
 // --- the whole algebra on Layout or ComposedLayout ------------------------------------
 std::string to_string(const AnyLayout& l, bool underscore = false);
-IntTuple shape(const AnyLayout& l);
+const IntTuple& shape(const AnyLayout& l);
 int64_t size(const AnyLayout& l);
 int64_t cosize(const AnyLayout& l);
 size_t rank(const AnyLayout& l);
