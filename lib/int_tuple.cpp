@@ -93,7 +93,7 @@ void IntTuple::assign(const Node* src, size_t n) {
     heap_ = fresh;
     cap_ = static_cast<uint32_t>(n);
   }
-  std::memmove(static_cast<void*>(data()), src, n * sizeof(Node));
+  copy_nodes(data(), src, n);
   size_ = static_cast<uint32_t>(n);
 }
 
@@ -134,7 +134,7 @@ void IntTuple::Builder::close() {
 void IntTuple::Builder::append(const Node* subtree) {
   count_mode();
   size_t n = subtree->span();
-  std::memcpy(static_cast<void*>(t_.grow_by(n)), subtree, n * sizeof(Node));
+  copy_nodes(t_.grow_by(n), subtree, n);
 }
 
 IntTuple IntTuple::Builder::finish() {
@@ -158,20 +158,19 @@ void IntTuple::PairBuilder::open() {
 }
 
 void IntTuple::PairBuilder::close() {
-  Node* h = a_.data() + open_;
-  uint64_t v = static_cast<uint64_t>(h->value);
-  int64_t parent = static_cast<int64_t>(v >> 32) - 1;
-  *h = tuple_header(static_cast<uint32_t>(v), a_.size_ - static_cast<size_t>(open_));
-  b_.data()[open_] = *h;
-  open_ = parent;
+  uint64_t v = static_cast<uint64_t>(a_.data()[open_].value);
+  const Node header = tuple_header(static_cast<uint32_t>(v), a_.size_ - static_cast<size_t>(open_));
+  a_.data()[open_] = header;  // both from the value, not one from the other: no store-to-load stall
+  b_.data()[open_] = header;
+  open_ = static_cast<int64_t>(v >> 32) - 1;
 }
 
 void IntTuple::PairBuilder::append(const Node* x, const Node* y) {
   size_t n = x->span();
   if (y->span() != n) throw Error("IntTuple::PairBuilder: modes are not congruent");
   count_mode();
-  std::memcpy(static_cast<void*>(a_.grow_by(n)), x, n * sizeof(Node));
-  std::memcpy(static_cast<void*>(b_.grow_by(n)), y, n * sizeof(Node));
+  copy_nodes(a_.grow_by(n), x, n);
+  copy_nodes(b_.grow_by(n), y, n);
 }
 
 void IntTuple::PairBuilder::finish() {
@@ -221,7 +220,7 @@ void IntTuple::assign_leaves(const Node* leaves, size_t n, bool unwrap_one) {
   size_ = 0;
   Node* p = grow_by(n + 1);
   p[0] = tuple_header(n, n + 1);
-  if (n) std::memcpy(static_cast<void*>(p + 1), leaves, n * sizeof(Node));
+  copy_nodes(p + 1, leaves, n);
 }
 
 int64_t IntTuple::value() const {
@@ -255,7 +254,7 @@ void IntTuple::push_back(const IntTuple& mode) {
     push_back(copy);
     return;
   }
-  std::memcpy(static_cast<void*>(grow_by(n)), mode.data(), n * sizeof(Node));
+  copy_nodes(grow_by(n), mode.data(), n);
   data()[0] = tuple_header(rank + 1, span + n);
 }
 

@@ -99,7 +99,7 @@ class IntTuple {
       heap_ = new Node[size_];
       cap_ = size_;
     }
-    std::memcpy(static_cast<void*>(data()), o.data(), size_ * sizeof(Node));
+    copy_nodes(data(), o.data(), size_);
   }
   IntTuple(IntTuple&& o) noexcept : size_(o.size_), cap_(kInline), heap_(nullptr) {
     if (o.heap_) {
@@ -110,7 +110,7 @@ class IntTuple {
       o.size_ = 1;
       o.small_[0] = Node::leaf(0);
     } else {
-      std::memcpy(static_cast<void*>(small_), o.small_, size_ * sizeof(Node));
+      copy_nodes(small_, o.small_, size_);
     }
   }
   // Assignment to an lvalue only: `t[i] = x` assigns to a copy and is refused.
@@ -168,6 +168,22 @@ class IntTuple {
   }
   bool operator!=(const IntTuple& other) const { return !(*this == other); }
 
+  // n nodes from src to dst (not overlapping): the usual few without a call to memcpy
+  static void copy_nodes(Node* dst, const Node* src, size_t n) {
+    switch (n) {
+      case 8: dst[7] = src[7]; [[fallthrough]];
+      case 7: dst[6] = src[6]; [[fallthrough]];
+      case 6: dst[5] = src[5]; [[fallthrough]];
+      case 5: dst[4] = src[4]; [[fallthrough]];
+      case 4: dst[3] = src[3]; [[fallthrough]];
+      case 3: dst[2] = src[2]; [[fallthrough]];
+      case 2: dst[1] = src[1]; [[fallthrough]];
+      case 1: dst[0] = src[0]; [[fallthrough]];
+      case 0: return;
+      default: std::memcpy(static_cast<void*>(dst), src, n * sizeof(Node));
+    }
+  }
+
   // The pre-order nodes; nodes()[0] is the root.
   const Node* nodes() const { return data(); }
   size_t node_count() const { return size_; }
@@ -207,7 +223,7 @@ class IntTuple::Builder {
   void open();   // a new tuple: a mode of the open one, or the root
   void close();  // ends the innermost open tuple
   void leaf(int64_t value) { add(Node::leaf(value)); }
-  void leaf(const Node& leaf_node) { add(leaf_node); }
+  void leaf(Node leaf_node) { add(leaf_node); }
   void append(const Node* subtree);  // a copy of a subtree as one mode
   void append(const IntTuple& t) { append(t.nodes()); }
   IntTuple finish();
@@ -215,7 +231,7 @@ class IntTuple::Builder {
   void finish_into(IntTuple& out);
 
  private:
-  void add(const Node& n) {
+  void add(Node n) {
     count_mode();
     *t_.grow_by(1) = n;
   }
@@ -239,7 +255,7 @@ class IntTuple::PairBuilder {
   }
   void open();
   void close();
-  void leaf(const Node& x, const Node& y) {
+  void leaf(Node x, Node y) {
     count_mode();
     *a_.grow_by(1) = x;
     *b_.grow_by(1) = y;

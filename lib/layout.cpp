@@ -95,8 +95,9 @@ struct ModeList {
       shape_node = &s[first];
       stride_node = &d[first];
     } else {
-      s[first - 1] = TNode::header(count, count + 1);
-      d[first - 1] = s[first - 1];
+      const TNode header = TNode::header(count, count + 1);
+      s[first - 1] = header;
+      d[first - 1] = header;
       shape_node = &s[first - 1];
       stride_node = &d[first - 1];
     }
@@ -133,7 +134,7 @@ SmallVec<size_t, 32> exchange_sort_by_stride(const TNode* strides, size_t n) {
 // (congruent by construction: no check afterwards).
 struct LayoutBuilder : IntTuple::PairBuilder {
   explicit LayoutBuilder(Layout& result) : PairBuilder(result.shape, result.stride) {}
-  void mode(const TNode& s, const TNode& d) { leaf(s, d); }
+  void mode(TNode s, TNode d) { leaf(s, d); }
   using PairBuilder::append;
   void append(const Layout& l) { PairBuilder::append(l.shape.nodes(), l.stride.nodes()); }
 };
@@ -290,9 +291,50 @@ Layout zip(const Layout& a, const Layout& b) {
   return Layout(cutevis::zip(a.shape, b.shape), cutevis::zip(a.stride, b.stride));
 }
 
+namespace {
+
+// zip2_by on shape and stride at once: the first halves into `first`, the second into
+// `second`.  Errors name the stride's mode (zip2_by ran on the stride first).
+void zip2_split(const TNode* s, const TNode* d, const TNode* guide, LayoutBuilder& first, LayoutBuilder& second) {
+  if (guide->is_leaf()) {
+    if (s->is_leaf() || s->rank() != 2) throw Error("zip2_by: expected a rank-2 mode, got " + str(d));
+    first.append(s + 1, d + 1);
+    second.append((s + 1)->next(), (d + 1)->next());
+    return;
+  }
+  if (s->is_leaf() || s->rank() < guide->rank()) throw Error("zip2_by: mismatched ranks");
+  first.open();
+  second.open();
+  const TNode* cs = s + 1;
+  const TNode* cd = d + 1;
+  for (const TNode *g = guide + 1, *e = guide->next(); g != e; g = g->next(), cs = cs->next(), cd = cd->next())
+    zip2_split(cs, cd, g, first, second);
+  for (const TNode* e = s->next(); cs != e; cs = cs->next(), cd = cd->next()) second.append(cs, cd);
+  first.close();
+  second.close();
+}
+
+}  // namespace
+
 Layout tile_unzip(const Layout& l, const Tiler& tiler) {
   IntTuple guide = tiler.profile();
-  return Layout(zip2_by(l.shape, guide), zip2_by(l.stride, guide));
+  if (guide.is_leaf()) {
+    if (l.shape.rank() != 2 || l.shape.is_leaf()) throw Error("zip2_by: expected a rank-2 mode, got " + to_string(l.stride));
+    return l;
+  }
+  Layout first, second;
+  LayoutBuilder a(first), b(second);
+  zip2_split(l.shape.nodes(), l.stride.nodes(), guide.nodes(), a, b);
+  a.finish();
+  b.finish();
+  Layout result;
+  LayoutBuilder out(result);
+  out.open();
+  out.append(first);
+  out.append(second);
+  out.close();
+  out.finish();
+  return result;
 }
 
 IntTuple get_1d_coord(const Layout& l, int64_t index) { return idx2crd(IntTuple(index), l.shape); }
@@ -817,14 +859,18 @@ Layout logical_divide(const Layout& l, const Tiler& tiler) {
       return by_tiler(l, tiler, [](const Layout& x, const Tiler& t) { return logical_divide(x, t); });
     case Tiler::Kind::kLayout: {
       const Layout& t = tiler.layout();
-      ModeList flat = coalesce_modes(l, false);
-      const TNode *flat_shape, *unused;
-      flat.tree(flat_shape, unused);
-      Layout comp = complement_of(t, flat_shape);  // complement(t, shape(coalesce(l)))
-      // composition(l, (t, comp)): integer strides, so l coalesced as a whole, by mode of (t, comp)
-      ModeList lhs = coalesce_modes(l, true);
+      FlatModes modes(l);
+      ModeList flat = coalesce_modes(modes.shape(), modes.stride(), modes.size(), false);
       const TNode *s, *d;
-      lhs.tree(s, d);
+      flat.tree(s, d);
+      Layout comp = complement_of(t, s);  // complement(t, shape(coalesce(l)))
+      // composition(l, (t, comp)): integer strides, so l coalesced as a whole (coalesce_x,
+      // the same as coalesce unless the last mode has size 1), by mode of (t, comp)
+      ModeList extended;
+      if (modes.size() && is_int(modes.shape()[modes.size() - 1], 1)) {
+        extended = coalesce_modes(modes.shape(), modes.stride(), modes.size(), true);
+        extended.tree(s, d);
+      }
       Layout result;
       LayoutBuilder out(result);
       out.open();
@@ -998,11 +1044,24 @@ bool Tiler::operator==(const Tiler& other) const {
   return true;
 }
 
+namespace {
+
+void profile_into(const Tiler& t, IntTuple::Builder& out) {
+  if (!t.is_tuple()) {
+    out.leaf(0);
+    return;
+  }
+  out.open();
+  for (const auto& m : t.modes()) profile_into(m, out);
+  out.close();
+}
+
+}  // namespace
+
 IntTuple Tiler::profile() const {
-  if (!is_tuple()) return IntTuple(0);
-  std::vector<IntTuple> m;
-  for (const auto& t : modes_) m.push_back(t.profile());
-  return IntTuple::tuple(std::move(m));
+  IntTuple::Builder out;
+  profile_into(*this, out);
+  return out.finish();
 }
 
 std::string to_string(const Tiler& tiler, bool underscore) {

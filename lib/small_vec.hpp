@@ -38,7 +38,7 @@ class SmallVec {
   T& back() { return data()[size_ - 1]; }
   const T& back() const { return data()[size_ - 1]; }
 
-  void push_back(const T& x) {
+  void push_back(T x) {  // by value: a small T arrives in registers
     if (size_ == capacity_) grow(size_ + 1);
     data()[size_++] = x;
   }
@@ -60,7 +60,7 @@ class SmallVec {
   }
 
  private:
-  void grow(size_t need) {
+  __attribute__((noinline)) void grow(size_t need) {
     size_t cap = capacity_ * 2 > need ? capacity_ * 2 : need;
     std::unique_ptr<T[]> fresh(new T[cap]);
     if (size_) std::memcpy(static_cast<void*>(fresh.get()), data(), size_ * sizeof(T));
