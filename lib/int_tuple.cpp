@@ -43,8 +43,6 @@ namespace {
 
 constexpr size_t kMaxNodes = std::numeric_limits<uint32_t>::max();
 
-TNode tuple_header(size_t rank, size_t span) { return TNode::header(rank, span); }
-
 // The i-th mode of a tuple node, i < rank.
 const TNode* child(const TNode* p, size_t i) {
   const TNode* c = p + 1;
@@ -127,7 +125,7 @@ void IntTuple::Builder::close() {
   Node* h = t_.data() + open_;
   uint64_t v = static_cast<uint64_t>(h->value);
   int64_t parent = static_cast<int64_t>(v >> 32) - 1;
-  *h = tuple_header(static_cast<uint32_t>(v), t_.size_ - static_cast<size_t>(open_));
+  *h = TNode::header(static_cast<uint32_t>(v), t_.size_ - static_cast<size_t>(open_));
   open_ = parent;
 }
 
@@ -142,11 +140,6 @@ IntTuple IntTuple::Builder::finish() {
   return std::move(t_);
 }
 
-void IntTuple::Builder::finish_into(IntTuple& out) {
-  if (open_ >= 0 || roots_ != 1) throw Error("IntTuple::Builder: unbalanced tuple");
-  out = std::move(t_);
-}
-
 void IntTuple::PairBuilder::more_roots() { throw Error("IntTuple::PairBuilder: more than one root"); }
 
 void IntTuple::PairBuilder::open() {
@@ -159,7 +152,7 @@ void IntTuple::PairBuilder::open() {
 
 void IntTuple::PairBuilder::close() {
   uint64_t v = static_cast<uint64_t>(a_.data()[open_].value);
-  const Node header = tuple_header(static_cast<uint32_t>(v), a_.size_ - static_cast<size_t>(open_));
+  const Node header = TNode::header(static_cast<uint32_t>(v), a_.size_ - static_cast<size_t>(open_));
   a_.data()[open_] = header;  // both from the value, not one from the other: no store-to-load stall
   b_.data()[open_] = header;
   open_ = static_cast<int64_t>(v >> 32) - 1;
@@ -219,7 +212,7 @@ void IntTuple::assign_leaves(const Node* leaves, size_t n, bool unwrap_one) {
   }
   size_ = 0;
   Node* p = grow_by(n + 1);
-  p[0] = tuple_header(n, n + 1);
+  p[0] = TNode::header(n, n + 1);
   copy_nodes(p + 1, leaves, n);
 }
 
@@ -247,15 +240,15 @@ IntTuple IntTuple::Modes::operator[](size_t i) const {
 
 void IntTuple::push_back(const IntTuple& mode) {
   if (is_leaf()) throw Error("push_back: " + to_string(*this) + " is not a tuple");
-  size_t n = mode.size_;
-  size_t rank = root().rank(), span = root().span();
-  if (&mode == this) {
+  if (&mode == this) {  // growing may move the nodes being appended
     IntTuple copy = mode;
     push_back(copy);
     return;
   }
+  size_t n = mode.size_;
+  size_t rank = root().rank(), span = root().span();
   copy_nodes(grow_by(n), mode.data(), n);
-  data()[0] = tuple_header(rank + 1, span + n);
+  data()[0] = TNode::header(rank + 1, span + n);
 }
 
 IntTuple make_tuple(std::vector<IntTuple> modes) { return IntTuple::tuple(modes); }

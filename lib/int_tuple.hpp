@@ -6,9 +6,9 @@
 // A tuple of one element, `(4)`, is distinct from the leaf `4`, as in CuTe.
 //
 // Stored flat, as its nodes in pre-order (a tuple's header, then its modes), in an
-// inline buffer of 16 nodes and on the heap beyond: a copy is one memcpy, and the
-// algebra builds results node by node (IntTuple::Builder) without a tuple per mode.
-// Modes are therefore read as copies (operator[], modes()) or as nodes (nodes()).
+// inline buffer of 16 nodes and on the heap beyond: no allocation per node, a copy
+// copies the nodes in use, and the algebra builds results node by node (Builder,
+// PairBuilder).  Modes are read as copies (operator[], modes()) or as nodes (nodes()).
 #pragma once
 
 #include <cstdint>
@@ -40,7 +40,7 @@ class IntTuple {
   // One node of the pre-order encoding: a leaf (its value and basis) or a tuple
   // header (its rank and its span, the nodes of its subtree with itself), so the
   // modes of a tuple are the subtrees that follow its header, one span after the
-  // other.  Plain bytes: unused path bytes are zero, equal trees are equal bytes;
+  // other.  Plain bytes (unused path bytes zero), so equal trees are equal bytes;
   // two words, so that a node is made and copied in registers.
   struct Node {
     int64_t value;  // leaf: the value; tuple: rank | span << 32
@@ -227,8 +227,6 @@ class IntTuple::Builder {
   void append(const Node* subtree);  // a copy of a subtree as one mode
   void append(const IntTuple& t) { append(t.nodes()); }
   IntTuple finish();
-  // finish() into an existing IntTuple.
-  void finish_into(IntTuple& out);
 
  private:
   void add(Node n) {

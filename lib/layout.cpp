@@ -240,7 +240,7 @@ int64_t cosize(const Layout& l) {
 }
 
 Layout get(const Layout& l, size_t mode) {
-  Layout r;  // a mode of a layout is congruent; the stride is checked first, as it always was
+  Layout r;  // a mode of a layout is congruent; an out-of-range mode is reported on the stride, as before
   r.stride = IntTuple::of(l.stride.mode_node(mode));
   r.shape = IntTuple::of(l.shape.mode_node(mode));
   return r;
