@@ -339,31 +339,19 @@ Layout tile_unzip(const Layout& l, const Tiler& tiler) {
 
 IntTuple get_1d_coord(const Layout& l, int64_t index) { return idx2crd(IntTuple(index), l.shape); }
 
-void for_each_value(const Layout& l, const std::function<void(int64_t)>& f) {
-  auto shapes = flatten_values(l.shape);
-  auto strides = flatten_values(l.stride);
-  int64_t n = size(l);
-  if (n <= 0) return;  // CuTe can build negative sizes (left_inverse of a negative stride)
-  if (std::any_of(shapes.begin(), shapes.end(), [](int64_t s) { return s <= 0; })) {
-    // negative extents (an even number of them): no odometer; CuTe's divmod per index
-    for (int64_t i = 0; i < n; ++i) f(l(i));
-    return;
+ValueWalk value_walk(const Layout& l) {
+  ValueWalk w;
+  w.size = size(l);
+  if (w.size <= 0) {  // CuTe can build negative sizes (left_inverse of a negative stride)
+    w.size = 0;
+    return w;
   }
-  (void)cosize(l);  // overflow check of the codomain: values below are then in range
-  std::vector<int64_t> coord(shapes.size(), 0);
-  int64_t value = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    f(value);
-    // odometer increment, colexicographic
-    for (size_t m = 0; m < shapes.size(); ++m) {
-      if (++coord[m] < shapes[m]) {
-        value += strides[m];
-        break;
-      }
-      coord[m] = 0;
-      value -= (shapes[m] - 1) * strides[m];
-    }
-  }
+  w.shapes = flatten_values(l.shape);
+  w.strides = flatten_values(l.stride);
+  // negative extents (an even number of them): no odometer; CuTe's divmod per index
+  w.by_index = std::any_of(w.shapes.begin(), w.shapes.end(), [](int64_t s) { return s <= 0; });
+  if (!w.by_index) (void)cosize(l);  // overflow check of the codomain: values below are then in range
+  return w;
 }
 
 std::vector<int64_t> layout_values(const Layout& l) {

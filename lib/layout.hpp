@@ -74,8 +74,40 @@ IntTuple get_1d_coord(const Layout& l, int64_t index);
 
 // Every value L(0) .. L(size-1) (integer strides).
 std::vector<int64_t> layout_values(const Layout& l);
-// f(L(i)) for i = 0 .. size-1 in order, without storing the values.
-void for_each_value(const Layout& l, const std::function<void(int64_t)>& f);
+// The walk behind for_each_value: the flat extents and strides of L, or by_index when
+// an extent is negative (CuTe can build those), where only L(i) itself is right.
+struct ValueWalk {
+  std::vector<int64_t> shapes, strides;
+  int64_t size = 0;
+  bool by_index = false;
+};
+ValueWalk value_walk(const Layout& l);  // checks the codomain for overflow
+
+// f(L(i)) for i = 0 .. size-1 in order, without storing the values: an odometer over
+// the flat modes, no division per index.  Inline, so f is inlined into the loop (a
+// 2x2 GMMA picture walks 2.6 million values).
+template <class F>
+void for_each_value(const Layout& l, F&& f) {
+  const ValueWalk w = value_walk(l);
+  if (w.by_index) {
+    for (int64_t i = 0; i < w.size; ++i) f(l(i));
+    return;
+  }
+  const size_t r = w.shapes.size();
+  std::vector<int64_t> coord(r, 0);
+  int64_t value = 0;
+  for (int64_t i = 0; i < w.size; ++i) {
+    f(value);
+    for (size_t m = 0; m < r; ++m) {  // colexicographic increment
+      if (++coord[m] < w.shapes[m]) {
+        value += w.strides[m];
+        break;
+      }
+      coord[m] = 0;
+      value -= (w.shapes[m] - 1) * w.strides[m];
+    }
+  }
+}
 // Whether two layouts agree as functions on their (common-size) domain.
 bool same_function(const Layout& a, const Layout& b);
 

@@ -15,10 +15,11 @@ OwnershipView OwnershipView::from_tv(const Layout& tv, int64_t rows, int64_t col
   v.num_threads_ = size(tv.shape[0]);
   v.num_values_ = size(tv.shape[1]);
   const int64_t cells = checked_mul(rows, cols);
-  if (v.num_threads_ > INT32_MAX || v.num_values_ > INT32_MAX || size(tv) > UINT32_MAX)
+  if (v.num_threads_ > INT32_MAX || v.num_values_ > INT32_MAX || size(tv) > UINT32_MAX || cells > UINT32_MAX)
     throw Error("TV layout " + to_string(tv) + " is too large to draw");
   // The layout is walked twice (count, then fill) rather than stored: a 2x2 GMMA
-  // picture has 2.6 million (thr, val) pairs.
+  // picture has 2.6 million (thr, val) pairs.  for_each_value is inline, so each walk
+  // is a plain loop.
   std::vector<uint32_t> count(static_cast<size_t>(cells) + 1, 0);
   for_each_value(tv, [&](int64_t x) {
     if (x < 0 || x >= cells)
@@ -29,15 +30,14 @@ OwnershipView OwnershipView::from_tv(const Layout& tv, int64_t rows, int64_t col
   for (size_t c = 1; c < count.size(); ++c) count[c] += count[c - 1];
   v.offsets_ = count;
   v.owners_.resize(static_cast<size_t>(size(tv)));
-  std::vector<uint32_t> fill(count.begin(), count.end() - 1);
-  const int64_t T = v.num_threads_;
-  // Walk index in memory order (values outer), so a cell's owners land side by side
-  // (a 128-thread GMMA B operand: 4x faster than threads outer), then restore the
-  // threads-outer order in the rare cells owned by different threads at different values.
-  int64_t i = 0;  // index t + T*val in memory order
+  // Filled in memory order (values outer), so a cell's owners land side by side (a
+  // 128-thread GMMA B operand: 4x faster than threads outer); the threads-outer order
+  // is restored below in the rare cells owned by different threads at different values.
+  const int32_t T = static_cast<int32_t>(v.num_threads_);
+  int32_t t = 0, val = 0;
   for_each_value(tv, [&](int64_t cell) {
-    v.owners_[fill[static_cast<size_t>(cell)]++] = Owner{static_cast<int32_t>(i % T), static_cast<int32_t>(i / T)};
-    ++i;
+    v.owners_[count[static_cast<size_t>(cell)]++] = Owner{t, val};
+    if (++t == T) t = 0, ++val;
   });
   auto thread_major = [](const Owner& a, const Owner& b) { return a.thr < b.thr || (a.thr == b.thr && a.val < b.val); };
   for (size_t c = 0; c + 1 < v.offsets_.size(); ++c) {
