@@ -13,6 +13,7 @@
 #ifdef CUTEVIS_HAVE_CAIRO
 #include <cairo-pdf.h>
 #include <cairo.h>
+#include <dlfcn.h>
 #include <zlib.h>
 #endif
 
@@ -37,6 +38,67 @@ std::string render_cairo(const Scene&, Format format, const RenderOptions&) {
 
 namespace {
 
+// Cairo is loaded on first use (dlopen), not linked: its 20-odd libraries (X11, xcb,
+// fontconfig, freetype …) cost every cutevis process ~2 ms of start-up, while only
+// --png and --pdf need them.  The table names each function we call.
+#define CUTEVIS_CAIRO_FUNCTIONS(X) \
+  X(create) \
+  X(destroy) \
+  X(fill) \
+  X(image_surface_create) \
+  X(image_surface_get_data) \
+  X(image_surface_get_height) \
+  X(image_surface_get_stride) \
+  X(image_surface_get_width) \
+  X(move_to) \
+  X(paint) \
+  X(pdf_surface_create_for_stream) \
+  X(rectangle) \
+  X(rel_line_to) \
+  X(select_font_face) \
+  X(set_font_size) \
+  X(set_line_width) \
+  X(set_source_rgb) \
+  X(show_text) \
+  X(status) \
+  X(status_to_string) \
+  X(stroke) \
+  X(surface_destroy) \
+  X(surface_finish) \
+  X(surface_flush) \
+  X(surface_status) \
+  X(text_extents)
+
+struct CairoApi {
+#define CUTEVIS_CAIRO_MEMBER(f) decltype(&::cairo_##f) f = nullptr;
+  CUTEVIS_CAIRO_FUNCTIONS(CUTEVIS_CAIRO_MEMBER)
+#undef CUTEVIS_CAIRO_MEMBER
+};
+
+// The loaded table; throws Error when the library or one of its functions is missing.
+const CairoApi& cairo() {
+  static const CairoApi* api = []() -> const CairoApi* {
+    void* lib = dlopen("libcairo.so.2", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) return nullptr;
+    auto* a = new CairoApi;
+    bool ok = true;
+#define CUTEVIS_CAIRO_BIND(f) \
+    a->f = reinterpret_cast<decltype(a->f)>(dlsym(lib, "cairo_" #f)); \
+    ok = ok && a->f != nullptr;
+    CUTEVIS_CAIRO_FUNCTIONS(CUTEVIS_CAIRO_BIND)
+#undef CUTEVIS_CAIRO_BIND
+    if (!ok) {
+      delete a;
+      return nullptr;
+    }
+    return a;
+  }();
+  if (!api)
+    throw Error("PNG and PDF output need the Cairo library (libcairo.so.2), which could not be loaded "
+                "(Debian: apt-get install libcairo2); --svg and --tex need nothing");
+  return *api;
+}
+
 const char* kFont = "DejaVu Sans Mono";
 constexpr double kMargin = 12;
 constexpr double kTitleFont = 16, kLegendFont = 13, kCaptionFont = 15;
@@ -55,26 +117,26 @@ struct Geometry {
   std::vector<std::string> legend;
 };
 
-void set_rgb(cairo_t* cr, const Rgb& c) { cairo_set_source_rgb(cr, c.r / 255.0, c.g / 255.0, c.b / 255.0); }
+void set_rgb(cairo_t* cr, const Rgb& c) { cairo().set_source_rgb(cr, c.r / 255.0, c.g / 255.0, c.b / 255.0); }
 
 double text_width(cairo_t* cr, const std::string& s, double size, bool bold) {
-  cairo_select_font_face(cr, kFont, CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
-  cairo_set_font_size(cr, size);
+  cairo().select_font_face(cr, kFont, CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+  cairo().set_font_size(cr, size);
   cairo_text_extents_t e;
-  cairo_text_extents(cr, s.c_str(), &e);
+  cairo().text_extents(cr, s.c_str(), &e);
   return e.x_advance;
 }
 
 // Text centred at (cx, cy): lines stacked around the middle.
 void centred(cairo_t* cr, double cx, double cy, double size, const std::vector<std::string>& lines) {
-  cairo_set_font_size(cr, size);
+  cairo().set_font_size(cr, size);
   const double step = 1.15 * size, n = static_cast<double>(lines.size());
   for (size_t i = 0; i < lines.size(); ++i) {
     cairo_text_extents_t e;
-    cairo_text_extents(cr, lines[i].c_str(), &e);
+    cairo().text_extents(cr, lines[i].c_str(), &e);
     const double baseline = cy + (static_cast<double>(i) - (n - 1) / 2) * step + 0.35 * size;
-    cairo_move_to(cr, cx - e.x_advance / 2, baseline);
-    cairo_show_text(cr, lines[i].c_str());
+    cairo().move_to(cr, cx - e.x_advance / 2, baseline);
+    cairo().show_text(cr, lines[i].c_str());
   }
 }
 
@@ -87,12 +149,12 @@ Geometry layout(const Scene& scene, Format format, const RenderOptions& opt) {
   g.legend_line = std::ceil(kLegendFont * 1.45);
 
   // Text widths, measured on a scratch surface.
-  cairo_surface_t* scratch = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1);
-  cairo_t* cr = cairo_create(scratch);
+  cairo_surface_t* scratch = cairo().image_surface_create(CAIRO_FORMAT_RGB24, 1, 1);
+  cairo_t* cr = cairo().create(scratch);
   double text_w = text_width(cr, scene.title, kTitleFont, true);
   for (const auto& line : g.legend) text_w = std::max(text_w, text_width(cr, line, kLegendFont, false));
-  cairo_destroy(cr);
-  cairo_surface_destroy(scratch);
+  cairo().destroy(cr);
+  cairo().surface_destroy(scratch);
   text_w += 40;  // room for the note added below when labels are dropped
   const double text_h = g.title_h + 8 + g.legend_line * static_cast<double>(g.legend.size() + 1);
 
@@ -140,18 +202,18 @@ Geometry layout(const Scene& scene, Format format, const RenderOptions& opt) {
 }
 
 void draw(cairo_t* cr, const Scene& scene, const Geometry& g) {
-  cairo_set_source_rgb(cr, 1, 1, 1);
-  cairo_paint(cr);
+  cairo().set_source_rgb(cr, 1, 1, 1);
+  cairo().paint(cr);
   const double u = g.cell;
   // Crisp 1-px lines on pixel boundaries when cells are whole pixels.
   const double line = u >= 8 ? 1.0 : 0.5;
 
   if (!scene.title.empty()) {
-    cairo_select_font_face(cr, kFont, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
-    cairo_set_font_size(cr, kTitleFont);
-    cairo_set_source_rgb(cr, 0, 0, 0);
-    cairo_move_to(cr, kMargin, kMargin + kTitleFont);
-    cairo_show_text(cr, scene.title.c_str());
+    cairo().select_font_face(cr, kFont, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+    cairo().set_font_size(cr, kTitleFont);
+    cairo().set_source_rgb(cr, 0, 0, 0);
+    cairo().move_to(cr, kMargin, kMargin + kTitleFont);
+    cairo().show_text(cr, scene.title.c_str());
   }
 
   for (size_t i = 0; i < scene.panels.size(); ++i) {
@@ -165,52 +227,52 @@ void draw(cairo_t* cr, const Scene& scene, const Geometry& g) {
         while (c + run < p.cols && p.cell(r, c + run).fill == fill) ++run;
         if (fill != Rgb{}) {
           set_rgb(cr, fill);
-          cairo_rectangle(cr, px + static_cast<double>(c) * u, py + static_cast<double>(r) * u,
+          cairo().rectangle(cr, px + static_cast<double>(c) * u, py + static_cast<double>(r) * u,
                           static_cast<double>(run) * u, u);
-          cairo_fill(cr);
+          cairo().fill(cr);
         }
         c += run;
       }
     // Grid, then heavier rules.
-    cairo_set_source_rgb(cr, 0, 0, 0);
-    cairo_set_line_width(cr, line);
+    cairo().set_source_rgb(cr, 0, 0, 0);
+    cairo().set_line_width(cr, line);
     const double w = static_cast<double>(p.cols) * u, h = static_cast<double>(p.rows) * u, off = line / 2;
     for (int64_t r = 0; r <= p.rows; ++r) {
-      cairo_move_to(cr, px, py + static_cast<double>(r) * u + off);
-      cairo_rel_line_to(cr, w, 0);
+      cairo().move_to(cr, px, py + static_cast<double>(r) * u + off);
+      cairo().rel_line_to(cr, w, 0);
     }
     for (int64_t c = 0; c <= p.cols; ++c) {
-      cairo_move_to(cr, px + static_cast<double>(c) * u + off, py);
-      cairo_rel_line_to(cr, 0, h);
+      cairo().move_to(cr, px + static_cast<double>(c) * u + off, py);
+      cairo().rel_line_to(cr, 0, h);
     }
-    cairo_stroke(cr);
+    cairo().stroke(cr);
     for (int64_t r = 1; r < p.rows; ++r)
       if (uint8_t k = p.row_rules[static_cast<size_t>(r)]) {
-        cairo_set_line_width(cr, line + 1.5 * k);
-        cairo_move_to(cr, px, py + static_cast<double>(r) * u + off);
-        cairo_rel_line_to(cr, w, 0);
-        cairo_stroke(cr);
+        cairo().set_line_width(cr, line + 1.5 * k);
+        cairo().move_to(cr, px, py + static_cast<double>(r) * u + off);
+        cairo().rel_line_to(cr, w, 0);
+        cairo().stroke(cr);
       }
     for (int64_t c = 1; c < p.cols; ++c)
       if (uint8_t k = p.col_rules[static_cast<size_t>(c)]) {
-        cairo_set_line_width(cr, line + 1.5 * k);
-        cairo_move_to(cr, px + static_cast<double>(c) * u + off, py);
-        cairo_rel_line_to(cr, 0, h);
-        cairo_stroke(cr);
+        cairo().set_line_width(cr, line + 1.5 * k);
+        cairo().move_to(cr, px + static_cast<double>(c) * u + off, py);
+        cairo().rel_line_to(cr, 0, h);
+        cairo().stroke(cr);
       }
     // Labels.
-    cairo_select_font_face(cr, kFont, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    cairo().select_font_face(cr, kFont, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
     if (g.label_font[i] >= g.min_label)
       for (int64_t r = 0; r < p.rows; ++r)
         for (int64_t c = 0; c < p.cols; ++c) {
           const Cell& cell = p.cell(r, c);
           if (cell.label.empty()) continue;
-          if (cell.emphasis == Emphasis::kFaded) cairo_set_source_rgb(cr, 0.55, 0.55, 0.55);
-          else cairo_set_source_rgb(cr, 0, 0, 0);
+          if (cell.emphasis == Emphasis::kFaded) cairo().set_source_rgb(cr, 0.55, 0.55, 0.55);
+          else cairo().set_source_rgb(cr, 0, 0, 0);
           centred(cr, px + (static_cast<double>(c) + 0.5) * u, py + (static_cast<double>(r) + 0.5) * u, g.label_font[i],
                   split_lines(cell.label));
         }
-    cairo_set_source_rgb(cr, 0, 0, 0);
+    cairo().set_source_rgb(cr, 0, 0, 0);
     if (g.axis_labels) {
       if (p.row_axis.side != AxisLabels::Side::kNone) {
         const double cx = p.row_axis.side == AxisLabels::Side::kRight ? px + w + u / 2 : px - u / 2;
@@ -223,19 +285,19 @@ void draw(cairo_t* cr, const Scene& scene, const Geometry& g) {
                   {p.col_axis.text[static_cast<size_t>(c)]});
     }
     if (!p.caption.empty()) {
-      cairo_select_font_face(cr, kFont, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+      cairo().select_font_face(cr, kFont, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
       centred(cr, g.x0 + (p.caption_col + 0.5) * u, g.y0 + (p.caption_row + 0.5) * u, std::max(kCaptionFont * 0.8, std::min(kCaptionFont, u)),
               {p.caption});
     }
   }
 
-  cairo_select_font_face(cr, kFont, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-  cairo_set_font_size(cr, kLegendFont);
-  cairo_set_source_rgb(cr, 0, 0, 0);
+  cairo().select_font_face(cr, kFont, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+  cairo().set_font_size(cr, kLegendFont);
+  cairo().set_source_rgb(cr, 0, 0, 0);
   const double legend_top = g.height - kMargin - g.legend_line * static_cast<double>(g.legend.size());
   for (size_t i = 0; i < g.legend.size(); ++i) {
-    cairo_move_to(cr, kMargin, legend_top + g.legend_line * static_cast<double>(i) + kLegendFont);
-    cairo_show_text(cr, g.legend[i].c_str());
+    cairo().move_to(cr, kMargin, legend_top + g.legend_line * static_cast<double>(i) + kLegendFont);
+    cairo().show_text(cr, g.legend[i].c_str());
   }
 }
 
@@ -257,10 +319,10 @@ void put_chunk(std::string& out, const char* type, const std::string& data) {
 }
 
 std::string encode_png(cairo_surface_t* surface) {
-  cairo_surface_flush(surface);
-  const int w = cairo_image_surface_get_width(surface), h = cairo_image_surface_get_height(surface);
-  const int stride = cairo_image_surface_get_stride(surface);
-  const unsigned char* data = cairo_image_surface_get_data(surface);
+  cairo().surface_flush(surface);
+  const int w = cairo().image_surface_get_width(surface), h = cairo().image_surface_get_height(surface);
+  const int stride = cairo().image_surface_get_stride(surface);
+  const unsigned char* data = cairo().image_surface_get_data(surface);
 
   std::string png("\x89PNG\r\n\x1a\n", 8);
   std::string ihdr;
@@ -309,7 +371,7 @@ cairo_status_t append_bytes(void* closure, const unsigned char* data, unsigned i
 }
 
 void check(cairo_status_t status, const char* what) {
-  if (status != CAIRO_STATUS_SUCCESS) throw Error(std::string("Cairo failed to ") + what + ": " + cairo_status_to_string(status));
+  if (status != CAIRO_STATUS_SUCCESS) throw Error(std::string("Cairo failed to ") + what + ": " + cairo().status_to_string(status));
 }
 
 }  // namespace
@@ -319,27 +381,27 @@ std::string render_cairo(const Scene& scene, Format format, const RenderOptions&
   std::string bytes;
   cairo_surface_t* surface =
       format == Format::kPng
-          ? cairo_image_surface_create(CAIRO_FORMAT_RGB24, static_cast<int>(g.width), static_cast<int>(g.height))
-          : cairo_pdf_surface_create_for_stream(append_bytes, &bytes, g.width, g.height);
-  cairo_t* cr = cairo_create(surface);
+          ? cairo().image_surface_create(CAIRO_FORMAT_RGB24, static_cast<int>(g.width), static_cast<int>(g.height))
+          : cairo().pdf_surface_create_for_stream(append_bytes, &bytes, g.width, g.height);
+  cairo_t* cr = cairo().create(surface);
   try {
-    check(cairo_surface_status(surface), "create a surface");
+    check(cairo().surface_status(surface), "create a surface");
     draw(cr, scene, g);
-    check(cairo_status(cr), "draw");
-    cairo_destroy(cr);
+    check(cairo().status(cr), "draw");
+    cairo().destroy(cr);
     cr = nullptr;
     if (format == Format::kPng) {
       bytes = encode_png(surface);
     } else {
-      cairo_surface_finish(surface);
-      check(cairo_surface_status(surface), "write the PDF");
+      cairo().surface_finish(surface);
+      check(cairo().surface_status(surface), "write the PDF");
     }
   } catch (...) {
-    if (cr) cairo_destroy(cr);
-    cairo_surface_destroy(surface);
+    if (cr) cairo().destroy(cr);
+    cairo().surface_destroy(surface);
     throw;
   }
-  cairo_surface_destroy(surface);
+  cairo().surface_destroy(surface);
   return bytes;
 }
 
