@@ -1,0 +1,26 @@
+// cutevis — declarations collected from source files (C++ or CuTeDSL Python) and -D.
+//
+//   using SmemLayoutA = decltype(tile_to_shape(...));   -> {"SmemLayoutA", "...", kCpp}
+//   sA_layout = cute.make_layout((128, 64), stride=(64, 1))   -> {"sA_layout", "...", kPython}
+//
+// A scanner only finds the text of each definition; it is parsed and evaluated lazily,
+// when an expression names it, by the same evaluator as every other expression.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace cutevis {
+
+enum class SourceLanguage { kCpp, kPython };
+
+struct Declaration {
+  std::string name;          // the declared name: "SmemLayoutA", "bM", "self.tile_shape"
+  std::string scope;         // enclosing namespaces/structs/classes, "::"-joined ("" at file scope)
+  std::string text;          // the defining expression or type, as written
+  SourceLanguage language = SourceLanguage::kCpp;
+  std::string file;          // "" for -D, "-" for standard input
+  int line = 0, column = 0;  // 1-based position of `text` in `file`
+};
+
+}  // namespace cutevis
