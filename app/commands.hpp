@@ -2,6 +2,7 @@
 // Every function throws cutevis::Error for bad input (exit 2); the caller prints it.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -9,6 +10,8 @@
 #include "renderers/views.hpp"
 
 namespace cutevis {
+
+class Environment;  // declared names from --from / -D (lib/environment.hpp)
 
 // What a command produces: text or binary bytes for stdout or a file.
 struct Output {
@@ -29,6 +32,7 @@ struct PictureOptions {
 struct EvalOptions {
   std::string expression;
   bool json = false;
+  std::shared_ptr<Environment> env;  // --from / -D declarations (app/sources.hpp), or null
 };
 
 struct ShowOptions {
@@ -36,6 +40,7 @@ struct ShowOptions {
   bool json = false;    // --json
   PictureOptions picture;
   std::optional<int64_t> thread;  // atom/mma --thread T: that thread's slice (ThrMMA)
+  std::shared_ptr<Environment> env;  // --from / -D declarations (app/sources.hpp), or null
 };
 
 // `cutevis eval EXPR`: the value in CuTe's notation, or the JSON contract.
@@ -78,6 +83,7 @@ struct VerifyOptions {
   bool every = false;                    // with --all: one line per atom
   bool json = false;
   PictureOptions picture;                // a diff picture of a single atom's report
+  std::shared_ptr<Environment> env;      // --from / -D declarations for the --layout-* options
 };
 struct VerifyOutcome {
   Output output;
