@@ -28,6 +28,7 @@ void register_catalogue_names() {
   std::call_once(once, [] {
     register_mma_names(default_registry());
     register_copy_names(default_registry());
+    register_cpp_atom_names(default_registry());
   });
 }
 
@@ -213,8 +214,8 @@ std::string short_type(const ValueType& t) {
 
 }  // namespace
 
-Output run_eval(const EvalOptions& options) {
-  Value v = evaluate(options.expression, options.env);
+Output run_eval(const EvalOptions& options, const std::shared_ptr<Environment>& env) {
+  Value v = evaluate(options.expression, env);
   if (options.json) {
     if (const TiledMma* m = as_tiled_mma(v)) return text(tiled_mma_json(*m));
     if (const MmaAtom* a = as_mma_atom(v)) return text(mma_atom_json(*a).dump());

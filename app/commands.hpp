@@ -32,7 +32,6 @@ struct PictureOptions {
 struct EvalOptions {
   std::string expression;
   bool json = false;
-  std::shared_ptr<Environment> env;  // --from / -D declarations (app/sources.hpp), or null
 };
 
 struct ShowOptions {
@@ -43,8 +42,9 @@ struct ShowOptions {
   std::shared_ptr<Environment> env;  // --from / -D declarations (app/sources.hpp), or null
 };
 
-// `cutevis eval EXPR`: the value in CuTe's notation, or the JSON contract.
-Output run_eval(const EvalOptions& options);
+// `cutevis eval EXPR`: the value in CuTe's notation, or the JSON contract; `env`: the
+// --from / -D declarations (app/sources.hpp), or null.
+Output run_eval(const EvalOptions& options, const std::shared_ptr<Environment>& env = nullptr);
 
 // `cutevis layout EXPR`: a picture of a layout (default: the text table).
 Output run_layout(const ShowOptions& options);

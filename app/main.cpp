@@ -197,14 +197,14 @@ int main(int argc, char** argv) {
 
   try {
     std::shared_ptr<Environment> env = load_sources(sources);
-    eval.env = show.env = verify.env = env;
+    show.env = verify.env = env;
     if (names_cmd->parsed()) {
       names.sources = sources;
       return emit(run_names(names), output_path);
     }
     if (eval_cmd->parsed()) {
       source = eval.expression;
-      return emit(run_eval(eval), output_path);
+      return emit(run_eval(eval, env), output_path);
     }
     if (list_cmd->parsed()) return emit(run_list(list), output_path);
     if (verify_cmd->parsed()) {

@@ -292,8 +292,12 @@ class Walker {
         }
         return "";
       }
-      if (t(i) == "(" ) {
-        if (i > a && is_ident(i - 1) && !is_statement_keyword(t(i - 1)) && !is_specifier_call(t(i - 1))) return t(i - 1);
+      if (t(i) == "(") {
+        if (i > a && is_specifier_call(t(i - 1))) {  // __launch_bounds__(128) f(...)
+          i = skip_balanced(i, b) - 1;
+          continue;
+        }
+        if (i > a && is_ident(i - 1) && !is_statement_keyword(t(i - 1))) return t(i - 1);
         return "";
       }
       if (t(i) == "=") return "";
