@@ -90,9 +90,9 @@ int main(int argc, char** argv) {
   SourceOptions sources;  // --from FILE, -D NAME=VALUE (app/sources.hpp)
   auto add_sources = [&](CLI::App* cmd) {
     cmd->add_option("--from", sources.from, "read the declarations of a C++ file (repeatable; - is stdin): using X = ..., auto x = ..., ...")
-        ->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+        ->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     cmd->add_option("-D", sources.defines, "define a name the text leaves open: -D bM=128 -D TA=half_t (repeatable; wins over files)")
-        ->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+        ->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   };
 
   EvalOptions eval;

@@ -157,8 +157,15 @@ std::shared_ptr<Environment> load_sources(const SourceOptions& o) {
 Value evaluate_source(const std::string& text, Environment* env) {
   register_catalogue_names();
   bool snippet = looks_like_snippet(text);
-  if (!env && !snippet) return evaluate_expression(text);  // the fast path
   Environment local;
+  if (!env && !snippet) {
+    try {
+      return evaluate_expression(text);  // the fast path
+    } catch (const UnknownName&) {  // list every undefined name, not only the first
+      local.evaluate(parse_expression(text), text, default_registry());
+      throw;
+    }
+  }
   if (!env) env = &local;
   if (!snippet) return env->evaluate(parse_expression(text), text, default_registry());
   CppSnippet s = scan_cpp_snippet(text, kSnippetFile);
@@ -198,7 +205,7 @@ std::string describe_error(const Error& e, const std::string& source) {
     std::string head = s.file.empty() ? "-D " + s.name + ": " : where(s) + ": ";
     std::string msg = head + e.what();
     if (s.file.empty()) return format_error(Error(msg, static_cast<int64_t>(s.excerpt_column)), s.excerpt);
-    return "cutevis: error: " + msg + "\n" + caret_lines(s.excerpt, s.excerpt_column, "  ");
+    return "cutevis: error: " + msg + "\n" + caret_lines(s.excerpt, s.excerpt_column, "");
   }
   return format_error(e, source);
 }
