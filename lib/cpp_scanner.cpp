@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <string_view>
 
 #include "lib/error.hpp"
 
@@ -22,9 +23,9 @@ struct Tok {
   size_t begin, end;
 };
 
-bool one_of(const std::string& s, std::initializer_list<const char*> words) {
-  for (const char* w : words)
-    if (s == w) return true;
+bool one_of(std::string_view s, std::initializer_list<std::string_view> words) {
+  for (std::string_view w : words)
+    if (s.size() == w.size() && s == w) return true;
   return false;
 }
 
@@ -173,8 +174,9 @@ class Walker {
         t.end = j;
       } else {
         t.end = i + 1;
-        for (const char* op : two)
-          if (c.compare(i, 2, op) == 0) t.end = i + 2;
+        if (i + 1 < c.size() && std::strchr(":-=!<>&|+*/%^", ch) && std::strchr(":>=&|+-<", c[i + 1]))
+          for (const char* op : two)
+            if (ch == op[0] && c[i + 1] == op[1]) t.end = i + 2;
       }
       t.text = c.substr(i, t.end - i);
       i = t.end;

@@ -66,13 +66,17 @@ const Declaration* Environment::find(const std::string& name, const std::string&
   for (auto it = first; it != last; ++it) {
     const Declaration* d = it->second;
     if (d == self) continue;
-    std::string full = qualified(*d);
-    if (!qualifies(full, name)) continue;
+    long score;
+    if (!is_qualified && d->name == name) {  // the common case: no strings built
+      score = encloses(d->scope, scope) ? static_cast<long>(d->scope.size()) : -1;
+    } else {
+      std::string full = qualified(*d);
+      if (!qualifies(full, name)) continue;
+      std::string where = full.substr(0, full.size() - base_name(full).size() - (full.size() > base_name(full).size() ? 2 : 0));
+      score = is_qualified ? 0 : (encloses(where, scope) ? static_cast<long>(where.size()) : -1);
+    }
     // -D first; then the innermost enclosing scope; then any scope; ties: the last one
-    bool is_define = d->file.empty();
-    std::string where = full.size() > d->name.size() ? full.substr(0, full.size() - base_name(full).size() - 2) : "";
-    long score = is_qualified ? 0 : (encloses(where, scope) ? static_cast<long>(where.size()) : -1);
-    if (is_define) score += 1L << 30;
+    if (d->file.empty()) score += 1L << 30;
     if (score >= best_score) {
       best = d;
       best_score = score;

@@ -452,7 +452,8 @@ Value Evaluator::eval_name(const Node& node) {
   if (lookup_value_type(text_of(node), t) || lookup_value_type(node.name, t)) return Value::type(t);
   bool bare = node.call == Node::Call::kNone || (node.call == Node::Call::kBrace && node.args.empty());  // X or X{}
   std::string msg = (bare ? "unknown name '" : "unknown function '") + node.name + "'";
-  auto s = registry_.suggestions(node.name);
+  // (not inside a file's declarations: kernel bodies name runtime functions by the hundred)
+  auto s = within_ ? std::vector<std::string>{} : registry_.suggestions(node.name);
   if (!s.empty()) {
     msg += "; did you mean ";
     for (size_t i = 0; i < s.size(); ++i) msg += (i ? (i + 1 == s.size() ? " or " : ", ") : "") + ("'" + s[i] + "'");

@@ -275,7 +275,7 @@ class Parser {
 
   // unary := ('-' | '+' | '!' | '~') unary | postfix      (-4 stays the number -4)
   Node unary() {
-    if (is_punct("-") && peek(1).kind == Token::Kind::kNumber) return postfix(number());
+    if (is_punct("-") && (peek(1).kind == Token::Kind::kNumber || peek(1).kind == Token::Kind::kEnd)) return postfix(number());
     for (const char* op : {"-", "+", "!", "~"}) {
       if (!is_punct(op)) continue;
       DepthGuard guard(*this);

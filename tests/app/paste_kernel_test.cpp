@@ -210,3 +210,33 @@ TEST_CASE("cutevis names: every declaration, kind and CuTe print, or what -D it 
   auto text = test::run_cutevis({"names", "--from", kConfig});
   CHECK(text.out.find("give -D ElementA=... (a parameter of GemmConfig)") != std::string::npos);
 }
+
+// tests/data/sm90_collective_config.cute.jsonl: what CuTe prints for 20 declarations of
+// samples/sm90_collective_config.hpp, instantiated as CollectiveConfig<half_t> in a host-only
+// program built against CUTLASS 4 (cute::print of each; `true`/`false` for the bool).
+TEST_CASE("names on a 40-declaration collective-style header: every value is CuTe's") {
+  auto r = test::run_cutevis({"names", "--from", std::string(CUTEVIS_SOURCE_DIR) + "/samples/sm90_collective_config.hpp", "-D",
+                              "ElementA_=half_t", "--json"});
+  CAPTURE(r.err);
+  REQUIRE(r.exit_code == 0);
+  json j = json::parse(r.out);
+  CHECK(j["names"].size() >= 30);
+  std::map<std::string, json> by;
+  for (const auto& n : j["names"]) by[n["name"].get<std::string>()] = n;
+  std::ifstream in(std::string(CUTEVIS_SOURCE_DIR) + "/tests/data/sm90_collective_config.cute.jsonl");
+  size_t checked = 0;
+  for (std::string line; std::getline(in, line);) {
+    json e = json::parse(line);
+    std::string cute = e["cute"], ours;
+    std::string expected;  // CuTe prints static integers as _8; cutevis as 8
+    for (size_t i = 0; i < cute.size(); ++i)
+      if (!(cute[i] == '_' && i + 1 < cute.size() && (std::isdigit(static_cast<unsigned char>(cute[i + 1])) || cute[i + 1] == '-'))) expected += cute[i];
+    CAPTURE(e["name"]);
+    REQUIRE(by.count(e["name"]) == 1);
+    ours = by[e["name"]]["value"].get<std::string>();
+    while (!ours.empty() && ours.back() == '\n') ours.pop_back();  // a multi-line print ends its last line
+    CHECK(ours == expected);
+    ++checked;
+  }
+  CHECK(checked == 20);
+}
