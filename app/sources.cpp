@@ -270,7 +270,7 @@ Output run_names(const NamesOptions& o) {
         for (const auto& n : r.needs) {
           body += " -D " + n + "=...";
           if (std::find(all_needs.begin(), all_needs.end(), n) == all_needs.end()) all_needs.push_back(n);
-          if (const Declaration* p = env->parameter(n)) body += " (" + std::string(p->scope.empty() ? "a parameter" : "a parameter of " + p->scope) + ")";
+          if (const Declaration* p = env->parameter(n, r.d->scope)) body += " (" + std::string(p->scope.empty() ? "a parameter" : "a parameter of " + p->scope) + ")";
         }
       }
     } else {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <map>
 #include <string_view>
 
 #include "lib/error.hpp"
@@ -414,6 +415,11 @@ class Walker {
           }
       }
     }
+    if (!sc.name.empty() && !(s < i && t(s) == "namespace")) {
+      // overloads and specializations of one name are different scopes: f, f#2, ...
+      int n = ++seen_scopes_[join(scope(), sc.name)];
+      if (n > 1) sc.name += "#" + std::to_string(n);
+    }
     if (!scopes_.empty() && scopes_.back().skip) sc.skip = true;
     scopes_.push_back(sc);
   }
@@ -495,12 +501,29 @@ class Walker {
     if (eq < b) {  // Type name = E;
       if (eq < s + 2 || !is_ident(eq - 1) || is_specifier(t(eq - 1)) || !is_type(s, eq - 1) || eq + 1 >= b) return;
       std::string type = span(s, eq - 1);
-      std::string text = span(eq + 1, b);
-      if (t(eq + 1) == "{") {
-        if (type == "auto") return;
-        text = type + text;
+      // int a = 1, b = 2;  each declarator ends at a top-level comma before `name =`
+      size_t name_at = eq - 1, value_at = eq + 1;
+      while (value_at < b) {
+        size_t end = b;
+        int nest = 0;
+        for (size_t k = value_at; k < b; ++k) {
+          const std::string& x = t(k);
+          if (x == "(" || x == "[" || x == "{" || x == "<") ++nest;
+          if (x == ")" || x == "]" || x == "}" || x == ">") nest = std::max(0, nest - 1);
+          if (nest == 0 && x == "," && k + 2 < b && is_ident(k + 1) && t(k + 2) == "=") {
+            end = k;
+            break;
+          }
+        }
+        if (end > value_at) {
+          std::string text = span(value_at, end);
+          if (t(value_at) == "{") text = type == "auto" ? "" : type + text;
+          if (!text.empty()) add(t(name_at), scope(), text, toks_[value_at].begin);
+        }
+        if (end == b) break;
+        name_at = end + 1;
+        value_at = end + 3;
       }
-      add(t(eq - 1), scope(), text, toks_[eq + 1].begin);
       return;
     }
     if (t(b - 1) == "}") {  // Type name{...};
@@ -542,6 +565,7 @@ class Walker {
   std::vector<size_t> line_starts_{0};
   std::vector<Tok> toks_;
   std::vector<Scope> scopes_;
+  std::map<std::string, int> seen_scopes_;
   CppScan out_;
   size_t last_begin_ = 0, last_end_ = 0;
   long last_decl_ = -1;

@@ -82,6 +82,13 @@ const Declaration* Environment::find(const std::string& name, const std::string&
       best_score = score;
     }
   }
+  // a parameter of an enclosing function or template shadows what is farther out: it is
+  // undefined (a -D gives it), not another function's variable of the same name
+  if (best && !is_qualified && best_score < (1L << 30)) {
+    auto [p0, p1] = parameter_names_.equal_range(name);
+    for (auto it = p0; it != p1; ++it)
+      if (encloses(it->second->scope, scope) && static_cast<long>(it->second->scope.size()) >= best_score) return nullptr;
+  }
   return best;
 }
 

@@ -91,12 +91,21 @@ class Environment {
   void define(Declaration d);  // a -D: wins over every file's declaration of the name
   // A template or function parameter without a default: not a definition, but what a
   // -D should give (named in `cutevis names`).
-  void add_parameter(Declaration d) { parameters_.push_back(std::move(d)); }
+  void add_parameter(Declaration d) {
+    parameters_.push_back(std::move(d));
+    parameter_names_.emplace(parameters_.back().name, &parameters_.back());
+  }
   const std::deque<Declaration>& parameters() const { return parameters_; }
-  const Declaration* parameter(const std::string& name) const {
-    for (auto it = parameters_.rbegin(); it != parameters_.rend(); ++it)
-      if (it->name == name) return &*it;
-    return nullptr;
+  // The parameter `name` seen from `scope`: of the innermost enclosing entity, else the last.
+  const Declaration* parameter(const std::string& name, const std::string& scope = "") const {
+    const Declaration* best = nullptr;
+    for (auto it = parameters_.rbegin(); it != parameters_.rend(); ++it) {
+      if (it->name != name) continue;
+      bool inside = scope.compare(0, it->scope.size(), it->scope) == 0;
+      if (inside && (!best || best->scope.size() < it->scope.size() || scope.compare(0, best->scope.size(), best->scope) != 0)) best = &*it;
+      if (!best) best = &*it;
+    }
+    return best;
   }
   bool empty() const { return declarations_.empty() && defines_.empty(); }
   const std::deque<Declaration>& declarations() const { return declarations_; }
@@ -133,6 +142,7 @@ class Environment {
 
   std::deque<Declaration> declarations_, defines_, parameters_;  // deques: pointers to them stay valid
   std::multimap<std::string, const Declaration*> by_name_;  // unqualified name -> declarations
+  std::multimap<std::string, const Declaration*> parameter_names_;
   std::map<const Declaration*, Entry> entries_;
   std::map<SourceLanguage, Parser> parsers_;
   std::vector<const Declaration*> stack_;  // declarations being evaluated, for cycles
