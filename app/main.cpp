@@ -97,7 +97,7 @@ int main(int argc, char** argv) {
 
   EvalOptions eval;
   CLI::App* eval_cmd = app.add_subcommand("eval", "Evaluate a layout-algebra expression and print the result");
-  eval_cmd->add_option("expression", eval.expression, "e.g. 'composition((4,8):(1,4), (2,2):(1,2))'")->required();
+  eval_cmd->add_option("expression", eval.expression, "e.g. 'composition((4,8):(1,4), (2,2):(1,2))', or a snippet 'using A = Layout<Shape<_4,_8>>; coalesce(A{})'")->required();
   eval_cmd->add_flag("--json", eval.json, "one JSON object: kind, text, and size/cosize/values for layouts");
   add_output(eval_cmd);
   add_sources(eval_cmd);

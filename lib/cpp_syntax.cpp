@@ -163,6 +163,20 @@ void register_cpp_syntax(Registry& r) {
     Value t = template_value(ev, n, 0, "static_cast<T>(x)");
     return cast_value(ev, n, type_arg(ev, n.template_args[0], t, "static_cast"));
   }, "static_cast<T>(x)");
+  // CUTLASS's gemm::detail::is_major<I, Stride>(): mode I's first stride is the static 1
+  for (const char* name : {"cutlass::gemm::detail::is_major", "gemm::detail::is_major", "detail::is_major", "is_major"})
+    r.add(name, [](Evaluator& ev, const Node& n) {
+      if (n.template_args.size() != 2) ev.fail(n, "is_major<I, Stride>() takes two template arguments");
+      auto t = ev.eval_template_args(n);
+      Value mode = t[1];
+      int64_t i = t[0].as_int();
+      if (mode.is(V::Kind::kTuple)) {
+        if (i < 0 || static_cast<size_t>(i) >= mode.elements().size()) ev.fail(n, "is_major: mode " + std::to_string(i) + " out of range");
+        mode = mode.elements()[static_cast<size_t>(i)];
+      }
+      while (mode.is(V::Kind::kTuple) && !mode.elements().empty()) mode = mode.elements()[0];
+      return V::boolean(mode.is(V::Kind::kInt) && mode.leaf().basis().empty() && mode.leaf().value() == 1);
+    }, "cutlass::gemm::detail::is_major<I, Stride>()");
   r.add("reverse", [](Evaluator& ev, const Node& n) {
     ev.expect_args(n, 1, 1);
     return reversed(ev.eval(n.args[0]));

@@ -373,6 +373,11 @@ class Parser {
         break;
     }
     if (is_punct("-")) return number();
+    if (is_punct(":") && is_punct(":", 1) && peek(2).kind == Token::Kind::kIdent && peek(1).begin == peek().end) {
+      next();  // ::cutlass::... names from the global namespace
+      next();
+      return name();
+    }
     if (is_punct("(")) {
       const Token& open = next();
       Node n;

@@ -240,3 +240,35 @@ TEST_CASE("names on a 40-declaration collective-style header: every value is CuT
   }
   CHECK(checked == 20);
 }
+
+TEST_CASE("lookup: the last declaration wins unless qualified; the innermost scope first; stdin") {
+  std::string f = write_temp("scopes.hpp",
+                             "namespace ns {\nstruct A { using X = Int<1>; using Y = Shape<X, X>; };\n"
+                             "struct B { using X = Int<2>; using Y = Shape<X, X>; };\n}\n");
+  CHECK(eval_ok({"--from", f, "X{}"}) == "2");          // the last one
+  CHECK(eval_ok({"--from", f, "A::X{}"}) == "1");       // qualified
+  CHECK(eval_ok({"--from", f, "ns::A::Y{}"}) == "(1,1)");  // A's Y uses A's X
+  CHECK(eval_ok({"--from", f, "-D", "X=Int<7>", "A::Y{}"}) == "(7,7)");  // -D wins over the file
+  std::string out = "/tmp/cutevis_paste_stdin_" + std::to_string(::getpid());
+  int rc = std::system(("cat " + f + " | " + test::shell_quote(test::cutevis_binary()) + " eval --from - 'size(B::Y{})' >" + out).c_str());
+  CHECK(rc == 0);
+  std::ifstream in(out);
+  std::string got((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(got == "4\n");
+  std::remove(out.c_str());
+  std::remove(f.c_str());
+}
+
+TEST_CASE("tv and verify --layout-* take declared names too") {
+  std::string f = write_temp("tv.hpp", "using ThrLayout = Layout<Shape<Shape<_4,_8>,_4>, Stride<Stride<_8,_1>,_32>>;\nusing Tile = Shape<_32,_4>;\n");
+  auto tv = test::run_cutevis({"tv", "--from", f, "ThrLayout{}", "Tile{}", "--json"});
+  CAPTURE(tv.err);
+  CHECK(tv.exit_code == 0);
+  CHECK(json::parse(tv.out)["num_threads"] == 32);
+  auto bad = test::run_cutevis({"verify", "SM80_16x8x16_F32F16F16F32_TN", "--from", f, "--layout-c", "CLayout{}"});
+  CHECK(bad.exit_code == kExitBadInput);
+  CHECK(bad.err.find("undefined name 'CLayout'") != std::string::npos);
+  auto ok = test::run_cutevis({"verify", "SM80_16x8x16_F32F16F16F32_TN", "-D", "CLayout=((4,8),(2,2)):((32,1),(16,8))", "--layout-c", "CLayout"});
+  CHECK(ok.exit_code != kExitBadInput);  // 0 on a GPU, 3 without one
+  std::remove(f.c_str());
+}
