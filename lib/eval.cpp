@@ -312,6 +312,7 @@ const std::vector<TypeEntry>& type_table() {
       {"uint1b_t", 1, {"cutlass::uint1b_t", "cute::uint1b_t", "b1"}},
       {"complex<double>", 128, {"cutlass::complex<double>", "cute::complex<double>", "complex_double"}},
       {"complex<float>", 64, {"cutlass::complex<float>", "cute::complex<float>"}},
+      {"complex<tfloat32_t>", 64, {"cutlass::complex<cutlass::tfloat32_t>", "cute::complex<cute::tfloat32_t>", "complex<cutlass::tfloat32_t>"}},
   };
   return t;
 }

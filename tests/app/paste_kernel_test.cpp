@@ -272,3 +272,22 @@ TEST_CASE("tv and verify --layout-* take declared names too") {
   CHECK(ok.exit_code != kExitBadInput);  // 0 on a GPU, 3 without one
   std::remove(f.c_str());
 }
+
+// CuTe's print of MMA_Atom<...> for both atoms (host program against CUTLASS 4), underscores removed.
+TEST_CASE("the SM100 TF32 interleaved complex atoms (CuTe's layouts)") {
+  auto one = test::run_cutevis({"atom", "SM100_MMA_TF32_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<128,256,UMMA::Major::K,UMMA::Major::K>"});
+  CAPTURE(one.err);
+  CHECK(one.out ==
+        "MMA_Atom\n  ThrID:      1:0\n  Shape_MNK:  (128,256,4)\n  LayoutA_TV: (1,(128,4)):(0,(1,128))\n"
+        "  LayoutB_TV: (1,(256,4)):(0,(1,256))\n  LayoutC_TV: (1,(128,256)):(0,(1,128))\n");
+  auto pair = test::run_cutevis({"atom", "SM100_MMA_TF32_2x1SM_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<256,128,UMMA::Major::K,UMMA::Major::K>"});
+  CHECK(pair.out ==
+        "MMA_Atom\n  ThrID:      2:1\n  Shape_MNK:  (256,128,4)\n  LayoutA_TV: (2,(128,4)):(128,(1,256))\n"
+        "  LayoutB_TV: (2,(64,4)):(64,(1,128))\n  LayoutC_TV: (2,(128,128)):(128,(1,256))\n");
+  auto json_out = test::run_cutevis({"eval", "--json", "MMA_Atom<SM100_MMA_TF32_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<64,8,UMMA::Major::K,UMMA::Major::K>>{}"});
+  CHECK(json_out.exit_code == 0);
+  CHECK(json_out.out.find("complex<tfloat32_t>") != std::string::npos);
+  auto bad = test::run_cutevis({"atom", "SM100_MMA_TF32_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<128,8,UMMA::Major::K,UMMA::Major::K>"});
+  CHECK(bad.exit_code == kExitBadInput);
+  CHECK(bad.err.find("multiple of 16") != std::string::npos);
+}
