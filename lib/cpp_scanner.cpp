@@ -20,7 +20,7 @@ bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || 
 
 struct Tok {
   enum class Kind { kIdent, kNumber, kPunct } kind;
-  std::string text;
+  std::string_view text;  // into the blanked copy of the source
   size_t begin, end;
 };
 
@@ -31,7 +31,7 @@ bool one_of(std::string_view s, std::initializer_list<std::string_view> words) {
 }
 
 // Words before a declaration that only qualify it.
-bool is_specifier(const std::string& s) {
+bool is_specifier(std::string_view s) {
   return one_of(s, {"static", "constexpr", "const", "inline", "extern", "volatile", "thread_local", "mutable", "register", "constinit",
                     "consteval", "typename", "CUTE_HOST_DEVICE", "CUTE_DEVICE", "CUTE_HOST", "CUTLASS_HOST_DEVICE", "CUTLASS_DEVICE",
                     "CUTLASS_HOST", "CUTLASS_GLOBAL", "__device__", "__host__", "__global__", "__shared__", "__constant__",
@@ -39,16 +39,16 @@ bool is_specifier(const std::string& s) {
 }
 
 // Specifiers with a parenthesized argument: alignas(16), __launch_bounds__(128), ...
-bool is_specifier_call(const std::string& s) { return one_of(s, {"alignas", "__align__", "__launch_bounds__", "__attribute__", "__declspec"}); }
+bool is_specifier_call(std::string_view s) { return one_of(s, {"alignas", "__align__", "__launch_bounds__", "__attribute__", "__declspec"}); }
 
-bool is_statement_keyword(const std::string& s) {
+bool is_statement_keyword(std::string_view s) {
   return one_of(s, {"return", "if", "else", "for", "while", "do", "switch", "case", "default", "goto", "break", "continue", "throw", "delete",
                     "new", "static_assert", "CUTE_STATIC_ASSERT", "CUTE_STATIC_ASSERT_V", "asm", "namespace", "enum", "struct", "class",
                     "union", "friend", "operator", "co_return", "co_yield", "co_await", "try", "catch", "sizeof", "this", "assert"});
 }
 
 // Scalar types: `int k;` declares a runtime variable, not a definition.
-bool is_scalar_type(const std::string& s) {
+bool is_scalar_type(std::string_view s) {
   return one_of(s, {"int", "unsigned", "signed", "long", "short", "char", "bool", "float", "double", "size_t", "int32_t", "uint32_t",
                     "int64_t", "uint64_t", "int8_t", "uint8_t", "int16_t", "uint16_t", "auto", "void", "half_t", "bfloat16_t",
                     "tfloat32_t", "dim3", "cudaError_t", "cudaStream_t"});
@@ -179,7 +179,7 @@ class Walker {
           for (const char* op : two)
             if (ch == op[0] && c[i + 1] == op[1]) t.end = i + 2;
       }
-      t.text = c.substr(i, t.end - i);
+      t.text = std::string_view(c).substr(i, t.end - i);
       i = t.end;
       toks_.push_back(std::move(t));
     }
@@ -209,13 +209,14 @@ class Walker {
     if (a >= b) return "";
     return clean_.substr(toks_[a].begin, toks_[b - 1].end - toks_[a].begin);
   }
-  const std::string& t(size_t i) const { return toks_[i].text; }
+  std::string_view t(size_t i) const { return toks_[i].text; }
+  std::string str(size_t i) const { return std::string(toks_[i].text); }
   bool is_ident(size_t i) const { return toks_[i].kind == Tok::Kind::kIdent; }
 
   // The index after the bracket that opens at `i` ( ( [ { < ), within [i, b); b if unbalanced.
   size_t skip_balanced(size_t i, size_t b) const {
-    const std::string open = t(i);
-    const std::string close = open == "(" ? ")" : open == "[" ? "]" : open == "{" ? "}" : ">";
+    const std::string_view open = t(i);
+    const std::string_view close = open == "(" ? ")" : open == "[" ? "]" : open == "{" ? "}" : ">";
     int depth = 0, parens = 0;
     for (size_t k = i; k < b; ++k) {
       if (open == "<" && (t(k) == "(" || t(k) == "[")) ++parens;
@@ -240,7 +241,7 @@ class Walker {
     size_t n = toks_.size(), start = 0;
     int depth = 0;
     for (size_t i = 0; i < n; ++i) {
-      const std::string& x = t(i);
+      std::string_view x = t(i);
       if (x == "(" || x == "[") ++depth;
       else if ((x == ")" || x == "]") && depth > 0) --depth;
       if (depth > 0) continue;
@@ -291,7 +292,7 @@ class Walker {
             k = skip_balanced(k + 1, b) - 1;
             continue;
           }
-          if (is_ident(k) && !is_specifier(t(k))) return t(k);
+          if (is_ident(k) && !is_specifier(t(k))) return str(k);
         }
         return "";
       }
@@ -300,7 +301,7 @@ class Walker {
           i = skip_balanced(i, b) - 1;
           continue;
         }
-        if (i > a && is_ident(i - 1) && !is_statement_keyword(t(i - 1))) return t(i - 1);
+        if (i > a && is_ident(i - 1) && !is_statement_keyword(t(i - 1))) return str(i - 1);
         return "";
       }
       if (t(i) == "=") return "";
@@ -314,7 +315,7 @@ class Walker {
       size_t end = i, eq = b;
       int angle = 0, paren = 0;
       for (; end < b; ++end) {
-        const std::string& x = t(end);
+        std::string_view x = t(end);
         if (x == "(" || x == "[" || x == "{") ++paren;
         if (x == ")" || x == "]" || x == "}") --paren;
         if (paren == 0 && x == "<") ++angle;
@@ -325,8 +326,8 @@ class Walker {
       size_t name_at = (eq < end ? eq : end);
       if (name_at > i && is_ident(name_at - 1) && !one_of(t(name_at - 1), {"class", "typename", "int", "bool", "auto"}) &&
           !(name_at >= i + 2 && t(name_at - 2) == "...")) {
-        if (eq < end) add(t(name_at - 1), where, span(eq + 1, end), toks_[eq + 1 < end ? eq + 1 : eq].begin);
-        else add(t(name_at - 1), where, "", toks_[name_at - 1].begin, /*parameter=*/true);
+        if (eq < end) add(str(name_at - 1), where, span(eq + 1, end), toks_[eq + 1 < end ? eq + 1 : eq].begin);
+        else add(str(name_at - 1), where, "", toks_[name_at - 1].begin, /*parameter=*/true);
       }
       i = end + 1;
     }
@@ -339,7 +340,7 @@ class Walker {
       size_t end = i;
       int depth = 0;
       for (; end < close; ++end) {
-        const std::string& x = t(end);
+        std::string_view x = t(end);
         if (x == "(" || x == "[" || x == "{" || x == "<") ++depth;
         if (x == ")" || x == "]" || x == "}" || x == ">") --depth;
         if (depth == 0 && x == ",") break;
@@ -351,7 +352,7 @@ class Walker {
           break;
         }
       if (last > i + 1 && is_ident(last - 1) && !is_scalar_type(t(last - 1)) && !is_specifier(t(last - 1)))
-        add(t(last - 1), where, "", toks_[last - 1].begin, /*parameter=*/true);
+        add(str(last - 1), where, "", toks_[last - 1].begin, /*parameter=*/true);
       i = end + 1;
     }
   }
@@ -365,7 +366,7 @@ class Walker {
   // Is the `{` at i an initializer (Type x{...}, = {...}, Shape<..>{}) rather than a block?
   bool is_initializer(size_t a, size_t i) const {
     if (i == a) return false;
-    const std::string& prev = t(i - 1);
+    std::string_view prev = t(i - 1);
     size_t first = a;
     while (first < i && (one_of(t(first), {"public", "private", "protected"}) || t(first) == ":")) ++first;
     if (first < i && one_of(t(first), {"namespace", "struct", "class", "union", "enum", "extern", "template", "inline"})) {
@@ -407,7 +408,7 @@ class Walker {
       sc.name = entity_name(s, i);
       if (!sc.name.empty()) {
         for (size_t k = s; k < i; ++k)
-          if (t(k) == "(" && k > s && t(k - 1) == sc.name) {
+          if (t(k) == "(" && k > s && t(k - 1) == std::string_view(sc.name)) {
             bool is_struct = false;
             for (size_t m = s; m < k; ++m) is_struct = is_struct || one_of(t(m), {"struct", "class", "union"});
             if (!is_struct) function_parameters(k, skip_balanced(k, i) - 1, join(scope(), sc.name));
@@ -445,7 +446,7 @@ class Walker {
     if (a >= b || t(b - 1) == "::") return false;
     int angle = 0;
     for (size_t k = a; k < b; ++k) {
-      const std::string& x = t(k);
+      std::string_view x = t(k);
       if (x == "<") ++angle;
       else if (x == ">") {
         if (--angle < 0) return false;
@@ -461,17 +462,17 @@ class Walker {
   }
 
   void declaration(size_t a, size_t b, bool templated) {
-    const std::string& first = t(a);
+    std::string_view first = t(a);
     if (first == "using") {
       if (b > a + 3 && is_ident(a + 1) && t(a + 2) == "=" && !templated) {
         size_t r = a + 3;
         while (r < b && t(r) == "typename") ++r;
-        if (r < b) add(t(a + 1), scope(), span(r, b), toks_[r].begin);
+        if (r < b) add(str(a + 1), scope(), span(r, b), toks_[r].begin);
       }
       return;
     }
     if (first == "typedef") {
-      if (b > a + 2 && is_ident(b - 1) && is_type(a + 1, b - 1)) add(t(b - 1), scope(), span(a + 1, b - 1), toks_[a + 1].begin);
+      if (b > a + 2 && is_ident(b - 1) && is_type(a + 1, b - 1)) add(str(b - 1), scope(), span(a + 1, b - 1), toks_[a + 1].begin);
       return;
     }
     if (templated) return;  // variable templates and function declarations
@@ -490,7 +491,7 @@ class Walker {
     size_t eq = b;
     int depth = 0;
     for (size_t k = s; k < b; ++k) {
-      const std::string& x = t(k);
+      std::string_view x = t(k);
       if (x == "(" || x == "[" || x == "{") ++depth;
       if (x == ")" || x == "]" || x == "}") --depth;
       if (depth == 0 && x == "=") {
@@ -507,7 +508,7 @@ class Walker {
         size_t end = b;
         int nest = 0;
         for (size_t k = value_at; k < b; ++k) {
-          const std::string& x = t(k);
+          std::string_view x = t(k);
           if (x == "(" || x == "[" || x == "{" || x == "<") ++nest;
           if (x == ")" || x == "]" || x == "}" || x == ">") nest = std::max(0, nest - 1);
           if (nest == 0 && x == "," && k + 2 < b && is_ident(k + 1) && t(k + 2) == "=") {
@@ -518,7 +519,7 @@ class Walker {
         if (end > value_at) {
           std::string text = span(value_at, end);
           if (t(value_at) == "{") text = type == "auto" ? "" : type + text;
-          if (!text.empty()) add(t(name_at), scope(), text, toks_[value_at].begin);
+          if (!text.empty()) add(str(name_at), scope(), text, toks_[value_at].begin);
         }
         if (end == b) break;
         name_at = end + 1;
@@ -541,7 +542,7 @@ class Walker {
       std::string inner = span(open + 1, b - 1);
       std::string text = (is_scalar_type(type) || type == "auto") ? inner : (inner.empty() ? type : type + "{" + inner + "}");
       if (text.empty()) return;
-      add(t(open - 1), scope(), text, toks_[s].begin);
+      add(str(open - 1), scope(), text, toks_[s].begin);
       return;
     }
     // Type name;
@@ -550,7 +551,7 @@ class Walker {
       if (b - 1 == s + 1 && is_scalar_type(type)) return;  // int k; is a runtime variable
       for (size_t k = s; k < b - 1; ++k)
         if (is_scalar_type(t(k)) && t(k) != "half_t") return;
-      add(t(b - 1), scope(), type, toks_[s].begin);
+      add(str(b - 1), scope(), type, toks_[s].begin);
     }
   }
 

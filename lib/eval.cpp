@@ -1,5 +1,6 @@
 // Values, the name registry and the evaluator of the expression language.
 #include <algorithm>
+#include <unordered_map>
 
 #include "lib/cpp_syntax.hpp"
 #include "lib/environment.hpp"
@@ -320,16 +321,19 @@ const std::vector<TypeEntry>& type_table() {
 }  // namespace
 
 bool lookup_value_type(const std::string& name, ValueType& out) {
-  for (const auto& e : type_table()) {
-    bool hit = name == e.canonical;
-    for (const char* a : e.aliases) hit = hit || name == a;
-    if (hit) {
-      out.name = e.canonical;
-      out.bits = e.bits;
-      return true;
+  static const auto* index = [] {  // every spelling -> its entry (files ask for hundreds of names)
+    auto* m = new std::unordered_map<std::string, const TypeEntry*>;
+    for (const auto& e : type_table()) {
+      m->emplace(e.canonical, &e);
+      for (const char* a : e.aliases) m->emplace(a, &e);
     }
-  }
-  return false;
+    return m;
+  }();
+  auto it = index->find(name);
+  if (it == index->end()) return false;
+  out.name = it->second->canonical;
+  out.bits = it->second->bits;
+  return true;
 }
 
 std::vector<std::string> value_type_names() {
