@@ -186,6 +186,13 @@ void Environment::collect_undefined(const Node& n, const std::string& source, co
       if (const Declaration* d = find(n.name, scope, within)) {
         if (std::find(visited.begin(), visited.end(), d) != visited.end()) return;
         visited.push_back(d);
+        auto e = entries_.find(d);
+        if (e != entries_.end() && e->second.state == Entry::State::kDone) return;  // it evaluated: nothing undefined in it
+        if (e != entries_.end() && e->second.undefined_known) {  // computed before (cutevis names asks for every declaration)
+          for (const auto& u : e->second.undefined)
+            if (std::none_of(out.begin(), out.end(), [&](const NameUse& x) { return x.name == u.name; })) out.push_back(u);
+          return;
+        }
         try {
           collect_undefined(parsed(*d), d->text, d, registry, out, visited);
         } catch (const Error&) {  // a declaration that does not parse has no names to give
@@ -233,12 +240,19 @@ void Environment::collect_undefined(const Node& n, const std::string& source, co
 }
 
 std::vector<NameUse> Environment::undefined_names_of(const Declaration& d, const Registry& registry) {
+  {
+    Entry& e = entries_[&d];
+    if (e.undefined_known) return e.undefined;
+  }
   std::vector<NameUse> out;
   std::vector<const Declaration*> visited{&d};
   try {
     collect_undefined(parsed(d), d.text, &d, registry, out, visited);
   } catch (const Error&) {
   }
+  Entry& e = entries_[&d];
+  e.undefined = out;
+  e.undefined_known = true;
   return out;
 }
 

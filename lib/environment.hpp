@@ -135,6 +135,8 @@ class Environment {
     std::exception_ptr error;
     bool parsed = false;
     Node root;
+    bool undefined_known = false;  // undefined_names_of, once
+    std::vector<NameUse> undefined;
   };
   const Node& parsed(const Declaration& d);
   void collect_undefined(const Node& n, const std::string& source, const Declaration* within, const Registry& registry,
