@@ -177,6 +177,23 @@ void register_cpp_syntax(Registry& r) {
       while (mode.is(V::Kind::kTuple) && !mode.elements().empty()) mode = mode.elements()[0];
       return V::boolean(mode.is(V::Kind::kInt) && mode.leaf().basis().empty() && mode.leaf().value() == 1);
     }, "cutlass::gemm::detail::is_major<I, Stride>()");
+  // A ComposedLayout's parts, as its members name them: L.layout_a(), L.offset(), L.layout_b()
+  for (const char* part : {"layout_a", "offset", "layout_b"}) {
+    std::string which = part;
+    r.add(part, [which](Evaluator& ev, const Node& n) {
+      ev.expect_args(n, 1, 1);
+      Value v = ev.eval(n.args[0]);
+      const ComposedLayout* c = v.is(V::Kind::kLayout) ? std::get_if<ComposedLayout>(&v.any_layout()) : nullptr;
+      if (!c) ev.fail(n, which + "() is a member of composed layouts, got " + v.describe());
+      if (which == "layout_b") return V::layout(c->layout_b());
+      if (which == "offset") {
+        if (c->smem_bits()) return V::tag("smem_ptr[" + std::to_string(c->smem_bits()) + "b]");
+        return V::integer(c->offset());
+      }
+      if (c->a_is_swizzle()) return V::swizzle(c->swizzle());
+      return V::layout(c->layout_a());
+    }, std::string("L.") + part + "()");
+  }
   r.add("reverse", [](Evaluator& ev, const Node& n) {
     ev.expect_args(n, 1, 1);
     return reversed(ev.eval(n.args[0]));

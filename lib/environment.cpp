@@ -3,6 +3,7 @@
 #include "lib/environment.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 namespace cutevis {
 
@@ -58,6 +59,30 @@ void Environment::define(Declaration d) {
 }
 
 const Declaration* Environment::find(const std::string& name, const std::string& scope, const Declaration* self) const {
+  const Declaration* d = find_here(name, scope, self);
+  if (d || name.find("::") == std::string::npos) return d;
+  // Config::SmemLayoutA where Config names a struct (using Config = GemmConfig<half_t>; or
+  // -D Config=GemmConfig): look in that struct, its template arguments set aside
+  size_t colon = name.rfind("::");
+  std::string owner = name.substr(0, colon);
+  for (int hops = 0; hops < 8; ++hops) {
+    const Declaration* alias = find_here(owner, scope, self);
+    if (!alias) return nullptr;
+    std::string target = alias->text;
+    while (!target.empty() && std::isspace(static_cast<unsigned char>(target.back()))) target.pop_back();
+    if (target.rfind("typename ", 0) == 0) target = target.substr(9);
+    size_t angle = target.find('<');
+    if (angle != std::string::npos) target = target.substr(0, angle);
+    if (target.empty() || target == owner) return nullptr;
+    for (char c : target)
+      if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == ':')) return nullptr;
+    if ((d = find_here(target + name.substr(colon), scope, self))) return d;
+    owner = target;
+  }
+  return nullptr;
+}
+
+const Declaration* Environment::find_here(const std::string& name, const std::string& scope, const Declaration* self) const {
   auto [first, last] = by_name_.equal_range(base_name(name));
   if (first == last) return nullptr;
   bool is_qualified = name.find("::") != std::string::npos;

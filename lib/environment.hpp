@@ -139,6 +139,7 @@ class Environment {
     std::vector<NameUse> undefined;
   };
   const Node& parsed(const Declaration& d);
+  const Declaration* find_here(const std::string& name, const std::string& scope, const Declaration* self) const;
   void collect_undefined(const Node& n, const std::string& source, const Declaration* within, const Registry& registry,
                          std::vector<NameUse>& out, std::vector<const Declaration*>& visited);
 

@@ -291,3 +291,12 @@ TEST_CASE("the SM100 TF32 interleaved complex atoms (CuTe's layouts)") {
   CHECK(bad.exit_code == kExitBadInput);
   CHECK(bad.err.find("multiple of 16") != std::string::npos);
 }
+
+TEST_CASE("Config::Name through an alias or -D of a struct; a composed layout's parts") {
+  CHECK(eval_ok({"--from", kConfig, "-D", "Config=GemmConfig<half_t>", "typename Config::SmemLayoutA{}"}) ==
+        "Sw<2,3,3> o 0 o ((8,16),(32,1),(1,3)):((32,256),(1,0),(0,4096))");
+  CHECK(eval_ok({"--from", kConfig, "using Cfg = GemmConfig<half_t>; Cfg::TileShape{}"}) == "(128,128,32)");
+  CHECK(eval_ok({"--from", kConfig, "SmemLayoutAtomA{}.layout_b()"}) == "(8,32):(32,1)");
+  CHECK(eval_ok({"--from", kConfig, "SmemLayoutAtomA{}.layout_a()"}) == "Sw<2,3,3>");
+  CHECK(eval_ok({"UMMA::Layout_K_SW128_Atom<half_t>{}.offset()"}) == "smem_ptr[16b]");
+}
