@@ -119,6 +119,7 @@ void register_cpp_syntax(Registry& r) {
   r.add("true", [](Evaluator&, const Node&) { return V::boolean(true); });
   r.add("false", [](Evaluator&, const Node&) { return V::boolean(false); });
   r.add("Underscore", [](Evaluator&, const Node&) { return V::underscore(); }, "Underscore{}");
+  r.add("X", [](Evaluator&, const Node&) { return V::underscore(); }, "X (CuTe's `using X = Underscore;`, as in Step<_1, X, _1>)");
   for (const char* name : {"min", "max"}) {
     bool is_min = std::string(name) == "min";
     r.add(name, [is_min](Evaluator& ev, const Node& n) {
