@@ -27,6 +27,7 @@ void register_catalogue_names() {
   std::call_once(once, [] {
     register_mma_names(default_registry());
     register_copy_names(default_registry());
+    register_dsl_names(default_registry());
   });
 }
 

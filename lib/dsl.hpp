@@ -52,6 +52,12 @@ Node parse_in_syntax(const std::string& text, Syntax syntax);
 // skipped; the expressions are not parsed here (they are parsed lazily when named).
 std::vector<Declaration> scan_python(const std::string& text, const std::string& file);
 
+// CuTeDSL's argument binding for a call node `n` of a function with parameters `params`
+// (the first `required` of them required): the argument node bound to each parameter,
+// positionally or by keyword, or nullptr where it is left out or given as None.  Unknown or
+// repeated keywords, too many arguments and missing required ones are Errors at the call.
+std::vector<const Node*> bind_dsl_args(Evaluator& ev, const Node& n, const std::vector<const char*>& params, size_t required);
+
 // The CuTeDSL names of the layout algebra (cute.make_layout, cute.logical_divide, ...).
 void register_dsl_algebra(Registry& r);
 

@@ -15,9 +15,9 @@ namespace {
 
 using V = Value;
 
-// A CuTeDSL parameter list: the node bound to each parameter (positional or keyword), or
-// nullptr where it was left out or given as None.
-std::vector<const Node*> bind(Evaluator& ev, const Node& n, const std::vector<const char*>& params, size_t required) {
+}  // namespace
+
+std::vector<const Node*> bind_dsl_args(Evaluator& ev, const Node& n, const std::vector<const char*>& params, size_t required) {
   std::vector<const Node*> bound(params.size(), nullptr);
   std::vector<bool> given(params.size(), false);
   size_t positional = 0;
@@ -44,6 +44,10 @@ std::vector<const Node*> bind(Evaluator& ev, const Node& n, const std::vector<co
     if (!given[i]) ev.fail(n, n.name + " needs its '" + params[i] + "' argument");
   return bound;
 }
+
+namespace {
+
+const auto bind = bind_dsl_args;
 
 // A copy of `n` calling the C++ builtin `cpp` with `args` (keywords dropped) and the
 // integers of `modes` as template arguments: the C++ builtin does the work, and errors
