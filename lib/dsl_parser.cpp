@@ -109,6 +109,7 @@ class DslParser {
     if (peek().kind != Token::Kind::kEnd) {
       if (is(")") || is("]") || is("}")) fail("unbalanced '" + peek().text + "'", peek());
       if (is(":")) fail("':' is CuTe's printed notation; in CuTeDSL a layout is cute.make_layout(shape, stride=...)", peek());
+      if (is_python_keyword(peek())) python_only(peek());
       if (is("=")) fail("an assignment is not an expression; give the right-hand side, or the file with --from", peek());
       fail("unexpected '" + (peek().text.empty() ? text_.substr(peek().begin, 1) : peek().text) + "' after a complete expression", peek());
     }
@@ -120,6 +121,17 @@ class DslParser {
   const Token& next() { return toks_[pos_ < toks_.size() - 1 ? pos_++ : pos_]; }
   bool is(const char* p, size_t k = 0) const { return peek(k).kind == Token::Kind::kPunct && peek(k).text == p; }
   [[noreturn]] void fail(const std::string& msg, const Token& at) const { throw Error(msg, static_cast<int64_t>(at.begin)); }
+
+  static bool is_python_keyword(const Token& t) {
+    static const char* const kWords[] = {"lambda", "if", "else", "for", "in", "not", "and", "or", "is", "yield", "await"};
+    if (t.kind != Token::Kind::kIdent) return false;
+    for (const char* w : kWords)
+      if (t.text == w) return true;
+    return false;
+  }
+  [[noreturn]] void python_only(const Token& t) const {
+    fail("'" + t.text + "' is Python that cutevis does not evaluate; give the layout expression itself", t);
+  }
 
   struct DepthGuard {
     DslParser& p;
@@ -135,6 +147,7 @@ class DslParser {
       return;
     }
     if (peek().kind == Token::Kind::kEnd) fail("unbalanced '" + opener.text + "': expected '" + p + "' before the end", opener);
+    if (is_python_keyword(peek())) python_only(peek());
     fail(std::string("expected '") + p + "', got '" + (peek().text.empty() ? text_.substr(peek().begin, 1) : peek().text) + "'", peek());
   }
 
@@ -281,8 +294,7 @@ class DslParser {
         n.name = "None";
         return n;
       }
-      if (t.text == "lambda" || t.text == "if" || t.text == "for" || t.text == "not" || t.text == "and" || t.text == "or")
-        fail("'" + t.text + "' is Python that cutevis does not evaluate; give the layout expression itself", t);
+      if (is_python_keyword(t)) python_only(t);
       n.kind = Node::Kind::kName;
       n.name = t.text;
       return n;
