@@ -158,9 +158,20 @@ Value warpgroup_mma(Evaluator& ev, const Node& n, const ValueType& ta, const Val
   std::string name = "SM90_" + dims(s) + "_" + type_token(ev, n, tc) + type_token(ev, n, ta) + type_token(ev, n, tb) + (src == "SMEM" ? "_SS" : "_RS");
   if (k_major_only) {  // 8-bit GMMA is K-major only: CuTe spells it _TN
     if (ma != "K" || mb != "K") ev.fail(n, "8-bit warpgroup MMAs are K-major only (OperandMajorMode.K for A and B)");
-    return mma_atom_named(ev, n, name + "_TN");
+    name += "_TN";
+  } else {
+    name += "<GMMA::Major::" + ma + ",GMMA::Major::" + mb + ">";
   }
-  return mma_atom_named(ev, n, name + "<GMMA::Major::" + ma + ",GMMA::Major::" + mb + ">");
+  Value atom = mma_atom_named(ev, n, name);
+  if (s[1] != 8) return atom;
+  // CuTeDSL's N=8 C layout has no trailing size-1 value mode: ((4,8,4),(2,2)) where C++ CuTe's
+  // CLayout_64xN<8> is ((4,8,4),(2,2,1)) -- the same function, CuTeDSL's rank (issue 14).
+  MmaAtom dsl = *as_mma_atom(atom);
+  const Layout& c = dsl.layout_c;
+  const IntTuple vs = c.shape[1], vd = c.stride[1];
+  if (vs.rank() == 3 && vs[2] == IntTuple(1))
+    dsl.layout_c = Layout(tup(c.shape[0], tup(vs[0], vs[1])), tup(c.stride[0], tup(vd[0], vd[1])));
+  return mma_atom_value(dsl);
 }
 
 Value warpgroup_f16bf16(Evaluator& ev, const Node& n) {
