@@ -15,7 +15,8 @@
 //   None             kUnderscore (CuTeDSL's None is CuTe's `_` in tilers and coordinates)
 //   True / False     kName "True" / "False"
 //   a+b a-b a*b a//b a%b -a   kName "py.add" / "py.sub" / "py.mul" / "py.floordiv" / "py.mod" / "py.neg"
-//   x[i]             kName "py.getitem" (x, i)
+//   x[i]             kName "py.getitem" (x, i);  min(...) / max(...) are "py.min" / "py.max"
+//   f(..., loc=loc, ip=ip)   MLIR's location keywords are accepted and ignored
 // The `cute.*` names are registered by register_dsl_algebra (lib/dsl_builtins.cpp): each binds
 // CuTeDSL's keyword parameters and calls the C++ builtin of the same meaning.  The atoms and
 // tilings (cute.nvgpu.*, cute.make_mma_atom, sm90_utils.*, ...) are registered by atoms/.

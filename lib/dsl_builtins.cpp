@@ -23,6 +23,7 @@ std::vector<const Node*> bind_dsl_args(Evaluator& ev, const Node& n, const std::
   size_t positional = 0;
   for (const auto& a : n.args) {
     size_t i = 0;
+    if (a.keyword == "loc" || a.keyword == "ip") continue;  // MLIR's source location and insertion point
     if (a.keyword.empty()) {
       if (positional >= params.size()) ev.fail(a, n.name + " takes at most " + std::to_string(params.size()) + " arguments");
       i = positional++;
@@ -149,6 +150,15 @@ void register_dsl_algebra(Registry& r) {
   for (auto [name, op] : {std::pair<const char*, char>{"py.add", '+'}, {"py.sub", '-'}, {"py.mul", '*'}, {"py.floordiv", '/'}, {"py.mod", '%'}})
     r.add(name, [op = op](Evaluator& ev, const Node& n) { return binary(ev, n, op); });
   r.add("py.neg", [](Evaluator& ev, const Node& n) { return V::integer(checked_sub(0, ev.eval(n.args[0]).as_int())); });
+  for (const char* name : {"py.min", "py.max"}) {  // Python's min(a, b, ...) / max on integers
+    const bool is_min = std::string(name) == "py.min";
+    r.add(name, [is_min](Evaluator& ev, const Node& n) {
+      if (n.args.empty()) ev.fail(n, std::string(is_min ? "min" : "max") + " needs arguments");
+      int64_t best = int_arg(ev, n.args[0]);
+      for (size_t i = 1; i < n.args.size(); ++i) best = is_min ? std::min(best, int_arg(ev, n.args[i])) : std::max(best, int_arg(ev, n.args[i]));
+      return V::integer(best);
+    });
+  }
   r.add("py.getitem", [](Evaluator& ev, const Node& n) { return get_item(ev.eval(n.args[0]), int_arg(ev, n.args[1])); });
   r.add("py.attr", [](Evaluator& ev, const Node& n) {  // layout.shape, layout.stride
     Value v = ev.eval(n.args[0]);
@@ -187,6 +197,13 @@ void register_dsl_algebra(Registry& r) {
   alias(r, "cute.zip", "zip", {"a", "b"}, 1);
   for (const char* op : {"size", "cosize", "rank", "get", "select"}) alias_with_modes(r, std::string("cute.") + op, op);
   alias(r, "cute.depth", "depth", {"a"}, 1);
+  alias(r, "cute.make_fragment_like", "make_fragment_like", {"src"}, 1);
+  r.add("cute.round_up", [](Evaluator& ev, const Node& n) {  // the multiple of b at or above a
+    auto a = bind(ev, n, {"a", "b"}, 2);
+    const int64_t x = int_arg(ev, *a[0]), y = int_arg(ev, *a[1]);
+    if (y <= 0) ev.fail(*a[1], "cute.round_up needs a positive multiple");
+    return V::integer(checked_mul(ceil_div(x, y), y));
+  }, "cute.round_up(a, b)");
   r.add("cute.make_swizzle", [](Evaluator& ev, const Node& n) {
     auto a = bind(ev, n, {"b", "m", "s"}, 3);
     int64_t b = int_arg(ev, *a[0]), m = int_arg(ev, *a[1]), s = int_arg(ev, *a[2]);

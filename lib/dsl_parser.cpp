@@ -89,9 +89,9 @@ std::string canonical_name(std::string name) {
   };
   if (starts("cutlass.") && name.find('.', 8) == std::string::npos) return name.substr(8);  // cutlass.Float16
   swap_prefix("cutlass.", "");
-  for (const char* helpers : {"utils.hopper_helpers.", "hopper_helpers.", "sm90_utils."})
+  for (const char* helpers : {"utils.hopper_helpers.", "hopper_helpers.", "utils.sm90.", "sm90_utils."})
     if (swap_prefix(helpers, "sm90_utils.")) return name;
-  for (const char* helpers : {"utils.blackwell_helpers.", "blackwell_helpers.", "sm100_utils."})
+  for (const char* helpers : {"utils.blackwell_helpers.", "blackwell_helpers.", "utils.sm100.", "sm100_utils."})
     if (swap_prefix(helpers, "sm100_utils.")) return name;
   swap_prefix("utils.LayoutEnum.", "LayoutEnum.");
   swap_prefix("nvgpu.", "cute.nvgpu.");
@@ -271,6 +271,7 @@ class DslParser {
     }
     f.end = peek().end;
     expect(")", open);
+    if (f.name == "min" || f.name == "max") f.name = "py." + f.name;  // Python's builtins, not C++'s
     if (seen_keyword && f.name.find('.') == std::string::npos)
       fail("keyword arguments are CuTeDSL's, for cute.* functions: write cute." + f.name + "(...)", open);
   }

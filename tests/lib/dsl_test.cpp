@@ -84,6 +84,7 @@ TEST_CASE("every cute.* layout function equals its C++ spelling") {
       {"cute.max_common_vector(cute.make_layout((4, 8)), cute.make_layout((4, 8), stride=(1, 8)))", "max_common_vector((4,8):(1,4), (4,8):(1,8))"},
       {"cute.ceil_div((7, 9), (2, 4))", "ceil_div(make_shape(7,9), make_shape(2,4))"},
       {"cute.make_layout((4, 8)).shape", "shape((4,8):(1,4))"},
+      {"cute.make_fragment_like(cute.make_layout((4, 8), stride=(8, 1)))", "make_fragment_like((4,8):(8,1))"},
       {"cute.make_layout((4, 8)).stride", "stride((4,8):(1,4))"},
       {"cute.make_layout((2 * 64, 128 // 2 + 1 - 1), stride=(1, -(-128)))", "(128,64):(1,128)"},
   };
@@ -103,6 +104,9 @@ TEST_CASE("Python's forms mean what Python means") {
   CHECK(eval("(1, 2) + (3,)", Syntax::kDsl) == "(1,2,3)");  // tuple concatenation
   CHECK(eval("(4, 8, 16)[-1]", Syntax::kDsl) == "16");
   CHECK(eval("(128, 64, 4)[1]", Syntax::kDsl) == "64");
+  CHECK(eval("min(128, 64 * 4, 96) + max(1, 2)", Syntax::kDsl) == "98");
+  CHECK(eval("cute.round_up(100, 32)") == "128");
+  CHECK(eval("cute.size(cute.make_layout((4, 8)), loc=None, ip=None)") == "32");  // MLIR's location keywords
   CHECK(eval("cutlass.Float16", Syntax::kDsl) == "half_t");
   CHECK(eval("cutlass.Float8E4M3FN", Syntax::kDsl) == "float_e4m3_t");
   CHECK(eval("cutlass.BFloat16", Syntax::kDsl) == "bfloat16_t");
