@@ -259,3 +259,44 @@ TEST_CASE("CuTeDSL atom errors name the DSL call and what C++ would need") {
         std::string::npos);
   CHECK(error_of("cute.make_copy_atom(cute.nvgpu.warp.LdMatrix8x8x16bOp(num_matrices=3), cutlass.Float16)").find("not an instruction") != std::string::npos);
 }
+
+TEST_CASE("a CuTeDSL kernel file: scan_python's declarations evaluate to the C++ objects") {
+  std::ifstream in(std::string(CUTEVIS_SOURCE_DIR) + "/tests/data/dsl_kernel.py");
+  REQUIRE(in.good());
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<Declaration> decls = scan_python(text, "dsl_kernel.py");
+  std::vector<std::string> names;
+  for (const auto& d : decls) names.push_back(d.scope + "|" + d.name);
+  CHECK(names == std::vector<std::string>{"|NUM_STAGES", "|THREADS", "HopperGemm::__init__|self.acc_dtype", "HopperGemm::__init__|self.tile_shape_mnk",
+                                          "HopperGemm::__init__|self.atom_layout_mnk", "HopperGemm::__call__|self.a_dtype",
+                                          "HopperGemm::__call__|tiled_mma", "HopperGemm::__call__|a_smem_layout_staged",
+                                          "HopperGemm::__call__|epi_tile", "HopperGemm::__call__|copy_atom", "HopperGemm::__call__|tiled_copy",
+                                          "sm80_fallback|mma"});
+  // A stand-in for the --from name environment (helper i13a's lib/environment.cpp): -D first,
+  // then the last declaration of a name; each text parsed by the CuTeDSL front end.
+  std::vector<Declaration> defines(2);
+  defines[0].name = "self.acc_dtype";
+  defines[0].text = "cutlass.Float32";
+  defines[1].name = "self.tile_shape_mnk";
+  defines[1].text = "(128, 128, 64)";
+  Registry registry = dsl_registry();
+  registry.add_resolver([&](Evaluator& ev, const Node& n, Value& out) {
+    if (n.call != Node::Call::kNone) return false;
+    for (const auto* list : {&defines, &decls})
+      for (auto it = list->rbegin(); it != list->rend(); ++it)
+        if (it->name == n.name) {
+          out = Evaluator(ev.registry()).eval_text(it->text, Syntax::kDsl);
+          return true;
+        }
+    return false;
+  });
+  auto named = [&](const std::string& name) { return evaluate_expression(name, registry, Syntax::kDsl); };
+  CHECK(tiled_mma_text(named("tiled_mma")) ==
+        tiled_mma_text(eval("make_tiled_mma(SM90_64x128x16_F32F16F16_SS<GMMA::Major::K,GMMA::Major::K>{}, Layout<Shape<_2,_1,_1>>{})")));
+  CHECK(named("a_smem_layout_staged").to_string() == "Sw<3,4,3> o 0 o ((8,16),(64,1),(1,4)):((64,512),(1,0),(0,8192))");
+  CHECK(named("epi_tile").to_string() == "(64,32)");
+  CHECK(tiled_copy_text(named("tiled_copy")) ==
+        tiled_copy_text(eval("make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>, half_t>{}, Layout<Shape<_32,_8>,Stride<_8,_1>>{}, Layout<Shape<_1,_8>>{})")));
+  CHECK(tiled_mma_text(named("mma")) ==
+        tiled_mma_text(eval("make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{}, Tile<_32,_32,_16>{})")));
+}
