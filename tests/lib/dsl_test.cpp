@@ -245,3 +245,29 @@ TEST_CASE("scan_python survives junk") {
   for (int i = 0; i < 20000; ++i) big += "    v" + std::to_string(i) + " = cute.make_layout((" + std::to_string(i + 1) + ", 2))\n";
   CHECK(scan_python(big, "big.py").size() == 20000);
 }
+
+TEST_CASE("CuTeDSL front end: random text gives a value or an Error, never a crash") {
+  const std::vector<std::string> pieces = {"cute.", "make_layout", "logical_divide", "size", "(", ")", "[", "]", ",", "=", "stride", "mode",
+                                           "None", "True", "4", "8", "-", "*", "//", "%", "+", ".", "shape", " ", "cutlass.Float16",
+                                           "cute.make_swizzle(3,4,3)", "0", "#", "\n", ":", "<", "{}", "\"", "lambda", "self.x"};
+  uint64_t state = 14;
+  auto next = [&] {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<size_t>(state >> 33);
+  };
+  int values = 0, errors = 0;
+  for (int i = 0; i < 20000; ++i) {
+    std::string text;
+    for (size_t n = next() % 12 + 1; n > 0; --n) text += pieces[next() % pieces.size()];
+    try {
+      evaluate_expression(text, default_registry(), Syntax::kDsl);
+      ++values;
+    } catch (const Error& e) {
+      ++errors;
+      CHECK(std::string(e.what()).find('\n') == std::string::npos);
+      if (e.has_position()) CHECK(static_cast<size_t>(e.position()) <= text.size());
+    }
+  }
+  CHECK(values > 0);
+  CHECK(errors > 0);
+}
