@@ -283,13 +283,16 @@ Value cp_async(Evaluator& ev, const Node& n) {
 }
 
 // The warp-level ldmatrix / stmatrix Ops: (transpose, num_matrices) -> the C++ operation.
-Value matrix_copy(Evaluator& ev, const Node& n, const std::function<std::string(bool, int64_t)>& name_of) {
+// (unpack_bits is 0 where the Op is given none.)
+Value matrix_copy(Evaluator& ev, const Node& n, const std::function<std::string(bool, int64_t, int64_t)>& name_of) {
   auto a = bind_dsl_args(ev, n, {"transpose", "num_matrices", "unpack_bits"}, 0);
   const bool transpose = a[0] ? ev.eval(*a[0]).as_bool() : false;
   const int64_t count = a[1] ? ev.eval(*a[1]).as_int() : 1;
-  if (a[2]) ev.fail(*a[2], "unpack_bits is not supported by cutevis for " + n.name);
-  std::string op = name_of(transpose, count);
-  if (op.empty()) ev.fail(n, n.name + " with transpose=" + (transpose ? "True" : "False") + ", num_matrices=" + std::to_string(count) + " is not an instruction");
+  const int64_t unpack = a[2] ? ev.eval(*a[2]).as_int() : 0;
+  std::string op = name_of(transpose, count, unpack);
+  if (op.empty())
+    ev.fail(n, n.name + " with transpose=" + (transpose ? "True" : "False") + ", num_matrices=" + std::to_string(count) +
+                   (unpack ? ", unpack_bits=" + std::to_string(unpack) : "") + " is not an instruction cutevis knows");
   return copy_op(n, [op](const ValueType&, int64_t, Evaluator&, const Node&) { return op; });
 }
 
@@ -297,6 +300,12 @@ std::string pick(int64_t count, const std::vector<std::pair<int64_t, const char*
   for (const auto& [c, name] : by_count)
     if (c == count) return name;
   return "";
+}
+
+// ldmatrix .m8n8 .b16: SM75_U32xN_LDSM_N, transposed SM75_U16x(2N)_LDSM_T
+std::string ldsm_8x8(bool transpose, int64_t count) {
+  return transpose ? pick(count, {{1, "SM75_U16x2_LDSM_T"}, {2, "SM75_U16x4_LDSM_T"}, {4, "SM75_U16x8_LDSM_T"}})
+                   : pick(count, {{1, "SM75_U32x1_LDSM_N"}, {2, "SM75_U32x2_LDSM_N"}, {4, "SM75_U32x4_LDSM_N"}});
 }
 
 // --- atoms and tilings ---------------------------------------------------------------------
@@ -557,23 +566,30 @@ void register_dsl_names(Registry& r) {
   r.add("cute.nvgpu.CopyUniversalOp", universal_copy, "cute.nvgpu.CopyUniversalOp()");
   r.add("cute.nvgpu.cpasync.CopyG2SOp", cp_async, "cute.nvgpu.cpasync.CopyG2SOp(cache_mode=LoadCacheMode.ALWAYS)");
   r.add("cute.nvgpu.warp.LdMatrix8x8x16bOp", [](Evaluator& ev, const Node& n) {  // ldmatrix .m8n8 .b16
-    return matrix_copy(ev, n, [](bool t, int64_t c) {
-      return t ? pick(c, {{1, "SM75_U16x2_LDSM_T"}, {2, "SM75_U16x4_LDSM_T"}, {4, "SM75_U16x8_LDSM_T"}})
-               : pick(c, {{1, "SM75_U32x1_LDSM_N"}, {2, "SM75_U32x2_LDSM_N"}, {4, "SM75_U32x4_LDSM_N"}});
-    });
+    return matrix_copy(ev, n, [](bool t, int64_t c, int64_t u) { return u ? "" : ldsm_8x8(t, c); });
   }, "cute.nvgpu.warp.LdMatrix8x8x16bOp(transpose=False, num_matrices=1)");
+  r.add("cute.nvgpu.warp.LdMatrix8x16x8bOp", [](Evaluator& ev, const Node& n) {  // ldmatrix .m8n16, unpacking 4b/6b to 8b
+    return matrix_copy(ev, n, [](bool t, int64_t c, int64_t u) -> std::string {
+      if (t) return "";
+      if (u == 0) return ldsm_8x8(false, c);  // without unpacking it is LdMatrix8x8x16b (CuTeDSL's own rule)
+      if (u != 4 && u != 6) return "";
+      std::string x = pick(c, {{1, "x1"}, {2, "x2"}, {4, "x4"}});
+      return x.empty() ? "" : "SM100_SU" + std::to_string(u) + "_DU8x16_" + x + "_LDSM_N";
+    });
+  }, "cute.nvgpu.warp.LdMatrix8x16x8bOp(num_matrices=1, unpack_bits=None)");
   r.add("cute.nvgpu.warp.StMatrix8x8x16bOp", [](Evaluator& ev, const Node& n) {  // stmatrix .m8n8 .b16
-    return matrix_copy(ev, n, [](bool t, int64_t c) {
+    return matrix_copy(ev, n, [](bool t, int64_t c, int64_t u) -> std::string {
+      if (u) return "";
       return t ? pick(c, {{1, "SM90_U16x2_STSM_T"}, {2, "SM90_U16x4_STSM_T"}, {4, "SM90_U16x8_STSM_T"}})
                : pick(c, {{1, "SM90_U32x1_STSM_N"}, {2, "SM90_U32x2_STSM_N"}, {4, "SM90_U32x4_STSM_N"}});
     });
   }, "cute.nvgpu.warp.StMatrix8x8x16bOp(transpose=False, num_matrices=1)");
   r.add("cute.nvgpu.warp.LdMatrix16x16x8bOp", [](Evaluator& ev, const Node& n) {  // ldmatrix .m16n16 .trans .b8
-    return matrix_copy(ev, n, [](bool t, int64_t c) { return t ? pick(c, {{1, "SM100_U8x8_LDSM_T"}, {2, "SM100_U8x16_LDSM_T"}}) : ""; });
+    return matrix_copy(ev, n, [](bool t, int64_t c, int64_t u) { return t && !u ? pick(c, {{1, "SM100_U8x8_LDSM_T"}, {2, "SM100_U8x16_LDSM_T"}}) : ""; });
   }, "cute.nvgpu.warp.LdMatrix16x16x8bOp(transpose=True, num_matrices=1)");
   r.add("cute.nvgpu.warp.StMatrix16x8x8bOp", [](Evaluator& ev, const Node& n) {  // stmatrix .m16n8 .trans .b8
-    return matrix_copy(ev, n, [](bool t, int64_t c) {
-      return t ? pick(c, {{1, "SM100_U8x4_STSM_T"}, {2, "SM100_U8x8_STSM_T"}, {4, "SM100_U8x16_STSM_T"}}) : "";
+    return matrix_copy(ev, n, [](bool t, int64_t c, int64_t u) -> std::string {
+      return t && !u ? pick(c, {{1, "SM100_U8x4_STSM_T"}, {2, "SM100_U8x8_STSM_T"}, {4, "SM100_U8x16_STSM_T"}}) : "";
     });
   }, "cute.nvgpu.warp.StMatrix16x8x8bOp(transpose=True, num_matrices=1)");
   // atoms and tilings (cute/atom.py)
