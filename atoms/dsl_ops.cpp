@@ -238,6 +238,54 @@ Value tcgen05_f8f6f4(Evaluator& ev, const Node& n) {  // MmaF8F6F4Op(a_dtype, b_
   return tcgen05_mma(ev, n, "F8F6F4", dtype_arg(ev, *a[0]), dtype_arg(ev, *a[1]), dtype_arg(ev, *a[2]), *a[3], *a[4], *a[5], *a[6], *a[7], 32);
 }
 
+// Block-scaled: SM100_MMA_<MXF8F6F4|MXF4>[_2x1SM]_<SS|TS><A,B,C,SF,M,N,[VS,]UMMA::Major::a,UMMA::Major::b>
+Value tcgen05_block_scaled(Evaluator& ev, const Node& n, const char* kind, const ValueType& ta, const ValueType& tb, const ValueType& sf, int vs,
+                           const Node& shape_at, const Node& cta_at, const Node& src_at, const Node* a_major_at, const Node* b_major_at, int64_t k) {
+  std::vector<int64_t> s = instruction_shape(ev, shape_at, k);
+  const bool pair = enum_arg(ev, cta_at, "CtaGroup") == "TWO";
+  const std::string src = enum_arg(ev, src_at, "OperandSource");
+  if (src == "RMEM") ev.fail(src_at, "tcgen05 MMAs read A from SMEM or TMEM");
+  const std::string ma = a_major_at ? enum_arg(ev, *a_major_at, "OperandMajorMode") : "K";
+  const std::string mb = b_major_at ? enum_arg(ev, *b_major_at, "OperandMajorMode") : "K";
+  return mma_atom_named(ev, n, std::string("SM100_MMA_") + kind + (pair ? "_2x1SM" : "") + (src == "SMEM" ? "_SS<" : "_TS<") + ta.name + "," +
+                                   tb.name + ",float," + sf.name + "," + std::to_string(s[0]) + "," + std::to_string(s[1]) + "," +
+                                   (vs ? std::to_string(vs) + "," : "") + "UMMA::Major::" + ma + ",UMMA::Major::" + mb + ">");
+}
+
+ValueType named_type(const char* name) {
+  ValueType t;
+  lookup_value_type(name, t);
+  return t;
+}
+
+Value tcgen05_mxf8(Evaluator& ev, const Node& n) {  // MmaMXF8Op(ab_dtype, ...): mxf8f6f4 with ue8m0 scales
+  auto a = bind_dsl_args(ev, n, umma_params({"ab_dtype"}), 6);
+  ValueType ab = dtype_arg(ev, *a[0]);
+  return tcgen05_block_scaled(ev, n, "MXF8F6F4", ab, ab, named_type("float_ue8m0_t"), 0, *a[1], *a[2], *a[3], a[4], a[5], 32);
+}
+
+Value tcgen05_mxf8f6f4(Evaluator& ev, const Node& n) {  // MmaMXF8F6F4Op(a_dtype, b_dtype, ...)
+  auto a = bind_dsl_args(ev, n, umma_params({"a_dtype", "b_dtype"}), 7);
+  return tcgen05_block_scaled(ev, n, "MXF8F6F4", dtype_arg(ev, *a[0]), dtype_arg(ev, *a[1]), named_type("float_ue8m0_t"), 0, *a[2], *a[3], *a[4], a[5],
+                              a[6], 32);
+}
+
+Value tcgen05_mxf4(Evaluator& ev, const Node& n) {  // MmaMXF4Op(instruction_shape, cta_group, a_src): e2m1, ue8m0 per 32, K-major
+  auto a = bind_dsl_args(ev, n, {"instruction_shape", "cta_group", "a_src"}, 3);
+  ValueType e2m1 = named_type("float_e2m1_t");
+  return tcgen05_block_scaled(ev, n, "MXF4", e2m1, e2m1, named_type("float_ue8m0_t"), 32, *a[0], *a[1], *a[2], nullptr, nullptr, 64);
+}
+
+// MmaMXF4NVF4Op(sf_dtype, instruction_shape, cta_group, a_src): e2m1, a scale per 16; CuTeDSL's
+// Float8E4M3FN scale factor is C++'s float_ue4m3_t (NVFP4's unsigned scale).
+Value tcgen05_mxf4nvf4(Evaluator& ev, const Node& n) {
+  auto a = bind_dsl_args(ev, n, {"sf_dtype", "instruction_shape", "cta_group", "a_src"}, 4);
+  ValueType sf = dtype_arg(ev, *a[0]);
+  if (sf.name == "float_e4m3_t") sf = named_type("float_ue4m3_t");
+  ValueType e2m1 = named_type("float_e2m1_t");
+  return tcgen05_block_scaled(ev, n, "MXF4", e2m1, e2m1, sf, 16, *a[1], *a[2], *a[3], nullptr, nullptr, 64);
+}
+
 // --- copy operations ------------------------------------------------------------------------
 // A CuTeDSL copy Op: the C++ operation it names once make_copy_atom gives the element type and
 // num_bits_per_copy.
@@ -562,6 +610,10 @@ void register_dsl_names(Registry& r) {
   r.add("cute.nvgpu.tcgen05.MmaI8Op", tcgen05_i8, "cute.nvgpu.tcgen05.MmaI8Op(ab_dtype, " + umma);
   r.add("cute.nvgpu.tcgen05.MmaFP8Op", tcgen05_fp8, "cute.nvgpu.tcgen05.MmaFP8Op(ab_dtype, acc_dtype, " + umma);
   r.add("cute.nvgpu.tcgen05.MmaF8F6F4Op", tcgen05_f8f6f4, "cute.nvgpu.tcgen05.MmaF8F6F4Op(a_dtype, b_dtype, acc_dtype, " + umma);
+  r.add("cute.nvgpu.tcgen05.MmaMXF8Op", tcgen05_mxf8, "cute.nvgpu.tcgen05.MmaMXF8Op(ab_dtype, " + umma);
+  r.add("cute.nvgpu.tcgen05.MmaMXF8F6F4Op", tcgen05_mxf8f6f4, "cute.nvgpu.tcgen05.MmaMXF8F6F4Op(a_dtype, b_dtype, " + umma);
+  r.add("cute.nvgpu.tcgen05.MmaMXF4Op", tcgen05_mxf4, "cute.nvgpu.tcgen05.MmaMXF4Op(instruction_shape, cta_group, a_src)");
+  r.add("cute.nvgpu.tcgen05.MmaMXF4NVF4Op", tcgen05_mxf4nvf4, "cute.nvgpu.tcgen05.MmaMXF4NVF4Op(sf_dtype, instruction_shape, cta_group, a_src)");
   // copy Ops
   r.add("cute.nvgpu.CopyUniversalOp", universal_copy, "cute.nvgpu.CopyUniversalOp()");
   r.add("cute.nvgpu.cpasync.CopyG2SOp", cp_async, "cute.nvgpu.cpasync.CopyG2SOp(cache_mode=LoadCacheMode.ALWAYS)");

@@ -106,6 +106,15 @@ TEST_CASE("CuTeDSL MMA Ops are the catalogue's atoms") {
       {std::string("tcgen05.MmaF8F6F4Op(cutlass.Float8E4M3FN, cutlass.Float8E5M2, cutlass.Float32, (128, 128), tcgen05.CtaGroup.ONE, "
                    "tcgen05.OperandSource.SMEM, ") + kOpK + ", " + kOpK + ")",
        "SM100_MMA_F8F6F4_SS<float_e4m3_t,float_e5m2_t,float,128,128,UMMA::Major::K,UMMA::Major::K>{}"},
+      {std::string("tcgen05.MmaMXF8Op(cutlass.Float8E4M3FN, (128, 256), tcgen05.CtaGroup.ONE, tcgen05.OperandSource.SMEM, ") + kOpK + ", " + kOpMN + ")",
+       "SM100_MMA_MXF8F6F4_SS<float_e4m3_t,float_e4m3_t,float,float_ue8m0_t,128,256,UMMA::Major::K,UMMA::Major::MN>{}"},
+      {std::string("tcgen05.MmaMXF8F6F4Op(cutlass.Float6E2M3FN, cutlass.Float8E5M2, (256, 128, 32), tcgen05.CtaGroup.TWO, tcgen05.OperandSource.SMEM, ") +
+           kOpK + ", " + kOpK + ")",
+       "SM100_MMA_MXF8F6F4_2x1SM_SS<float_e2m3_t,float_e5m2_t,float,float_ue8m0_t,256,128,UMMA::Major::K,UMMA::Major::K>{}"},
+      {"tcgen05.MmaMXF4Op((128, 128), tcgen05.CtaGroup.ONE, tcgen05.OperandSource.SMEM)",
+       "SM100_MMA_MXF4_SS<float_e2m1_t,float_e2m1_t,float,float_ue8m0_t,128,128,32,UMMA::Major::K,UMMA::Major::K>{}"},
+      {"tcgen05.MmaMXF4NVF4Op(cutlass.Float8E4M3FN, (128, 64, 64), tcgen05.CtaGroup.ONE, tcgen05.OperandSource.SMEM)",
+       "SM100_MMA_MXF4_SS<float_e2m1_t,float_e2m1_t,float,float_ue4m3_t,128,64,16,UMMA::Major::K,UMMA::Major::K>{}"},
   };
   for (const auto& [dsl, cpp] : same) {
     CAPTURE(dsl);
