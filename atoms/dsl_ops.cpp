@@ -357,19 +357,6 @@ std::string ldsm_8x8(bool transpose, int64_t count) {
 }
 
 // --- atoms and tilings ---------------------------------------------------------------------
-// A call node for a registered name with the given argument nodes (errors still point into the text).
-Node call_node(const Node& at, const std::string& name, std::vector<Node> args) {
-  Node c;
-  c.kind = Node::Kind::kName;
-  c.name = name;
-  c.call = Node::Call::kParen;
-  c.begin = at.begin;
-  c.end = at.end;
-  c.args = std::move(args);
-  for (auto& a : c.args) a.keyword.clear();
-  return c;
-}
-
 // A name node (an enum member given by default).
 Node tag_node(const Node& at, const std::string& name) {
   Node t;
@@ -662,21 +649,21 @@ void register_dsl_names(Registry& r) {
   }, "cute.make_tiled_copy_tv(atom, thr_layout, val_layout)");
   r.add("cute.make_tiled_copy", [](Evaluator& ev, const Node& n) {  // C++ make_tiled_copy_impl(atom, layout_tv, tiler)
     auto a = bind_dsl_args(ev, n, {"atom", "layout_tv", "tiler_mn"}, 3);
-    return ev.eval(call_node(n, "make_tiled_copy_impl", {*a[0], *a[1], *a[2]}));
+    return ev.eval(cpp_call(n, "make_tiled_copy_impl", {a[0], a[1], a[2]}));
   }, "cute.make_tiled_copy(atom, layout_tv, tiler_mn)");
   for (const char* which : {"A", "B", "C", "C_atom"}) {
     const std::string cpp = std::string("make_tiled_copy_") + which;
     r.add("cute." + cpp, [cpp](Evaluator& ev, const Node& n) {
       auto a = bind_dsl_args(ev, n, {"atom", "tiled_mma"}, 2);
       tiled_mma_arg(ev, *a[1]);  // the DSL's own message for a wrong argument
-      return ev.eval(call_node(n, cpp, {*a[0], *a[1]}));
+      return ev.eval(cpp_call(n, cpp, {a[0], a[1]}));
     }, "cute." + cpp + "(atom, tiled_mma)");
   }
   for (const char* which : {"S", "D"}) {
     const std::string cpp = std::string("make_tiled_copy_") + which;
     r.add("cute." + cpp, [cpp](Evaluator& ev, const Node& n) {
       auto a = bind_dsl_args(ev, n, {"atom", "tiled_copy"}, 2);
-      return ev.eval(call_node(n, cpp, {*a[0], *a[1]}));
+      return ev.eval(cpp_call(n, cpp, {a[0], a[1]}));
     }, "cute." + cpp + "(atom, tiled_copy)");
   }
   // utils: the SM90 / SM100 helpers

@@ -59,6 +59,12 @@ std::vector<Declaration> scan_python(const std::string& text, const std::string&
 // repeated keywords, too many arguments and missing required ones are Errors at the call.
 std::vector<const Node*> bind_dsl_args(Evaluator& ev, const Node& n, const std::vector<const char*>& params, size_t required);
 
+// A copy of call `n` that calls the registered (C++) function `cpp` with `args` (up to the
+// first nullptr; keywords dropped) and, if given, the integers of `modes` (one, or a tuple
+// or list of them) as template arguments: the C++ builtin does the work, and errors still
+// point into the DSL text.
+Node cpp_call(const Node& n, const std::string& cpp, const std::vector<const Node*>& args, const Node* modes = nullptr);
+
 // The CuTeDSL names of the layout algebra (cute.make_layout, cute.logical_divide, ...).
 void register_dsl_algebra(Registry& r);
 

@@ -46,14 +46,7 @@ std::vector<const Node*> bind_dsl_args(Evaluator& ev, const Node& n, const std::
   return bound;
 }
 
-namespace {
-
-const auto bind = bind_dsl_args;
-
-// A copy of `n` calling the C++ builtin `cpp` with `args` (keywords dropped) and the
-// integers of `modes` as template arguments: the C++ builtin does the work, and errors
-// still point into the DSL text.
-Node cpp_call(const Node& n, const std::string& cpp, const std::vector<const Node*>& args, const Node* modes = nullptr) {
+Node cpp_call(const Node& n, const std::string& cpp, const std::vector<const Node*>& args, const Node* modes) {
   Node c;
   c.kind = Node::Kind::kName;
   c.name = cpp;
@@ -72,6 +65,10 @@ Node cpp_call(const Node& n, const std::string& cpp, const std::vector<const Nod
   }
   return c;
 }
+
+namespace {
+
+const auto bind = bind_dsl_args;
 
 // cute.NAME(params...) is the C++ NAME(params...) (or `cpp`), in the same order.
 void alias(Registry& r, const std::string& dsl, const std::string& cpp, std::vector<const char*> params, size_t required) {
