@@ -533,6 +533,21 @@ Value sm100_get_smem_layout_atom_ab(Evaluator& ev, const Node& n) {
   return V::tag("SmemLayoutAtomKind." + smem_atom_kind(!k_major, bits, !k_major && t.bits == 32));
 }
 
+// The SM90 helpers' last step: get_smem_layout_atom for (LayoutEnum, dtype, major_mode_size),
+// make_smem_layout_atom, tile_to_shape to `shape` in `order`.
+Value sm90_tiled_atom(Evaluator& ev, const Node& n, const Node& layout_at, const ValueType& t, int64_t major_mode_size, const IntTuple& shape,
+                      const IntTuple& order) {
+  if (major_mode_size % 8 != 0) ev.fail(n, n.name + ": the major mode size must be a multiple of 8, got " + std::to_string(major_mode_size));
+  // LayoutEnum.sm90_mma_major_mode: COL_MAJOR is MN-major, ROW_MAJOR K-major
+  const bool mn = enum_arg(ev, layout_at, "LayoutEnum") == "COL_MAJOR";
+  AnyLayout atom = smem_layout_atom(ev, n, smem_atom_kind(mn, checked_mul(major_mode_size, t.bits), false), t);
+  try {
+    return V::layout(tile_to_shape(atom, shape, order));
+  } catch (const Error& e) {
+    ev.fail(n, n.name + ": " + e.what());
+  }
+}
+
 // sm90_utils.make_smem_layout_a/b(layout, mma_tiler_mnk, dtype, num_stages): the atom for the
 // operand's major mode, tile_to_shape'd to (M|N, K, stages) in the major mode's order.
 Value sm90_make_smem_layout(Evaluator& ev, const Node& n, bool is_a) {
@@ -540,19 +555,20 @@ Value sm90_make_smem_layout(Evaluator& ev, const Node& n, bool is_a) {
   const bool k_major = enum_arg(ev, *a[0], "LayoutEnum") == "ROW_MAJOR";  // is_k_major_a / is_k_major_b
   const std::vector<int64_t> mnk = ints_arg(ev, *a[1]);
   if (mnk.size() != 3) ev.fail(*a[1], "mma_tiler_mnk is (M, N, K)");
-  const ValueType t = dtype_arg(ev, *a[2]);
-  const int64_t stages = ev.eval(*a[3]).as_int();
-  const int64_t mn = is_a ? mnk[0] : mnk[1], major = k_major ? mnk[2] : mn;
-  if (major % 8 != 0) ev.fail(*a[1], "the major mode size must be a multiple of 8");
-  // get_smem_layout_atom decides by LayoutEnum.sm90_mma_major_mode (COL_MAJOR -> MN), as CuTeDSL does
-  const bool atom_mn = enum_arg(ev, *a[0], "LayoutEnum") == "COL_MAJOR";
-  AnyLayout atom = smem_layout_atom(ev, n, smem_atom_kind(atom_mn, checked_mul(major, t.bits), false), t);
-  const IntTuple order = k_major ? tup(0, 1, 2) : tup(1, 0, 2);
-  try {
-    return V::layout(tile_to_shape(atom, tup(mn, mnk[2], stages), order));
-  } catch (const Error& e) {
-    ev.fail(n, n.name + ": " + e.what());
-  }
+  const int64_t mn = is_a ? mnk[0] : mnk[1];
+  return sm90_tiled_atom(ev, n, *a[0], dtype_arg(ev, *a[2]), k_major ? mnk[2] : mn, tup(mn, mnk[2], ev.eval(*a[3]).as_int()),
+                         k_major ? tup(0, 1, 2) : tup(1, 0, 2));
+}
+
+// sm90_utils.make_smem_layout_epi(epi_dtype, epi_layout, epi_tile, epi_stage, smem_trg_shape=None, smem_order=None)
+Value sm90_make_smem_layout_epi(Evaluator& ev, const Node& n) {
+  auto a = bind_dsl_args(ev, n, {"epi_dtype", "epi_layout", "epi_tile", "epi_stage", "smem_trg_shape", "smem_order"}, 4);
+  const bool m_major = enum_arg(ev, *a[1], "LayoutEnum") == "COL_MAJOR";  // is_m_major_c; ROW_MAJOR is N-major
+  const std::vector<int64_t> tile = ints_arg(ev, *a[2]);
+  if (tile.size() != 2) ev.fail(*a[2], "epi_tile is (M, N)");
+  const IntTuple shape = a[4] ? ev.eval(*a[4]).to_int_tuple() : tup(tile[0], tile[1], ev.eval(*a[3]).as_int());
+  const IntTuple order = a[5] ? ev.eval(*a[5]).to_int_tuple() : m_major ? tup(1, 0, 2) : tup(0, 1, 2);
+  return sm90_tiled_atom(ev, n, *a[1], dtype_arg(ev, *a[0]), m_major ? tile[0] : tile[1], shape, order);
 }
 
 // sm100_utils.make_smem_layout(leading_mode, smem_tile_shape, a_dtype, num_stages)
@@ -677,6 +693,8 @@ void register_dsl_names(Registry& r) {
         "sm90_utils.make_smem_layout_a(a_layout, mma_tiler_mnk, a_dtype, num_stages)");
   r.add("sm90_utils.make_smem_layout_b", [](Evaluator& ev, const Node& n) { return sm90_make_smem_layout(ev, n, false); },
         "sm90_utils.make_smem_layout_b(b_layout, mma_tiler_mnk, b_dtype, num_stages)");
+  r.add("sm90_utils.make_smem_layout_epi", sm90_make_smem_layout_epi,
+        "sm90_utils.make_smem_layout_epi(epi_dtype, epi_layout, epi_tile, epi_stage, smem_trg_shape=None, smem_order=None)");
   r.add("sm100_utils.make_smem_layout", sm100_make_smem_layout, "sm100_utils.make_smem_layout(leading_mode, smem_tile_shape, a_dtype, num_stages)");
   add_at(r, {"cute.nvgpu.warpgroup.make_smem_layout_atom", "cute.nvgpu.tcgen05.make_smem_layout_atom"}, [](Evaluator& ev, const Node& n) {
     auto a = bind_dsl_args(ev, n, {"kind", "element_type"}, 2);
