@@ -147,6 +147,29 @@ Value warp_fp8(Evaluator& ev, const Node& n) {
   return mma_atom_named(ev, n, "SM89_" + dims(ints_arg(ev, *a[2])) + "_" + acc + ab + ab + acc + "_TN");
 }
 
+// SM120 block-scaled mma.sync: (a, b, acc, sf) -> SM120_16x8xK_TN_VS<A,B,C,SF,VS>; CuTeDSL's
+// Float8E4M3FN scale factor (NVF4) is C++'s float_ue4m3_t.
+Value warp_block_scaled(Evaluator& ev, const Node& n, const Node& a_at, const Node& b_at, const Node& acc_at, const Node& sf_at, int k, int vs) {
+  ValueType sf = dtype_arg(ev, sf_at);
+  if (sf.name == "float_e4m3_t") lookup_value_type("float_ue4m3_t", sf);
+  return mma_atom_named(ev, n, "SM120_16x8x" + std::to_string(k) + "_TN_VS<" + dtype_arg(ev, a_at).name + "," + dtype_arg(ev, b_at).name + "," +
+                                   dtype_arg(ev, acc_at).name + "," + sf.name + "," + std::to_string(vs) + ">");
+}
+
+// MmaMXF4Op / MmaMXF4NVF4Op / MmaMXF8Op(ab_dtype, acc_dtype, sf_type): K and the scale vector are the Op's
+Builtin warp_block_scaled_same(int k, int vs) {
+  return [k, vs](Evaluator& ev, const Node& n) {
+    auto a = bind_dsl_args(ev, n, {"ab_dtype", "acc_dtype", "sf_type"}, 3);
+    return warp_block_scaled(ev, n, *a[0], *a[0], *a[1], *a[2], k, vs);
+  };
+}
+
+// MmaMXF8F6F4Op(a_dtype, b_dtype, acc_dtype, sf_type): 16x8x32, a scale per 32
+Value warp_mxf8f6f4(Evaluator& ev, const Node& n) {
+  auto a = bind_dsl_args(ev, n, {"a_dtype", "b_dtype", "acc_dtype", "sf_type"}, 4);
+  return warp_block_scaled(ev, n, *a[0], *a[1], *a[2], *a[3], 32, 32);
+}
+
 // --- warpgroup: wgmma (SM90) ----------------------------------------------------------------
 // (a_dtype, b_dtype, acc_dtype, instruction_shape, a_src, a_major_mode, b_major_mode) -> the GMMA name.
 Value warpgroup_mma(Evaluator& ev, const Node& n, const ValueType& ta, const ValueType& tb, const ValueType& tc, const Node& shape_at,
@@ -601,6 +624,10 @@ void register_dsl_names(Registry& r) {
   r.add("cute.nvgpu.warp.MmaF16BF16Op", warp_f16bf16, "cute.nvgpu.warp.MmaF16BF16Op(ab_dtype, acc_dtype, shape_mnk)");
   r.add("cute.nvgpu.warp.MmaTF32Op", warp_tf32, "cute.nvgpu.warp.MmaTF32Op(shape_mnk)");
   r.add("cute.nvgpu.warp.MmaFP8Op", warp_fp8, "cute.nvgpu.warp.MmaFP8Op(ab_dtype, acc_dtype, shape_mnk)");
+  r.add("cute.nvgpu.warp.MmaMXF4Op", warp_block_scaled_same(64, 32), "cute.nvgpu.warp.MmaMXF4Op(ab_dtype, acc_dtype, sf_type)");
+  r.add("cute.nvgpu.warp.MmaMXF4NVF4Op", warp_block_scaled_same(64, 16), "cute.nvgpu.warp.MmaMXF4NVF4Op(ab_dtype, acc_dtype, sf_type)");
+  r.add("cute.nvgpu.warp.MmaMXF8Op", warp_block_scaled_same(32, 32), "cute.nvgpu.warp.MmaMXF8Op(ab_dtype, acc_dtype, sf_type)");
+  r.add("cute.nvgpu.warp.MmaMXF8F6F4Op", warp_mxf8f6f4, "cute.nvgpu.warp.MmaMXF8F6F4Op(a_dtype, b_dtype, acc_dtype, sf_type)");
   // warpgroup (wgmma)
   r.add("cute.nvgpu.warpgroup.MmaF16BF16Op", warpgroup_f16bf16,
         "cute.nvgpu.warpgroup.MmaF16BF16Op(ab_dtype, acc_dtype, instruction_shape, a_src, a_major_mode, b_major_mode)");

@@ -78,6 +78,14 @@ TEST_CASE("CuTeDSL MMA Ops are the catalogue's atoms") {
       {"cute.nvgpu.warp.MmaTF32Op((16, 8, 8))", "SM80_16x8x8_F32TF32TF32F32_TN{}"},
       {"cute.nvgpu.warp.MmaFP8Op(cutlass.Float8E4M3FN, cutlass.Float32, (16, 8, 32))", "SM89_16x8x32_F32E4M3E4M3F32_TN{}"},
       {"warp.MmaF16BF16Op(cutlass.Float16, cutlass.Float32, (16, 8, 16))", "SM80_16x8x16_F32F16F16F32_TN{}"},  // from cutlass.cute.nvgpu import warp
+      {"warp.MmaMXF4Op(cutlass.Float4E2M1FN, cutlass.Float32, cutlass.Float8E8M0FNU)",
+       "SM120_16x8x64_TN_VS<float_e2m1_t,float_e2m1_t,float,float_ue8m0_t,32>{}"},
+      {"warp.MmaMXF4NVF4Op(cutlass.Float4E2M1FN, cutlass.Float32, cutlass.Float8E4M3FN)",
+       "SM120_16x8x64_TN_VS<float_e2m1_t,float_e2m1_t,float,float_ue4m3_t,16>{}"},
+      {"warp.MmaMXF8Op(cutlass.Float8E4M3FN, cutlass.Float32, cutlass.Float8E8M0FNU)",
+       "SM120_16x8x32_TN_VS<float_e4m3_t,float_e4m3_t,float,float_ue8m0_t,32>{}"},
+      {"warp.MmaMXF8F6F4Op(cutlass.Float4E2M1FN, cutlass.Float8E4M3FN, cutlass.Float32, cutlass.Float8E8M0FNU)",
+       "SM120_16x8x32_TN_VS<float_e2m1_t,float_e4m3_t,float,float_ue8m0_t,32>{}"},
       {std::string("cute.nvgpu.warpgroup.MmaF16BF16Op(cutlass.Float16, cutlass.Float32, (64, 128), cute.nvgpu.OperandSource.SMEM, ") + kOpK + ", " +
            kOpMN + ")",
        "SM90_64x128x16_F32F16F16_SS<GMMA::Major::K,GMMA::Major::MN>{}"},
