@@ -127,6 +127,13 @@ Value binary(Evaluator& ev, const Node& n, char op) {
   }
 }
 
+// CuTeDSL's attributes of a value: layout.shape, layout.stride.
+Value attribute(Evaluator& ev, const Node& at, const Value& v, const std::string& attr) {
+  if (v.is(V::Kind::kLayout) && attr == "shape") return V::from(shape(v.any_layout()));
+  if (v.is(V::Kind::kLayout) && attr == "stride") return V::from(v.to_layout().stride);
+  ev.fail(at, "cutevis knows the attributes .shape and .stride of a layout, not ." + attr + " of " + v.describe());
+}
+
 Value get_item(const Value& v, int64_t i) {
   if (v.is(V::Kind::kTuple)) {
     const int64_t size = static_cast<int64_t>(v.elements().size());
@@ -157,12 +164,19 @@ void register_dsl_algebra(Registry& r) {
     });
   }
   r.add("py.getitem", [](Evaluator& ev, const Node& n) { return get_item(ev.eval(n.args[0]), int_arg(ev, n.args[1])); });
-  r.add("py.attr", [](Evaluator& ev, const Node& n) {  // layout.shape, layout.stride
-    Value v = ev.eval(n.args[0]);
-    const std::string& attr = n.args[1].name;
-    if (v.is(V::Kind::kLayout) && attr == "shape") return V::from(shape(v.any_layout()));
-    if (v.is(V::Kind::kLayout) && attr == "stride") return V::from(v.to_layout().stride);
-    ev.fail(n.args[1], "cutevis knows the attributes .shape and .stride of a layout, not ." + attr + " of " + v.describe());
+  r.add("py.attr", [](Evaluator& ev, const Node& n) { return attribute(ev, n.args[1], ev.eval(n.args[0]), n.args[1].name); });
+  // name.shape / name.stride where `name` is a declared value (--from): a dotted name the
+  // parser could not tell from a module path
+  r.add_resolver([](Evaluator& ev, const Node& n, Value& out) {
+    const size_t dot = n.name.rfind('.');
+    if (n.call != Node::Call::kNone || dot == std::string::npos) return false;
+    const std::string attr = n.name.substr(dot + 1);
+    if (attr != "shape" && attr != "stride") return false;
+    Node owner = n;
+    owner.name = n.name.substr(0, dot);
+    owner.end = n.begin + dot;
+    out = attribute(ev, n, ev.eval(owner), attr);
+    return true;
   });
 
   // --- cute.* (cutlass/cute/core.py) ----------------------------------------------------

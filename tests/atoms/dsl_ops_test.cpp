@@ -317,6 +317,8 @@ TEST_CASE("a CuTeDSL kernel file: scan_python's declarations evaluate to the C++
         tiled_mma_text(eval("make_tiled_mma(SM90_64x128x16_F32F16F16_SS<GMMA::Major::K,GMMA::Major::K>{}, Layout<Shape<_2,_1,_1>>{})")));
   CHECK(named("a_smem_layout_staged").to_string() == "Sw<3,4,3> o 0 o ((8,16),(64,1),(1,4)):((64,512),(1,0),(0,8192))");
   CHECK(named("epi_tile").to_string() == "(64,32)");
+  CHECK(named("a_smem_layout_staged.shape").to_string() == "((8,16),(64,1),(1,4))");  // an attribute of a declared name
+  CHECK(evaluate_expression("cute.size(a_smem_layout_staged, mode=[2])", registry).to_string() == "4");
   CHECK(tiled_copy_text(named("tiled_copy")) ==
         tiled_copy_text(eval("make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>, half_t>{}, Layout<Shape<_32,_8>,Stride<_8,_1>>{}, Layout<Shape<_1,_8>>{})")));
   CHECK(tiled_mma_text(named("mma")) ==
