@@ -49,7 +49,8 @@ Node parse_in_syntax(const std::string& text, Syntax syntax);
 // The assignments of a Python source (a CuTeDSL kernel): `name = expr` and `self.attr = expr`
 // at any indentation (module constants, function and method bodies), `name: T = expr`.
 // Each is a Declaration with language kPython; its scope is the enclosing classes and
-// functions, "::"-joined.  Tuple targets, augmented assignments, strings and comments are
+// functions, "::"-joined (for `self.x`, the enclosing classes only: an attribute set in
+// __init__ is seen from every method).  Tuple targets, augmented assignments, strings and comments are
 // skipped; the expressions are not parsed here (they are parsed lazily when named).
 std::vector<Declaration> scan_python(const std::string& text, const std::string& file);
 

@@ -162,12 +162,17 @@ std::pair<int, int> position(const std::string& s, size_t offset, size_t& cursor
 
 std::vector<Declaration> scan_python(const std::string& text, const std::string& file) {
   std::vector<Declaration> out;
-  std::vector<std::pair<size_t, std::string>> scopes;  // (indent, class or def name)
+  struct Scope {
+    size_t indent;
+    std::string name;
+    bool is_class;
+  };
+  std::vector<Scope> scopes;  // the enclosing classes and functions
   size_t cursor = 0, line_start = 0;
   int line_no = 1;
   for (const LogicalLine& l : logical_lines(text)) {
     if (!l.continues_line)
-      while (!scopes.empty() && scopes.back().first >= l.indent) scopes.pop_back();
+      while (!scopes.empty() && scopes.back().indent >= l.indent) scopes.pop_back();
     std::string head = text.substr(l.begin, std::min<size_t>(l.end - l.begin, 200));
     for (const char* opener : {"class ", "def ", "async def "}) {
       if (head.rfind(opener, 0) != 0) continue;
@@ -175,7 +180,7 @@ std::vector<Declaration> scan_python(const std::string& text, const std::string&
       while (b < head.size() && head[b] == ' ') ++b;
       size_t e = b;
       while (e < head.size() && is_ident_char(head[e])) ++e;
-      if (e > b) scopes.emplace_back(l.indent, head.substr(b, e - b));
+      if (e > b) scopes.push_back({l.indent, head.substr(b, e - b), opener[0] == 'c'});
       break;
     }
     std::vector<size_t> signs = assignment_signs(text, l.begin, l.end);
@@ -193,13 +198,18 @@ std::vector<Declaration> scan_python(const std::string& text, const std::string&
     if (targets.empty()) continue;
     while (value_begin < l.end && std::isspace(static_cast<unsigned char>(text[value_begin]))) ++value_begin;
     if (value_begin >= l.end) continue;
-    std::string scope;
-    for (const auto& [indent, name] : scopes) scope += (scope.empty() ? "" : "::") + name;
+    // a local's scope is every enclosing class and function; an attribute (self.x) belongs to
+    // the instance, so its scope ends at the innermost class (visible from every method)
+    std::string scope, class_scope;
+    for (const Scope& sc : scopes) {
+      scope += (scope.empty() ? "" : "::") + sc.name;
+      if (sc.is_class) class_scope = scope;
+    }
     auto [line, column] = position(text, value_begin, cursor, line_no, line_start);
     for (const std::string& name : targets) {
       Declaration d;
       d.name = name;
-      d.scope = scope;
+      d.scope = name.rfind("self.", 0) == 0 ? class_scope : scope;
       d.text = text.substr(value_begin, l.end - value_begin);
       d.language = SourceLanguage::kPython;
       d.file = file;

@@ -289,8 +289,8 @@ TEST_CASE("a CuTeDSL kernel file: scan_python's declarations evaluate to the C++
   std::vector<Declaration> decls = scan_python(text, "dsl_kernel.py");
   std::vector<std::string> names;
   for (const auto& d : decls) names.push_back(d.scope + "|" + d.name);
-  CHECK(names == std::vector<std::string>{"|NUM_STAGES", "|THREADS", "HopperGemm::__init__|self.acc_dtype", "HopperGemm::__init__|self.tile_shape_mnk",
-                                          "HopperGemm::__init__|self.atom_layout_mnk", "HopperGemm::__call__|self.a_dtype",
+  CHECK(names == std::vector<std::string>{"|NUM_STAGES", "|THREADS", "HopperGemm|self.acc_dtype", "HopperGemm|self.tile_shape_mnk",
+                                          "HopperGemm|self.atom_layout_mnk", "HopperGemm|self.a_dtype",
                                           "HopperGemm::__call__|tiled_mma", "HopperGemm::__call__|a_smem_layout_staged",
                                           "HopperGemm::__call__|epi_tile", "HopperGemm::__call__|copy_atom", "HopperGemm::__call__|tiled_copy",
                                           "sm80_fallback|mma"});

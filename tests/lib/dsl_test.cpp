@@ -210,8 +210,8 @@ TEST_CASE("scan_python finds assignments at any indentation, with their scope an
   for (const auto& x : d) names.push_back(x.scope + "|" + x.name + "=" + x.text);
   const std::vector<std::string> want = {
       "|TILE_M=128",
-      "HopperGemm::__init__|self.tile_shape=tile_shape",
-      "HopperGemm::__init__|self.a_dtype=cutlass.Float16",
+      "HopperGemm|self.tile_shape=tile_shape",
+      "HopperGemm|self.a_dtype=cutlass.Float16",
       "HopperGemm::__call__|sA_layout=cute.make_layout(\n            (TILE_M, 64),   # rows, cols\n            stride=(64, 1),\n        )",
       "HopperGemm::__call__|tiled=cute.make_tiled_mma(op, (2, 2, 1))",
       "HopperGemm::__call__|n=4",
