@@ -29,14 +29,15 @@ void register_catalogue_names() {
     register_mma_names(default_registry());
     register_copy_names(default_registry());
     register_cpp_atom_names(default_registry());
+    register_dsl_names(default_registry());
   });
 }
 
 namespace {
 
 // An expression or snippet, with the --from / -D names (app/sources.cpp).
-Value evaluate(const std::string& expression, const std::shared_ptr<Environment>& env = nullptr) {
-  return evaluate_source(expression, env.get());
+Value evaluate(const std::string& expression, const std::shared_ptr<Environment>& env = nullptr, Syntax syntax = Syntax::kAuto) {
+  return evaluate_source(expression, env.get(), syntax);
 }
 
 ViewOptions view_options(const ShowOptions& o) {
@@ -215,7 +216,7 @@ std::string short_type(const ValueType& t) {
 }  // namespace
 
 Output run_eval(const EvalOptions& options, const std::shared_ptr<Environment>& env) {
-  Value v = evaluate(options.expression, env);
+  Value v = evaluate(options.expression, env, options.syntax);
   if (options.json) {
     if (const TiledMma* m = as_tiled_mma(v)) return text(tiled_mma_json(*m));
     if (const MmaAtom* a = as_mma_atom(v)) return text(mma_atom_json(*a).dump());
@@ -227,7 +228,7 @@ Output run_eval(const EvalOptions& options, const std::shared_ptr<Environment>& 
 }
 
 Output run_layout(const ShowOptions& o) {
-  Value v = evaluate(o.input, o.env);
+  Value v = evaluate(o.input, o.env, o.syntax);
   if (v.is(Value::Kind::kSwizzle))  // a bare swizzle: over its smallest domain
     v = Value::layout(compose3(v.swizzle(), 0, AnyLayout(make_layout(IntTuple(v.swizzle().domain())))));
   if (!v.is_layout_like())
@@ -238,7 +239,7 @@ Output run_layout(const ShowOptions& o) {
 }
 
 Output run_tv(const ShowOptions& o, const std::string& tile) {
-  Layout tv = evaluate(o.input, o.env).to_layout();
+  Layout tv = evaluate(o.input, o.env, o.syntax).to_layout();
   Value t = evaluate(tile, o.env);
   IntTuple tile_mn = t.is(Value::Kind::kLayout) ? shape(t.any_layout()) : t.to_int_tuple();
   if (tile_mn.is_leaf()) tile_mn = tup(tile_mn.value(), 1);
@@ -283,7 +284,7 @@ std::string mma_expression(const std::string& atom, const std::string& atom_layo
 }
 
 Output run_mma(const ShowOptions& o) {
-  Value v = evaluate(o.input, o.env);
+  Value v = evaluate(o.input, o.env, o.syntax);
   if (const TiledMma* m = as_tiled_mma(v)) return show_tiled_mma(*m, o, false);
   if (const MmaAtom* a = as_mma_atom(v)) return show_tiled_mma(make_tiled_mma(*a), o, false);
   throw Error("cutevis mma needs a TiledMMA or an MMA atom, e.g. make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{}); got " +
@@ -291,7 +292,7 @@ Output run_mma(const ShowOptions& o) {
 }
 
 Output run_copy(const ShowOptions& o) {
-  Value v = evaluate(o.input, o.env);
+  Value v = evaluate(o.input, o.env, o.syntax);
   if (const TiledCopy* c = as_tiled_copy(v)) return show_tiled_copy(*c, o);
   if (const CopyAtom* a = as_copy_atom(v)) {
     if (o.json) return text(copy_atom_json(*a).dump());

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "lib/expr.hpp"
 #include "renderers/render.hpp"
 #include "renderers/views.hpp"
 
@@ -32,11 +33,13 @@ struct PictureOptions {
 struct EvalOptions {
   std::string expression;
   bool json = false;
+  Syntax syntax = Syntax::kAuto;  // --dsl: read the expression as CuTeDSL (Python)
 };
 
 struct ShowOptions {
   std::string input;    // an expression or a name
   bool json = false;    // --json
+  Syntax syntax = Syntax::kAuto;  // --dsl: read the expression as CuTeDSL (Python)
   PictureOptions picture;
   std::optional<int64_t> thread;  // atom/mma --thread T: that thread's slice (ThrMMA)
   std::shared_ptr<Environment> env;  // --from / -D declarations (app/sources.hpp), or null

@@ -11,6 +11,7 @@
 
 #include "app/diagnostics.hpp"
 #include "lib/cpp_scanner.hpp"
+#include "lib/dsl.hpp"
 
 namespace cutevis {
 
@@ -19,7 +20,7 @@ namespace {
 constexpr size_t kMaxSourceBytes = size_t{4} << 20;  // CUTLASS's largest header is ~0.3 MB
 
 SourceScanner& python_scanner() {
-  static SourceScanner scanner;
+  static SourceScanner scanner = [](const std::string& text, const std::string& file) { return scan_python(text, file); };
   return scanner;
 }
 
@@ -73,6 +74,8 @@ Declaration parse_define(const std::string& d) {
     if (c == ':') {
       valid = i + 2 < name.size() && name[i + 1] == ':' && (std::isalpha(static_cast<unsigned char>(name[i + 2])) || name[i + 2] == '_');
       ++i;
+    } else if (c == '.') {  // CuTeDSL: -D self.tile_shape=(128, 128, 64)
+      valid = i + 1 < name.size() && (std::isalpha(static_cast<unsigned char>(name[i + 1])) || name[i + 1] == '_');
     } else {
       valid = std::isalnum(static_cast<unsigned char>(c)) || c == '_';
     }
@@ -86,6 +89,7 @@ Declaration parse_define(const std::string& d) {
   decl.line = 1;
   decl.column = static_cast<int>(eq) + 2;
   if (decl.text.find_first_not_of(" \t") == std::string::npos) throw Error("-D " + name + "= has no value");
+  if (looks_like_dsl(decl.text) || name.find('.') != std::string::npos) decl.language = SourceLanguage::kPython;
   return decl;
 }
 
@@ -131,6 +135,7 @@ void set_python_scanner(SourceScanner scanner) { python_scanner() = std::move(sc
 std::shared_ptr<Environment> load_sources(const SourceOptions& o) {
   if (o.empty()) return nullptr;
   auto env = std::make_shared<Environment>();
+  env->set_parser(SourceLanguage::kPython, [](const std::string& text) { return parse_dsl_expression(text); });
   bool stdin_read = false;
   for (const auto& path : o.from) {
     if (path == "-") {
@@ -154,20 +159,21 @@ std::shared_ptr<Environment> load_sources(const SourceOptions& o) {
   return env;
 }
 
-Value evaluate_source(const std::string& text, Environment* env) {
+Value evaluate_source(const std::string& text, Environment* env, Syntax syntax) {
   register_catalogue_names();
-  bool snippet = looks_like_snippet(text);
+  bool dsl = syntax == Syntax::kDsl || (syntax == Syntax::kAuto && looks_like_dsl(text));
+  bool snippet = !dsl && syntax != Syntax::kDsl && looks_like_snippet(text);
   Environment local;
   if (!env && !snippet) {
     try {
-      return evaluate_expression(text);  // the fast path
+      return evaluate_expression(text, default_registry(), dsl ? Syntax::kDsl : Syntax::kCpp);  // the fast path
     } catch (const UnknownName&) {  // list every undefined name, not only the first
-      local.evaluate(parse_expression(text), text, default_registry());
+      local.evaluate(parse_in_syntax(text, dsl ? Syntax::kDsl : Syntax::kCpp), text, default_registry());
       throw;
     }
   }
   if (!env) env = &local;
-  if (!snippet) return env->evaluate(parse_expression(text), text, default_registry());
+  if (!snippet) return env->evaluate(parse_in_syntax(text, dsl ? Syntax::kDsl : Syntax::kCpp), text, default_registry());
   CppSnippet s = scan_cpp_snippet(text, kSnippetFile);
   for (auto& d : s.declarations) env->add(std::move(d));
   if (!s.result_name.empty()) {

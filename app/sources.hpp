@@ -30,8 +30,9 @@ struct SourceOptions {
 // binary or unsupported files and malformed -D.
 std::shared_ptr<Environment> load_sources(const SourceOptions& options);
 
-// An expression or a snippet, evaluated with the declared names (env may be null).
-Value evaluate_source(const std::string& text, Environment* env);
+// An expression or a snippet, evaluated with the declared names (env may be null); a
+// CuTeDSL expression (syntax kDsl, or kAuto and spelled in the DSL) is one expression.
+Value evaluate_source(const std::string& text, Environment* env, Syntax syntax = Syntax::kAuto);
 
 // How the scanner of a CuTeDSL Python file is connected (lib/dsl.hpp's scan_python at
 // merge): text, file -> declarations.  Unset, a .py file is "not supported yet".

@@ -181,9 +181,15 @@ TEST_CASE("errors: recursive aliases, huge and binary files, unbalanced template
   auto ue = test::run_cutevis({"eval", "--from", unbalanced, "X"});
   CHECK(ue.exit_code == kExitBadInput);
   CHECK(ue.err.find(unbalanced + ":1:") != std::string::npos);
-  auto py = test::run_cutevis({"eval", "--from", write_temp("k.py", "x = 1\n"), "x"});
-  CHECK(py.exit_code == kExitBadInput);
-  CHECK(py.err.find("CuTeDSL Python files are not supported yet") != std::string::npos);
+  // a .py file goes to the CuTeDSL front end's scanner and parser (issue 14), same environment
+  std::string pyfile = write_temp("k.py", "import cutlass.cute as cute\nx = cute.make_layout((4, 8), stride=(1, 4))\n");
+  auto py = test::run_cutevis({"eval", "--from", pyfile, "x"});
+  CAPTURE(py.err);
+  CHECK(py.out == "(4,8):(1,4)\n");
+  auto pyd = test::run_cutevis({"eval", "--from", pyfile, "-D", "self.n=(2, 2)", "cute.size(self.n) * size(x)"});
+  CAPTURE(pyd.err);
+  CHECK(pyd.out == "128\n");
+  std::remove(pyfile.c_str());
   for (const auto& p : {rec, deep, big, bin, unbalanced}) std::remove(p.c_str());
 }
 
