@@ -192,7 +192,9 @@ std::string describe_error(const Error& e, const std::string& source) {
   if (const auto* u = dynamic_cast<const UndefinedNames*>(&e)) {
     std::string out = "cutevis: error: " + std::string(e.what()) + "\n";
     std::string defines;
-    for (const auto& use : u->uses()) {
+    const size_t kShown = 12;  // the rest are counted in the first line
+    for (size_t i = 0; i < std::min(kShown, u->uses().size()); ++i) {
+      const NameUse& use = u->uses()[i];
       if (use.in_expression) {
         out += caret_lines(source, static_cast<size_t>(use.position), "");
       } else if (use.spot.file == kSnippetFile) {

@@ -39,7 +39,9 @@ UndefinedNames::UndefinedNames(std::vector<NameUse> uses)
     : Error([&] {
         if (uses.size() == 1) return "undefined name '" + uses[0].name + "'";
         std::string m = std::to_string(uses.size()) + " undefined names: ";
-        for (size_t i = 0; i < uses.size(); ++i) m += (i ? ", " : "") + uses[i].name;
+        const size_t shown = std::min<size_t>(uses.size(), 12);  // one line, whatever the text
+        for (size_t i = 0; i < shown; ++i) m += (i ? ", " : "") + uses[i].name.substr(0, 60);
+        if (shown < uses.size()) m += ", and " + std::to_string(uses.size() - shown) + " more";
         return m;
       }(), uses.empty() || !uses[0].in_expression ? kNoPosition : uses[0].position),
       uses_(std::move(uses)) {}
