@@ -7,6 +7,7 @@
 
 #include "app/commands.hpp"
 #include "app/output.hpp"
+#include "app/sources.hpp"
 
 namespace cutevis {
 
@@ -16,6 +17,21 @@ std::string field(const nlohmann::json& entry, const char* key, const std::strin
   if (!entry.contains(key)) return fallback;
   if (!entry[key].is_string()) throw Error(std::string("'") + key + "' must be a string");
   return entry[key].get<std::string>();
+}
+
+// "from": "FILE" or ["FILE", ...], "defines": ["NAME=VALUE", ...]: as --from and -D.
+SourceOptions entry_sources(const nlohmann::json& e) {
+  SourceOptions s;
+  auto strings = [&](const char* key, std::vector<std::string>& out) {
+    if (!e.contains(key)) return;
+    const auto& v = e[key];
+    if (v.is_string()) out.push_back(v.get<std::string>());
+    else if (v.is_array()) for (const auto& x : v) out.push_back(x.get<std::string>());
+    else throw Error(std::string("'") + key + "' must be a string or an array of strings");
+  };
+  strings("from", s.from);
+  strings("defines", s.defines);
+  return s;
 }
 
 Output draw_entry(const nlohmann::json& e) {
@@ -30,6 +46,7 @@ Output draw_entry(const nlohmann::json& e) {
   o.picture.color_by = field(e, "color_by", "auto");
   o.picture.threads = field(e, "threads");
   if (e.contains("element_bits")) o.picture.bank_element_bits = e["element_bits"].get<int>();
+  o.env = load_sources(entry_sources(e));
   if (command == "layout") return run_layout(o);
   if (command == "tv") return run_tv(o, field(e, "tile"));
   if (command == "atom") return run_atom(o);

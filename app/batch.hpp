@@ -11,7 +11,8 @@
 //     {"command": "tv", "input": "((4,8),4):((8,1),32)", "tile": "(32,4)", ...}]}
 //
 // command: layout | tv | atom | mma | copy; format: tex | svg | png | pdf | txt | json;
-// optional: style, color_by, threads, element_bits, tile (for tv).  Output paths are
+// optional: style, color_by, threads, element_bits, tile (for tv), from ("FILE" or
+// ["FILE", ...]) and defines (["NAME=VALUE", ...]) as --from and -D (app/sources.hpp).  Output paths are
 // relative to the output folder.
 #pragma once
 

@@ -2,6 +2,7 @@
 // Every function throws cutevis::Error for bad input (exit 2); the caller prints it.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -10,6 +11,8 @@
 #include "renderers/views.hpp"
 
 namespace cutevis {
+
+class Environment;  // declared names from --from / -D (lib/environment.hpp)
 
 // What a command produces: text or binary bytes for stdout or a file.
 struct Output {
@@ -39,10 +42,12 @@ struct ShowOptions {
   Syntax syntax = Syntax::kAuto;  // --dsl: read the expression as CuTeDSL (Python)
   PictureOptions picture;
   std::optional<int64_t> thread;  // atom/mma --thread T: that thread's slice (ThrMMA)
+  std::shared_ptr<Environment> env;  // --from / -D declarations (app/sources.hpp), or null
 };
 
-// `cutevis eval EXPR`: the value in CuTe's notation, or the JSON contract.
-Output run_eval(const EvalOptions& options);
+// `cutevis eval EXPR`: the value in CuTe's notation, or the JSON contract; `env`: the
+// --from / -D declarations (app/sources.hpp), or null.
+Output run_eval(const EvalOptions& options, const std::shared_ptr<Environment>& env = nullptr);
 
 // `cutevis layout EXPR`: a picture of a layout (default: the text table).
 Output run_layout(const ShowOptions& options);
@@ -81,6 +86,7 @@ struct VerifyOptions {
   bool every = false;                    // with --all: one line per atom
   bool json = false;
   PictureOptions picture;                // a diff picture of a single atom's report
+  std::shared_ptr<Environment> env;      // --from / -D declarations for the --layout-* options
 };
 struct VerifyOutcome {
   Output output;

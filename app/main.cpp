@@ -13,6 +13,7 @@
 #include "app/diagnostics.hpp"
 #include "app/exit_codes.hpp"
 #include "app/output.hpp"
+#include "app/sources.hpp"
 
 using namespace cutevis;
 
@@ -87,12 +88,20 @@ int main(int argc, char** argv) {
   auto add_output = [&](CLI::App* cmd) {
     cmd->add_option("-o,--output", output_path, "write to FILE (atomically) instead of stdout");
   };
+  SourceOptions sources;  // --from FILE, -D NAME=VALUE (app/sources.hpp)
+  auto add_sources = [&](CLI::App* cmd) {
+    cmd->add_option("--from", sources.from, "read the declarations of a C++ file (repeatable; - is stdin): using X = ..., auto x = ..., ...")
+        ->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    cmd->add_option("-D", sources.defines, "define a name the text leaves open: -D bM=128 -D TA=half_t (repeatable; wins over files)")
+        ->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  };
 
   EvalOptions eval;
   CLI::App* eval_cmd = app.add_subcommand("eval", "Evaluate a layout-algebra expression and print the result");
-  eval_cmd->add_option("expression", eval.expression, "e.g. 'composition((4,8):(1,4), (2,2):(1,2))'")->required();
+  eval_cmd->add_option("expression", eval.expression, "e.g. 'composition((4,8):(1,4), (2,2):(1,2))', or a snippet 'using A = Layout<Shape<_4,_8>>; coalesce(A{})'")->required();
   eval_cmd->add_flag("--json", eval.json, "one JSON object: kind, text, and size/cosize/values for layouts");
   add_output(eval_cmd);
+  add_sources(eval_cmd);
 
   ShowOptions show;
   PictureFlags flags;
@@ -104,6 +113,7 @@ int main(int argc, char** argv) {
   layout_cmd->add_option("--element-bits", flags.element_bits, "element width for --banks (default 16)");
   flags.add_to(layout_cmd);
   add_output(layout_cmd);
+  add_sources(layout_cmd);
 
   std::string tile;
   CLI::App* tv_cmd = app.add_subcommand("tv", "Draw a TV layout over a tile: every (thread, value) owner of every cell");
@@ -112,6 +122,7 @@ int main(int argc, char** argv) {
   tv_cmd->add_flag("--json", show.json, "owners of every cell as JSON");
   flags.add_to(tv_cmd);
   add_output(tv_cmd);
+  add_sources(tv_cmd);
 
   CLI::App* atom_cmd = app.add_subcommand("atom", "An MMA or copy atom by name: CuTe's print, --json, or a picture");
   atom_cmd->add_option("name", show.input, "e.g. SM70_8x8x4_F32F16F16F32_NT, 'SM90_64x128x16_F32F16F16_SS<K,K>'")->required();
@@ -131,12 +142,14 @@ int main(int argc, char** argv) {
   mma_cmd->add_option("--thread", thread, "one thread's slice (ThrMMA): its (V,M,N,K) coordinate and its cells of A, B, C");
   flags.add_to(mma_cmd);
   add_output(mma_cmd);
+  add_sources(mma_cmd);
 
   CLI::App* copy_cmd = app.add_subcommand("copy", "A TiledCopy: CuTe's print, --json, or a picture (source and destination)");
   copy_cmd->add_option("expression", show.input, "e.g. 'make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>, float>{}, Layout<Shape<_32,_8>>{}, Layout<Shape<_4,_1>>{})'")->required();
   copy_cmd->add_flag("--json", show.json, "the tiling and every owner as JSON");
   flags.add_to(copy_cmd);
   add_output(copy_cmd);
+  add_sources(copy_cmd);
 
   ListOptions list;
   CLI::App* list_cmd = app.add_subcommand("list", "The atom catalogue, with shapes and types");
@@ -163,6 +176,13 @@ int main(int argc, char** argv) {
   verify_cmd->add_flag("--json", verify.json, "the report as JSON");
   verify_flags.add_to(verify_cmd);
   add_output(verify_cmd);
+  add_sources(verify_cmd);
+
+  NamesOptions names;
+  CLI::App* names_cmd = app.add_subcommand("names", "Every name a C++ file declares: its kind and CuTe print, or what is missing (-D)");
+  names_cmd->add_flag("--json", names.json, "one JSON object: names (name, kind, value or error and needs), parameters");
+  add_output(names_cmd);
+  add_sources(names_cmd);
 
   std::string batch_spec, batch_dir = ".";
   CLI::App* batch_cmd = app.add_subcommand("batch", "Draw every picture of a JSON batch spec in one process (see samples/docs.json)");
@@ -182,9 +202,15 @@ int main(int argc, char** argv) {
 
   try {
     if (dsl) eval.syntax = show.syntax = Syntax::kDsl;
+    std::shared_ptr<Environment> env = load_sources(sources);
+    show.env = verify.env = env;
+    if (names_cmd->parsed()) {
+      names.sources = sources;
+      return emit(run_names(names), output_path);
+    }
     if (eval_cmd->parsed()) {
       source = eval.expression;
-      return emit(run_eval(eval), output_path);
+      return emit(run_eval(eval, env), output_path);
     }
     if (list_cmd->parsed()) return emit(run_list(list), output_path);
     if (verify_cmd->parsed()) {
@@ -232,7 +258,7 @@ int main(int argc, char** argv) {
       return emit(run_copy(show), output_path);
     }
   } catch (const Error& e) {
-    std::string msg = format_error(e, source);
+    std::string msg = describe_error(e, source);
     std::fputs(msg.c_str(), stderr);
     bool io = std::string(e.what()).rfind("cannot write", 0) == 0;
     return io ? kExitIoError : kExitBadInput;

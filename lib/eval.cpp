@@ -1,6 +1,9 @@
 // Values, the name registry and the evaluator of the expression language.
 #include <algorithm>
+#include <unordered_map>
 
+#include "lib/cpp_syntax.hpp"
+#include "lib/environment.hpp"
 #include "lib/dsl.hpp"
 #include "lib/expr.hpp"
 
@@ -314,6 +317,7 @@ const std::vector<TypeEntry>& type_table() {
       {"uint1b_t", 1, {"cutlass::uint1b_t", "cute::uint1b_t", "b1"}},
       {"complex<double>", 128, {"cutlass::complex<double>", "cute::complex<double>", "complex_double"}},
       {"complex<float>", 64, {"cutlass::complex<float>", "cute::complex<float>"}},
+      {"complex<tfloat32_t>", 64, {"cutlass::complex<cutlass::tfloat32_t>", "cute::complex<cute::tfloat32_t>", "complex<cutlass::tfloat32_t>"}},
   };
   return t;
 }
@@ -321,16 +325,19 @@ const std::vector<TypeEntry>& type_table() {
 }  // namespace
 
 bool lookup_value_type(const std::string& name, ValueType& out) {
-  for (const auto& e : type_table()) {
-    bool hit = name == e.canonical;
-    for (const char* a : e.aliases) hit = hit || name == a;
-    if (hit) {
-      out.name = e.canonical;
-      out.bits = e.bits;
-      return true;
+  static const auto* index = [] {  // every spelling -> its entry (files ask for hundreds of names)
+    auto* m = new std::unordered_map<std::string, const TypeEntry*>;
+    for (const auto& e : type_table()) {
+      m->emplace(e.canonical, &e);
+      for (const char* a : e.aliases) m->emplace(a, &e);
     }
-  }
-  return false;
+    return m;
+  }();
+  auto it = index->find(name);
+  if (it == index->end()) return false;
+  out.name = it->second->canonical;
+  out.bits = it->second->bits;
+  return true;
 }
 
 std::vector<std::string> value_type_names() {
@@ -424,6 +431,12 @@ Value Evaluator::eval(const Node& node) {
       }
       case Node::Kind::kName:
         return eval_name(node);
+      case Node::Kind::kOperator:
+        return eval_operator(*this, node);
+      case Node::Kind::kScope:
+        return eval_scope(*this, node);
+      case Node::Kind::kDecltype:
+        return eval(node.children[0]);
     }
   } catch (const Error& e) {
     if (e.has_position()) throw;
@@ -433,8 +446,10 @@ Value Evaluator::eval(const Node& node) {
 }
 
 Value Evaluator::eval_name(const Node& node) {
+  if (env_ && !node.has_template_args && node.args.empty())  // a declared name, X or X{}
+    if (const Declaration* d = env_->find(node.name, scope_, within_)) return declared_value(*d, node);
   std::string name = node.name;
-  for (const char* prefix : {"cute::", "cutlass::"})
+  for (const char* prefix : {"cute::", "cutlass::", "std::"})
     if (name.rfind(prefix, 0) == 0 && registry_.find(name.substr(std::string(prefix).size()))) name = name.substr(std::string(prefix).size());
   if (const Builtin* fn = registry_.find(name)) return (*fn)(*this, node);
   for (const auto& r : registry_.resolvers()) {
@@ -442,15 +457,18 @@ Value Evaluator::eval_name(const Node& node) {
     if (r(*this, node, out)) return out;
   }
   ValueType t;
+  if (lookup_value_type(node.name, t) && node.args.size() == 1) return cast_value(*this, node, t);  // int(6)
   if (lookup_value_type(text_of(node), t) || lookup_value_type(node.name, t)) return Value::type(t);
-  std::string msg = (node.call == Node::Call::kNone ? "unknown name '" : "unknown function '") + node.name + "'";
-  auto s = registry_.suggestions(node.name);
+  bool bare = node.call == Node::Call::kNone || (node.call == Node::Call::kBrace && node.args.empty());  // X or X{}
+  std::string msg = (bare ? "unknown name '" : "unknown function '") + node.name + "'";
+  // (not inside a file's declarations: kernel bodies name runtime functions by the hundred)
+  auto s = within_ ? std::vector<std::string>{} : registry_.suggestions(node.name);
   if (!s.empty()) {
     msg += "; did you mean ";
     for (size_t i = 0; i < s.size(); ++i) msg += (i ? (i + 1 == s.size() ? " or " : ", ") : "") + ("'" + s[i] + "'");
     msg += "?";
   }
-  fail(node, msg);
+  throw UnknownName(msg, static_cast<int64_t>(node.begin));
 }
 
 Value Evaluator::eval_text(const std::string& text, Syntax syntax) {
