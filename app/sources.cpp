@@ -19,11 +19,6 @@ namespace {
 
 constexpr size_t kMaxSourceBytes = size_t{4} << 20;  // CUTLASS's largest header is ~0.3 MB
 
-SourceScanner& python_scanner() {
-  static SourceScanner scanner = [](const std::string& text, const std::string& file) { return scan_python(text, file); };
-  return scanner;
-}
-
 std::string extension_of(const std::string& path) {
   size_t slash = path.find_last_of('/');
   size_t dot = path.find_last_of('.');
@@ -130,8 +125,6 @@ std::string kind_of(const Value& v) {
 
 }  // namespace
 
-void set_python_scanner(SourceScanner scanner) { python_scanner() = std::move(scanner); }
-
 std::shared_ptr<Environment> load_sources(const SourceOptions& o) {
   if (o.empty()) return nullptr;
   auto env = std::make_shared<Environment>();
@@ -144,10 +137,8 @@ std::shared_ptr<Environment> load_sources(const SourceOptions& o) {
     }
     std::string ext = extension_of(path);
     if (ext == ".py" || ext == ".pyi") {
-      if (!python_scanner())
-        throw Error("--from " + path + ": CuTeDSL Python files are not supported yet (--from reads C++: .cu .cuh .hpp .h .cpp)");
       std::string text = read_source(path);
-      for (auto& d : python_scanner()(text, path)) env->add(std::move(d));
+      for (auto& d : scan_python(text, path)) env->add(std::move(d));
       continue;
     }
     std::string text = read_source(path);

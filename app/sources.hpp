@@ -34,11 +34,6 @@ std::shared_ptr<Environment> load_sources(const SourceOptions& options);
 // CuTeDSL expression (syntax kDsl, or kAuto and spelled in the DSL) is one expression.
 Value evaluate_source(const std::string& text, Environment* env, Syntax syntax = Syntax::kAuto);
 
-// The scanner of CuTeDSL Python files (.py, .pyi): text, file -> declarations.  It is
-// lib/dsl.hpp's scan_python; their texts parse with parse_dsl_expression.  Settable for tests.
-using SourceScanner = std::function<std::vector<Declaration>(const std::string& text, const std::string& file)>;
-void set_python_scanner(SourceScanner scanner);
-
 struct NamesOptions {
   SourceOptions sources;
   bool json = false;
