@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/atom_json.hpp"
+#include "app/inspect.hpp"
 #include "app/json_values.hpp"
 #include "atoms/copy_catalogue.hpp"
 #include "atoms/copy_names.hpp"
@@ -290,7 +291,10 @@ Output run_mma(const ShowOptions& o) {
 
 Output run_copy(const ShowOptions& o) {
   Value v = evaluate(o.input);
-  if (const TiledCopy* c = as_tiled_copy(v)) return show_tiled_copy(*c, o);
+  if (const TiledCopy* c = as_tiled_copy(v)) {
+    if (o.inspect && wants_inspection(*o.inspect)) return run_copy_inspection(*c, o, *o.inspect);
+    return show_tiled_copy(*c, o);
+  }
   if (const CopyAtom* a = as_copy_atom(v)) {
     if (o.json) return text(copy_atom_json(*a).dump());
     if (o.picture.format)

@@ -36,6 +36,7 @@ struct ShowOptions {
   bool json = false;    // --json
   PictureOptions picture;
   std::optional<int64_t> thread;  // atom/mma --thread T: that thread's slice (ThrMMA)
+  const struct InspectOptions* inspect = nullptr;  // copy --src/--dst/--analyze (app/inspect.hpp)
 };
 
 // `cutevis eval EXPR`: the value in CuTe's notation, or the JSON contract.

@@ -10,6 +10,7 @@
 
 #include "app/batch.hpp"
 #include "app/commands.hpp"
+#include "app/inspect.hpp"
 #include "app/diagnostics.hpp"
 #include "app/exit_codes.hpp"
 #include "app/output.hpp"
@@ -134,6 +135,12 @@ int main(int argc, char** argv) {
   CLI::App* copy_cmd = app.add_subcommand("copy", "A TiledCopy: CuTe's print, --json, or a picture (source and destination)");
   copy_cmd->add_option("expression", show.input, "e.g. 'make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>, float>{}, Layout<Shape<_32,_8>>{}, Layout<Shape<_4,_1>>{})'")->required();
   copy_cmd->add_flag("--json", show.json, "the tiling and every owner as JSON");
+  InspectOptions inspect;
+  copy_cmd->add_option("--src", inspect.src, "the source tensor [smem:|gmem:]LAYOUT, e.g. 'gmem:(128,64):(64,1)'");
+  copy_cmd->add_option("--dst", inspect.dst, "the destination tensor, e.g. 'tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_128,_64>{})'");
+  copy_cmd->add_flag("--analyze", inspect.analyze, "cost every instruction: smem wavefronts and bank conflicts, gmem sectors, vectorization");
+  copy_cmd->add_flag("--addresses", inspect.addresses, "with --analyze --json: every lane's byte address per instruction");
+  show.inspect = &inspect;
   flags.add_to(copy_cmd);
   add_output(copy_cmd);
 
