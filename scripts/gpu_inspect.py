@@ -3,7 +3,8 @@
 
   gpu_inspect.py cases   [--cutevis build/bin/cutevis] DIR   # here: analyse every case, write DIR/cases.txt + DIR/analysis.json
   (on the GPU machine)   scripts/gpu_inspect.sh DIR          # compile scripts/inspect_replay.cu, run it under ncu
-  gpu_inspect.py compare DIR/analysis.json DIR/ncu.csv [--table FILE]   # every number, side by side
+  gpu_inspect.py compare DIR/analysis.json DIR/ncu_serial.csv [--table FILE]   # every number, side by side
+  gpu_inspect.py record DIR/analysis.json DIR/ncu_serial.csv tests/data/inspect_h100.jsonl    # the measurements, for host tests
 
 Each case is a TiledCopy over smem/gmem tensors.  `cutevis copy ... --analyze --json --addresses`
 gives every warp instruction with every lane's byte address; the replay kernel executes exactly
@@ -204,9 +205,11 @@ SHORT = [("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_", "wf_"), ("l1tex__dat
          ("l1tex__t_requests_pipe_lsu_mem_global_op_", "req_"), ("l1tex__t_sectors_pipe_lsu_mem_global_op_", "sec_"),
          ("l1tex__data_pipe_lsu_wavefronts_mem_shared", "wf_all"), ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared", "bc_all"),
          ("smsp__inst_executed_op_", "inst_"), (".sum", "")]
-# Totals over the whole kernel: the empty kernel of the same block size is subtracted.
-TOTALS = {"l1tex__data_pipe_lsu_wavefronts_mem_shared.sum", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum",
-          "l1tex__data_pipe_lsu_wavefronts_mem_shared_cmd_write.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_cmd_read.sum"}
+# Not compared: whole-kernel totals (the serial replay's barriers add wavefronts of their own), the
+# arbitration counter, and LDGSTS's cache-access view of its global reads (0 for the .cg bypass).
+HIDDEN = {"l1tex__data_pipe_lsu_wavefronts_mem_shared.sum", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum",
+          "l1tex__data_bank_conflicts_type_arbitration.sum",
+          "l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts_cache_access.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access.sum"}
 
 
 def short(m):
@@ -228,7 +231,6 @@ def expected(a):
             if cp:
                 # the smem side of cp.async: its own conflict counter; its wavefronts only in the totals
                 add("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum", i["bank_conflicts"])
-                add("l1tex__data_pipe_lsu_wavefronts_mem_shared_cmd_write.sum", i["wavefronts"])
             else:
                 op = "st" if i["side"] == "dst" else "ld"
                 add(f"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{op}.sum", i["wavefronts"])
@@ -241,9 +243,6 @@ def expected(a):
             op = "st" if i["side"] == "dst" and not cp else "ld"
             add(f"l1tex__t_requests_pipe_lsu_mem_global_op_{op}.sum", i["requests"])
             add(f"l1tex__t_sectors_pipe_lsu_mem_global_op_{op}.sum", i["sectors"])
-            if cp:
-                add("l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts_cache_access.sum", i["requests"])
-                add("l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access.sum", i["sectors"])
         # warp instructions executed, by SASS class
         if cp:
             if i["space"] == "smem":
@@ -283,7 +282,6 @@ def compare(args):
     if len(launches) != len(analyses):
         print(f"warning: {len(launches)} launches profiled, {len(analyses)} cases analysed")
     metrics = [m for m in (launches[0].keys() if launches else []) if (m.startswith("l1tex__") or m.startswith("smsp__inst")) and m.endswith(".sum")]
-    baseline = {a["threads"]: l for a, l in zip(analyses, launches) if a.get("baseline")}
     checked = set(PRIMARY) | set(args.also or [])
     table, mismatches, compared, cross_bad = [], 0, 0, 0
     for a, l in zip(analyses, launches):
@@ -295,8 +293,8 @@ def compare(args):
             got = value(l, m)
             if got is None:
                 continue
-            if m in TOTALS and a["threads"] in baseline:
-                got -= value(baseline[a["threads"]], m) or 0
+            if m in HIDDEN:
+                continue
             want = e.get(m, 0)
             if m.startswith("smsp__inst_executed_op_shared_ld") and any(i["ptx"].startswith("cp.async") for i in a["instructions"]):
                 continue  # LDGSTS also counts here (3 per instruction on the H100): not a memory cost
@@ -325,6 +323,22 @@ def compare(args):
     return 1 if mismatches else 0
 
 
+def record(args):
+    """The measured values of the issue's metrics per case, with the case's command: tests/data/inspect_h100.jsonl."""
+    analyses = json.load(open(args.analysis))
+    launches = read_ncu(args.csv)
+    spec = {name: (expr, flags) for name, expr, flags in cases()}
+    with open(args.out, "w") as out:
+        for a, l in zip(analyses, launches):
+            if a.get("baseline"):
+                continue
+            expr, flags = spec[a["case"]]
+            src = flags[flags.index("--src") + 1] if "--src" in flags else ""
+            dst = flags[flags.index("--dst") + 1] if "--dst" in flags else ""
+            ncu = {short(m): value(l, m) for m in PRIMARY if value(l, m) is not None}
+            out.write(json.dumps({"case": a["case"], "copy": expr, "src": src, "dst": dst, "ncu": ncu}, separators=(",", ":")) + "\n")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -337,7 +351,14 @@ def main():
     k.add_argument("--table")
     k.add_argument("--also", action="append", help="count this metric as checked too")
     k.add_argument("-v", "--verbose", action="store_true")
+    r = sub.add_parser("record")
+    r.add_argument("analysis")
+    r.add_argument("csv")
+    r.add_argument("out")
     args = ap.parse_args()
+    if args.cmd == "record":
+        record(args)
+        return 0
     if args.cmd == "cases":
         run_cases(args)
         return 0

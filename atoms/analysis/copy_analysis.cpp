@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "lib/error.hpp"
+#include "lib/expr.hpp"
 
 namespace cutevis {
 
@@ -17,7 +18,7 @@ bool starts_with(const std::string& s, const std::string& prefix) { return s.rfi
 // How the atom executes: which instruction each side issues, and how many values one call moves.
 struct AtomPlan {
   AccessKind src_kind = AccessKind::kLoad, dst_kind = AccessKind::kStore;
-  int64_t vals_per_call = 1;   // values of one thread per instruction (both sides)
+  int64_t vals_per_call = 1;   // values of one thread per instruction (the memory side's, for LDSM/STSM)
   int matrices = 0;            // ldmatrix / stmatrix xN
   bool trans = false;
   int64_t max_vec_bits = 0;    // AutoVectorizingCopyWithAssumedAlignment<N>: copy() picks the width (<= N)
@@ -37,7 +38,7 @@ AtomPlan plan_of(const CopyAtom& atom) {
     const bool load = atom.family == "SM75_LDSM";
     p.src_kind = load ? AccessKind::kLdmatrix : AccessKind::kLoad;
     p.dst_kind = load ? AccessKind::kStore : AccessKind::kStmatrix;
-    p.vals_per_call = atom.num_val_src;
+    p.vals_per_call = load ? atom.num_val_src : atom.num_val_dst;  // one 16-byte row
     // registers per thread: 32 bits per 8x8 matrix
     p.matrices = static_cast<int>((load ? atom.num_val_dst : atom.num_val_src) * bits / 32);
     p.trans = atom.op.size() > 2 && atom.op.substr(atom.op.size() - 2) == "_T";
@@ -80,12 +81,30 @@ struct Side {
   const CopyTensor* tensor = nullptr;
   std::vector<int64_t> tv;       // the side's TV layout, index t + T*v -> tile index
   std::vector<int64_t> offset;   // tensor index -> element offset
+  std::vector<int64_t> cell_of;  // element offset -> tensor index (-1: none), for ldmatrix rows
   AccessKind kind = AccessKind::kLoad;
 };
 
 int64_t mode_size(const IntTuple& shape, size_t mode) { return shape.rank() > mode ? size(shape[mode]) : 1; }
 
 }  // namespace
+
+CopyTensor parse_copy_tensor(const std::string& text, MemorySpace implied) {
+  CopyTensor t;
+  if (text.empty()) return t;
+  std::string body = text;
+  t.space = implied == MemorySpace::kRmem ? MemorySpace::kSmem : implied;
+  for (auto [prefix, space] : {std::pair{"smem:", MemorySpace::kSmem}, std::pair{"gmem:", MemorySpace::kGmem}}) {
+    if (body.rfind(prefix, 0) == 0) {
+      body = body.substr(5);
+      t.space = space;
+    }
+  }
+  Value v = evaluate_expression(body);
+  if (!v.is_layout_like()) throw Error("a tensor needs a layout (M,N) -> element offset; got " + v.describe());
+  t.layout = v.to_any_layout();
+  return t;
+}
 
 std::pair<MemorySpace, MemorySpace> default_spaces(const CopyAtom& atom) {
   if (atom.family == "SM75_LDSM") return {MemorySpace::kSmem, MemorySpace::kRmem};
@@ -128,8 +147,14 @@ CopyAnalysis analyze_copy(const TiledCopy& copy, const CopyTensor& src, const Co
   a.tiles = size(tiles) / tile_size;
 
   const int64_t threads = copy.num_threads;
-  const int64_t vals = size(copy.layout_s_tv.shape[1]);
-  if (size(copy.layout_d_tv.shape[1]) != vals) throw Error("source and destination TV layouts hold different value counts");
+  // The values each thread holds on the side(s) in memory (LDSM/STSM: the register side's count differs).
+  int64_t vals = 0;
+  for (auto [tensor, tv] : {std::pair{&src, &copy.layout_s_tv}, std::pair{&dst, &copy.layout_d_tv}}) {
+    if (tensor->space == MemorySpace::kRmem) continue;
+    const int64_t v = size(tv->shape[1]);
+    if (vals != 0 && v != vals) throw Error("source and destination TV layouts hold different value counts");
+    vals = v;
+  }
   Side sides[2];
   sides[0].tensor = &src;
   sides[1].tensor = &dst;
@@ -137,8 +162,17 @@ CopyAnalysis analyze_copy(const TiledCopy& copy, const CopyTensor& src, const Co
   sides[1].tv = layout_values(copy.layout_d_tv);
   sides[0].kind = plan.src_kind;
   sides[1].kind = plan.dst_kind;
-  for (Side& s : sides)
-    if (s.tensor->space != MemorySpace::kRmem) s.offset = layout_values(s.tensor->layout);
+  for (Side& s : sides) {
+    if (s.tensor->space == MemorySpace::kRmem) continue;
+    s.offset = layout_values(s.tensor->layout);
+    int64_t top = 0;
+    for (int64_t o : s.offset) {
+      if (o < 0) throw Error("a tensor layout with negative offsets: " + to_string(s.tensor->layout));
+      top = std::max(top, o);
+    }
+    s.cell_of.assign(top + 1, -1);
+    for (size_t cell = 0; cell < s.offset.size(); ++cell) s.cell_of[s.offset[cell]] = static_cast<int64_t>(cell);
+  }
 
   // A thread's element offsets for the values of one tile, in value order (the rmem side: compact).
   auto thread_offsets = [&](const Side& s, int64_t t, int64_t tile) {
@@ -155,7 +189,8 @@ CopyAnalysis analyze_copy(const TiledCopy& copy, const CopyTensor& src, const Co
     out.space = sides[i].tensor->space;
     out.kind = sides[i].kind;
     int64_t run = vals;
-    for (int64_t t = 0; t < threads; ++t) run = std::min(run, contiguous_run(thread_offsets(sides[i], t, 0)));
+    if (out.space != MemorySpace::kRmem)
+      for (int64_t t = 0; t < threads; ++t) run = std::min(run, contiguous_run(thread_offsets(sides[i], t, 0)));
     out.max_common_vector = run;
     common = std::min(common, run);
   }
@@ -248,16 +283,17 @@ CopyAnalysis analyze_copy(const TiledCopy& copy, const CopyTensor& src, const Co
               }
             }
           }
-          // ldmatrix/stmatrix rows come from other lanes than the values' owners: colour rows by the row lane
+          // ldmatrix/stmatrix rows come from other lanes than the values' owners: colour a row by its row lane
           if (matrix) {
             for (int lane = 0; lane < 8 * plan.matrices && lane < 32; ++lane) {
               if (inst.address[lane] < 0) continue;
               const int64_t first = inst.address[lane] / bytes_per_value;
-              for (int64_t cell = 0; cell < cells; ++cell)
-                if (s.offset[cell] >= first && s.offset[cell] < first + 16 / bytes_per_value) {
-                  cell_costs.wavefront[cell] = served[lane];
-                  cell_costs.conflicted[cell] = inst.bank_conflicts > 0;
-                }
+              for (int64_t e = first; e < first + 16 / bytes_per_value; ++e) {
+                const int64_t cell = e < static_cast<int64_t>(s.cell_of.size()) ? s.cell_of[e] : -1;
+                if (cell < 0) continue;
+                cell_costs.wavefront[cell] = served[lane];
+                cell_costs.conflicted[cell] = inst.bank_conflicts > 0;
+              }
             }
           }
           SideTotals& side = out.totals;

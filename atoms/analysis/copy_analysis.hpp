@@ -69,6 +69,10 @@ struct CopyAnalysis {
 // same (M,N) shape, a multiple of the copy's tile.  Throws Error for impossible placements.
 CopyAnalysis analyze_copy(const TiledCopy& copy, const CopyTensor& src, const CopyTensor& dst);
 
+// A tensor from text "[smem:|gmem:]LAYOUT" (an expression of the layout algebra); without a prefix,
+// the space `implied` (the atom's; rmem there means smem).  Empty text: registers.
+CopyTensor parse_copy_tensor(const std::string& text, MemorySpace implied);
+
 // The memory spaces CuTe's atom implies for source and destination (LDSM: smem -> rmem,
 // STSM: rmem -> smem, cp.async: gmem -> smem, UniversalCopy & co: gmem -> smem by default).
 std::pair<MemorySpace, MemorySpace> default_spaces(const CopyAtom& atom);

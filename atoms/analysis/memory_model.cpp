@@ -2,8 +2,7 @@
 #include "atoms/analysis/memory_model.hpp"
 
 #include <algorithm>
-#include <map>
-#include <set>
+#include <climits>
 
 namespace cutevis {
 
@@ -29,18 +28,32 @@ std::string vector_suffix(int bits) {
   return ".b" + std::to_string(bits);
 }
 
-// The 4-byte words a lane touches: ceil over [address, address + bytes).
-void words_of(int64_t address, int bits, std::set<int64_t>& out) {
+// The 4-byte words a lane touches: [address, address + bytes) rounded out to words.
+void words_of(int64_t address, int bits, std::vector<int64_t>& out) {
   const int64_t bytes = std::max(1, bits / 8);
-  for (int64_t w = address / 4; w <= (address + bytes - 1) / 4; ++w) out.insert(w);
+  for (int64_t w = address / 4; w <= (address + bytes - 1) / 4; ++w) out.push_back(w);
 }
 
-// Wavefronts of one phase: the most distinct words any one bank must deliver.
-int64_t phase_wavefronts(const std::set<int64_t>& words) {
-  std::map<int64_t, int64_t> per_bank;
+void sort_unique(std::vector<int64_t>& v) {
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+}
+
+// Wavefronts of one phase: the most distinct words any one bank must deliver (words distinct).
+int64_t phase_wavefronts(const std::vector<int64_t>& words) {
+  int64_t per_bank[32] = {};
   int64_t most = 0;
   for (int64_t w : words) most = std::max(most, ++per_bank[w % 32]);
   return most;
+}
+
+// The distinct words of one phase.
+std::vector<int64_t> phase_words(const MemoryInstruction& inst, const std::vector<int>& lanes) {
+  std::vector<int64_t> words;
+  words.reserve(lanes.size() * 4);
+  for (int l : lanes) words_of(inst.address[l], inst.bits, words);
+  sort_unique(words);
+  return words;
 }
 
 }  // namespace
@@ -87,8 +100,7 @@ void cost(MemoryInstruction& inst) {
   if (inst.space == MemorySpace::kSmem) {
     inst.wavefronts = inst.ideal_wavefronts = 0;
     for (const auto& lanes : smem_phases(inst)) {
-      std::set<int64_t> words;
-      for (int l : lanes) words_of(inst.address[l], inst.bits, words);
+      const std::vector<int64_t> words = phase_words(inst, lanes);
       inst.wavefronts += phase_wavefronts(words);
       // the fewest wavefronts that could carry this phase's distinct words: 32 words each
       inst.ideal_wavefronts += std::max<int64_t>(1, (static_cast<int64_t>(words.size()) + 31) / 32);
@@ -97,15 +109,23 @@ void cost(MemoryInstruction& inst) {
     return;
   }
   if (inst.space == MemorySpace::kGmem) {
-    std::set<int64_t> sectors, used;
+    std::vector<int64_t> sectors, starts;
     for (int64_t a : inst.address) {
       if (a < 0) continue;
-      for (int64_t b = a; b < a + bytes; ++b) used.insert(b);
-      for (int64_t s = a / 32; s <= (a + bytes - 1) / 32; ++s) sectors.insert(s);
+      starts.push_back(a);
+      for (int64_t s = a / 32; s <= (a + bytes - 1) / 32; ++s) sectors.push_back(s);
     }
-    inst.requests = used.empty() ? 0 : 1;
+    sort_unique(sectors);
+    sort_unique(starts);
+    // distinct bytes: the union of the lanes' [a, a + bytes) intervals
+    int64_t used = 0, covered_to = INT64_MIN;
+    for (int64_t a : starts) {
+      used += a + bytes - std::max(a, covered_to);
+      covered_to = a + bytes;
+    }
+    inst.requests = starts.empty() ? 0 : 1;
     inst.sectors = static_cast<int64_t>(sectors.size());
-    inst.bytes_used = static_cast<int64_t>(used.size());
+    inst.bytes_used = used;
   }
 }
 
@@ -119,8 +139,7 @@ std::vector<int64_t> lane_wavefront(const MemoryInstruction& inst) {
   // Within a phase, the k-th distinct word of a bank goes out in the phase's k-th wavefront.
   int64_t first = 0;
   for (const auto& lanes : smem_phases(inst)) {
-    std::map<int64_t, std::vector<int64_t>> words_of_bank;  // bank -> distinct words in lane order
-    int64_t most = 0;
+    std::vector<std::vector<int64_t>> words_of_bank(32);  // bank -> distinct words in lane order
     for (int l : lanes) {
       int64_t w = inst.address[l] / 4;
       auto& ws = words_of_bank[w % 32];
@@ -129,11 +148,8 @@ std::vector<int64_t> lane_wavefront(const MemoryInstruction& inst) {
       if (it == ws.end()) ws.push_back(w);
       out[l] = first + k;
     }
-    for (auto& [bank, ws] : words_of_bank) most = std::max<int64_t>(most, static_cast<int64_t>(ws.size()));
     // a lane's later words can need more wavefronts than its first: count the phase fully
-    std::set<int64_t> words;
-    for (int l : lanes) words_of(inst.address[l], inst.bits, words);
-    first += std::max(most, phase_wavefronts(words));
+    first += phase_wavefronts(phase_words(inst, lanes));
   }
   return out;
 }
