@@ -292,7 +292,7 @@ Output run_mma(const ShowOptions& o) {
 Output run_copy(const ShowOptions& o) {
   Value v = evaluate(o.input);
   if (const TiledCopy* c = as_tiled_copy(v)) {
-    if (o.inspect && wants_inspection(*o.inspect)) return run_copy_inspection(*c, o, *o.inspect);
+    if (o.inspect && (wants_inspection(*o.inspect) || o.thread)) return run_copy_inspection(*c, o, *o.inspect);
     return show_tiled_copy(*c, o);
   }
   if (const CopyAtom* a = as_copy_atom(v)) {

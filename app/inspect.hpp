@@ -13,9 +13,11 @@ struct InspectOptions {
   std::string src, dst;   // "[smem:|gmem:]LAYOUT", e.g. "gmem:(128,64):(64,1)"
   bool analyze = false;   // --analyze
   bool addresses = false; // --addresses: every lane's byte address in the --json per-instruction list
+  std::string mma;        // --mma EXPR: check the copy's destination fragment against this TiledMMA's
+  std::string operand = "A";  // --operand A|B
 };
 
-bool wants_inspection(const InspectOptions& o);
+bool wants_inspection(const InspectOptions& o);  // any of --src/--dst/--analyze/--mma
 // The analysis of `copy` over the tensors as text or JSON (options.json).
 Output run_copy_inspection(const TiledCopy& copy, const ShowOptions& show, const InspectOptions& options);
 

@@ -140,6 +140,9 @@ int main(int argc, char** argv) {
   copy_cmd->add_option("--dst", inspect.dst, "the destination tensor, e.g. 'tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_128,_64>{})'");
   copy_cmd->add_flag("--analyze", inspect.analyze, "cost every instruction: smem wavefronts and bank conflicts, gmem sectors, vectorization");
   copy_cmd->add_flag("--addresses", inspect.addresses, "with --analyze --json: every lane's byte address per instruction");
+  copy_cmd->add_option("--mma", inspect.mma, "check that the copy's destination fragment is this TiledMMA's A/B fragment, thread by thread");
+  copy_cmd->add_option("--operand", inspect.operand, "with --mma: A (default) or B");
+  copy_cmd->add_option("--thread", thread, "with --src/--dst: that thread's partition_S / partition_D (CPY,CPY_M,CPY_N) of the tensors");
   show.inspect = &inspect;
   flags.add_to(copy_cmd);
   add_output(copy_cmd);

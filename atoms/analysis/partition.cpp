@@ -54,3 +54,58 @@ ThreadPartition partition_S(const TiledCopy& copy, const AnyLayout& tensor, int6
 ThreadPartition partition_D(const TiledCopy& copy, const AnyLayout& tensor, int64_t thread) { return partition(copy, tensor, thread, 'D'); }
 
 }  // namespace cutevis
+
+#include <algorithm>
+
+#include "atoms/mma_atom.hpp"
+
+namespace cutevis {
+
+FragmentCheck check_fragment(const TiledCopy& copy, const TiledMma& mma, char operand) {
+  FragmentCheck r;
+  r.operand = std::string(1, operand);
+  const Layout& mma_tv = operand == 'A' ? mma.tv_layout_a : mma.tv_layout_b;
+  const int64_t rows = size(operand == 'A' ? mma.tile_mnk[0] : mma.tile_mnk[1]);
+  const int64_t tile_rows = size(copy.tile_mn[0]);
+  const char* mn = operand == 'A' ? "(m,k)" : "(n,k)";
+  auto coord = [](int64_t cell, int64_t r) { return "(" + std::to_string(cell % r) + "," + std::to_string(cell / r) + ")"; };
+  if (copy.num_threads != mma.num_threads) {
+    r.matches = false;
+    r.first_mismatch = "the copy has " + std::to_string(copy.num_threads) + " threads, the MMA " + std::to_string(mma.num_threads);
+    return r;
+  }
+  const int64_t mma_vals = size(mma_tv.shape[1]), copy_vals = size(copy.layout_d_tv.shape[1]);
+  for (int64_t t = 0; t < mma.num_threads; ++t) {
+    std::vector<int64_t> want, got;
+    for (int64_t v = 0; v < mma_vals; ++v) want.push_back(mma_tv(t + mma.num_threads * v));
+    for (int64_t v = 0; v < copy_vals; ++v) {
+      const int64_t cell = copy.layout_d_tv(t + copy.num_threads * v);
+      got.push_back(cell % tile_rows + rows * (cell / tile_rows));  // the copy's tile, in the MMA tile's index
+    }
+    ++r.threads_checked;
+    std::vector<int64_t> sw = want, sg = got;
+    std::sort(sw.begin(), sw.end());
+    std::sort(sg.begin(), sg.end());
+    if (sw == sg) continue;
+    r.matches = false;
+    for (size_t v = 0; v < want.size(); ++v) {
+      if (std::find(got.begin(), got.end(), want[v]) == got.end()) {
+        r.first_mismatch = "thread " + std::to_string(t) + ": the MMA's " + r.operand + " value " + std::to_string(v) + " is " + mn + " = " +
+                           coord(want[v], rows) + ", which the copy does not deliver to this thread";
+        return r;
+      }
+    }
+    for (size_t v = 0; v < got.size(); ++v) {
+      if (std::find(want.begin(), want.end(), got[v]) == want.end()) {
+        r.first_mismatch = "thread " + std::to_string(t) + ": the copy delivers " + mn + " = " + coord(got[v], rows) + " (its value " +
+                           std::to_string(v) + "), which is not in the MMA's " + r.operand + " fragment of this thread";
+        return r;
+      }
+    }
+    r.first_mismatch = "thread " + std::to_string(t) + ": " + std::to_string(got.size()) + " copy values for " + std::to_string(want.size()) + " MMA values";
+    return r;
+  }
+  return r;
+}
+
+}  // namespace cutevis

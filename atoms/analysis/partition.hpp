@@ -31,3 +31,18 @@ ThreadPartition partition_S(const TiledCopy& copy, const AnyLayout& tensor, int6
 ThreadPartition partition_D(const TiledCopy& copy, const AnyLayout& tensor, int64_t thread);
 
 }  // namespace cutevis
+
+namespace cutevis {
+
+// Whether a copy's destination fragment is the TiledMMA's A (or B) fragment thread by thread
+// (what make_tiled_copy_A/B promise and retile_D relies on): every thread must receive exactly
+// the cells of the (M,K) / (N,K) tile that the MMA's get_layoutA/B_TV gives it.
+struct FragmentCheck {
+  bool matches = true;
+  std::string operand;      // "A" or "B"
+  int64_t threads_checked = 0;
+  std::string first_mismatch;  // e.g. "thread 5: the MMA's A value 2 is (m,k) = (8,2), the copy delivers (0,10)"
+};
+FragmentCheck check_fragment(const TiledCopy& copy, const struct TiledMma& mma, char operand);
+
+}  // namespace cutevis

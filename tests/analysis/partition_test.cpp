@@ -73,3 +73,26 @@ TEST_CASE("a thread outside the copy is an error") {
   CHECK_THROWS_AS(partition_S(copy, make_layout(tup(128, 64), tup(64, 1)), 128), Error);
   CHECK_NOTHROW(partition_S(copy, make_layout(tup(128, 64), tup(64, 1)), 127));
 }
+
+TEST_CASE("make_tiled_copy_A/B deliver the MMA's fragments; a hand-made LDSM tiling does not") {
+  const std::string mma = "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{})";
+  Value m = evaluate_expression(mma);
+  REQUIRE(as_tiled_mma(m) != nullptr);
+  const TiledMma& tiled_mma = *as_tiled_mma(m);
+  FragmentCheck a = check_fragment(tiled_copy("make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, " + mma + ")"), tiled_mma, 'A');
+  CHECK(a.matches);
+  CHECK(a.threads_checked == 128);
+  FragmentCheck b = check_fragment(tiled_copy("make_tiled_copy_B(Copy_Atom<SM75_U16x4_LDSM_T, half_t>{}, " + mma + ")"), tiled_mma, 'B');
+  CHECK(b.matches);
+  // The #1953 pattern: an int8 B operand through a transposing LDSM keeps the MMA's fragment.
+  const std::string mma8 = "make_tiled_mma(SM80_16x8x32_S32S8S8S32_TN{}, Layout<Shape<_4,_1,_1>>{}, Tile<_64,_32,_32>{})";
+  Value m8 = evaluate_expression(mma8);
+  CHECK(check_fragment(tiled_copy("make_tiled_copy_B(Copy_Atom<SM75_U16x8_LDSM_T, int8_t>{}, " + mma8 + ")"), *as_tiled_mma(m8), 'B').matches);
+  // A's copy checked against B, and a plain row tiling of the A tile: named mismatches.
+  FragmentCheck wrong = check_fragment(tiled_copy("make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, " + mma + ")"), tiled_mma, 'B');
+  CHECK_FALSE(wrong.matches);
+  FragmentCheck rows = check_fragment(
+      tiled_copy("make_tiled_copy(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, Layout<Shape<_32,_4>,Stride<_1,_32>>{}, Layout<Shape<_1,_8>>{})"), tiled_mma, 'A');
+  CHECK_FALSE(rows.matches);
+  CHECK(rows.first_mismatch.rfind("thread 0:", 0) == 0);
+}
