@@ -6,6 +6,8 @@
 #include "atoms/analysis/partition.hpp"
 #include "atoms/mma_names.hpp"
 #include "lib/expr.hpp"
+#include "renderers/cost_grid.hpp"
+#include "renderers/render.hpp"
 
 namespace cutevis {
 
@@ -61,8 +63,48 @@ Output run_copy_inspection(const TiledCopy& copy, const ShowOptions& show, const
     text += "destination fragment vs the MMA's " + f.operand + ": " +
             (f.matches ? "matches for all " + std::to_string(f.threads_checked) + " threads\n" : "MISMATCH, " + f.first_mismatch + "\n");
   }
+  const std::string& color_by = show.picture.color_by;
+  const bool cost_picture = color_by == "conflict" || color_by == "sector";
+  if (cost_picture && !show.picture.format) throw Error("--color-by " + color_by + " colours a picture: add --svg, --tex, --png, --pdf or --txt");
+  if (show.picture.format && !cost_picture) throw Error("copy --analyze draws --color-by conflict (shared memory) or --color-by sector (global memory)");
+  if (cost_picture && !o.analyze) throw Error("--color-by " + color_by + " needs --analyze");
   if (o.analyze) {
     CopyAnalysis a = analyze_copy(copy, src, dst);
+    if (cost_picture) {
+      const MemorySpace want = color_by == "conflict" ? MemorySpace::kSmem : MemorySpace::kGmem;
+      const bool use_src = src.space == want;
+      if (!use_src && dst.space != want) throw Error("--color-by " + color_by + " needs a " + to_string(want) + " tensor");
+      const CopyAnalysis::CellCosts& cells = use_src ? a.src_cells : a.dst_cells;
+      CostGrid g;
+      g.title = show.input;
+      g.rows = size(a.tensor_shape[0]);
+      g.cols = size(a.tensor_shape[1]);
+      if (want == MemorySpace::kSmem) {
+        g.prefix = "w";
+        g.value = cells.wavefront;
+        g.marked = cells.conflicted;
+        g.legend = {std::string(use_src ? "src" : "dst") + " smem: wN = the wavefront (within its instruction) that serves the cell; ! = its instruction has bank conflicts",
+                    "smem: " + std::to_string(a.smem.wavefronts) + " wavefronts, ideal " + std::to_string(a.smem.ideal_wavefronts) + ", " +
+                        std::to_string(a.smem.bank_conflicts) + " bank conflicts"};
+      } else {
+        g.prefix = "s";
+        int64_t first = -1;
+        for (int64_t s : cells.sector)
+          if (s >= 0 && (first < 0 || s < first)) first = s;
+        g.value = cells.sector;
+        for (int64_t& s : g.value)
+          if (s >= 0) s -= first;
+        g.legend = {std::string(use_src ? "src" : "dst") + " gmem: sN = the cell's 32-byte sector (from the first)",
+                    "gmem: " + std::to_string(a.gmem.requests) + " requests, " + std::to_string(a.gmem.sectors) + " sectors"};
+      }
+      RenderOptions r;
+      r.style = show.picture.style;
+      r.ansi_color = show.picture.ansi_color && *show.picture.format == Format::kTxt;
+      Output pic;
+      pic.bytes = render(cost_grid_scene(g), *show.picture.format, r);
+      pic.binary = *show.picture.format == Format::kPng || *show.picture.format == Format::kPdf;
+      return pic;
+    }
     if (show.thread) {
       j["analysis"] = to_json(a, o.addresses);
     } else {
