@@ -283,6 +283,10 @@ std::string mma_expression(const std::string& atom, const std::string& atom_layo
 
 Output run_mma(const ShowOptions& o) {
   Value v = evaluate(o.input);
+  if (o.mma_inspect && o.mma_inspect->any()) {
+    if (const TiledMma* m = as_tiled_mma(v)) return run_mma_inspection(*m, o, *o.mma_inspect);
+    if (const MmaAtom* a = as_mma_atom(v)) return run_mma_inspection(make_tiled_mma(*a), o, *o.mma_inspect);
+  }
   if (const TiledMma* m = as_tiled_mma(v)) return show_tiled_mma(*m, o, false);
   if (const MmaAtom* a = as_mma_atom(v)) return show_tiled_mma(make_tiled_mma(*a), o, false);
   throw Error("cutevis mma needs a TiledMMA or an MMA atom, e.g. make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{}); got " +

@@ -4,7 +4,9 @@
 
 #include "atoms/analysis/copy_analysis.hpp"
 #include "atoms/analysis/partition.hpp"
+#include "atoms/copy_catalogue.hpp"
 #include "atoms/mma_names.hpp"
+#include "atoms/tiled_copy.hpp"
 #include "lib/expr.hpp"
 #include "renderers/cost_grid.hpp"
 #include "renderers/render.hpp"
@@ -111,6 +113,38 @@ Output run_copy_inspection(const TiledCopy& copy, const ShowOptions& show, const
       j = to_json(a, o.addresses);
     }
     text += to_text(a);
+  }
+  Output out;
+  out.bytes = show.json ? j.dump() + "\n" : text;
+  return out;
+}
+
+Output run_mma_inspection(const TiledMma& mma, const ShowOptions& show, const MmaInspectOptions& o) {
+  if (!o.analyze) throw Error("--smem-a/--smem-b/--copy-a/--copy-b go with --analyze");
+  if (o.smem_a.empty() && o.smem_b.empty()) throw Error("mma --analyze needs --smem-a and/or --smem-b: the operands' shared-memory layouts");
+  if (show.picture.format) throw Error("mma --analyze prints text or --json; draw one operand's copy with `cutevis copy ... --color-by conflict`");
+  register_catalogue_names();
+  nlohmann::json j = nlohmann::json::object();
+  std::string text;
+  for (char operand : {'A', 'B'}) {
+    const std::string& smem = operand == 'A' ? o.smem_a : o.smem_b;
+    const std::string& atom_name = operand == 'A' ? o.copy_a : o.copy_b;
+    if (smem.empty()) {
+      if (!atom_name.empty()) throw Error(std::string("--copy-") + char(operand + 32) + " needs --smem-" + char(operand + 32));
+      continue;
+    }
+    const ValueType& type = operand == 'A' ? mma.atom.type_a : mma.atom.type_b;
+    CopyAtom atom = atom_name.empty() ? make_copy_atom("AutoVectorizingCopy", type)
+                    : atom_name.find('<') != std::string::npos && atom_name.rfind("Copy_Atom", 0) == 0 ? find_copy_atom(atom_name)
+                                                                                                       : make_copy_atom(atom_name, type);
+    TiledCopy copy = operand == 'A' ? make_tiled_copy_A(atom, mma) : make_tiled_copy_B(atom, mma);
+    CopyAnalysis a = analyze_copy(copy, parse_copy_tensor(smem, MemorySpace::kSmem), CopyTensor{});
+    FragmentCheck f = check_fragment(copy, mma, operand);
+    nlohmann::json e = to_json(a, false);
+    e["fragment_check"] = {{"matches", f.matches}, {"first_mismatch", f.first_mismatch}};
+    j[std::string(1, operand)] = e;
+    text += std::string(1, operand) + ": make_tiled_copy_" + operand + "(" + atom.name + "{}, mma) over " + smem + "\n" + to_text(a) +
+            "  destination fragment vs the MMA's " + operand + ": " + (f.matches ? "matches" : "MISMATCH, " + f.first_mismatch) + "\n";
   }
   Output out;
   out.bytes = show.json ? j.dump() + "\n" : text;

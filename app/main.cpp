@@ -129,6 +129,13 @@ int main(int argc, char** argv) {
   mma_cmd->add_option("--tile", mma_tile, "the permutation tile, e.g. 'Tile<_32,_32,_16>{}'");
   mma_cmd->add_flag("--json", show.json, "the tiling and every owner as JSON");
   mma_cmd->add_option("--thread", thread, "one thread's slice (ThrMMA): its (V,M,N,K) coordinate and its cells of A, B, C");
+  MmaInspectOptions mma_inspect;
+  mma_cmd->add_option("--smem-a", mma_inspect.smem_a, "with --analyze: A's (M,K) shared-memory layout, e.g. 'tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_32,_64>{})'");
+  mma_cmd->add_option("--smem-b", mma_inspect.smem_b, "with --analyze: B's (N,K) shared-memory layout");
+  mma_cmd->add_option("--copy-a", mma_inspect.copy_a, "the S2R copy atom of A for make_tiled_copy_A, e.g. SM75_U32x4_LDSM_N (default: copy() of the MMA's partition)");
+  mma_cmd->add_option("--copy-b", mma_inspect.copy_b, "the S2R copy atom of B for make_tiled_copy_B");
+  mma_cmd->add_flag("--analyze", mma_inspect.analyze, "cost the operands' shared-memory loads (see copy --analyze)");
+  show.mma_inspect = &mma_inspect;
   flags.add_to(mma_cmd);
   add_output(mma_cmd);
 

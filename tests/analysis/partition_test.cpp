@@ -22,13 +22,18 @@ using namespace cutevis;
 
 namespace {
 
-TiledCopy tiled_copy(const std::string& expr) {
+// The MMA and copy names in the default registry (the parser of tensors uses it too).
+void register_names() {
   static const bool registered = [] {
     register_mma_names(default_registry());
     register_copy_names(default_registry());
     return true;
   }();
   (void)registered;
+}
+
+TiledCopy tiled_copy(const std::string& expr) {
+  register_names();
   Value v = evaluate_expression(expr);
   REQUIRE(as_tiled_copy(v) != nullptr);
   return *as_tiled_copy(v);
@@ -75,6 +80,7 @@ TEST_CASE("a thread outside the copy is an error") {
 }
 
 TEST_CASE("make_tiled_copy_A/B deliver the MMA's fragments; a hand-made LDSM tiling does not") {
+  register_names();
   const std::string mma = "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{})";
   Value m = evaluate_expression(mma);
   REQUIRE(as_tiled_mma(m) != nullptr);

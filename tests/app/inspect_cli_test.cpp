@@ -93,3 +93,19 @@ TEST_CASE("copy --analyze --color-by conflict draws the smem tensor") {
   CHECK(r.out.find("<svg") != std::string::npos);
   CHECK(r.out.find("w7!") != std::string::npos);  // rows 14/15 in the 8th wavefront of a conflicting store
 }
+
+TEST_CASE("mma --smem-a/--smem-b --analyze: the operands' S2R copies, LDSM or the MMA's own partition") {
+  auto r = test::run_cutevis({"mma", kMma, "--smem-a", "(32,32):(32,1)", "--smem-b", "tile_to_shape(GMMA::Layout_K_SW64_Atom<half_t>{}, Shape<_16,_32>{})",
+                              "--copy-a", "SM75_U32x4_LDSM_N", "--analyze", "--json"});
+  REQUIRE(r.exit_code == kExitOk);
+  json j = json::parse(r.out);
+  // A: ldmatrix.x4 rows at a 64-byte pitch, two rows per 128 bytes -> 4-way per matrix
+  CHECK(j["A"]["instructions"][0]["ptx"] == "ldmatrix.sync.aligned.m8n8.x4.shared.b16");
+  CHECK(j["A"]["smem"]["wavefronts"] == 4 * j["A"]["smem"]["ideal_wavefronts"].get<int>());
+  CHECK(j["A"]["fragment_check"]["matches"] == true);
+  // B: copy() of the MMA's own partition: pairs of halves, 32-bit loads, conflict-free in SW64
+  CHECK(j["B"]["vector_bits"] == 32);
+  CHECK(j["B"]["smem"]["bank_conflicts"] == 0);
+  auto bad = test::run_cutevis({"mma", kMma, "--copy-a", "SM75_U32x4_LDSM_N", "--analyze"});
+  CHECK(bad.exit_code == kExitBadInput);
+}
