@@ -4,6 +4,7 @@
   gpu_pipeline.py cases DIR [--cutevis build/bin/cutevis]     # here: DIR/cases.txt and DIR/expect.json
   (GPU machine) nvcc -O2 -arch=sm_90a -o pr scripts/pipeline_replay.cu && ./pr DIR/cases.txt results.txt
   gpu_pipeline.py check DIR/expect.json results.txt           # per case: PASS, or the first wrong registers and a D diff
+  gpu_pipeline.py emulate DIR/cases.txt results.txt           # ldmatrix on the CPU (no D): the plumbing without a GPU
 
 A case is a TiledMMA (SM80 m16n8k16 f16 -> f32), for A and B a shared-memory layout the program
 assumes and an S2R copy atom (make_tiled_copy_A/B), and the layout the data really has (the
@@ -212,6 +213,38 @@ def check(args):
     return 0
 
 
+def emulate(args):
+    """ldmatrix on the CPU (registers only; D left 0): checks this script's plumbing without a GPU."""
+    lines = open(args.cases).read().split("\n")
+    out = open(args.results, "w")
+    i = 0
+    while i < len(lines) and lines[i].startswith("case"):
+        _, name, threads, halves, nloads = lines[i].split()
+        threads, nloads = int(threads), int(nloads)
+        fills = [list(map(int, lines[i + 1].split())), list(map(int, lines[i + 2].split()))]
+        loads = []
+        for l in range(nloads):
+            w = list(map(int, lines[i + 3 + l].split()))
+            loads.append((w[0], w[1], w[2:]))
+        i += 3 + nloads + 2
+        for f in range(2):
+            smem = fills[f]
+            regs = {t: [] for t in range(threads)}
+            for matrices, trans, table in loads:
+                for t in range(threads):
+                    w, lane = divmod(t, 32)
+                    g, c = lane // 4, lane % 4
+                    for mat in range(matrices):
+                        rows = [table[w * 32 + 8 * mat + r] // 2 for r in range(8)]
+                        # thread (g, c) gets row g, halves 2c, 2c+1 -- or, transposed, column g of rows 2c, 2c+1
+                        pair = (smem[rows[g] + 2 * c], smem[rows[g] + 2 * c + 1]) if not trans else (smem[rows[2 * c] + g], smem[rows[2 * c + 1] + g])
+                        regs[t] += list(pair)
+            for t in range(threads):
+                out.write(f"regs {name} {f} {t} " + " ".join(map(str, regs[t] + [0] * (64 - len(regs[t])))) + "\n")
+                out.write(f"d {name} {f} {t} 0 0 0 0\n")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -222,7 +255,12 @@ def main():
     k.add_argument("expect")
     k.add_argument("results")
     k.add_argument("--out")
+    m = sub.add_parser("emulate")
+    m.add_argument("cases")
+    m.add_argument("results")
     args = ap.parse_args()
+    if args.cmd == "emulate":
+        return emulate(args)
     if args.cmd == "cases":
         run_cases(args)
         return 0
