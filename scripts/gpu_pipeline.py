@@ -39,8 +39,13 @@ def cases():
         ("sm80_ldsm_1x1", MMA_1x1, ("SM75_U32x4_LDSM_N", "(16,16):(16,1)", "(16,16):(16,1)"), ("SM75_U32x2_LDSM_N", "(8,16):(16,1)", "(8,16):(16,1)")),
         # deliberately wrong: the data is swizzled, the program reads it as row-major
         ("WRONG_layout_A_unswizzled", MMA_2x2, ("SM75_U32x4_LDSM_N", a_row, a_sw), ("SM75_U32x2_LDSM_N", b_row, b_row)),
-        # deliberately wrong: B is MN-major, the program uses the non-transposing ldmatrix
+        # deliberately wrong: the program assumes padded rows, the data is packed
+        ("WRONG_layout_A_padding", MMA_2x2, ("SM75_U32x4_LDSM_N", "(32,16):(24,1)", a_row), ("SM75_U32x2_LDSM_N", b_row, b_row)),
+        # deliberately wrong atoms: B is MN-major, the program uses the non-transposing ldmatrix; A is
+        # K-major, the program transposes.  The analysis finds their rows misaligned (ldmatrix would
+        # fault): they fail before the GPU, with the thread and address named.
         ("WRONG_atom_B_not_trans", MMA_2x2, ("SM75_U32x4_LDSM_N", a_row, a_row), ("SM75_U32x2_LDSM_N", b_mn, b_mn)),
+        ("WRONG_atom_A_trans", MMA_2x2, ("SM75_U16x8_LDSM_T", a_row, a_row), ("SM75_U32x2_LDSM_N", b_row, b_row)),
         # deliberately wrong: B's data is K-major, the program assumes MN-major and transposes
         ("WRONG_layout_B_major", MMA_2x2, ("SM75_U32x4_LDSM_N", a_row, a_row), ("SM75_U16x4_LDSM_T", b_mn, b_row)),
     ]
@@ -99,6 +104,18 @@ def run_cases(args):
                                     base=base_bytes, mma=owners(mma["owners_" + operand.lower()]), dst=owners(copy["owners_d"]))
                 base_bytes += (span * 2 + 1023) // 1024 * 1024
             halves_total = base_bytes // 2
+            # ldmatrix rows must be 16-byte aligned: a misaligned copy fails here, named
+            static = []
+            for operand, o in ops.items():
+                for i in o["ana"]["instructions"]:
+                    for lane, addr in enumerate(i["address"]):
+                        if addr >= 0 and addr % 16 and len(static) < 3:
+                            static.append(f"{operand}: {i['ptx']} #{i['index']}, thread {i['warp'] * 32 + lane}: row address {addr} "
+                                          f"is not 16-byte aligned (vectorizes: {o['ana']['src']['vectorizes']})")
+            if static:
+                expect.append(dict(case=name, static_failure=static,
+                                   spec={k: {"op": o["op"], "assumed": o["assumed"], "real": o["real"]} for k, o in ops.items()}))
+                continue
             fills = [[0] * halves_total, [0] * halves_total]
             for operand, o in ops.items():
                 for cell, off in enumerate(o["real_off"]):
@@ -172,6 +189,12 @@ def check(args):
     failed = 0
     report = []
     for e in expect:
+        if "static_failure" in e:
+            failed += 1
+            report.append(f"{e['case']}: FAIL before the GPU (the copy's ldmatrix rows are misaligned; the kernel would fault)"
+                          f"  A {e['spec']['A']['op']} {e['spec']['A']['assumed']}; B {e['spec']['B']['op']} {e['spec']['B']['assumed']}")
+            report += ["    " + x for x in e["static_failure"]]
+            continue
         name, (tm, tn, tk) = e["case"], e["tile"]
         wrong_regs, wrong_d = [], []
         for t in range(e["threads"]):
