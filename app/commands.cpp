@@ -28,14 +28,15 @@ void register_catalogue_names() {
   std::call_once(once, [] {
     register_mma_names(default_registry());
     register_copy_names(default_registry());
+    register_dsl_names(default_registry());
   });
 }
 
 namespace {
 
-Value evaluate(const std::string& expression) {
+Value evaluate(const std::string& expression, Syntax syntax = Syntax::kAuto) {
   register_catalogue_names();
-  return evaluate_expression(expression);
+  return evaluate_expression(expression, default_registry(), syntax);
 }
 
 ViewOptions view_options(const ShowOptions& o) {
@@ -214,7 +215,7 @@ std::string short_type(const ValueType& t) {
 }  // namespace
 
 Output run_eval(const EvalOptions& options) {
-  Value v = evaluate(options.expression);
+  Value v = evaluate(options.expression, options.syntax);
   if (options.json) {
     if (const TiledMma* m = as_tiled_mma(v)) return text(tiled_mma_json(*m));
     if (const MmaAtom* a = as_mma_atom(v)) return text(mma_atom_json(*a).dump());
@@ -226,7 +227,7 @@ Output run_eval(const EvalOptions& options) {
 }
 
 Output run_layout(const ShowOptions& o) {
-  Value v = evaluate(o.input);
+  Value v = evaluate(o.input, o.syntax);
   if (v.is(Value::Kind::kSwizzle))  // a bare swizzle: over its smallest domain
     v = Value::layout(compose3(v.swizzle(), 0, AnyLayout(make_layout(IntTuple(v.swizzle().domain())))));
   if (!v.is_layout_like())
@@ -237,7 +238,7 @@ Output run_layout(const ShowOptions& o) {
 }
 
 Output run_tv(const ShowOptions& o, const std::string& tile) {
-  Layout tv = evaluate(o.input).to_layout();
+  Layout tv = evaluate(o.input, o.syntax).to_layout();
   Value t = evaluate(tile);
   IntTuple tile_mn = t.is(Value::Kind::kLayout) ? shape(t.any_layout()) : t.to_int_tuple();
   if (tile_mn.is_leaf()) tile_mn = tup(tile_mn.value(), 1);
@@ -282,7 +283,7 @@ std::string mma_expression(const std::string& atom, const std::string& atom_layo
 }
 
 Output run_mma(const ShowOptions& o) {
-  Value v = evaluate(o.input);
+  Value v = evaluate(o.input, o.syntax);
   if (o.mma_inspect && o.mma_inspect->any()) {
     if (const TiledMma* m = as_tiled_mma(v)) return run_mma_inspection(*m, o, *o.mma_inspect);
     if (const MmaAtom* a = as_mma_atom(v)) return run_mma_inspection(make_tiled_mma(*a), o, *o.mma_inspect);
@@ -294,7 +295,7 @@ Output run_mma(const ShowOptions& o) {
 }
 
 Output run_copy(const ShowOptions& o) {
-  Value v = evaluate(o.input);
+  Value v = evaluate(o.input, o.syntax);
   if (const TiledCopy* c = as_tiled_copy(v)) {
     if (o.inspect && (wants_inspection(*o.inspect) || o.thread)) return run_copy_inspection(*c, o, *o.inspect);
     return show_tiled_copy(*c, o);
