@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/atom_json.hpp"
+#include "app/inspect.hpp"
 #include "app/json_values.hpp"
 #include "app/sources.hpp"
 #include "atoms/copy_catalogue.hpp"
@@ -285,6 +286,10 @@ std::string mma_expression(const std::string& atom, const std::string& atom_layo
 
 Output run_mma(const ShowOptions& o) {
   Value v = evaluate(o.input, o.env, o.syntax);
+  if (o.mma_inspect && o.mma_inspect->any()) {
+    if (const TiledMma* m = as_tiled_mma(v)) return run_mma_inspection(*m, o, *o.mma_inspect);
+    if (const MmaAtom* a = as_mma_atom(v)) return run_mma_inspection(make_tiled_mma(*a), o, *o.mma_inspect);
+  }
   if (const TiledMma* m = as_tiled_mma(v)) return show_tiled_mma(*m, o, false);
   if (const MmaAtom* a = as_mma_atom(v)) return show_tiled_mma(make_tiled_mma(*a), o, false);
   throw Error("cutevis mma needs a TiledMMA or an MMA atom, e.g. make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{}); got " +
@@ -293,7 +298,10 @@ Output run_mma(const ShowOptions& o) {
 
 Output run_copy(const ShowOptions& o) {
   Value v = evaluate(o.input, o.env, o.syntax);
-  if (const TiledCopy* c = as_tiled_copy(v)) return show_tiled_copy(*c, o);
+  if (const TiledCopy* c = as_tiled_copy(v)) {
+    if (o.inspect && (wants_inspection(*o.inspect) || o.thread)) return run_copy_inspection(*c, o, *o.inspect);
+    return show_tiled_copy(*c, o);
+  }
   if (const CopyAtom* a = as_copy_atom(v)) {
     if (o.json) return text(copy_atom_json(*a).dump());
     if (o.picture.format)

@@ -43,6 +43,8 @@ struct ShowOptions {
   PictureOptions picture;
   std::optional<int64_t> thread;  // atom/mma --thread T: that thread's slice (ThrMMA)
   std::shared_ptr<Environment> env;  // --from / -D declarations (app/sources.hpp), or null
+  const struct InspectOptions* inspect = nullptr;  // copy --src/--dst/--analyze (app/inspect.hpp)
+  const struct MmaInspectOptions* mma_inspect = nullptr;  // mma --smem-a/--smem-b --analyze
 };
 
 // `cutevis eval EXPR`: the value in CuTe's notation, or the JSON contract; `env`: the

@@ -10,6 +10,7 @@
 
 #include "app/batch.hpp"
 #include "app/commands.hpp"
+#include "app/inspect.hpp"
 #include "app/diagnostics.hpp"
 #include "app/exit_codes.hpp"
 #include "app/output.hpp"
@@ -140,6 +141,13 @@ int main(int argc, char** argv) {
   mma_cmd->add_option("--tile", mma_tile, "the permutation tile, e.g. 'Tile<_32,_32,_16>{}'");
   mma_cmd->add_flag("--json", show.json, "the tiling and every owner as JSON");
   mma_cmd->add_option("--thread", thread, "one thread's slice (ThrMMA): its (V,M,N,K) coordinate and its cells of A, B, C");
+  MmaInspectOptions mma_inspect;
+  mma_cmd->add_option("--smem-a", mma_inspect.smem_a, "with --analyze: A's (M,K) shared-memory layout, e.g. 'tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_32,_64>{})'");
+  mma_cmd->add_option("--smem-b", mma_inspect.smem_b, "with --analyze: B's (N,K) shared-memory layout");
+  mma_cmd->add_option("--copy-a", mma_inspect.copy_a, "the S2R copy atom of A for make_tiled_copy_A, e.g. SM75_U32x4_LDSM_N (default: copy() of the MMA's partition)");
+  mma_cmd->add_option("--copy-b", mma_inspect.copy_b, "the S2R copy atom of B for make_tiled_copy_B");
+  mma_cmd->add_flag("--analyze", mma_inspect.analyze, "cost the operands' shared-memory loads (see copy --analyze)");
+  show.mma_inspect = &mma_inspect;
   flags.add_to(mma_cmd);
   add_output(mma_cmd);
   add_sources(mma_cmd);
@@ -147,6 +155,15 @@ int main(int argc, char** argv) {
   CLI::App* copy_cmd = app.add_subcommand("copy", "A TiledCopy: CuTe's print, --json, or a picture (source and destination)");
   copy_cmd->add_option("expression", show.input, "e.g. 'make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>, float>{}, Layout<Shape<_32,_8>>{}, Layout<Shape<_4,_1>>{})'")->required();
   copy_cmd->add_flag("--json", show.json, "the tiling and every owner as JSON");
+  InspectOptions inspect;
+  copy_cmd->add_option("--src", inspect.src, "the source tensor [smem:|gmem:]LAYOUT, e.g. 'gmem:(128,64):(64,1)'");
+  copy_cmd->add_option("--dst", inspect.dst, "the destination tensor, e.g. 'tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_128,_64>{})'");
+  copy_cmd->add_flag("--analyze", inspect.analyze, "cost every instruction: smem wavefronts and bank conflicts, gmem sectors, vectorization");
+  copy_cmd->add_flag("--addresses", inspect.addresses, "with --analyze --json: every lane's byte address per instruction");
+  copy_cmd->add_option("--mma", inspect.mma, "check that the copy's destination fragment is this TiledMMA's A/B fragment, thread by thread");
+  copy_cmd->add_option("--operand", inspect.operand, "with --mma: A (default) or B");
+  copy_cmd->add_option("--thread", thread, "with --src/--dst: that thread's partition_S / partition_D (CPY,CPY_M,CPY_N) of the tensors");
+  show.inspect = &inspect;
   flags.add_to(copy_cmd);
   add_output(copy_cmd);
   add_sources(copy_cmd);
