@@ -50,6 +50,8 @@ Output draw(const Scene& scene, const PictureOptions& p, Format fallback) {
   Format f = p.format.value_or(fallback);
   RenderOptions r;
   r.style = p.style;
+  r.scale = p.scale;
+  r.cell = p.cell;
   r.ansi_color = p.ansi_color && f == Format::kTxt;
   Output out;
   out.bytes = render(scene, f, r);
@@ -211,6 +213,22 @@ std::string short_type(const ValueType& t) {
 }
 
 }  // namespace
+
+std::optional<Format> format_for_output(std::optional<Format> flag, bool& json, const std::string& path) {
+  if (path.empty() || path == "-") return flag;
+  const std::optional<Format> by_name = format_of_path(path);
+  const bool json_name = path.size() > 5 && path.compare(path.size() - 5, 5, ".json") == 0;
+  auto given = [&] { return json ? std::string("--json") : "--" + format_name(*flag); };
+  if ((json || flag) && (by_name || json_name)) {
+    const bool agree = json ? json_name : (by_name && *by_name == *flag);
+    if (!agree)
+      throw Error(given() + " contradicts the file name " + path + " (" + (json_name ? std::string("JSON") : format_name(*by_name)) +
+                  "): drop the flag or rename the file");
+  }
+  if (json || flag) return flag;
+  if (json_name) json = true;
+  return by_name;
+}
 
 Output run_eval(const EvalOptions& options) {
   Value v = evaluate(options.expression);

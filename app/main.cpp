@@ -33,7 +33,8 @@ int emit(const Output& out, const std::string& path) {
 
 // The picture flags every drawing command takes.
 struct PictureFlags {
-  bool tex = false, svg = false, png = false, pdf = false, txt = false;
+  bool tex = false, svg = false, png = false, pdf = false, txt = false, html = false;
+  double scale = 1.0, cell = 0;
   std::string style = "default";
   std::string color_by = "auto";
   std::string threads;
@@ -47,7 +48,10 @@ struct PictureFlags {
     g->add_flag("--png", png, "PNG (Cairo)");
     g->add_flag("--pdf", pdf, "PDF (Cairo)");
     g->add_flag("--txt", txt, "text table (ANSI colour on a terminal; honours NO_COLOR)");
+    g->add_flag("--html", html, "one self-contained interactive page: hover, thread highlighting, zoom");
     g->require_option(0, 1);
+    cmd->add_option("--scale", scale, "size factor for PNG (pixels), PDF and SVG, e.g. 2 for a 2x PNG")->capture_default_str();
+    cmd->add_option("--cell", cell, "cell size in px (default: from the longest label, every label at >= 9 px)");
     cmd->add_option("--style", style, "default | cute (CuTe's print_latex / print_svg, byte for byte)")->capture_default_str();
     cmd->add_option("--color-by", color_by, "auto | thread | value | warp | index | bank | none")->capture_default_str();
     cmd->add_option("--threads", threads, "highlight these threads, fade the rest: 0,5,32-35");
@@ -60,7 +64,10 @@ struct PictureFlags {
     if (png) p.format = Format::kPng;
     if (pdf) p.format = Format::kPdf;
     if (txt) p.format = Format::kTxt;
+    if (html) p.format = Format::kHtml;
     p.style = parse_style(style);
+    p.scale = scale;
+    p.cell = cell;
     p.color_by = banks ? "bank" : color_by;
     p.threads = threads;
     p.bank_element_bits = element_bits;
@@ -84,7 +91,8 @@ int main(int argc, char** argv) {
   std::string output_path;
   std::string source;  // the expression being evaluated, for the caret under errors
   auto add_output = [&](CLI::App* cmd) {
-    cmd->add_option("-o,--output", output_path, "write to FILE (atomically) instead of stdout");
+    cmd->add_option("-o,--output", output_path,
+                    "write to FILE (atomically) instead of stdout; its extension (.png .svg .tex .pdf .txt .html .json) picks the format");
   };
 
   EvalOptions eval;
@@ -178,11 +186,18 @@ int main(int argc, char** argv) {
   try {
     if (eval_cmd->parsed()) {
       source = eval.expression;
+      if (auto f = format_for_output(std::nullopt, eval.json, output_path); f && *f != Format::kTxt)
+        throw Error("cutevis eval draws no pictures: use cutevis layout EXPR -o " + output_path);
       return emit(run_eval(eval), output_path);
     }
-    if (list_cmd->parsed()) return emit(run_list(list), output_path);
+    if (list_cmd->parsed()) {
+      if (auto f = format_for_output(std::nullopt, list.json, output_path); f && *f != Format::kTxt)
+        throw Error("cutevis list draws no pictures: write it to a .txt or .json file");
+      return emit(run_list(list), output_path);
+    }
     if (verify_cmd->parsed()) {
       verify.picture = verify_flags.options(output_path);
+      verify.picture.format = format_for_output(verify.picture.format, verify.json, output_path);
       if (verify.json && verify.picture.format) throw Error("--json and a picture format exclude each other");
       VerifyOutcome r = run_verify(verify);
       emit(r.output, output_path);
@@ -195,6 +210,8 @@ int main(int argc, char** argv) {
       return kExitOk;
     }
     show.picture = flags.options(output_path);
+    if (show.json && show.picture.format) throw Error("--json and a picture format exclude each other");
+    show.picture.format = format_for_output(show.picture.format, show.json, output_path);
     if (thread >= 0) show.thread = thread;
     if (show.json && show.picture.format) throw Error("--json and a picture format exclude each other");
     if (layout_cmd->parsed()) {

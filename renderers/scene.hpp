@@ -52,7 +52,8 @@ struct AxisLabels {
 };
 
 // What a panel shows, which is also what the CuTe backends print for it.
-enum class PanelRole : uint8_t { kLayout, kTv };
+// kKey: a colour key (the 32 banks), drawn by the default style only.
+enum class PanelRole : uint8_t { kLayout, kTv, kKey };
 
 struct Panel {
   PanelRole role = PanelRole::kLayout;

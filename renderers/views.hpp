@@ -17,6 +17,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -29,9 +32,9 @@ namespace cutevis {
 
 enum class ColorBy {
   kAuto,    // thread for TV pictures, index for layouts
-  kThread,  // thread mod 8, CuTe's TV palette
-  kValue,   // value mod 8
-  kWarp,    // (thread / 32) mod 8
+  kThread,  // thread: hue by lane, lightness by warp (renderers/palette.hpp)
+  kValue,   // value index, the same palette
+  kWarp,    // thread / 32 over all owners (a cell of several warps is grey)
   kIndex,   // layouts: L(m,n) mod 8
   kBank,    // layouts: the shared-memory bank of element L(m,n) (32 banks of 4 bytes)
   kNone,    // white
@@ -52,11 +55,23 @@ class ThreadSet {
   std::vector<std::pair<int64_t, int64_t>> ranges_;  // inclusive, sorted, disjoint
 };
 
+// Colours from values computed elsewhere (an analysis beside atoms/: bank conflicts,
+// sectors, ...): one small integer per drawn cell, or none.  A view that is given a
+// shading colours by it instead of `color_by`, keys the values present and says
+// `name` in the legend.  Coordinates are the panel's drawn (row, col); `panel` is
+// "C", "A", "B", "S", "D", or "" for a single layout or TV panel.
+struct CellShading {
+  std::string name;  // "bank conflicts of one ldmatrix"
+  std::function<std::optional<int64_t>(const std::string& panel, int64_t row, int64_t col)> value;
+  std::function<std::string(int64_t)> key_label;  // how the key names a value ("2-way"); default: the number
+};
+
 struct ViewOptions {
   std::string title{};             // the expression as the user wrote it
   ColorBy color_by = ColorBy::kAuto;
   ThreadSet threads{};             // highlighted threads; the rest faded (empty: none)
   int bank_element_bits = 16;      // ColorBy::kBank: bits per element of L's codomain
+  CellShading shading{};           // when shading.value is set: colours from it
 };
 
 Scene layout_scene(const AnyLayout& layout, const ViewOptions& options = {});
@@ -96,5 +111,10 @@ Scene diff_scene(const DiffPicture& picture, const ViewOptions& options = {});
 
 // CuTe's 8-colour TV palette (SVGColor_TV / TikzColor_TV), by index mod 8.
 Rgb cute_tv_color(int64_t i);
+
+// A multi-owner label line: every id when it fits in `budget` characters ("T0-127"
+// a range, "T0,64" a list, "T0-3,16-19"), else the first and the count ("T0 ×4",
+// "T0×256" when the space does not fit).  `ids` sorted, possibly with repeats.
+std::string owner_line(char letter, std::span<const int64_t> ids, int64_t first, size_t budget);
 
 }  // namespace cutevis

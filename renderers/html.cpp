@@ -1,0 +1,260 @@
+// HTML: one self-contained page (no network, no external script or font) holding the
+// default SVG, with every cell's owners in data-owners="t:v t:v ...", and a small
+// script: hover a cell for all its owners; click a cell (shift adds) or type threads
+// ("5, 32-35") to highlight their cells in every panel (class "hl"); #threads=0,5 in
+// the URL does the same on load; recolour by thread, warp, value or none; zoom with
+// the wheel and pan by dragging.  The colours the script uses come from palette.hpp,
+// written into the page, so the page and the pictures never disagree.
+#include <algorithm>
+
+#include "renderers/backends.hpp"
+#include "renderers/palette.hpp"
+
+namespace cutevis::detail {
+
+namespace {
+
+const char* kStyle = R"CSS(
+body{margin:0;font-family:'DejaVu Sans',Arial,sans-serif;font-size:14px;background:#f4f4f4}
+#bar{position:sticky;top:0;z-index:2;display:flex;gap:12px;align-items:center;flex-wrap:wrap;padding:6px 10px;background:#fff;border-bottom:1px solid #bbb}
+#bar input{width:14em;font-family:monospace}
+#count{color:#333}
+#view{position:relative;overflow:hidden;height:calc(100vh - 46px);cursor:grab;background:#fff}
+#view.drag{cursor:grabbing}
+#stage{transform-origin:0 0;position:absolute;left:0;top:0}
+#info{position:fixed;z-index:3;display:none;max-width:40em;padding:6px 8px;background:#ffffe8;border:1px solid #888;font-family:monospace;font-size:12px;white-space:pre-wrap;pointer-events:none}
+svg.sel rect.k:not(.hl){fill-opacity:.22}
+rect.k.hl{stroke:#c00000;stroke-width:2.5}
+)CSS";
+
+const char* kScript = R"JS(
+(function () {
+  'use strict';
+  var data = JSON.parse(document.getElementById('cutevis-data').textContent);
+  var svg = document.getElementById('picture');
+  var cells = Array.prototype.slice.call(svg.querySelectorAll('rect.k'));
+  var drawn = cells.map(function (c) { return c.getAttribute('fill'); });
+  var byThread = null;  // thread -> indices of its cells, built on first use
+
+  function owners(cell) {
+    var s = cell.getAttribute('data-owners'), out = [];
+    if (!s) return out;
+    var parts = s.split(' ');
+    for (var i = 0; i < parts.length; i++) {
+      var k = parts[i].indexOf(':');
+      out.push([+parts[i].slice(0, k), +parts[i].slice(k + 1)]);
+    }
+    return out;
+  }
+  function index() {
+    if (byThread) return byThread;
+    byThread = new Map();
+    for (var i = 0; i < cells.length; i++) {
+      var s = cells[i].getAttribute('data-owners'), n = s.length, t = 0, inThr = true, last = -1;
+      if (!n) continue;
+      for (var j = 0; j <= n; j++) {
+        var ch = j < n ? s.charCodeAt(j) : 32;
+        if (ch === 58) { inThr = false; if (t !== last) { var l = byThread.get(t); if (!l) byThread.set(t, l = []); if (l[l.length - 1] !== i) l.push(i); last = t; } }
+        else if (ch === 32) { inThr = true; t = 0; }
+        else if (inThr) t = t * 10 + (ch - 48);
+      }
+    }
+    return byThread;
+  }
+  function parseThreads(text) {
+    var set = [], bad = false;
+    text.split(',').forEach(function (part) {
+      part = part.trim();
+      if (!part) return;
+      var m = /^(\d+)\s*(?:-\s*(\d+))?$/.exec(part);
+      if (!m) { bad = true; return; }
+      var lo = +m[1], hi = m[2] === undefined ? lo : +m[2];
+      if (hi < lo || hi - lo > 65536) { bad = true; return; }
+      for (var t = lo; t <= hi; t++) set.push(t);
+    });
+    return bad ? null : set;
+  }
+  function rangesOf(list) {
+    list = list.slice().sort(function (a, b) { return a - b; });
+    var out = [];
+    for (var i = 0; i < list.length;) {
+      var j = i;
+      while (j + 1 < list.length && list[j + 1] <= list[j] + 1) j++;
+      out.push(list[i] === list[j] ? '' + list[i] : list[i] + (list[j] === list[i] + 1 ? ',' : '-') + list[j]);
+      i = j + 1;
+    }
+    return out.join(',');
+  }
+  var selected = [];
+  function highlight(threads) {
+    selected = threads;
+    var on = svg.querySelectorAll('rect.k.hl');
+    for (var i = 0; i < on.length; i++) on[i].classList.remove('hl');
+    var n = 0;
+    if (threads.length) {
+      var idx = index(), seen = new Set();
+      threads.forEach(function (t) {
+        (idx.get(t) || []).forEach(function (c) { if (!seen.has(c)) { seen.add(c); cells[c].classList.add('hl'); n++; } });
+      });
+    }
+    svg.classList.toggle('sel', threads.length > 0);
+    var text = rangesOf(threads);
+    document.getElementById('threads').value = text;
+    document.getElementById('count').textContent = threads.length ? 'threads ' + text + ': ' + n + ' cells' : '';
+    var hash = threads.length ? '#threads=' + text : ' ';
+    if (location.hash !== hash.trim()) history.replaceState(null, '', hash === ' ' ? location.pathname + location.search : hash);
+  }
+  function fromHash() {
+    var m = /threads=([0-9,\- ]*)/.exec(decodeURIComponent(location.hash));
+    if (m) { var t = parseThreads(m[1]); if (t) highlight(t); }
+  }
+
+  // Colours: as drawn, or recomputed from the owners with the palette written into the page.
+  function recolour(mode) {
+    for (var i = 0; i < cells.length; i++) {
+      var c = cells[i], fill = drawn[i];
+      if (mode !== 'drawn' && c.parentNode.getAttribute('data-tv')) {
+        var o = owners(c);
+        if (!o.length) fill = '#ffffff';
+        else if (mode === 'none') fill = '#ffffff';
+        else if (mode === 'thread') fill = data.thread[o[0][0] % data.thread.length];
+        else if (mode === 'value') fill = data.thread[o[0][1] % data.thread.length];
+        else if (mode === 'warp') {
+          var w = Math.floor(o[0][0] / 32), one = o.every(function (x) { return Math.floor(x[0] / 32) === w; });
+          fill = one ? data.warp[w % data.warp.length] : data.severalWarps;
+        }
+      }
+      c.setAttribute('fill', fill);
+    }
+  }
+
+  // Hover: every owner of the cell, grouped by value.
+  var info = document.getElementById('info');
+  function describe(cell) {
+    var g = cell.parentNode, panel = g.getAttribute('data-panel') || 'cell', rc = cell.getAttribute('data-rc').split(',');
+    if (!g.getAttribute('data-tv')) return cell.getAttribute('data-info') || '';
+    var r = +rc[0], c = +rc[1], t = g.getAttribute('data-transposed'), rows = +g.getAttribute('data-rows');
+    var m = t ? c : r, n = t ? r : c, extent = t ? +g.querySelectorAll('rect.k').length / rows : rows;
+    var o = owners(cell), byVal = new Map();
+    o.forEach(function (x) { var l = byVal.get(x[1]); if (!l) byVal.set(x[1], l = []); l.push(x[0]); });
+    var lines = [panel + '(' + m + ',' + n + ') index ' + (m + extent * n) + ': ' + (o.length ? o.length + ' owner' + (o.length > 1 ? 's' : '') : 'no owner')];
+    byVal.forEach(function (thr, v) { lines.push('  V' + v + ' (value ' + v + ' of each thread): T' + rangesOf(thr)); });
+    return lines.join('\n');
+  }
+  svg.addEventListener('mouseover', function (e) {
+    var c = e.target.closest && e.target.closest('rect.k');
+    if (!c) { info.style.display = 'none'; return; }
+    info.textContent = describe(c);
+    info.style.display = 'block';
+  });
+  svg.addEventListener('mousemove', function (e) {
+    info.style.left = Math.min(e.clientX + 14, window.innerWidth - info.offsetWidth - 4) + 'px';
+    info.style.top = Math.min(e.clientY + 14, window.innerHeight - info.offsetHeight - 4) + 'px';
+  });
+  svg.addEventListener('mouseleave', function () { info.style.display = 'none'; });
+
+  // Zoom (wheel, around the pointer) and pan (drag); a click without a drag selects.
+  var view = document.getElementById('view'), stage = document.getElementById('stage');
+  var z = 1, tx = 0, ty = 0, drag = null, moved = false;
+  function apply() { stage.style.transform = 'translate(' + tx + 'px,' + ty + 'px) scale(' + z + ')'; }
+  function fit() {
+    var w = +svg.getAttribute('width'), h = +svg.getAttribute('height');
+    z = Math.min(1, view.clientWidth / w, view.clientHeight / h); tx = 0; ty = 0; apply();
+  }
+  view.addEventListener('wheel', function (e) {
+    e.preventDefault();
+    var r = view.getBoundingClientRect(), px = e.clientX - r.left, py = e.clientY - r.top;
+    var k = Math.exp(-e.deltaY * 0.0015), nz = Math.min(40, Math.max(0.02, z * k));
+    tx = px - (px - tx) * nz / z; ty = py - (py - ty) * nz / z; z = nz; apply();
+  }, {passive: false});
+  view.addEventListener('mousedown', function (e) { drag = [e.clientX, e.clientY, tx, ty]; moved = false; });
+  window.addEventListener('mousemove', function (e) {
+    if (!drag) return;
+    var dx = e.clientX - drag[0], dy = e.clientY - drag[1];
+    if (!moved && Math.abs(dx) + Math.abs(dy) < 4) return;
+    moved = true; view.classList.add('drag'); tx = drag[2] + dx; ty = drag[3] + dy; apply();
+  });
+  window.addEventListener('mouseup', function (e) {
+    var was = drag; drag = null; view.classList.remove('drag');
+    if (!was || moved) return;
+    var c = e.target.closest && e.target.closest('rect.k');
+    if (!c || !c.parentNode.getAttribute('data-tv')) return;
+    var o = owners(c);
+    if (!o.length) return;
+    var t = o[0][0];
+    if (e.shiftKey) { if (selected.indexOf(t) < 0) highlight(selected.concat([t])); else highlight(selected.filter(function (x) { return x !== t; })); }
+    else highlight([t]);
+  });
+
+  var box = document.getElementById('threads');
+  box.addEventListener('change', function () { var t = parseThreads(box.value); box.style.background = t ? '' : '#fdd'; if (t) highlight(t); });
+  box.addEventListener('keydown', function (e) { if (e.key === 'Enter') box.dispatchEvent(new Event('change')); });
+  document.getElementById('clear').addEventListener('click', function () { highlight([]); });
+  document.getElementById('fit').addEventListener('click', fit);
+  document.getElementById('colour').addEventListener('change', function (e) { recolour(e.target.value); });
+  window.addEventListener('hashchange', fromHash);
+
+  fit();
+  fromHash();
+  window.cutevis = {highlight: highlight, parseThreads: parseThreads, recolour: recolour, cells: cells, ready: true};
+})();
+)JS";
+
+void json_colours(Out& o, const char* name, const std::vector<Rgb>& colours) {
+  o << "\"" << name << "\":[";
+  for (size_t i = 0; i < colours.size(); ++i) o << (i ? "," : "") << "\"" << to_hex(colours[i]) << "\"";
+  o << "]";
+}
+
+// Text for HTML character data.
+std::string html_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string render_html(const Scene& scene, const RenderOptions& options) {
+  bool tv = false;
+  for (const Panel& p : scene.panels) tv |= p.role == PanelRole::kTv;
+  Out o;
+  o << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+    << "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n"
+    << "<title>" << html_escape(scene.title.empty() ? std::string("cutevis") : scene.title) << "</title>\n<style>" << kStyle
+    << "</style>\n</head>\n<body>\n<div id=\"bar\"><b>cutevis</b>";
+  if (tv)
+    o << "<label>threads <input id=\"threads\" placeholder=\"5, 32-35\" spellcheck=\"false\"></label>"
+      << "<button id=\"clear\">clear</button>"
+      << "<label>colour <select id=\"colour\"><option value=\"drawn\">as drawn</option><option value=\"thread\">thread</option>"
+      << "<option value=\"warp\">warp</option><option value=\"value\">value</option><option value=\"none\">none</option></select></label>";
+  else
+    o << "<input id=\"threads\" type=\"hidden\"><button id=\"clear\" hidden></button>"
+      << "<select id=\"colour\" hidden><option value=\"drawn\">as drawn</option><option value=\"none\">none</option></select>";
+  o << "<button id=\"fit\">fit</button><span id=\"count\"></span><span style=\"color:#666\">wheel: zoom, drag: pan"
+    << (tv ? ", click a cell: its thread (shift adds)" : "") << "</span></div>\n"
+    << "<div id=\"view\"><div id=\"stage\">\n";
+  o << svg_document(scene, options, /*interactive=*/true);
+  o << "</div></div>\n<div id=\"info\"></div>\n";
+  // The palette the script recolours with: the same functions the picture was drawn with.
+  std::vector<Rgb> threads, warps;
+  for (int64_t t = 0; t < 128; ++t) threads.push_back(thread_color(t));  // the palette repeats every 4 warps
+  for (int64_t w = 0; w < 8; ++w) warps.push_back(warp_color(w));
+  o << "<script type=\"application/json\" id=\"cutevis-data\">{";
+  json_colours(o, "thread", threads);
+  o << ",";
+  json_colours(o, "warp", warps);
+  o << ",\"severalWarps\":\"" << to_hex(several_warps_color()) << "\"}</script>\n";
+  o << "<script>" << kScript << "</script>\n</body>\n</html>\n";
+  return o.take();
+}
+
+}  // namespace cutevis::detail
