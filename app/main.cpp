@@ -10,6 +10,7 @@
 
 #include "app/batch.hpp"
 #include "app/commands.hpp"
+#include "app/docs.hpp"
 #include "app/diagnostics.hpp"
 #include "app/exit_codes.hpp"
 #include "app/output.hpp"
@@ -171,10 +172,23 @@ int main(int argc, char** argv) {
   verify_flags.add_to(verify_cmd);
   add_output(verify_cmd);
 
-  std::string batch_spec, batch_dir = ".";
+  BatchOptions batch;
   CLI::App* batch_cmd = app.add_subcommand("batch", "Draw every picture of a JSON batch spec in one process (see samples/docs.json)");
-  batch_cmd->add_option("spec", batch_spec, "the batch spec (JSON)")->required();
-  batch_cmd->add_option("-C,--directory", batch_dir, "write the pictures under this folder")->capture_default_str();
+  batch_cmd->add_option("spec", batch.spec_path, "the batch spec (JSON)")->required();
+  batch_cmd->add_option("-C,--directory", batch.output_dir, "write the pictures under this folder")->capture_default_str();
+  batch_cmd->add_flag("--force", batch.force, "redraw every entry, even those up to date");
+  batch_cmd->add_flag("--allow-outside", batch.allow_outside, "let outputs leave the -C folder (../x.svg, /abs/x.svg)");
+  batch_cmd->add_option("-j,--jobs", batch.jobs, "pictures drawn at once (default: one per hardware thread)");
+  batch_cmd->footer(batch_spec_help());
+
+  DocsOptions docs;
+  CLI::App* docs_cmd = app.add_subcommand("docs", "Draw the pictures of every ```cutevis block of Markdown files (--check: list stale ones, exit 1)");
+  docs_cmd->add_option("files", docs.files, "Markdown files, e.g. README.md")->required();
+  docs_cmd->add_flag("--check", docs.check, "write nothing; list pictures that are missing or differ and exit 1 if any (a CI gate)");
+  docs_cmd->footer(
+      "A ```cutevis block holds command lines without the word cutevis, each writing one file with -o PATH\n"
+      "(relative to the Markdown file's folder), e.g.\n"
+      "  ```cutevis\n  atom SM70_8x8x4_F32F16F16F32_NT -o samples/sm70_8x8x4_nt.png\n  ```");
 
   try {
     app.parse(argc, argv);
@@ -205,9 +219,14 @@ int main(int argc, char** argv) {
       return r.exit_code;
     }
     if (batch_cmd->parsed()) {
-      BatchResult r = run_batch(batch_spec, batch_dir);
-      std::printf("cutevis: wrote %zu files\n", r.written.size());
+      BatchResult r = run_batch(batch);
+      std::printf("cutevis: wrote %zu files, %zu up to date\n", r.written.size(), r.skipped.size());
       return kExitOk;
+    }
+    if (docs_cmd->parsed()) {
+      DocsResult r = run_docs(docs);
+      std::fputs(r.report.c_str(), stdout);
+      return r.exit_code;
     }
     show.picture = flags.options(output_path);
     if (show.json && show.picture.format) throw Error("--json and a picture format exclude each other");

@@ -7,8 +7,13 @@
 // drawn in bands into one reused surface and streamed through zlib, so memory stays
 // ~50 MB whatever the image's size.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <exception>
+#include <mutex>
+#include <thread>
 #include <cstdio>
+#include <cstring>
 
 #include "lib/error.hpp"
 #include "renderers/backends.hpp"
@@ -106,9 +111,6 @@ const CairoApi& cairo() {
 const char* kFont = "DejaVu Sans Mono";
 constexpr double kMargin = 12;
 constexpr double kTitleFont = 16, kLegendFont = 13, kCaptionFont = 15;
-constexpr double kPngCell = 28, kPdfCell = 20;  // cells of pictures whose labels fit anyway
-constexpr double kMaxLabelFont = 13;
-constexpr double kMaxPdfSide = 14000;  // points; PDF viewers stop at 14,400 (200 inches)
 constexpr double kBandBytes = 48e6;    // PNG: drawn in bands of at most this many bytes
 
 // Everything in units: PNG pixels at scale 1, PDF points.  The surface is `scale` times larger.
@@ -171,34 +173,12 @@ Geometry layout(const Scene& scene, Format format, const RenderOptions& opt) {
   text_w += 120;  // room for the notes added below
   const double text_h = g.title_h + 8 + g.legend_line * static_cast<double>(g.legend.size() + 2);
 
-  // Cells as large as the longest label needs at kMinLabelPx, unless --cell says otherwise.
-  const double wanted = opt.cell > 0 ? opt.cell
-                                     : std::max(format == Format::kPng ? kPngCell : kPdfCell, cell_for_labels(scene, kMinLabelPx, 0.6));
-  double cell = wanted;
-  std::string limit_note;
-  if (format == Format::kPng) {
-    const double s = g.scale, side = static_cast<double>(opt.max_png_side), budget = static_cast<double>(opt.max_png_pixels);
-    auto area = [&](double u) { return (std::max(cols * u, text_w) + 2 * kMargin) * s * (rows * u + text_h + 2 * kMargin) * s; };
-    cell = std::min(cell, std::floor((side / s - 2 * kMargin) / cols));
-    cell = std::min(cell, std::floor((side / s - 2 * kMargin - text_h) / rows));
-    while (cell > 1 && area(cell) > budget) cell -= 1;
-    if (cell < 1 || area(cell) > budget)
-      throw Error("the picture has " + std::to_string(b.rows()) + " x " + std::to_string(b.cols()) +
-                  " cells: too large for a PNG of " + std::to_string(opt.max_png_pixels) + " pixels; use --svg, --html, --pdf or --tex");
-    if (cell < wanted)
-      limit_note = "cells shrunk from " + number(wanted) + " to " + number(cell) + " px to stay under " + std::to_string(opt.max_png_side) +
-                   " px a side and " + std::to_string(opt.max_png_pixels / 1'000'000) + " megapixels";
-  } else {
-    cell = std::min(cell, (kMaxPdfSide / g.scale - 2 * kMargin) / std::max(cols, rows));
-    if (cell < wanted) limit_note = "cells shrunk from " + number(wanted) + " to " + number(cell) + " pt to keep the page under 200 inches";
-  }
-  g.cell = cell;
+  const LabelFit fit = fit_labels(scene, format, opt);
+  g.cell = fit.cell;
+  g.label_font = fit.label_font;
+  const std::string limit_note = fit.limit_note;
   std::string unlabelled;
-  for (const Panel& p : scene.panels) {
-    g.label_font.push_back(fitting_font_size(label_extent(p), g.cell, 0.6, kMaxLabelFont));
-    if (g.label_font.back() < kMinLabelPx - 1e-9 && !p.cells.empty())
-      unlabelled += (unlabelled.empty() ? "" : ", ") + (p.name.empty() ? std::string("cells") : p.name);
-  }
+  for (const std::string& name : fit.omitted) unlabelled += (unlabelled.empty() ? "" : ", ") + name;
   size_t axis_chars = 1;
   for (const Panel& p : scene.panels) {
     for (const auto& t : p.row_axis.text) axis_chars = std::max(axis_chars, t.size());
@@ -342,63 +322,6 @@ void put_chunk(std::string& out, const char* type, const std::string& data) {
   put_u32(out, static_cast<uint32_t>(crc32(0, bytes, static_cast<uInt>(out.size() - start))));
 }
 
-class PngWriter {
- public:
-  PngWriter(int width, int height) : w_(width), row_(static_cast<size_t>(width) * 3 + 1), prev_(row_.size() - 1, 0), cur_(prev_.size()) {
-    png_.assign("\x89PNG\r\n\x1a\n", 8);
-    std::string ihdr;
-    put_u32(ihdr, static_cast<uint32_t>(width));
-    put_u32(ihdr, static_cast<uint32_t>(height));
-    ihdr += std::string("\x08\x02\x00\x00\x00", 5);  // 8-bit RGB, deflate, adaptive filtering, no interlace
-    put_chunk(png_, "IHDR", ihdr);
-    if (deflateInit2(&z_, 3, Z_DEFLATED, 15, 8, Z_DEFAULT_STRATEGY) != Z_OK) throw Error("zlib failed to start");
-  }
-  ~PngWriter() { deflateEnd(&z_); }
-  PngWriter(const PngWriter&) = delete;
-  PngWriter& operator=(const PngWriter&) = delete;
-
-  // `rows` rows of a CAIRO_FORMAT_RGB24 surface (0x00RRGGBB per pixel).
-  void add(const unsigned char* data, int stride, int rows) {
-    for (int y = 0; y < rows; ++y) {
-      const auto* px = reinterpret_cast<const uint32_t*>(data + static_cast<size_t>(y) * static_cast<size_t>(stride));
-      for (int x = 0; x < w_; ++x) {
-        cur_[3 * x] = static_cast<unsigned char>(px[x] >> 16);
-        cur_[3 * x + 1] = static_cast<unsigned char>(px[x] >> 8);
-        cur_[3 * x + 2] = static_cast<unsigned char>(px[x]);
-      }
-      row_[0] = first_ ? 0 : 2;  // filter None for the first row, Up after
-      for (size_t i = 0; i < cur_.size(); ++i) row_[i + 1] = static_cast<unsigned char>(cur_[i] - (first_ ? 0 : prev_[i]));
-      first_ = false;
-      z_.next_in = row_.data();
-      z_.avail_in = static_cast<uInt>(row_.size());
-      pump(Z_NO_FLUSH);
-      prev_.swap(cur_);
-    }
-  }
-  std::string finish() {
-    pump(Z_FINISH);
-    put_chunk(png_, "IDAT", idat_);
-    put_chunk(png_, "IEND", "");
-    return std::move(png_);
-  }
-
- private:
-  void pump(int flush) {
-    unsigned char chunk[1 << 16];
-    do {
-      z_.next_out = chunk;
-      z_.avail_out = sizeof chunk;
-      deflate(&z_, flush);
-      idat_.append(reinterpret_cast<const char*>(chunk), sizeof chunk - z_.avail_out);
-    } while (z_.avail_out == 0);
-  }
-  int w_;
-  bool first_ = true;
-  z_stream z_{};
-  std::string png_, idat_;
-  std::vector<unsigned char> row_, prev_, cur_;
-};
-
 cairo_status_t append_bytes(void* closure, const unsigned char* data, unsigned int length) {
   static_cast<std::string*>(closure)->append(reinterpret_cast<const char*>(data), length);
   return CAIRO_STATUS_SUCCESS;
@@ -408,34 +331,121 @@ void check(cairo_status_t status, const char* what) {
   if (status != CAIRO_STATUS_SUCCESS) throw Error(std::string("Cairo failed to ") + what + ": " + cairo().status_to_string(status));
 }
 
-// The PNG, drawn band by band into one reused surface.
+// One band of the image, filtered and deflated on its own (a raw deflate stream
+// ended on a byte boundary, as pigz does), so bands are drawn and compressed in
+// parallel and concatenated into one IDAT.  The band's first row is filtered None,
+// the others Up; a row equal to the one above (most rows of a grid) filters to zeros
+// without being converted.
+struct Band {
+  std::string deflated;
+  uLong adler = 1;  // adler32 of the band's filtered bytes
+  size_t length = 0;
+};
+
+Band encode_band(const unsigned char* data, int stride, int width, int rows, bool last) {
+  Band band;
+  z_stream z{};
+  if (deflateInit2(&z, 3, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) throw Error("zlib failed to start");
+  const size_t w = static_cast<size_t>(width);
+  std::vector<unsigned char> row(w * 3 + 1);
+  unsigned char chunk[1 << 16];
+  auto pump = [&](int flush) {
+    do {
+      z.next_out = chunk;
+      z.avail_out = sizeof chunk;
+      deflate(&z, flush);
+      band.deflated.append(reinterpret_cast<const char*>(chunk), sizeof chunk - z.avail_out);
+    } while (z.avail_out == 0);
+  };
+  const uint32_t* above = nullptr;
+  bool zeros = false;
+  for (int y = 0; y < rows; ++y) {
+    const auto* px = reinterpret_cast<const uint32_t*>(data + static_cast<size_t>(y) * static_cast<size_t>(stride));
+    if (above && std::memcmp(px, above, w * 4) == 0) {
+      if (!zeros) std::fill(row.begin() + 1, row.end(), 0), zeros = true;
+      row[0] = 2;
+    } else {
+      unsigned char* out = row.data() + 1;
+      row[0] = above ? 2 : 0;
+      for (size_t x = 0; x < w; ++x) {  // CAIRO_FORMAT_RGB24: 0x00RRGGBB per pixel
+        const uint32_t p = px[x], q = above ? above[x] : 0;
+        out[3 * x] = static_cast<unsigned char>((p >> 16) - (q >> 16));
+        out[3 * x + 1] = static_cast<unsigned char>((p >> 8) - (q >> 8));
+        out[3 * x + 2] = static_cast<unsigned char>(p - q);
+      }
+      zeros = false;
+    }
+    above = px;
+    band.adler = adler32(band.adler, row.data(), static_cast<uInt>(row.size()));
+    band.length += row.size();
+    z.next_in = row.data();
+    z.avail_in = static_cast<uInt>(row.size());
+    pump(Z_NO_FLUSH);
+  }
+  pump(last ? Z_FINISH : Z_SYNC_FLUSH);
+  deflateEnd(&z);
+  return band;
+}
+
+// The PNG, drawn in bands by a few threads, each with its own surface.
 std::string render_png(const Scene& scene, const Geometry& g) {
   const int width = static_cast<int>(std::ceil(g.width * g.scale)), height = static_cast<int>(std::ceil(g.height * g.scale));
-  const int band = std::clamp(static_cast<int>(kBandBytes / (4.0 * width)), 16, height);
-  PngWriter png(width, height);
-  cairo_surface_t* surface = cairo().image_surface_create(CAIRO_FORMAT_RGB24, width, band);
-  cairo_t* cr = nullptr;
-  try {
-    check(cairo().surface_status(surface), "create a surface");
-    for (int y = 0; y < height; y += band) {
-      const int rows = std::min(band, height - y);
-      cr = cairo().create(surface);
-      cairo().translate(cr, 0, -y);
-      cairo().scale(cr, g.scale, g.scale);
-      draw(cr, scene, g, y / g.scale, (y + rows) / g.scale);
-      check(cairo().status(cr), "draw");
-      cairo().destroy(cr);
-      cr = nullptr;
-      cairo().surface_flush(surface);
-      png.add(cairo().image_surface_get_data(surface), cairo().image_surface_get_stride(surface), rows);
+  const int band_rows = std::clamp(static_cast<int>(kBandBytes / (4.0 * width)), 16, height);
+  const int bands = (height + band_rows - 1) / band_rows;
+  std::vector<Band> encoded(static_cast<size_t>(bands));
+  std::atomic<int> next{0};
+  std::exception_ptr failure;
+  std::mutex failure_lock;
+  auto worker = [&] {
+    cairo_surface_t* surface = cairo().image_surface_create(CAIRO_FORMAT_RGB24, width, band_rows);
+    cairo_t* cr = nullptr;
+    try {
+      check(cairo().surface_status(surface), "create a surface");
+      for (int k; (k = next.fetch_add(1)) < bands;) {
+        const int y = k * band_rows, rows = std::min(band_rows, height - y);
+        cr = cairo().create(surface);
+        cairo().translate(cr, 0, -y);
+        cairo().scale(cr, g.scale, g.scale);
+        draw(cr, scene, g, y / g.scale, (y + rows) / g.scale);
+        check(cairo().status(cr), "draw");
+        cairo().destroy(cr);
+        cr = nullptr;
+        cairo().surface_flush(surface);
+        encoded[static_cast<size_t>(k)] = encode_band(cairo().image_surface_get_data(surface), cairo().image_surface_get_stride(surface),
+                                                      width, rows, k == bands - 1);
+      }
+    } catch (...) {
+      std::lock_guard<std::mutex> hold(failure_lock);
+      if (!failure) failure = std::current_exception();
+      next = bands;
     }
-  } catch (...) {
     if (cr) cairo().destroy(cr);
     cairo().surface_destroy(surface);
-    throw;
+  };
+  const int threads = std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, std::min(4, bands));
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+  if (failure) std::rethrow_exception(failure);
+
+  std::string png("\x89PNG\r\n\x1a\n", 8);
+  std::string ihdr;
+  put_u32(ihdr, static_cast<uint32_t>(width));
+  put_u32(ihdr, static_cast<uint32_t>(height));
+  ihdr += std::string("\x08\x02\x00\x00\x00", 5);  // 8-bit RGB, deflate, adaptive filtering, no interlace
+  put_chunk(png, "IHDR", ihdr);
+  std::string idat("\x78\x01", 2);  // zlib header: deflate, 32K window
+  uLong adler = 1;
+  for (Band& b : encoded) {
+    idat += b.deflated;
+    adler = adler32_combine(adler, b.adler, static_cast<z_off_t>(b.length));
+    std::string().swap(b.deflated);
   }
-  cairo().surface_destroy(surface);
-  return png.finish();
+  put_u32(idat, static_cast<uint32_t>(adler));
+  put_chunk(png, "IDAT", idat);
+  put_chunk(png, "IEND", "");
+  return png;
 }
 
 }  // namespace

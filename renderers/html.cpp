@@ -30,6 +30,7 @@ rect.k.hl{stroke:#c00000;stroke-width:2.5}
 const char* kScript = R"JS(
 (function () {
   'use strict';
+  var started = performance.now();
   var data = JSON.parse(document.getElementById('cutevis-data').textContent);
   var svg = document.getElementById('picture');
   var cells = Array.prototype.slice.call(svg.querySelectorAll('rect.k'));
@@ -153,10 +154,50 @@ const char* kScript = R"JS(
   });
   svg.addEventListener('mouseleave', function () { info.style.display = 'none'; });
 
+  // Labels of a big picture (data-label, lines split by |): drawn for the cells on
+  // screen once a cell is at least 14 px, at most 4000 cells at a time.
+  var lazy = svg.hasAttribute('data-lazy-labels'), layer = null, xs = null, ys = null, pending = 0;
+  var cellSize = +svg.getAttribute('data-cell'), NS = 'http://www.w3.org/2000/svg';
+  function drawLabels() {
+    pending = 0;
+    if (!lazy) return;
+    if (!layer) {
+      layer = document.createElementNS(NS, 'g');
+      svg.appendChild(layer);
+      xs = cells.map(function (c) { return +c.getAttribute('x'); });
+      ys = cells.map(function (c) { return +c.getAttribute('y'); });
+    }
+    layer.textContent = '';
+    if (cellSize * z < 14) return;
+    var r = view.getBoundingClientRect();
+    var x0 = -tx / z - cellSize, x1 = (r.width - tx) / z, y0 = -ty / z - cellSize, y1 = (r.height - ty) / z, n = 0;
+    var frag = document.createDocumentFragment();
+    for (var i = 0; i < cells.length && n < 4000; i++) {
+      if (xs[i] < x0 || xs[i] > x1 || ys[i] < y0 || ys[i] > y1) continue;
+      var label = cells[i].getAttribute('data-label');
+      if (!label) continue;
+      var lines = label.split('|'), font = +cells[i].parentNode.getAttribute('font-size'), step = 1.15 * font;
+      for (var k = 0; k < lines.length; k++) {
+        var t = document.createElementNS(NS, 'text');
+        t.setAttribute('class', cells[i].hasAttribute('data-f') ? 'c f' : 'c');
+        t.setAttribute('x', xs[i] + cellSize / 2);
+        t.setAttribute('y', ys[i] + cellSize / 2 + (k - (lines.length - 1) / 2) * step + 0.35 * font);
+        t.setAttribute('font-size', font);
+        t.textContent = lines[k];
+        frag.appendChild(t);
+      }
+      n++;
+    }
+    layer.appendChild(frag);
+  }
+
   // Zoom (wheel, around the pointer) and pan (drag); a click without a drag selects.
   var view = document.getElementById('view'), stage = document.getElementById('stage');
   var z = 1, tx = 0, ty = 0, drag = null, moved = false;
-  function apply() { stage.style.transform = 'translate(' + tx + 'px,' + ty + 'px) scale(' + z + ')'; }
+  function apply() {
+    stage.style.transform = 'translate(' + tx + 'px,' + ty + 'px) scale(' + z + ')';
+    if (lazy && !pending) pending = setTimeout(drawLabels, 80);
+  }
   function fit() {
     var w = +svg.getAttribute('width'), h = +svg.getAttribute('height');
     z = Math.min(1, view.clientWidth / w, view.clientHeight / h); tx = 0; ty = 0; apply();
@@ -196,7 +237,7 @@ const char* kScript = R"JS(
 
   fit();
   fromHash();
-  window.cutevis = {highlight: highlight, parseThreads: parseThreads, recolour: recolour, cells: cells, ready: true};
+  window.cutevis = {highlight: highlight, parseThreads: parseThreads, recolour: recolour, cells: cells, drawLabels: drawLabels, script_ms: performance.now() - started, ready: true};
 })();
 )JS";
 

@@ -93,6 +93,53 @@ std::string file_extension(Format format) {
   return "";
 }
 
+namespace {
+std::string number(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", v);
+  return text;
+}
+}  // namespace
+
+LabelFit fit_labels(const Scene& scene, Format format, const RenderOptions& opt) {
+  constexpr double kAdvance = 0.6;  // DejaVu Sans Mono and most monospace fonts: 0.6 em
+  const bool png = format == Format::kPng, pdf = format == Format::kPdf;
+  const double base = png ? 28 : pdf ? 20 : 30;        // the cell of a picture whose labels fit anyway
+  const double max_font = png || pdf ? 13 : 11;
+  LabelFit fit;
+  const double wanted = opt.cell > 0 ? opt.cell : std::max(base, detail::cell_for_labels(scene, kMinLabelPx, kAdvance));
+  fit.cell = png || pdf ? wanted : std::round(wanted);
+  const Scene::Bounds b = scene.bounds();
+  const double cols = static_cast<double>(b.cols()), rows = static_cast<double>(b.rows());
+  if (png) {
+    // The text block (title 16 px, legend 13 px lines, monospace) beside and under the grid.
+    size_t chars = detail::display_width(scene.title) * 16 / 13;
+    for (const auto& line : scene.legend) chars = std::max(chars, detail::display_width(line));
+    const double text_w = static_cast<double>(chars) * kAdvance * 13 + 120, margin = 12;
+    const double text_h = (scene.title.empty() ? 0 : 28) + 8 + 19 * static_cast<double>(scene.legend.size() + 2);
+    const double s = opt.scale, side = static_cast<double>(opt.max_png_side), budget = static_cast<double>(opt.max_png_pixels);
+    auto area = [&](double u) { return (std::max(cols * u, text_w) + 2 * margin) * s * (rows * u + text_h + 2 * margin) * s; };
+    double cell = std::min({wanted, std::floor((side / s - 2 * margin) / cols), std::floor((side / s - 2 * margin - text_h) / rows)});
+    while (cell > 1 && area(cell) > budget) cell -= 1;
+    if (cell < 1 || area(cell) > budget)
+      throw Error("the picture has " + std::to_string(b.rows()) + " x " + std::to_string(b.cols()) + " cells: too large for a PNG of " +
+                  std::to_string(opt.max_png_pixels) + " pixels; use --svg, --html, --pdf or --tex");
+    if (cell < wanted)
+      fit.limit_note = "cells shrunk from " + number(wanted) + " to " + number(cell) + " px to stay under " + std::to_string(opt.max_png_side) +
+                       " px a side and " + std::to_string(opt.max_png_pixels / 1'000'000) + " megapixels";
+    fit.cell = cell;
+  } else if (pdf) {
+    constexpr double kMaxPdfSide = 14000;  // points; PDF viewers stop at 14,400 (200 inches)
+    fit.cell = std::min(wanted, (kMaxPdfSide / opt.scale - 24) / std::max(cols, rows));
+    if (fit.cell < wanted) fit.limit_note = "cells shrunk from " + number(wanted) + " to " + number(fit.cell) + " pt to keep the page under 200 inches";
+  }
+  for (const Panel& p : scene.panels) {
+    fit.label_font.push_back(detail::fitting_font_size(detail::label_extent(p), fit.cell, kAdvance, max_font));
+    if (fit.label_font.back() < kMinLabelPx - 1e-9 && !p.cells.empty()) fit.omitted.push_back(p.name.empty() ? "cells" : p.name);
+  }
+  return fit;
+}
+
 bool terminal_wants_color(int fd) {
   const char* no_color = std::getenv("NO_COLOR");
   if (no_color && *no_color) return false;

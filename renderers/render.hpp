@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "renderers/scene.hpp"
 
@@ -41,6 +42,18 @@ struct RenderOptions {
 
 // The least label font, in px at scale 1 (PNG) or in SVG user units: labels are never smaller.
 constexpr double kMinLabelPx = 9.0;
+
+// How a picture's cells and labels are sized in PNG, PDF, SVG and HTML: cells as large
+// as the longest label needs at kMinLabelPx (or --cell), each panel's labels as large
+// as its own longest label allows, and only past a format's size limit smaller cells,
+// whose panels then go without labels (the legend says so).
+struct LabelFit {
+  double cell = 0;                   // PNG px at scale 1, PDF pt, SVG user units
+  std::vector<double> label_font;    // per panel of the scene
+  std::vector<std::string> omitted;  // panels drawn without labels ("C", "A", "cells")
+  std::string limit_note;            // why cells are smaller than the labels need, or ""
+};
+LabelFit fit_labels(const Scene& scene, Format format, const RenderOptions& options = {});
 
 // The bytes of `scene` in `format`.  Throws Error for what cannot be drawn (PNG/PDF
 // without Cairo, CuTe style for a picture CuTe cannot make, ...).

@@ -87,11 +87,10 @@ void cute_svg_labels(Out& o, const Panel& p, const CuteFrame& f) {
 // Default style.
 // ---------------------------------------------------------------------------------------
 
-constexpr int64_t kBaseCell = 30;  // the cell of a picture whose labels fit anyway
 constexpr int64_t kMargin = 12;
+constexpr int64_t kLazyLabelCells = 6000;  // HTML: beyond this many cells, labels drawn on zoom
 constexpr double kTitleFont = 15, kLegendFont = 12, kCaptionFont = 14;
 constexpr double kAdvance = 0.6;  // DejaVu Sans Mono and most monospace fonts: 0.6 em
-constexpr double kMaxLabelFont = 11;
 
 // Text for XML character data and attribute values.
 void xml_text(Out& o, std::string_view s) {
@@ -201,18 +200,11 @@ std::string render_svg_cute(const Scene& scene) {
 // owners in data-owners, its panel and coordinates; no per-cell <title>).
 std::string svg_document(const Scene& scene, const RenderOptions& options, bool interactive) {
   const Scene::Bounds b = scene.bounds();
-  // Cells as large as the longest label needs at kMinLabelPx (or --cell); each panel's
-  // labels then as large as its own longest label allows (C's "T5 V1" need not shrink
-  // to A's "T0 x256").
-  const int64_t kCell = options.cell > 0 ? static_cast<int64_t>(std::lround(options.cell))
-                                         : std::max<int64_t>(kBaseCell, static_cast<int64_t>(cell_for_labels(scene, kMinLabelPx, kAdvance)));
-  std::vector<double> label_font;
+  const LabelFit fit = fit_labels(scene, Format::kSvg, options);
+  const int64_t kCell = static_cast<int64_t>(fit.cell);
+  const std::vector<double>& label_font = fit.label_font;
   std::string unlabelled;
-  for (const Panel& p : scene.panels) {
-    label_font.push_back(fitting_font_size(label_extent(p), static_cast<double>(kCell), kAdvance, kMaxLabelFont));
-    if (label_font.back() < kMinLabelPx - 1e-9 && !p.cells.empty())
-      unlabelled += (unlabelled.empty() ? "" : ", ") + (p.name.empty() ? std::string("cells") : p.name);
-  }
+  for (const std::string& name : fit.omitted) unlabelled += (unlabelled.empty() ? "" : ", ") + name;
   size_t axis_chars = 1;
   for (const Panel& p : scene.panels) {
     for (const auto& t : p.row_axis.text) axis_chars = std::max(axis_chars, t.size());
@@ -240,10 +232,15 @@ std::string svg_document(const Scene& scene, const RenderOptions& options, bool 
   const int64_t x0 = kMargin - b.col_min * kCell;
   const int64_t y0 = kMargin + static_cast<int64_t>(title_h) - b.row_min * kCell;
 
+  // A page with thousands of cells keeps its labels in data-label and the script draws
+  // those on screen once they are large enough to read: a browser lays out 150,000
+  // SVG texts in tens of seconds, 75,000 rectangles in one.
+  const bool lazy_labels = interactive && scene.cell_count() > kLazyLabelCells;
   Out o;
   o.str().reserve(static_cast<size_t>(scene.cell_count()) * (interactive ? 160 : 220) + 4096);
   if (!interactive) o << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  o << "<svg xmlns=\"http://www.w3.org/2000/svg\"" << (interactive ? " id=\"picture\"" : "") << " width=\""
+  o << "<svg xmlns=\"http://www.w3.org/2000/svg\"" << (interactive ? " id=\"picture\"" : "")
+    << (lazy_labels ? " data-lazy-labels=\"1\"" : "") << " data-cell=\"" << kCell << "\" width=\""
     << static_cast<double>(width) * options.scale << "\" height=\"" << static_cast<double>(height) * options.scale
     << "\" viewBox=\"0 0 " << width << " " << height << "\">\n";
   o << "<title>" << xml_escape(scene.title) << "</title>\n";
@@ -296,13 +293,18 @@ std::string svg_document(const Scene& scene, const RenderOptions& options, bool 
             xml_text(o, p.role == PanelRole::kKey ? cell.label : cell_description(p, r, c));
             o << "\"";
           }
+          if (lazy_labels && labels && !cell.label.empty()) {
+            o << " data-label=\"";
+            for (char ch : cell.label) o << (ch == '\n' ? '|' : ch);
+            o << "\"" << (cell.emphasis == Emphasis::kFaded ? " data-f=\"1\"" : "");
+          }
           o << "/>\n";
         } else {
           o << "><title>";
           xml_text(o, cell_description(p, r, c));
           o << "</title></rect>\n";
         }
-        if (labels && !cell.label.empty())
+        if (labels && !cell.label.empty() && !lazy_labels)
           centred_lines(o, static_cast<double>(x) + static_cast<double>(kCell) / 2.0, static_cast<double>(y) + static_cast<double>(kCell) / 2.0, font,
                         split_lines(cell.label), cell.emphasis == Emphasis::kFaded ? "c f" : "c");
       }

@@ -83,7 +83,7 @@ struct TvStats {
   int64_t highlighted = 0;
   int64_t several_warps = 0;  // colour by warp: cells owned by more than one warp
   // The multi-owner label forms used, each with an example from this picture.
-  std::string range_example, list_example, count_example;
+  std::string range_example, list_example, count_example, bare_count_example;
   std::vector<int64_t> shading_values;  // distinct given values present
 };
 
@@ -95,7 +95,9 @@ size_t label_budget(int64_t num_threads, int64_t num_values) {
 }
 
 void note_form(TvStats& stats, const std::string& line) {
-  if (line.find(kTimes) != std::string::npos) {
+  if (line.rfind(kTimes, 0) == 0) {
+    if (stats.bare_count_example.empty()) stats.bare_count_example = line;
+  } else if (line.find(kTimes) != std::string::npos) {
     if (stats.count_example.empty()) stats.count_example = line;
   } else if (line.find(',') != std::string::npos) {
     if (stats.list_example.empty()) stats.list_example = line;
@@ -236,6 +238,7 @@ void add_tv_legend(Scene& s, const ViewOptions& opt, ColorBy color_by, const TvS
     add(stats.range_example, "= every owner, a range");
     add(stats.list_example, "= every owner, a list");
     add(stats.count_example, "= the first owner, then how many in all");
+    add(stats.bare_count_example, "= how many owners (too many to name in a cell)");
     s.legend.push_back(std::to_string(stats.replicated) + " cells have several owners" +
                        (forms.empty() ? std::string() : ": " + forms));
   }
@@ -319,7 +322,9 @@ std::string owner_line(char letter, std::span<const int64_t> ids, int64_t first,
   }
   std::string count = letter + std::to_string(first) + " " + kTimes + std::to_string(distinct);
   if (display_width_of(count) <= budget) return count;
-  return letter + std::to_string(first) + kTimes + std::to_string(distinct);
+  count = letter + std::to_string(first) + kTimes + std::to_string(distinct);
+  if (display_width_of(count) <= budget) return count;
+  return kTimes + std::to_string(distinct);  // the count alone: the first owner would not fit
 }
 
 Rgb cute_tv_color(int64_t i) {

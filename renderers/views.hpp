@@ -114,7 +114,7 @@ Rgb cute_tv_color(int64_t i);
 
 // A multi-owner label line: every id when it fits in `budget` characters ("T0-127"
 // a range, "T0,64" a list, "T0-3,16-19"), else the first and the count ("T0 ×4",
-// "T0×256" when the space does not fit).  `ids` sorted, possibly with repeats.
+// "T0×256" when the space does not fit), else the count alone ("×256").  `ids` sorted, possibly with repeats.
 std::string owner_line(char letter, std::span<const int64_t> ids, int64_t first, size_t budget);
 
 }  // namespace cutevis
