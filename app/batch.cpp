@@ -84,16 +84,17 @@ struct Entry {
   fs::path path;      // output_dir / output, lexically normal
   ShowOptions show;
   std::string stamp;  // hash of the entry and the version
+  bool valid = false;
 };
 
-// Everything wrong with entry `e`, appended to `errors`; the checked entry when nothing is.
-std::optional<Entry> check_entry(const json& e, size_t i, const BatchOptions& opt, std::vector<std::string>& errors) {
+// Everything wrong with entry `e`, appended to `errors`; the entry (valid when nothing was wrong).
+Entry check_entry(const json& e, size_t i, const BatchOptions& opt, std::vector<std::string>& errors) {
   Entry out;
   out.index = i;
   out.where = "pictures[" + std::to_string(i) + "]";
   if (!e.is_object()) {
     errors.push_back(out.where + ": each picture is a JSON object, not " + std::string(e.type_name()));
-    return std::nullopt;
+    return out;
   }
   const size_t before = errors.size();
   auto fail = [&](const std::string& what) { errors.push_back(out.where + ": " + what); };
@@ -192,7 +193,7 @@ std::optional<Entry> check_entry(const json& e, size_t i, const BatchOptions& op
     if (out.path.filename().empty() || out.output.back() == '/') fail("output '" + out.output + "' names a folder, not a file");
   }
   out.stamp = hex(fnv1a(e.dump() + "\n" + cutevis_version()));
-  if (errors.size() != before) return std::nullopt;
+  out.valid = errors.size() == before;
   return out;
 }
 
@@ -279,10 +280,10 @@ BatchResult run_batch(const BatchOptions& opt) {
   // 1. Check every entry, and that no two write the same file.
   std::vector<Entry> entries;
   const json& pictures = spec["pictures"];
-  for (size_t i = 0; i < pictures.size(); ++i)
-    if (auto e = check_entry(pictures[i], i, opt, errors)) entries.push_back(std::move(*e));
+  for (size_t i = 0; i < pictures.size(); ++i) entries.push_back(check_entry(pictures[i], i, opt, errors));
   std::map<std::string, size_t> first_writer;
   for (const Entry& e : entries) {
+    if (e.path.empty()) continue;
     auto [it, fresh] = first_writer.emplace(e.path.string(), e.index);
     if (!fresh)
       errors.push_back("pictures[" + std::to_string(e.index) + "]: output " + e.output + " is also written by pictures[" +

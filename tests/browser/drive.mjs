@@ -112,7 +112,8 @@ try {
   await s('Input.dispatchMouseEvent', { type: 'mouseWheel', x: 400, y: 400, deltaX: 0, deltaY: -300 });
   await sleep(50);
   out.zoomed = (await evaluate("document.getElementById('stage').style.transform")) !== before;
-  await evaluate("(() => { const s = document.getElementById('colour'); s.value = 'drawn'; s.dispatchEvent(new Event('change')); })()");
+  await evaluate("(() => { const s = document.getElementById('colour'); s.value = 'drawn'; s.dispatchEvent(new Event('change')); document.getElementById('fit').click(); })()");
+  await sleep(150);
   const shot = await s('Page.captureScreenshot', { format: 'png' });
   writeFileSync(screenshot, Buffer.from(shot.data, 'base64'));
   out.network_free = await evaluate("performance.getEntriesByType('resource').length === 0");
