@@ -54,11 +54,11 @@ TEST_CASE("docs: blocks, continuations, comments and quotes; other fences left a
   REQUIRE(cmds.size() == 2);
   CHECK(cmds[0].args == std::vector<std::string>{"atom", "SM70_8x8x4_F32F16F16F32_NT", "-o", "pics/a.png"});
   CHECK(cmds[0].path == "docs/pics/a.png");
-  CHECK(cmds[0].line == 9);
+  CHECK(cmds[0].line == 8);
   CHECK(cmds[1].args[1] == "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{})");
   CHECK(cmds[1].args[3] == "0-3,32");
   CHECK(cmds[1].path == "b.svg");
-  CHECK(cmds[1].line == 10);
+  CHECK(cmds[1].line == 9);
   CHECK(split_command_line(R"(a 'b c' "d \"e\"" f\ g)") == std::vector<std::string>{"a", "b c", "d \"e\"", "f g"});
 
   CHECK_THROWS_WITH_AS(docs_commands("```cutevis\natom X --svg\n```\n", "r.md"), doctest::Contains("r.md:2: a docs command writes a file"), Error);
