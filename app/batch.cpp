@@ -76,6 +76,19 @@ std::string hex(uint64_t v) {
   return buf;
 }
 
+// The drawing code's identity: the version and the executable's size and time, so a
+// rebuilt cutevis (a renderer changed, the version not yet) redraws everything.
+const std::string& build_identity() {
+  static const std::string id = [] {
+    std::string s = cutevis_version();
+    struct stat st {};
+    if (::stat("/proc/self/exe", &st) == 0)
+      s += " " + std::to_string(st.st_size) + " " + std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec);
+    return s;
+  }();
+  return id;
+}
+
 // One entry, checked: what to draw and where.
 struct Entry {
   size_t index = 0;
@@ -192,7 +205,7 @@ Entry check_entry(const json& e, size_t i, const BatchOptions& opt, std::vector<
     out.path = (fs::path(opt.output_dir) / rel).lexically_normal();
     if (out.path.filename().empty() || out.output.back() == '/') fail("output '" + out.output + "' names a folder, not a file");
   }
-  out.stamp = hex(fnv1a(e.dump() + "\n" + cutevis_version()));
+  out.stamp = hex(fnv1a(e.dump() + "\n" + build_identity()));
   out.valid = errors.size() == before;
   return out;
 }

@@ -35,7 +35,9 @@ const char* kScript = R"JS(
   var svg = document.getElementById('picture');
   var cells = Array.prototype.slice.call(svg.querySelectorAll('rect.k'));
   var drawn = cells.map(function (c) { return c.getAttribute('fill'); });
+  var owned = cells.map(function (c) { return c.getAttribute('data-owners'); });
   var byThread = null;  // thread -> indices of its cells, built on first use
+  var cellSize = +svg.getAttribute('data-cell');
 
   function owners(cell) {
     var s = cell.getAttribute('data-owners'), out = [];
@@ -51,7 +53,7 @@ const char* kScript = R"JS(
     if (byThread) return byThread;
     byThread = new Map();
     for (var i = 0; i < cells.length; i++) {
-      var s = cells[i].getAttribute('data-owners'), n = s.length, t = 0, inThr = true, last = -1;
+      var s = owned[i], n = s.length, t = 0, inThr = true, last = -1;
       if (!n) continue;
       for (var j = 0; j <= n; j++) {
         var ch = j < n ? s.charCodeAt(j) : 32;
@@ -92,11 +94,21 @@ const char* kScript = R"JS(
     var on = svg.querySelectorAll('rect.k.hl');
     for (var i = 0; i < on.length; i++) on[i].classList.remove('hl');
     var n = 0;
-    if (threads.length) {
+    if (threads.length > 16) {
       var idx = index(), seen = new Set();
       threads.forEach(function (t) {
         (idx.get(t) || []).forEach(function (c) { if (!seen.has(c)) { seen.add(c); cells[c].classList.add('hl'); n++; } });
       });
+    } else if (threads.length) {
+      // A few threads: the browser's own string search over each cell's owners,
+      // faster than building the whole index first.
+      var heads = threads.map(function (t) { return t + ':'; }), inner = threads.map(function (t) { return ' ' + t + ':'; });
+      for (var i = 0; i < cells.length; i++) {
+        var s = owned[i];
+        if (!s) continue;
+        for (var k = 0; k < heads.length; k++)
+          if (s.startsWith(heads[k]) || s.indexOf(inner[k]) >= 0) { cells[i].classList.add('hl'); n++; break; }
+      }
     }
     svg.classList.toggle('sel', threads.length > 0);
     var text = rangesOf(threads);
@@ -132,10 +144,12 @@ const char* kScript = R"JS(
   // Hover: every owner of the cell, grouped by value.
   var info = document.getElementById('info');
   function describe(cell) {
-    var g = cell.parentNode, panel = g.getAttribute('data-panel') || 'cell', rc = cell.getAttribute('data-rc').split(',');
+    var g = cell.parentNode, panel = g.getAttribute('data-panel') || 'cell';
     if (!g.getAttribute('data-tv')) return cell.getAttribute('data-info') || '';
-    var r = +rc[0], c = +rc[1], t = g.getAttribute('data-transposed'), rows = +g.getAttribute('data-rows');
-    var m = t ? c : r, n = t ? r : c, extent = t ? +g.querySelectorAll('rect.k').length / rows : rows;
+    var r = Math.round((+cell.getAttribute('y') - +g.getAttribute('data-y0')) / cellSize);
+    var c = Math.round((+cell.getAttribute('x') - +g.getAttribute('data-x0')) / cellSize);
+    var t = g.getAttribute('data-transposed'), rows = +g.getAttribute('data-rows'), cols = +g.getAttribute('data-cols');
+    var m = t ? c : r, n = t ? r : c, extent = t ? cols : rows;
     var o = owners(cell), byVal = new Map();
     o.forEach(function (x) { var l = byVal.get(x[1]); if (!l) byVal.set(x[1], l = []); l.push(x[0]); });
     var lines = [panel + '(' + m + ',' + n + ') index ' + (m + extent * n) + ': ' + (o.length ? o.length + ' owner' + (o.length > 1 ? 's' : '') : 'no owner')];
@@ -157,7 +171,7 @@ const char* kScript = R"JS(
   // Labels of a big picture (data-label, lines split by |): drawn for the cells on
   // screen once a cell is at least 14 px, at most 4000 cells at a time.
   var lazy = svg.hasAttribute('data-lazy-labels'), layer = null, xs = null, ys = null, pending = 0;
-  var cellSize = +svg.getAttribute('data-cell'), NS = 'http://www.w3.org/2000/svg';
+  var NS = 'http://www.w3.org/2000/svg';
   function drawLabels() {
     pending = 0;
     if (!lazy) return;

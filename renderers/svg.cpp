@@ -254,6 +254,7 @@ std::string svg_document(const Scene& scene, const RenderOptions& options, bool 
     << ".l{font-size:" << kLegendFont << "px}\n"
     << ".g{fill:none;stroke:#000;stroke-width:0.6;pointer-events:none}\n"
     << ".r{fill:none;stroke:#000;pointer-events:none}\n"
+    << (interactive ? "rect.k{width:" + std::to_string(kCell) + "px;height:" + std::to_string(kCell) + "px}\n" : std::string())
     << "</style>\n";
   o << "<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n";
   if (!scene.title.empty())
@@ -270,17 +271,19 @@ std::string svg_document(const Scene& scene, const RenderOptions& options, bool 
       o << " data-panel=\"";
       xml_text(o, p.name);
       o << "\"" << (p.role == PanelRole::kTv ? " data-tv=\"1\"" : "") << (p.transposed ? " data-transposed=\"1\"" : "")
-        << " data-rows=\"" << p.rows << "\"";
+        << " data-rows=\"" << p.rows << "\" data-cols=\"" << p.cols << "\" data-x0=\"" << px << "\" data-y0=\"" << py << "\"";
     }
     o << ">\n";
     for (int64_t c = 0; c < p.cols; ++c)
       for (int64_t r = 0; r < p.rows; ++r) {
         const Cell& cell = p.cell(r, c);
         const int64_t x = px + c * kCell, y = py + r * kCell;
-        o << "<rect x=\"" << x << "\" y=\"" << y << "\" width=\"" << kCell << "\" height=\"" << kCell << "\" fill=\""
-          << to_hex(cell.fill) << "\"";
+        // The page sizes its cells in CSS (rect.k): 75,000 fewer pairs of attributes to parse.
+        o << "<rect x=\"" << x << "\" y=\"" << y << "\"";
+        if (!interactive) o << " width=\"" << kCell << "\" height=\"" << kCell << "\"";
+        o << " fill=\"" << to_hex(cell.fill) << "\"";
         if (interactive) {
-          o << " class=\"k\" data-rc=\"" << r << "," << c << "\" data-owners=\"";
+          o << " class=\"k\" data-owners=\"";
           bool first = true;
           for (const Owner& ow : p.owners(r, c)) {
             if (!first) o << ' ';

@@ -9,7 +9,7 @@
 // thread box, switches the colouring to warp, zooms with the wheel and saves a
 // screenshot.  Times are wall-clock milliseconds in this process.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -53,6 +53,21 @@ function send(method, params = {}, sessionId) {
 }
 const event = (method) => new Promise((resolve) => waiters.push({ method, resolve }));
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+// CPU seconds (user + system) of this browser's renderer processes so far: on a busy
+// machine, closer to what the page costs than the wall clock.
+function rendererCpu() {
+  let ticks = 0;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (!cmd.includes('--type=renderer') || !cmd.includes(profile)) continue;
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(f[11]) + Number(f[12]);  // utime, stime (fields 14, 15)
+    } catch {}
+  }
+  return ticks / 100;  // USER_HZ
+}
 
 const timer = setTimeout(() => { console.log(JSON.stringify({ error: 'timeout', stderr })); browser.kill('SIGKILL'); process.exit(2); }, 60000);
 const out = {};
@@ -68,7 +83,8 @@ try {
   await s('Page.enable');
   await s('Runtime.enable');
   await s('Emulation.setDeviceMetricsOverride', { width: 1280, height: 900, deviceScaleFactor: 1, mobile: false });
-  const url = pathToFileURL(page).href + '#threads=0,5';
+  const url = pathToFileURL(page).href + (process.env.CUTEVIS_HASH ?? '#threads=0,5');
+  const cpu0 = rendererCpu();
   const t0 = performance.now();
   const loaded = event('Page.loadEventFired');
   await s('Page.navigate', { url });
@@ -76,6 +92,7 @@ try {
   while (!(await evaluate('!!(window.cutevis && window.cutevis.ready)'))) await sleep(10);
   out.hash_hl = await evaluate("document.querySelectorAll('rect.k.hl').length");
   out.load_ms = performance.now() - t0;
+  out.load_renderer_cpu_s = rendererCpu() - cpu0;
   out.page_timing = await evaluate("(() => { const t = performance.timing; return {parsed: t.domInteractive - t.navigationStart, loaded: t.loadEventEnd - t.navigationStart, script_ms: window.cutevis.script_ms}; })()");
   out.cells = await evaluate("document.querySelectorAll('rect.k').length");
   out.cells_with_owners = await evaluate("Array.prototype.every.call(document.querySelectorAll('rect.k'), c => c.hasAttribute('data-owners'))");
@@ -88,11 +105,13 @@ try {
 
   // Click a cell whose first owner is the thread asked for.
   const target = await centre(`window.cutevis.cells.find(c => c.getAttribute('data-owners').startsWith('${clickThread}:'))`);
+  const cpu1 = rendererCpu();
   const t1 = performance.now();
   await s('Input.dispatchMouseEvent', { type: 'mousePressed', x: target[0], y: target[1], button: 'left', clickCount: 1 });
   await s('Input.dispatchMouseEvent', { type: 'mouseReleased', x: target[0], y: target[1], button: 'left', clickCount: 1 });
   out.click_hl = await evaluate("document.querySelectorAll('rect.k.hl').length");
   out.click_ms = performance.now() - t1;
+  out.click_renderer_cpu_s = rendererCpu() - cpu1;
   out.click_hash = await evaluate('location.hash');
 
   // Type threads into the box and press Enter.
