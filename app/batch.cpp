@@ -65,6 +65,15 @@ size_t distance(const std::string& a, const std::string& b) {
   return d[b.size()];
 }
 
+// Text from the spec as an error message shows it: control bytes as '?', at most 80
+// characters (an entry's input may be a megabyte).
+std::string printable(const std::string& s) {
+  std::string out;
+  for (size_t i = 0; i < s.size() && out.size() < 80; ++i) out += static_cast<unsigned char>(s[i]) < 0x20 ? '?' : s[i];
+  if (out.size() < s.size()) out += "...";
+  return out;
+}
+
 // FNV-1a: the stamps' hash of an entry and of a file's bytes.
 uint64_t fnv1a(std::string_view s, uint64_t h = 1469598103934665603ull) {
   for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
@@ -119,7 +128,7 @@ Entry check_entry(const json& e, size_t i, const BatchOptions& opt, std::vector<
     size_t best_d = 3;
     for (const KeyInfo& k : kKeys)
       if (size_t d = distance(key, k.name); d < best_d) best_d = d, best = k.name;
-    fail("unknown key '" + key + "'" + (best.empty() ? std::string() : " (did you mean '" + best + "'?)"));
+    fail("unknown key '" + printable(key) + "'" + (best.empty() ? std::string() : " (did you mean '" + best + "'?)"));
   }
   auto string_field = [&](const char* key, bool required) -> std::string {
     if (!e.contains(key)) {
@@ -137,13 +146,14 @@ Entry check_entry(const json& e, size_t i, const BatchOptions& opt, std::vector<
   out.command = string_field("command", true);
   out.show.input = string_field("input", true);
   out.output = string_field("output", true);
-  if (!out.command.empty() || !out.show.input.empty()) out.where += " (" + out.command + " " + out.show.input + ")";
+  if (!out.command.empty() || !out.show.input.empty())
+    out.where += " (" + printable(out.command) + " " + printable(out.show.input) + ")";
   // re-prefix errors given before the name was known
   for (size_t k = before; k < errors.size(); ++k)
     errors[k] = out.where + errors[k].substr(errors[k].find(':'));
   static const char* commands[] = {"layout", "tv", "atom", "mma", "copy"};
   if (!out.command.empty() && std::find_if(std::begin(commands), std::end(commands), [&](const char* c) { return out.command == c; }) == std::end(commands))
-    fail("unknown command '" + out.command + "' (layout, tv, atom, mma or copy)");
+    fail("unknown command '" + printable(out.command) + "' (layout, tv, atom, mma or copy)");
   out.tile = string_field("tile", out.command == "tv");
   if (out.command != "tv" && e.contains("tile")) fail("'tile' goes with command tv only");
 
