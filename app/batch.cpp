@@ -270,7 +270,7 @@ std::string batch_spec_help() {
   s +=
       "The whole spec is checked before anything is drawn; every error is listed with its entry's index and\n"
       "nothing is written (exit 2).  Pictures are drawn in parallel, then written atomically.  An entry whose\n"
-      "inputs (the entry, the cutevis version) and file are unchanged since the last run is skipped (stamps in\n"
+      "inputs (the entry, the cutevis version and build) and file are unchanged since the last run is skipped (stamps in\n"
       "DIR/.cutevis-batch.json); --force redraws everything.  Outputs may not leave -C unless --allow-outside.";
   return s;
 }

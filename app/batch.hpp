@@ -19,7 +19,7 @@
 // A run is all or nothing: the whole spec is checked first and every error reported
 // with its entry's index; then every picture is drawn (in parallel) in memory; only
 // when all succeeded are files written.  It is incremental: an entry whose inputs
-// (the entry and the cutevis version) and whose file are those of the last run is
+// (the entry, and the cutevis version and build) and whose file are those of the last run is
 // skipped; the stamps live in OUTPUT_DIR/.cutevis-batch.json.
 #pragma once
 
