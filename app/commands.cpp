@@ -73,6 +73,15 @@ MmaPicture mma_picture(const TiledMma& m) {
   p.n = size(m.tile_mnk[1]);
   p.k = size(m.tile_mnk[2]);
   p.num_threads = m.num_threads;
+  p.bits_a = m.atom.type_a.bits;
+  p.bits_b = m.atom.type_b.bits;
+  p.bits_c = m.atom.type_c.bits;
+  p.atom_values_a = size(m.atom.layout_a.shape[1]);
+  p.atom_values_b = size(m.atom.layout_b.shape[1]);
+  p.atom_values_c = size(m.atom.layout_c.shape[1]);
+  p.registers_a = m.atom.source_a == OperandSource::kRegister;
+  p.registers_b = m.atom.source_b == OperandSource::kRegister;
+  p.registers_c = m.atom.source_c == OperandSource::kRegister;
   return p;
 }
 

@@ -153,7 +153,17 @@ const char* kScript = R"JS(
     var o = owners(cell), byVal = new Map();
     o.forEach(function (x) { var l = byVal.get(x[1]); if (!l) byVal.set(x[1], l = []); l.push(x[0]); });
     var lines = [panel + '(' + m + ',' + n + ') index ' + (m + extent * n) + ': ' + (o.length ? o.length + ' owner' + (o.length > 1 ? 's' : '') : 'no owner')];
-    byVal.forEach(function (thr, v) { lines.push('  V' + v + ' (value ' + v + ' of each thread): T' + rangesOf(thr)); });
+    var bits = +g.getAttribute('data-bits') || 0, per = +g.getAttribute('data-atom-values') || 0;
+    byVal.forEach(function (thr, v) {
+      var where = 'value ' + v + ' of each thread';
+      if (bits && per) {
+        // the 32-bit register of the MMA instruction's fragment that holds it
+        var e = v % per, call = Math.floor(v / per), first = Math.floor(e * bits / 32), last = Math.floor(((e + 1) * bits - 1) / 32);
+        where += ', register ' + (first === last ? 'R' + first : 'R' + first + '-R' + last) +
+          (bits < 32 ? ' bits ' + (e * bits) % 32 + '-' + ((e * bits) % 32 + bits - 1) : '') + ' of MMA ' + call;
+      }
+      lines.push('  V' + v + ' (' + where + '): T' + rangesOf(thr));
+    });
     return lines.join('\n');
   }
   svg.addEventListener('mouseover', function (e) {

@@ -67,6 +67,10 @@ struct Panel {
   // draws the view's (c,r) at (r,c): B is (N,K) in CuTe and drawn K down, N across.
   std::shared_ptr<const OwnershipView> view;
   bool transposed = false;
+  // MMA operands in registers: value v of a thread is element v % atom_values of the
+  // fragment of MMA instruction v / atom_values, value_bits wide (0: not known).
+  int value_bits = 0;
+  int64_t atom_values = 0;
 
   AxisLabels row_axis, col_axis;
   bool col_axis_first = false;  // CuTe prints B's column labels before its row labels

@@ -271,6 +271,8 @@ std::string svg_document(const Scene& scene, const RenderOptions& options, bool 
       o << " data-panel=\"";
       xml_text(o, p.name);
       o << "\"" << (p.role == PanelRole::kTv ? " data-tv=\"1\"" : "") << (p.transposed ? " data-transposed=\"1\"" : "")
+        << (p.value_bits > 0 ? " data-bits=\"" + std::to_string(p.value_bits) + "\" data-atom-values=\"" + std::to_string(p.atom_values) + "\""
+                             : std::string())
         << " data-rows=\"" << p.rows << "\" data-cols=\"" << p.cols << "\" data-x0=\"" << px << "\" data-y0=\"" << py << "\"";
     }
     o << ">\n";

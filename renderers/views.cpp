@@ -583,6 +583,15 @@ Scene mma_scene(const MmaPicture& pic, const ViewOptions& opt) {
   b.caption_row = static_cast<double>(b.row0) - 2;
   b.caption_col = static_cast<double>(N) / 2 - 0.5;
 
+  auto registers = [](Panel& p, int bits, int64_t atom_values, bool in_registers) {
+    if (!in_registers || bits <= 0 || atom_values <= 0) return;
+    p.value_bits = bits;
+    p.atom_values = atom_values;
+  };
+  registers(c, pic.bits_c, pic.atom_values_c, pic.registers_c);
+  registers(a, pic.bits_a, pic.atom_values_a, pic.registers_a);
+  registers(b, pic.bits_b, pic.atom_values_b, pic.registers_b);
+
   TvStats stats;
   const size_t budget = label_budget(s.num_threads, std::max({size(pic.tv_a.shape[1]), size(pic.tv_b.shape[1]),
                                                               size(pic.tv_c.shape[1])}));

@@ -83,6 +83,12 @@ struct MmaPicture {
   Layout tv_c;  // get_layoutC_TV: (thr, val) -> m + M*n
   int64_t m = 0, n = 0, k = 0;  // tile_shape(TiledMMA)
   int64_t num_threads = 0;      // size(TiledMMA); 0 means size<0>(tv_c)
+  // Where a value lives, for the HTML page's hover (0: not given): the bits of each
+  // operand's element, the values one thread holds per MMA instruction (the atom's
+  // value mode), and whether the operand is in registers (not shared/tensor memory).
+  int bits_a = 0, bits_b = 0, bits_c = 0;
+  int64_t atom_values_a = 0, atom_values_b = 0, atom_values_c = 0;
+  bool registers_a = true, registers_b = true, registers_c = true;
 };
 Scene mma_scene(const MmaPicture& picture, const ViewOptions& options = {});
 

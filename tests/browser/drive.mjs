@@ -102,6 +102,12 @@ try {
   const first = await centre("document.querySelector('g[data-tv] rect.k')");
   await s('Input.dispatchMouseEvent', { type: 'mouseMoved', x: first[0], y: first[1] });
   out.hover_text = await evaluate("document.getElementById('info').style.display === 'block' ? document.getElementById('info').textContent : ''");
+  // and a cell of A (an MMA's operand in registers names the register)
+  const a = await centre("window.cutevis.cells.find(c => c.parentNode.getAttribute('data-panel') === 'A' && / 0:5 |^0:5 /.test(c.getAttribute('data-owners') + ' '))");
+  if (a) {
+    await s('Input.dispatchMouseEvent', { type: 'mouseMoved', x: a[0], y: a[1] });
+    out.hover_a_text = await evaluate("document.getElementById('info').textContent");
+  }
 
   // Click a cell whose first owner is the thread asked for.
   const target = await centre(`window.cutevis.cells.find(c => c.getAttribute('data-owners').startsWith('${clickThread}:'))`);

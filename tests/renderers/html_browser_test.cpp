@@ -69,9 +69,14 @@ TEST_CASE("HTML: a tiled MMA page answers hover, click, typed threads and #threa
   if (chromium().empty()) CUTEVIS_SKIP("chromium not installed (scripts/setup.sh installs it)");
   if (test::find_program("node").empty()) CUTEVIS_SKIP("node not installed");
   const TiledMma m = make_tiled_mma(find_mma_atom("SM80_16x8x16_F32F16F16F32_TN"), evaluate_expression("(2,2,1):(1,2,0)").to_layout());
-  const Scene scene = mma_scene(MmaPicture{m.tv_layout_a, m.tv_layout_b, m.tv_layout_c, size(m.tile_mnk[0]), size(m.tile_mnk[1]),
-                                           size(m.tile_mnk[2]), m.num_threads},
-                                {.title = "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{})"});
+  MmaPicture pic{m.tv_layout_a, m.tv_layout_b, m.tv_layout_c, size(m.tile_mnk[0]), size(m.tile_mnk[1]), size(m.tile_mnk[2]), m.num_threads};
+  pic.bits_a = m.atom.type_a.bits;  // half_t: two values a register
+  pic.bits_b = m.atom.type_b.bits;
+  pic.bits_c = m.atom.type_c.bits;  // float
+  pic.atom_values_a = size(m.atom.layout_a.shape[1]);
+  pic.atom_values_b = size(m.atom.layout_b.shape[1]);
+  pic.atom_values_c = size(m.atom.layout_c.shape[1]);
+  const Scene scene = mma_scene(pic, {.title = "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{})"});
   const std::string html = render(scene, Format::kHtml);
   CHECK(html.find("<script src") == std::string::npos);  // self-contained: nothing fetched
   CHECK(html.find("http://") == html.find("http://www.w3.org/2000/svg"));
@@ -88,7 +93,8 @@ TEST_CASE("HTML: a tiled MMA page answers hover, click, typed threads and #threa
   CHECK(r["click_hash"].get<std::string>() == "#threads=7");
   CHECK(r["typed_hl"].get<int64_t>() == cells_of(scene, {5, 32, 33, 34, 35}));
   CHECK(r["typed_hash"].get<std::string>() == "#threads=5,32-35");
-  CHECK(r["hover_text"].get<std::string>().find("V0 (value 0 of each thread): T0") != std::string::npos);
+  CHECK(r["hover_text"].get<std::string>().find("V0 (value 0 of each thread, register R0 of MMA 0): T0") != std::string::npos);
+  CHECK(r["hover_a_text"].get<std::string>().find("V5 (value 5 of each thread, register R2 bits 16-31 of MMA 0): T0,64") != std::string::npos);
   CHECK(r["fill_warp"] != r["fill_before"]);
   CHECK(r["zoomed"].get<bool>());
   CHECK(r["network_free"].get<bool>());
