@@ -54,6 +54,8 @@ Output draw(const Scene& scene, const PictureOptions& p, Format fallback) {
   Format f = p.format.value_or(fallback);
   RenderOptions r;
   r.style = p.style;
+  r.scale = p.scale;
+  r.cell = p.cell;
   r.ansi_color = p.ansi_color && f == Format::kTxt;
   Output out;
   out.bytes = render(scene, f, r);
@@ -75,6 +77,15 @@ MmaPicture mma_picture(const TiledMma& m) {
   p.n = size(m.tile_mnk[1]);
   p.k = size(m.tile_mnk[2]);
   p.num_threads = m.num_threads;
+  p.bits_a = m.atom.type_a.bits;
+  p.bits_b = m.atom.type_b.bits;
+  p.bits_c = m.atom.type_c.bits;
+  p.atom_values_a = size(m.atom.layout_a.shape[1]);
+  p.atom_values_b = size(m.atom.layout_b.shape[1]);
+  p.atom_values_c = size(m.atom.layout_c.shape[1]);
+  p.registers_a = m.atom.source_a == OperandSource::kRegister;
+  p.registers_b = m.atom.source_b == OperandSource::kRegister;
+  p.registers_c = m.atom.source_c == OperandSource::kRegister;
   return p;
 }
 
@@ -215,6 +226,22 @@ std::string short_type(const ValueType& t) {
 }
 
 }  // namespace
+
+std::optional<Format> format_for_output(std::optional<Format> flag, bool& json, const std::string& path) {
+  if (path.empty() || path == "-") return flag;
+  const std::optional<Format> by_name = format_of_path(path);
+  const bool json_name = path.size() > 5 && path.compare(path.size() - 5, 5, ".json") == 0;
+  auto given = [&] { return json ? std::string("--json") : "--" + format_name(*flag); };
+  if ((json || flag) && (by_name || json_name)) {
+    const bool agree = json ? json_name : (by_name && *by_name == *flag);
+    if (!agree)
+      throw Error(given() + " contradicts the file name " + path + " (" + (json_name ? std::string("JSON") : format_name(*by_name)) +
+                  "): drop the flag or rename the file");
+  }
+  if (json || flag) return flag;
+  if (json_name) json = true;
+  return by_name;
+}
 
 Output run_eval(const EvalOptions& options, const std::shared_ptr<Environment>& env) {
   Value v = evaluate(options.expression, env, options.syntax);

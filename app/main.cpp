@@ -10,6 +10,7 @@
 
 #include "app/batch.hpp"
 #include "app/commands.hpp"
+#include "app/docs.hpp"
 #include "app/inspect.hpp"
 #include "app/diagnostics.hpp"
 #include "app/exit_codes.hpp"
@@ -35,7 +36,8 @@ int emit(const Output& out, const std::string& path) {
 
 // The picture flags every drawing command takes.
 struct PictureFlags {
-  bool tex = false, svg = false, png = false, pdf = false, txt = false;
+  bool tex = false, svg = false, png = false, pdf = false, txt = false, html = false;
+  double scale = 1.0, cell = 0;
   std::string style = "default";
   std::string color_by = "auto";
   std::string threads;
@@ -49,7 +51,10 @@ struct PictureFlags {
     g->add_flag("--png", png, "PNG (Cairo)");
     g->add_flag("--pdf", pdf, "PDF (Cairo)");
     g->add_flag("--txt", txt, "text table (ANSI colour on a terminal; honours NO_COLOR)");
+    g->add_flag("--html", html, "one self-contained interactive page: hover, thread highlighting, zoom");
     g->require_option(0, 1);
+    cmd->add_option("--scale", scale, "size factor for PNG (pixels), PDF and SVG, e.g. 2 for a 2x PNG")->capture_default_str();
+    cmd->add_option("--cell", cell, "cell size in px (default: from the longest label, every label at >= 9 px)");
     cmd->add_option("--style", style, "default | cute (CuTe's print_latex / print_svg, byte for byte)")->capture_default_str();
     cmd->add_option("--color-by", color_by, "auto | thread | value | warp | index | bank | none")->capture_default_str();
     cmd->add_option("--threads", threads, "highlight these threads, fade the rest: 0,5,32-35");
@@ -62,7 +67,10 @@ struct PictureFlags {
     if (png) p.format = Format::kPng;
     if (pdf) p.format = Format::kPdf;
     if (txt) p.format = Format::kTxt;
+    if (html) p.format = Format::kHtml;
     p.style = parse_style(style);
+    p.scale = scale;
+    p.cell = cell;
     p.color_by = banks ? "bank" : color_by;
     p.threads = threads;
     p.bank_element_bits = element_bits;
@@ -87,7 +95,8 @@ int main(int argc, char** argv) {
   std::string output_path;
   std::string source;  // the expression being evaluated, for the caret under errors
   auto add_output = [&](CLI::App* cmd) {
-    cmd->add_option("-o,--output", output_path, "write to FILE (atomically) instead of stdout");
+    cmd->add_option("-o,--output", output_path,
+                    "write to FILE (atomically) instead of stdout; its extension (.png .svg .tex .pdf .txt .html .json) picks the format");
   };
   SourceOptions sources;  // --from FILE, -D NAME=VALUE (app/sources.hpp)
   auto add_sources = [&](CLI::App* cmd) {
@@ -201,10 +210,23 @@ int main(int argc, char** argv) {
   add_output(names_cmd);
   add_sources(names_cmd);
 
-  std::string batch_spec, batch_dir = ".";
+  BatchOptions batch;
   CLI::App* batch_cmd = app.add_subcommand("batch", "Draw every picture of a JSON batch spec in one process (see samples/docs.json)");
-  batch_cmd->add_option("spec", batch_spec, "the batch spec (JSON)")->required();
-  batch_cmd->add_option("-C,--directory", batch_dir, "write the pictures under this folder")->capture_default_str();
+  batch_cmd->add_option("spec", batch.spec_path, "the batch spec (JSON)")->required();
+  batch_cmd->add_option("-C,--directory", batch.output_dir, "write the pictures under this folder")->capture_default_str();
+  batch_cmd->add_flag("--force", batch.force, "redraw every entry, even those up to date");
+  batch_cmd->add_flag("--allow-outside", batch.allow_outside, "let outputs leave the -C folder (../x.svg, /abs/x.svg)");
+  batch_cmd->add_option("-j,--jobs", batch.jobs, "pictures drawn at once (default: one per hardware thread)");
+  batch_cmd->footer(batch_spec_help());
+
+  DocsOptions docs;
+  CLI::App* docs_cmd = app.add_subcommand("docs", "Draw the pictures of every ```cutevis block of Markdown files (--check: list stale ones, exit 1)");
+  docs_cmd->add_option("files", docs.files, "Markdown files, e.g. README.md")->required();
+  docs_cmd->add_flag("--check", docs.check, "write nothing; list pictures that are missing or differ and exit 1 if any (a CI gate)");
+  docs_cmd->footer(
+      "A ```cutevis block holds command lines without the word cutevis, each writing one file with -o PATH\n"
+      "(relative to the Markdown file's folder), e.g.\n"
+      "  ```cutevis\n  atom SM70_8x8x4_F32F16F16F32_NT -o samples/sm70_8x8x4_nt.png\n  ```");
 
   bool dsl = false;  // --dsl on every command that reads an expression (else detected, lib/dsl.hpp)
   for (CLI::App* cmd : {eval_cmd, layout_cmd, tv_cmd, mma_cmd, copy_cmd})
@@ -227,11 +249,18 @@ int main(int argc, char** argv) {
     }
     if (eval_cmd->parsed()) {
       source = eval.expression;
+      if (auto f = format_for_output(std::nullopt, eval.json, output_path); f && *f != Format::kTxt)
+        throw Error("cutevis eval draws no pictures: use cutevis layout EXPR -o " + output_path);
       return emit(run_eval(eval, env), output_path);
     }
-    if (list_cmd->parsed()) return emit(run_list(list), output_path);
+    if (list_cmd->parsed()) {
+      if (auto f = format_for_output(std::nullopt, list.json, output_path); f && *f != Format::kTxt)
+        throw Error("cutevis list draws no pictures: write it to a .txt or .json file");
+      return emit(run_list(list), output_path);
+    }
     if (verify_cmd->parsed()) {
       verify.picture = verify_flags.options(output_path);
+      verify.picture.format = format_for_output(verify.picture.format, verify.json, output_path);
       if (verify.json && verify.picture.format) throw Error("--json and a picture format exclude each other");
       VerifyOutcome r = run_verify(verify);
       emit(r.output, output_path);
@@ -239,11 +268,18 @@ int main(int argc, char** argv) {
       return r.exit_code;
     }
     if (batch_cmd->parsed()) {
-      BatchResult r = run_batch(batch_spec, batch_dir);
-      std::printf("cutevis: wrote %zu files\n", r.written.size());
+      BatchResult r = run_batch(batch);
+      std::printf("cutevis: wrote %zu files, %zu up to date\n", r.written.size(), r.skipped.size());
       return kExitOk;
     }
+    if (docs_cmd->parsed()) {
+      DocsResult r = run_docs(docs);
+      std::fputs(r.report.c_str(), stdout);
+      return r.exit_code;
+    }
     show.picture = flags.options(output_path);
+    if (show.json && show.picture.format) throw Error("--json and a picture format exclude each other");
+    show.picture.format = format_for_output(show.picture.format, show.json, output_path);
     if (thread >= 0) show.thread = thread;
     if (show.json && show.picture.format) throw Error("--json and a picture format exclude each other");
     if (layout_cmd->parsed()) {
