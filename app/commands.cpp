@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/atom_json.hpp"
+#include "app/inspect.hpp"
 #include "app/json_values.hpp"
 #include "app/sources.hpp"
 #include "atoms/copy_catalogue.hpp"
@@ -53,6 +54,8 @@ Output draw(const Scene& scene, const PictureOptions& p, Format fallback) {
   Format f = p.format.value_or(fallback);
   RenderOptions r;
   r.style = p.style;
+  r.scale = p.scale;
+  r.cell = p.cell;
   r.ansi_color = p.ansi_color && f == Format::kTxt;
   Output out;
   out.bytes = render(scene, f, r);
@@ -74,6 +77,15 @@ MmaPicture mma_picture(const TiledMma& m) {
   p.n = size(m.tile_mnk[1]);
   p.k = size(m.tile_mnk[2]);
   p.num_threads = m.num_threads;
+  p.bits_a = m.atom.type_a.bits;
+  p.bits_b = m.atom.type_b.bits;
+  p.bits_c = m.atom.type_c.bits;
+  p.atom_values_a = size(m.atom.layout_a.shape[1]);
+  p.atom_values_b = size(m.atom.layout_b.shape[1]);
+  p.atom_values_c = size(m.atom.layout_c.shape[1]);
+  p.registers_a = m.atom.source_a == OperandSource::kRegister;
+  p.registers_b = m.atom.source_b == OperandSource::kRegister;
+  p.registers_c = m.atom.source_c == OperandSource::kRegister;
   return p;
 }
 
@@ -215,6 +227,22 @@ std::string short_type(const ValueType& t) {
 
 }  // namespace
 
+std::optional<Format> format_for_output(std::optional<Format> flag, bool& json, const std::string& path) {
+  if (path.empty() || path == "-") return flag;
+  const std::optional<Format> by_name = format_of_path(path);
+  const bool json_name = path.size() > 5 && path.compare(path.size() - 5, 5, ".json") == 0;
+  auto given = [&] { return json ? std::string("--json") : "--" + format_name(*flag); };
+  if ((json || flag) && (by_name || json_name)) {
+    const bool agree = json ? json_name : (by_name && *by_name == *flag);
+    if (!agree)
+      throw Error(given() + " contradicts the file name " + path + " (" + (json_name ? std::string("JSON") : format_name(*by_name)) +
+                  "): drop the flag or rename the file");
+  }
+  if (json || flag) return flag;
+  if (json_name) json = true;
+  return by_name;
+}
+
 Output run_eval(const EvalOptions& options, const std::shared_ptr<Environment>& env) {
   Value v = evaluate(options.expression, env, options.syntax);
   if (options.json) {
@@ -285,6 +313,10 @@ std::string mma_expression(const std::string& atom, const std::string& atom_layo
 
 Output run_mma(const ShowOptions& o) {
   Value v = evaluate(o.input, o.env, o.syntax);
+  if (o.mma_inspect && o.mma_inspect->any()) {
+    if (const TiledMma* m = as_tiled_mma(v)) return run_mma_inspection(*m, o, *o.mma_inspect);
+    if (const MmaAtom* a = as_mma_atom(v)) return run_mma_inspection(make_tiled_mma(*a), o, *o.mma_inspect);
+  }
   if (const TiledMma* m = as_tiled_mma(v)) return show_tiled_mma(*m, o, false);
   if (const MmaAtom* a = as_mma_atom(v)) return show_tiled_mma(make_tiled_mma(*a), o, false);
   throw Error("cutevis mma needs a TiledMMA or an MMA atom, e.g. make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{}); got " +
@@ -293,7 +325,10 @@ Output run_mma(const ShowOptions& o) {
 
 Output run_copy(const ShowOptions& o) {
   Value v = evaluate(o.input, o.env, o.syntax);
-  if (const TiledCopy* c = as_tiled_copy(v)) return show_tiled_copy(*c, o);
+  if (const TiledCopy* c = as_tiled_copy(v)) {
+    if (o.inspect && (wants_inspection(*o.inspect) || o.thread)) return run_copy_inspection(*c, o, *o.inspect);
+    return show_tiled_copy(*c, o);
+  }
   if (const CopyAtom* a = as_copy_atom(v)) {
     if (o.json) return text(copy_atom_json(*a).dump());
     if (o.picture.format)
