@@ -10,6 +10,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "app/batch.hpp"
 #include "app/exit_codes.hpp"
@@ -237,8 +238,15 @@ TEST_CASE("batch: samples/batch.schema.json names exactly the keys batch accepts
   std::vector<std::string> keys;
   for (const auto& [k, v] : entry["properties"].items()) keys.push_back(k);
   const std::string help = batch_spec_help();
-  for (const std::string& k : keys) CHECK(help.find("  " + k + " ") != std::string::npos);
-  CHECK(keys.size() == 11);
+  // the help's key lines ("  KEY   meaning") name the same keys, no more, no fewer
+  std::vector<std::string> help_keys;
+  std::istringstream lines(help);
+  for (std::string line; std::getline(lines, line);)
+    if (line.size() > 2 && line.compare(0, 2, "  ") == 0 && line[2] != ' ') help_keys.push_back(line.substr(2, line.find(' ', 2) - 2));
+  std::sort(keys.begin(), keys.end());
+  std::sort(help_keys.begin(), help_keys.end());
+  CHECK(help_keys == keys);
+  CHECK(keys.size() == 13);  // command input output tile format style color_by threads element_bits scale cell from defines
   CHECK(entry["additionalProperties"] == false);
   // docs.json follows it: every entry has the required keys and no other
   const auto docs = nlohmann::json::parse(test::read_file(std::string(CUTEVIS_SOURCE_DIR) + "/samples/docs.json"));
