@@ -1,29 +1,9 @@
 #include "renderers/cost_grid.hpp"
 
-#include <cmath>
-
 #include "lib/error.hpp"
+#include "renderers/palette.hpp"
 
 namespace cutevis {
-
-namespace {
-
-// A hue wheel: consecutive values differ strongly, all light enough for black text.
-Rgb hue(int64_t v) {
-  const double h = static_cast<double>((v * 13) % 32) / 32.0 * 6.0;
-  const double x = 1.0 - std::fabs(std::fmod(h, 2.0) - 1.0);
-  double r = 0, g = 0, b = 0;
-  if (h < 1) r = 1, g = x;
-  else if (h < 2) r = x, g = 1;
-  else if (h < 3) g = 1, b = x;
-  else if (h < 4) g = x, b = 1;
-  else if (h < 5) r = x, b = 1;
-  else r = 1, b = x;
-  auto light = [](double c) { return static_cast<uint8_t>(175 + 80 * c); };
-  return {light(r), light(g), light(b)};
-}
-
-}  // namespace
 
 Scene cost_grid_scene(const CostGrid& g) {
   const size_t cells = static_cast<size_t>(g.rows * g.cols);
@@ -50,7 +30,7 @@ Scene cost_grid_scene(const CostGrid& g) {
     }
     c.value = g.value[i];
     c.label = g.prefix + std::to_string(g.value[i]) + (marked ? "!" : "");
-    c.fill = marked ? mix(hue(g.value[i]), Rgb{255, 40, 40}, 0.55) : hue(g.value[i]);
+    c.fill = marked ? mix(category_color(g.value[i]), Rgb{255, 40, 40}, 0.25) : category_color(g.value[i]);
   }
   p.row_axis.side = AxisLabels::Side::kLeft;
   for (int64_t r = 0; r < g.rows; ++r) p.row_axis.text.push_back(std::to_string(r));

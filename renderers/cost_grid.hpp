@@ -19,8 +19,8 @@ struct CostGrid {
   std::vector<std::string> legend;   // what the colours and marks mean
 };
 
-// One layout-style panel, cell (m,n) labelled PREFIX<value> ("!" when marked), filled by a hue
-// per value, marked cells tinted red, untouched cells white.
+// One layout-style panel, cell (m,n) labelled PREFIX<value> ("!" when marked), filled by the
+// palette's category colour per value, marked cells tinted red, untouched cells white.
 Scene cost_grid_scene(const CostGrid& grid);
 
 }  // namespace cutevis
