@@ -32,9 +32,14 @@ void register_catalogue_names() {
 
 namespace {
 
+std::vector<Warning>& pending_warnings() {
+  static std::vector<Warning> w;
+  return w;
+}
+
 Value evaluate(const std::string& expression) {
   register_catalogue_names();
-  return evaluate_expression(expression);
+  return evaluate_expression(expression, pending_warnings());
 }
 
 ViewOptions view_options(const ShowOptions& o) {
@@ -212,6 +217,13 @@ std::string short_type(const ValueType& t) {
 
 }  // namespace
 
+std::vector<std::string> take_warnings() {
+  std::vector<std::string> lines;
+  for (const Warning& w : pending_warnings()) lines.push_back(w.message);
+  pending_warnings().clear();
+  return lines;
+}
+
 Output run_eval(const EvalOptions& options) {
   Value v = evaluate(options.expression);
   if (options.json) {
@@ -221,7 +233,9 @@ Output run_eval(const EvalOptions& options) {
     if (const CopyAtom* a = as_copy_atom(v)) return text(copy_atom_json(*a).dump());
     return text(value_to_json(v).dump());
   }
-  return text(v.to_string());
+  // all static: CuTe's notation without underscores; with a dynamic integer, CuTe's
+  // print itself (`(_8,6):(_1,_8)`), which reads back as the same value
+  return text(v.has_dynamic() ? v.to_cute_string() : v.to_string());
 }
 
 Output run_layout(const ShowOptions& o) {

@@ -20,6 +20,7 @@ namespace {
 
 // Where a command's output goes: stdout, or a file written atomically with -o.
 int emit(const Output& out, const std::string& path) {
+  for (const std::string& w : take_warnings()) std::fprintf(stderr, "cutevis: warning: %s\n", w.c_str());
   if (!path.empty() && path != "-") {
     write_file_atomically(path, out.bytes);
     return kExitOk;

@@ -41,6 +41,7 @@ struct Node {
 
   Kind kind = Kind::kNumber;
   int64_t value = 0;
+  bool underscore = false;  // a number written `_4` (or `cute::_4`): CuTe's static Int<4>
   std::vector<int> basis;  // for numbers with @i@j: printed order (innermost first)
   std::string name;
   bool has_template_args = false;
@@ -74,7 +75,9 @@ class Value {
   enum class Kind { kInt, kBool, kUnderscore, kTuple, kLayout, kSwizzle, kType, kTag, kObject };
 
   Value() : kind_(Kind::kInt) {}
-  static Value integer(int64_t v);
+  static Value integer(int64_t v);          // static, CuTe's Int<v>
+  static Value integer(const Integer& v);   // static or dynamic
+  static Value dynamic_integer(int64_t v);  // CuTe's run-time int (a C++ `int`, a -D value)
   static Value scaled_basis(const IntTuple& leaf);  // an int with a basis (1@0)
   static Value boolean(bool b);
   static Value underscore();
@@ -108,6 +111,8 @@ class Value {
   Tiler to_tiler() const;
 
   std::string to_string() const;          // CuTe notation, no underscores
+  std::string to_cute_string() const;     // as CuTe's print: `_4` static, `4` dynamic
+  bool has_dynamic() const;               // holds a dynamic integer somewhere
   std::string kind_name() const;          // "int", "tuple", "layout", ...
   std::string describe() const;           // kind and value on one line, for error messages
 
@@ -154,9 +159,29 @@ class Registry {
 Registry& default_registry();
 void register_algebra(Registry& r);  // called by default_registry()
 
+// How a bare integer literal such as `6` is read.  `_6`, `_6{}`, `cute::_6`, `Int<6>{}`
+// and `C<6>{}` are always static; `int(6)` is always dynamic.
+enum class Literals {
+  kAuto,     // dynamic when the expression writes a static integer anywhere, else static
+  kDynamic,  // dynamic, as in C++ source and as CuTe prints a run-time int
+  kStatic,   // static
+};
+
+// A note for the user that does not stop evaluation (the CLI prints `cutevis: warning: ...`).
+struct Warning {
+  std::string message;
+  int64_t position = -1;  // into the source text, or -1
+};
+
 class Evaluator {
  public:
   explicit Evaluator(const Registry& registry = default_registry()) : registry_(registry) {}
+  void set_literals(Literals l) { literals_ = l; }
+  // Whether a bare literal is dynamic in the text being evaluated (set by eval_text).
+  bool bare_literals_dynamic() const { return bare_dynamic_; }
+  void set_bare_literals_dynamic(bool d) { bare_dynamic_ = d; }
+  void warn(const Node& at, const std::string& message) { warnings_.push_back({message, static_cast<int64_t>(at.begin)}); }
+  const std::vector<Warning>& warnings() const { return warnings_; }
   Value eval(const Node& node);
   // Parse and evaluate `text` (errors carry positions into it).
   Value eval_text(const std::string& text);
@@ -175,10 +200,19 @@ class Evaluator {
   Value eval_name(const Node& node);
   const Registry& registry_;
   std::string source_;
+  Literals literals_ = Literals::kAuto;
+  bool bare_dynamic_ = false;
+  std::vector<Warning> warnings_;
 };
+
+// The expression writes a static integer (`_N`, `Int<N>`, `C<N>`) somewhere.
+bool writes_static_integer(const Node& root);
 
 // Parse and evaluate `text`; errors carry positions into `text`.
 Value evaluate_expression(const std::string& text, const Registry& registry = default_registry());
+// The same, collecting the evaluator's warnings into `warnings`.
+Value evaluate_expression(const std::string& text, std::vector<Warning>& warnings, Literals literals = Literals::kAuto,
+                          const Registry& registry = default_registry());
 
 // Element types known by name (half_t, cutlass::bfloat16_t, float, float_e4m3_t, ...).
 bool lookup_value_type(const std::string& name, ValueType& out);

@@ -5,6 +5,7 @@
 #include <functional>
 #include <cstdlib>
 
+#include "lib/layout_dynamic.hpp"
 #include "lib/small_vec.hpp"
 #include "lib/tiler.hpp"
 
@@ -233,6 +234,11 @@ IntTuple coshape(const Layout& l) {
   return r;
 }
 
+Integer cosize_integer(const Layout& l) {
+  if (has_dynamic(l)) return dynamic::cosize(l);
+  return Integer{cosize(l), false};
+}
+
 int64_t cosize(const Layout& l) {
   if (has_basis(l.stride)) return size(coshape(l));
   FlatModes m(l);
@@ -438,8 +444,14 @@ Layout by_profile(const Layout& l, const IntTuple& profile, F&& f) {
 
 }  // namespace
 
-Layout coalesce(const Layout& l) { return coalesce_modes(l, false).layout(); }
-Layout coalesce_x(const Layout& l) { return coalesce_modes(l, true).layout(); }
+Layout coalesce(const Layout& l) {
+  if (has_dynamic(l)) return dynamic::coalesce(l, false);
+  return coalesce_modes(l, false).layout();
+}
+Layout coalesce_x(const Layout& l) {
+  if (has_dynamic(l)) return dynamic::coalesce(l, true);
+  return coalesce_modes(l, true).layout();
+}
 
 Layout coalesce(const Layout& l, const IntTuple& profile) {
   return by_profile(l, profile, [](const Layout& x) { return coalesce(x); });
@@ -451,7 +463,10 @@ Layout coalesce_x(const Layout& l, const IntTuple& profile) {
 
 Layout filter_zeros(const Layout& l) { return Layout(filter_zeros(l.stride, l.shape), l.stride); }
 
-Layout filter(const Layout& l) { return filter_modes(l).layout(); }
+Layout filter(const Layout& l) {
+  if (has_dynamic(l)) return dynamic::filter(l);
+  return filter_modes(l).layout();
+}
 
 Layout filter(const Layout& l, const IntTuple& profile) {
   return by_profile(l, profile, [](const Layout& x) { return filter(x); });
@@ -573,6 +588,7 @@ IntTuple coprofile(const Layout& l) {
 }  // namespace
 
 Layout composition(const Layout& a, const Layout& b) {
+  if (has_dynamic(a) || has_dynamic(b)) return dynamic::composition(a, b, nullptr);
   if (!has_basis(b.stride)) {  // coprofile(b) is 0: a coalesced as a whole
     Layout result;
     LayoutBuilder out(result);
@@ -584,12 +600,33 @@ Layout composition(const Layout& a, const Layout& b) {
   return composition_impl(flat.shape, flat.stride, b.shape, b.stride);
 }
 
+Layout composition(const Layout& a, const Layout& b, CompositionCheck& check) {
+  // CuTe's code step by step (the same result as the fast path), noting each
+  // divisibility condition CuTe lets through; only then is the result checked.
+  check = CompositionCheck();
+  Layout r = dynamic::composition(a, b, &check);
+  if (!check.weak || has_basis(a.stride) || has_basis(b.stride)) return r;
+  int64_t i = 0;
+  for_each_value(r, [&](int64_t got) {
+    if (check.index >= 0) return;
+    int64_t expected = a(b(i));
+    if (got != expected) {
+      check.index = i;
+      check.expected = expected;
+      check.got = got;
+    }
+    ++i;
+  });
+  return r;
+}
+
 Layout composition(const Layout& a, const Tiler& b) {
   switch (b.kind()) {
     case Tiler::Kind::kUnderscore:
       return a;
     case Tiler::Kind::kLayout: {
       if (!b.is_integer()) return composition(a, b.layout());
+      if (has_dynamic(a) || has_dynamic(b.layout())) return dynamic::composition_with_integer(a, b.layout().shape, nullptr);
       Layout result;
       LayoutBuilder out(result);  // composition_impl(flat, n, _1): no stride-0 shortcut for n == 1
       TNode one = TNode::leaf(1);
@@ -674,9 +711,13 @@ Layout complement_of(const Layout& l, const TNode* cotarget) {
 
 }  // namespace
 
-Layout complement(const Layout& l, const IntTuple& cotarget) { return complement_of(l, cotarget.nodes()); }
+Layout complement(const Layout& l, const IntTuple& cotarget) {
+  if (has_dynamic(l) || has_dynamic(cotarget)) return dynamic::complement(l, cotarget);
+  return complement_of(l, cotarget.nodes());
+}
 
 Layout complement(const Layout& l) {
+  if (has_dynamic(l)) return dynamic::complement(l);
   if (has_basis(l.stride)) throw Error("complement requires integer strides");
   ModeList f = filter_modes(l);
   TNode cotarget = TNode::leaf(f.count ? cosize_of_leaves(f.shape(), f.stride(), f.count) : 1);  // cosize(filter(l))
@@ -710,6 +751,7 @@ SmallVec<int64_t, 32> prefix_products(const TNode* s, size_t n) {
 }  // namespace
 
 Layout right_inverse(const Layout& l) {
+  if (has_dynamic(l)) return dynamic::right_inverse(l);
   ModeList c = coalesced_modes(l);
   const TNode* lshape = c.shape();
   const TNode* lstride = c.stride();
@@ -730,6 +772,7 @@ Layout right_inverse(const Layout& l) {
 }
 
 Layout left_inverse(const Layout& l) {
+  if (has_dynamic(l)) return dynamic::left_inverse(l);
   ModeList c = coalesced_modes(l);
   const TNode* lshape = c.shape();
   const TNode* lstride = c.stride();
@@ -847,6 +890,8 @@ Layout logical_divide(const Layout& l, const Tiler& tiler) {
       return by_tiler(l, tiler, [](const Layout& x, const Tiler& t) { return logical_divide(x, t); });
     case Tiler::Kind::kLayout: {
       const Layout& t = tiler.layout();
+      if (has_dynamic(l) || has_dynamic(t))  // CuTe's definition, each step taking its dynamic path
+        return composition(l, make_layout(std::vector<Layout>{t, complement(t, coalesce(l).shape)}));
       FlatModes modes(l);
       ModeList flat = coalesce_modes(modes.shape(), modes.stride(), modes.size(), false);
       const TNode *s, *d;
@@ -886,6 +931,10 @@ Layout logical_product(const Layout& block, const Tiler& tiler) {
       return by_tiler(block, tiler, [](const Layout& x, const Tiler& t) { return logical_product(x, t); });
     case Tiler::Kind::kLayout: {
       const Layout& t = tiler.layout();
+      if (has_dynamic(block) || has_dynamic(t)) {
+        IntTuple::Node cotarget = (size_integer(block) * cosize_integer(t)).node();
+        return make_layout(std::vector<Layout>{block, composition(complement(block, IntTuple::of(&cotarget)), t)});
+      }
       Layout comp = complement(block, IntTuple(checked_mul(size(block), cosize(t))));
       Layout result;
       LayoutBuilder out(result);
@@ -925,7 +974,7 @@ Layout tile_to_shape_impl(const Layout& block, const IntTuple& target_shape, con
   Layout padded = append_to_rank(block, R);
   IntTuple block_shape = product_each(padded.shape);
   IntTuple trg = product_each(target_shape);
-  for (size_t i = 0; i < trg.rank(); ++i)
+  for (size_t i = 0; i < trg.rank() && is_static(trg); ++i)  // CuTe checks a static target only
     if (checked_mod(trg[i].value(), block_shape[i].value()) != 0)
       throw Error("tile_to_shape: block shape " + to_string(block_shape) + " does not divide the target shape " + to_string(trg));
   IntTuple product_shape = ceil_div(trg, block_shape);
@@ -998,7 +1047,8 @@ Layout recast_layout(const Layout& l, int64_t old_bits, int64_t new_bits) {
 LayoutTV make_layout_tv(const Layout& thr, const Layout& val) {
   LayoutTV r;
   r.layout_mn = raked_product(thr, val);
-  r.layout_tv = with_shape(right_inverse(r.layout_mn), tup(size(thr), size(val)));
+  IntTuple::Node sizes[2] = {size_integer(thr).node(), size_integer(val).node()};
+  r.layout_tv = with_shape(right_inverse(r.layout_mn), IntTuple::of_leaves(sizes, 2));
   r.tiler_mn = product_each(r.layout_mn.shape);
   return r;
 }
@@ -1012,14 +1062,16 @@ Tiler Tiler::tuple(std::vector<Tiler> modes) {
   return t;
 }
 
-Tiler Tiler::integer(int64_t n) {
-  Tiler t(make_layout(IntTuple(n)));
+Tiler Tiler::integer(int64_t n) { return integer(IntTuple(n)); }
+
+Tiler Tiler::integer(const IntTuple& n) {
+  Tiler t(make_layout(n));
   t.integer_ = true;
   return t;
 }
 
 Tiler Tiler::from_shape(const IntTuple& shape) {
-  if (shape.is_leaf()) return integer(shape.value());
+  if (shape.is_leaf()) return integer(shape);
   std::vector<Tiler> m;
   for (const auto& s : shape.modes()) m.push_back(from_shape(s));
   return tuple(std::move(m));

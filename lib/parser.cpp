@@ -177,6 +177,7 @@ class Parser {
     }
     const Token& num = next();
     n.value = negative ? -num.value : num.value;
+    n.underscore = text_[n.begin] == '_' || text_[num.begin] == '_';  // _4, _-1, -_4
     n.end = num.end;
     if (text_[num.begin] == '_' && is_punct("{") && is_punct("}", 1)) {  // _4{} is the value of the type _4
       next();
@@ -309,6 +310,19 @@ class Parser {
 };
 
 }  // namespace
+
+bool writes_static_integer(const Node& n) {
+  if (n.kind == Node::Kind::kNumber && n.underscore) return true;
+  if (n.kind == Node::Kind::kName && n.has_template_args) {
+    static const char* const kStaticInts[] = {"Int", "C", "cute::Int", "cute::C", "integral_constant", "cute::integral_constant"};
+    for (const char* name : kStaticInts)
+      if (n.name == name) return true;
+  }
+  for (const auto* children : {&n.children, &n.args, &n.template_args})
+    for (const auto& c : *children)
+      if (writes_static_integer(c)) return true;
+  return false;
+}
 
 Node parse_expression(const std::string& text) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos) throw Error("empty expression", 0);
