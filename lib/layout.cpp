@@ -606,17 +606,15 @@ Layout composition(const Layout& a, const Layout& b, CompositionCheck& check) {
   check = CompositionCheck();
   Layout r = dynamic::composition(a, b, &check);
   if (!check.weak || has_basis(a.stride) || has_basis(b.stride)) return r;
-  int64_t i = 0;
-  for_each_value(r, [&](int64_t got) {
-    if (check.index >= 0) return;
-    int64_t expected = a(b(i));
+  for (int64_t i = 0, n = size(b); i < n; ++i) {  // over B's domain: R's size may even differ from B's
+    int64_t expected = a(b(i)), got = r(i);
     if (got != expected) {
       check.index = i;
       check.expected = expected;
       check.got = got;
+      break;
     }
-    ++i;
-  });
+  }
   return r;
 }
 
