@@ -84,7 +84,7 @@ CopyPicture copy_picture(const TiledCopy& c) {
   p.tv_s = c.layout_s_tv;
   p.tv_d = c.layout_d_tv;
   p.m = size(c.tile_mn[0]);
-  p.n = size(c.tile_mn[1]);
+  p.n = c.tile_mn.rank() > 1 ? size(c.tile_mn[1]) : 1;  // rank-1 thr/val layouts tile an (M,1) tile
   p.num_threads = c.num_threads;
   return p;
 }
