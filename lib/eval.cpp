@@ -17,8 +17,8 @@ Value Value::integer(int64_t v) {
 Value Value::integer(const Integer& v) {
   Value x;
   x.kind_ = Kind::kInt;
-  IntTuple::Node n = v.node();
-  x.leaf_ = IntTuple::of(&n);
+  x.leaf_ = IntTuple(v.value);
+  if (v.dynamic) x.leaf_.mutable_nodes()[0] = v.node();
   return x;
 }
 
@@ -502,8 +502,9 @@ Value Evaluator::eval_name(const Node& node) {
 
 Value Evaluator::eval_text(const std::string& text) {
   source_ = text;
-  Node root = parse_expression(text);
-  bare_dynamic_ = literals_ == Literals::kDynamic || (literals_ == Literals::kAuto && writes_static_integer(root));
+  bool writes_static = false;
+  Node root = parse_expression(text, writes_static);
+  bare_dynamic_ = literals_ == Literals::kDynamic || (literals_ == Literals::kAuto && writes_static);
   return eval(root);
 }
 

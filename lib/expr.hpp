@@ -54,6 +54,8 @@ struct Node {
 
 // Parse a whole expression; throws Error with the position of the bad spot.
 Node parse_expression(const std::string& text);
+// The same, saying whether it writes a static integer (as writes_static_integer(root)).
+Node parse_expression(const std::string& text, bool& writes_static);
 
 // --- values ------------------------------------------------------------------------------
 // An object of another module (a TiledMMA, a copy atom, ...), opaque to lib.

@@ -410,13 +410,6 @@ bool has_basis(const IntTuple& t) {
   return false;
 }
 
-bool has_dynamic(const IntTuple& t) {
-  const TNode* p = t.nodes();
-  uint64_t any = 0;
-  for (size_t i = 0; i < t.node_count(); ++i) any |= p[i].meta;
-  return (any & TNode::kDynamic) != 0;
-}
-
 namespace {
 
 IntTuple with_dynamic(const IntTuple& t, bool dynamic) {

@@ -345,7 +345,12 @@ bool weakly_congruent(const IntTuple& a, const IntTuple& b);
 bool compatible(const IntTuple& a, const IntTuple& b);
 bool has_basis(const IntTuple& t);
 // CuTe's is_static: no dynamic leaf.  has_dynamic is its negation.
-bool has_dynamic(const IntTuple& t);
+inline bool has_dynamic(const IntTuple& t) {  // inline: every algebra call asks it of its operands
+  const IntTuple::Node* p = t.nodes();
+  uint64_t any = 0;
+  for (size_t i = 0, n = t.node_count(); i < n; ++i) any |= p[i].meta;
+  return (any & IntTuple::Node::kDynamic) != 0;
+}
 inline bool is_static(const IntTuple& t) { return !has_dynamic(t); }
 // Every leaf dynamic (as a run-time value would be), or every leaf static.
 IntTuple make_dynamic(const IntTuple& t);

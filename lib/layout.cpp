@@ -478,11 +478,13 @@ namespace {
 
 // composition(lhs, rhs) for lhs (coalesced) and one mode of rhs, as nodes; the result
 // mode goes into `out`.
-void composition_into(const TNode* lhs_s, const TNode* lhs_d, const TNode* rhs_s, const TNode* rhs_d, LayoutBuilder& out) {
+// `weak`, when given, is set where a divisibility condition that CuTe does not enforce fails.
+void composition_into(const TNode* lhs_s, const TNode* lhs_d, const TNode* rhs_s, const TNode* rhs_d, LayoutBuilder& out,
+                      bool* weak = nullptr) {
   if (rhs_s->is_tuple()) {  // right-distributivity over the modes of rhs
     out.open();
     const TNode* d = rhs_d + 1;
-    for (const TNode *c = rhs_s + 1, *e = rhs_s->next(); c != e; c = c->next(), d = d->next()) composition_into(lhs_s, lhs_d, c, d, out);
+    for (const TNode *c = rhs_s + 1, *e = rhs_s->next(); c != e; c = c->next(), d = d->next()) composition_into(lhs_s, lhs_d, c, d, out, weak);
     out.close();
     return;
   }
@@ -502,7 +504,7 @@ void composition_into(const TNode* lhs_s, const TNode* lhs_d, const TNode* rhs_s
       }
     }
     TNode plain = TNode::leaf(rhs_d->value);
-    composition_into(s, d, rhs_s, &plain, out);
+    composition_into(s, d, rhs_s, &plain, out, weak);
     return;
   }
   if (rhs_d->value == 0) {  // static stride-0 shortcut
@@ -526,6 +528,7 @@ void composition_into(const TNode* lhs_s, const TNode* lhs_d, const TNode* rhs_s
     int64_t curr_shape = cs->value;
     if (!(checked_mod(rest_stride, curr_shape) == 0 || rest_stride < curr_shape))
       throw Error("stride divisibility condition violated: stride " + std::to_string(rest_stride) + " against shape " + std::to_string(curr_shape));
+    if (weak && checked_mod(rest_stride, curr_shape) != 0 && curr_shape % rest_stride != 0) *weak = true;  // `d < s` let it pass
     int64_t next_shape = ceil_div(curr_shape, abs_checked(rest_stride));
     int64_t next_stride = checked_mul(ceil_div(abs_checked(rest_stride), curr_shape), signum(rest_stride));
     if (next_shape == 1 || rest_shape == 1) {
@@ -559,20 +562,21 @@ void composition_into(const TNode* lhs_s, const TNode* lhs_d, const TNode* rhs_s
   out.close();
 }
 
-Layout composition_impl(const IntTuple& lhs_shape, const IntTuple& lhs_stride, const IntTuple& rhs_shape, const IntTuple& rhs_stride) {
+Layout composition_impl(const IntTuple& lhs_shape, const IntTuple& lhs_stride, const IntTuple& rhs_shape, const IntTuple& rhs_stride,
+                        bool* weak = nullptr) {
   Layout result;
   LayoutBuilder out(result);
-  composition_into(lhs_shape.nodes(), lhs_stride.nodes(), rhs_shape.nodes(), rhs_stride.nodes(), out);
+  composition_into(lhs_shape.nodes(), lhs_stride.nodes(), rhs_shape.nodes(), rhs_stride.nodes(), out, weak);
   out.finish();
   return result;
 }
 
 // composition(coalesce_x(a), rhs) for rhs given as nodes (a mode, or a whole layout)
-void compose_flat_into(const Layout& a, const TNode* rhs_s, const TNode* rhs_d, LayoutBuilder& out) {
+void compose_flat_into(const Layout& a, const TNode* rhs_s, const TNode* rhs_d, LayoutBuilder& out, bool* weak = nullptr) {
   ModeList lhs = coalesce_modes(a, true);
   const TNode *s, *d;
   lhs.tree(s, d);
-  composition_into(s, d, rhs_s, rhs_d, out);
+  composition_into(s, d, rhs_s, rhs_d, out, weak);
 }
 
 // coprofile(L): the codomain's profile, all zeros: 0 for integer strides.
@@ -601,10 +605,20 @@ Layout composition(const Layout& a, const Layout& b) {
 }
 
 Layout composition(const Layout& a, const Layout& b, CompositionCheck& check) {
-  // CuTe's code step by step (the same result as the fast path), noting each
-  // divisibility condition CuTe lets through; only then is the result checked.
+  // The same computation, noting each divisibility condition CuTe lets through; only
+  // then is the result compared with A(B(i)).
   check = CompositionCheck();
-  Layout r = dynamic::composition(a, b, &check);
+  Layout r;
+  if (has_dynamic(a) || has_dynamic(b)) {
+    r = dynamic::composition(a, b, &check);
+  } else if (!has_basis(b.stride)) {
+    LayoutBuilder out(r);
+    compose_flat_into(a, b.shape.nodes(), b.stride.nodes(), out, &check.weak);
+    out.finish();
+  } else {
+    Layout flat = coalesce_x(a, coprofile(b));
+    r = composition_impl(flat.shape, flat.stride, b.shape, b.stride, &check.weak);
+  }
   if (!check.weak || has_basis(a.stride) || has_basis(b.stride)) return r;
   for (int64_t i = 0, n = size(b); i < n; ++i) {  // over B's domain: R's size may even differ from B's
     int64_t expected = a(b(i)), got = r(i);

@@ -24,6 +24,12 @@ std::string excerpt(const std::string& s, size_t pos) {
   return s.substr(pos, end - pos) + (end < s.size() ? "..." : "");
 }
 
+// Int<N>, C<N>: CuTe's static integers written as types
+bool is_static_int_template(const std::string& name) {
+  return name == "Int" || name == "C" || name == "cute::Int" || name == "cute::C" || name == "integral_constant" ||
+         name == "cute::integral_constant";
+}
+
 bool is_ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool is_ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
@@ -178,6 +184,7 @@ class Parser {
     const Token& num = next();
     n.value = negative ? -num.value : num.value;
     n.underscore = text_[n.begin] == '_' || text_[num.begin] == '_';  // _4, _-1, -_4
+    writes_static_ = writes_static_ || n.underscore;
     n.end = num.end;
     if (text_[num.begin] == '_' && is_punct("{") && is_punct("}", 1)) {  // _4{} is the value of the type _4
       next();
@@ -255,6 +262,7 @@ class Parser {
       n.end = toks_[pos_ - 1].end;
     }
     if (n.name == "smem_ptr" && is_punct("[")) return smem_flag(n);
+    if (is_punct("<") && is_static_int_template(n.name)) writes_static_ = true;
     if (is_punct("<")) {
       const Token& open = next();
       n.has_template_args = true;
@@ -307,17 +315,16 @@ class Parser {
   std::vector<Token> toks_;
   size_t pos_ = 0;
   int depth_ = 0;
+
+ public:
+  bool writes_static_ = false;  // a `_N` or Int<N> was parsed (see writes_static_integer)
 };
 
 }  // namespace
 
 bool writes_static_integer(const Node& n) {
   if (n.kind == Node::Kind::kNumber && n.underscore) return true;
-  if (n.kind == Node::Kind::kName && n.has_template_args) {
-    static const char* const kStaticInts[] = {"Int", "C", "cute::Int", "cute::C", "integral_constant", "cute::integral_constant"};
-    for (const char* name : kStaticInts)
-      if (n.name == name) return true;
-  }
+  if (n.kind == Node::Kind::kName && n.has_template_args && is_static_int_template(n.name)) return true;
   for (const auto* children : {&n.children, &n.args, &n.template_args})
     for (const auto& c : *children)
       if (writes_static_integer(c)) return true;
@@ -327,6 +334,14 @@ bool writes_static_integer(const Node& n) {
 Node parse_expression(const std::string& text) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos) throw Error("empty expression", 0);
   return Parser(text).parse();
+}
+
+Node parse_expression(const std::string& text, bool& writes_static) {
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos) throw Error("empty expression", 0);
+  Parser p(text);
+  Node n = p.parse();
+  writes_static = p.writes_static_;
+  return n;
 }
 
 }  // namespace cutevis
