@@ -113,6 +113,11 @@ int64_t Value::as_int() const {
   return leaf_.value();
 }
 
+Integer Value::as_integer() const {
+  (void)as_int();  // the same checks
+  return Integer::of(*leaf_.nodes());
+}
+
 bool Value::is_int_tuple() const {
   if (kind_ == Kind::kInt) return true;
   if (kind_ != Kind::kTuple) return false;

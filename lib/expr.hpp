@@ -95,6 +95,7 @@ class Value {
   Kind kind() const { return kind_; }
   bool is(Kind k) const { return kind_ == k; }
   int64_t as_int() const;                 // throws unless an integer
+  Integer as_integer() const;             // the same, with its static-ness (Integer's arithmetic is CuTe's)
   const IntTuple& leaf() const { return leaf_; }
   bool as_bool() const { return b_; }
   const std::vector<Value>& elements() const { return elements_; }

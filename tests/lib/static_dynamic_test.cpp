@@ -48,6 +48,15 @@ TEST_CASE("literals: the default rule keeps hand-typed notation static and paste
   CHECK(cute("size((_4,_8):(_1,_4))") == "_32");
   CHECK(cute("cosize((6,_4):(_1,_8))") == "30");
   CHECK(eval("recast_layout<int, half_t>(4:1)").to_string() == "8:1");  // `int` alone is still the type
+  // a front end's arithmetic on values: CuTe's rules through Integer
+  Integer six = eval("int(6)").as_integer(), four = eval("_4").as_integer();
+  CHECK(six.dynamic);
+  CHECK_FALSE(four.dynamic);
+  CHECK(Value::integer(four * four).to_cute_string() == "_16");
+  CHECK(Value::integer(six * four).to_cute_string() == "24");
+  CHECK(Value::integer(six * Integer{0, false}).to_cute_string() == "_0");  // _0 * x is _0 in CuTe
+  CHECK(Value::integer(six % Integer{1, false}).to_cute_string() == "_0");
+  CHECK(Value::dynamic_integer(8).to_cute_string() == "8");
 }
 
 TEST_CASE("printing: CuTe's print marks static ints, our notation never does") {
