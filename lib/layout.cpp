@@ -591,8 +591,10 @@ IntTuple coprofile(const Layout& l) {
 
 }  // namespace
 
-Layout composition(const Layout& a, const Layout& b) {
-  if (has_dynamic(a) || has_dynamic(b)) return dynamic::composition(a, b, nullptr);
+namespace {
+
+// composition of two all-static layouts
+Layout composition_static(const Layout& a, const Layout& b) {
   if (!has_basis(b.stride)) {  // coprofile(b) is 0: a coalesced as a whole
     Layout result;
     LayoutBuilder out(result);
@@ -602,6 +604,13 @@ Layout composition(const Layout& a, const Layout& b) {
   }
   Layout flat = coalesce_x(a, coprofile(b));
   return composition_impl(flat.shape, flat.stride, b.shape, b.stride);
+}
+
+}  // namespace
+
+Layout composition(const Layout& a, const Layout& b) {
+  if (has_dynamic(a) || has_dynamic(b)) return dynamic::composition(a, b, nullptr);
+  return composition_static(a, b);
 }
 
 Layout composition(const Layout& a, const Layout& b, CompositionCheck& check) {
@@ -947,12 +956,13 @@ Layout logical_product(const Layout& block, const Tiler& tiler) {
         IntTuple::Node cotarget = (size_integer(block) * cosize_integer(t)).node();
         return make_layout(std::vector<Layout>{block, composition(complement(block, IntTuple::of(&cotarget)), t)});
       }
-      Layout comp = complement(block, IntTuple(checked_mul(size(block), cosize(t))));
+      TNode cotarget = TNode::leaf(checked_mul(size(block), cosize(t)));
+      Layout comp = complement_of(block, &cotarget);
       Layout result;
       LayoutBuilder out(result);
       out.open();
       out.append(block);
-      out.append(composition(comp, t));
+      out.append(composition_static(comp, t));
       out.close();
       out.finish();
       return result;

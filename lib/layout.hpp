@@ -49,8 +49,15 @@ Layout make_fragment_like(const Layout& layout);
 Layout make_identity_layout(const IntTuple& shape);
 
 std::string to_string(const Layout& layout, bool underscore = false);
-// Some integer of the shape or stride is dynamic.
-inline bool has_dynamic(const Layout& l) { return has_dynamic(l.shape) || has_dynamic(l.stride); }
+// Some integer of the shape or stride is dynamic (one pass: congruent tuples have as many nodes).
+inline bool has_dynamic(const Layout& l) {
+  if (l.shape.node_count() != l.stride.node_count()) return has_dynamic(l.shape) || has_dynamic(l.stride);
+  const IntTuple::Node* s = l.shape.nodes();
+  const IntTuple::Node* d = l.stride.nodes();
+  uint64_t any = 0;
+  for (size_t i = 0, n = l.shape.node_count(); i < n; ++i) any |= s[i].meta | d[i].meta;
+  return (any & IntTuple::Node::kDynamic) != 0;
+}
 
 // --- structure ---------------------------------------------------------------------
 inline int64_t size(const Layout& l) { return size(l.shape); }
