@@ -35,7 +35,7 @@ std::string with_owner_members(const nlohmann::json& object, const std::vector<s
   return s;
 }
 
-int64_t mode_size(const IntTuple& t, size_t i) { return size(t[i]); }
+int64_t mode_size(const IntTuple& t, size_t i) { return i < t.rank() ? size(t[i]) : 1; }  // a rank-1 tile is (M,1)
 
 }  // namespace
 

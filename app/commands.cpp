@@ -36,9 +36,14 @@ void register_catalogue_names() {
 
 namespace {
 
+std::vector<Warning>& pending_warnings() {
+  static std::vector<Warning> w;
+  return w;
+}
+
 // An expression or snippet, with the --from / -D names (app/sources.cpp).
 Value evaluate(const std::string& expression, const std::shared_ptr<Environment>& env = nullptr, Syntax syntax = Syntax::kAuto) {
-  return evaluate_source(expression, env.get(), syntax);
+  return evaluate_source(expression, env.get(), syntax, &pending_warnings());
 }
 
 ViewOptions view_options(const ShowOptions& o) {
@@ -94,7 +99,7 @@ CopyPicture copy_picture(const TiledCopy& c) {
   p.tv_s = c.layout_s_tv;
   p.tv_d = c.layout_d_tv;
   p.m = size(c.tile_mn[0]);
-  p.n = size(c.tile_mn[1]);
+  p.n = c.tile_mn.rank() > 1 ? size(c.tile_mn[1]) : 1;  // rank-1 thr/val layouts tile an (M,1) tile
   p.num_threads = c.num_threads;
   return p;
 }
@@ -227,6 +232,13 @@ std::string short_type(const ValueType& t) {
 
 }  // namespace
 
+std::vector<std::string> take_warnings() {
+  std::vector<std::string> lines;
+  for (const Warning& w : pending_warnings()) lines.push_back(w.message);
+  pending_warnings().clear();
+  return lines;
+}
+
 std::optional<Format> format_for_output(std::optional<Format> flag, bool& json, const std::string& path) {
   if (path.empty() || path == "-") return flag;
   const std::optional<Format> by_name = format_of_path(path);
@@ -252,7 +264,9 @@ Output run_eval(const EvalOptions& options, const std::shared_ptr<Environment>& 
     if (const CopyAtom* a = as_copy_atom(v)) return text(copy_atom_json(*a).dump());
     return text(value_to_json(v).dump());
   }
-  return text(v.to_string());
+  // all static: CuTe's notation without underscores; with a dynamic integer, CuTe's
+  // print itself (`(_8,6):(_1,_8)`), which reads back as the same value
+  return text(v.has_dynamic() ? v.to_cute_string() : v.to_string());
 }
 
 Output run_layout(const ShowOptions& o) {

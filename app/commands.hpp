@@ -20,6 +20,10 @@ struct Output {
   bool binary = false;  // PNG/PDF: never written to a terminal
 };
 
+// The warnings of the expressions evaluated since the last call (e.g. a composition
+// that CuTe's weak divisibility check lets through), each one line for stderr.
+std::vector<std::string> take_warnings();
+
 // Picture flags shared by layout, tv, atom, mma and copy.
 struct PictureOptions {
   std::optional<Format> format;     // --tex --svg --png --pdf --txt --html, or -o's extension

@@ -14,6 +14,8 @@ nlohmann::json int_tuple_to_json(const IntTuple& t) {
 
 namespace {
 
+nlohmann::json value_fields(const Value& v);
+
 nlohmann::json layout_json(const AnyLayout& l, const char* kind) {
   nlohmann::json j;
   j["kind"] = kind;
@@ -46,9 +48,7 @@ nlohmann::json layout_json(const AnyLayout& l, const char* kind) {
   return j;
 }
 
-}  // namespace
-
-nlohmann::json value_to_json(const Value& v) {
+nlohmann::json value_fields(const Value& v) {
   nlohmann::json j;
   switch (v.kind()) {
     case Value::Kind::kInt:
@@ -108,6 +108,15 @@ nlohmann::json value_to_json(const Value& v) {
       j["text"] = v.to_string();
       return j;
   }
+  return j;
+}
+
+}  // namespace
+
+nlohmann::json value_to_json(const Value& v) {
+  nlohmann::json j = value_fields(v);
+  if (v.is(Value::Kind::kInt) || v.is(Value::Kind::kTuple) || v.is(Value::Kind::kLayout))
+    j["cute"] = v.to_cute_string();  // CuTe's print: `_4` static, `4` dynamic
   return j;
 }
 

@@ -23,6 +23,7 @@ namespace {
 
 // Where a command's output goes: stdout, or a file written atomically with -o.
 int emit(const Output& out, const std::string& path) {
+  for (const std::string& w : take_warnings()) std::fprintf(stderr, "cutevis: warning: %s\n", w.c_str());
   if (!path.empty() && path != "-") {
     write_file_atomically(path, out.bytes);
     return kExitOk;
@@ -107,9 +108,9 @@ int main(int argc, char** argv) {
   };
 
   EvalOptions eval;
-  CLI::App* eval_cmd = app.add_subcommand("eval", "Evaluate a layout-algebra expression and print the result");
+  CLI::App* eval_cmd = app.add_subcommand("eval", "Evaluate a layout-algebra expression and print the result (as CuTe prints it, _8 vs 8, when it holds a dynamic integer)");
   eval_cmd->add_option("expression", eval.expression, "e.g. 'composition((4,8):(1,4), (2,2):(1,2))', or a snippet 'using A = Layout<Shape<_4,_8>>; coalesce(A{})'")->required();
-  eval_cmd->add_flag("--json", eval.json, "one JSON object: kind, text, and size/cosize/values for layouts");
+  eval_cmd->add_flag("--json", eval.json, "one JSON object: kind, text, cute (CuTe's print), and size/cosize/values for layouts");
   add_output(eval_cmd);
   add_sources(eval_cmd);
 

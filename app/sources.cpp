@@ -150,33 +150,40 @@ std::shared_ptr<Environment> load_sources(const SourceOptions& o) {
   return env;
 }
 
-Value evaluate_source(const std::string& text, Environment* env, Syntax syntax) {
+Value evaluate_source(const std::string& text, Environment* env, Syntax syntax, std::vector<Warning>* warnings) {
   register_catalogue_names();
+  std::vector<Warning> ignored;
+  std::vector<Warning>& sink = warnings ? *warnings : ignored;
   bool dsl = syntax == Syntax::kDsl || (syntax == Syntax::kAuto && looks_like_dsl(text));
   bool snippet = !dsl && syntax != Syntax::kDsl && looks_like_snippet(text);
+  const Syntax as = dsl ? Syntax::kDsl : Syntax::kCpp;
   Environment local;
   if (!env && !snippet) {
     try {
-      return evaluate_expression(text, default_registry(), dsl ? Syntax::kDsl : Syntax::kCpp);  // the fast path
+      return evaluate_expression(text, sink, Literals::kAuto, default_registry(), as);  // the fast path
     } catch (const UnknownName&) {  // list every undefined name, not only the first
-      local.evaluate(parse_in_syntax(text, dsl ? Syntax::kDsl : Syntax::kCpp), text, default_registry());
+      local.evaluate(parse_in_syntax(text, as), text, default_registry());
       throw;
     }
   }
   if (!env) env = &local;
-  if (!snippet) return env->evaluate(parse_in_syntax(text, dsl ? Syntax::kDsl : Syntax::kCpp), text, default_registry());
+  auto with_warnings = [&](Value v) {
+    for (Warning& w : env->take_warnings()) sink.push_back(std::move(w));
+    return v;
+  };
+  if (!snippet) return with_warnings(env->evaluate(parse_in_syntax(text, as), text, default_registry()));
   CppSnippet s = scan_cpp_snippet(text, kSnippetFile);
   for (auto& d : s.declarations) env->add(std::move(d));
   if (!s.result_name.empty()) {
     // the last statement declares: its value (errors point into the snippet)
     const Declaration* d = env->find(s.result_name, "");
     if (!d) throw Error("cannot find '" + s.result_name + "'");
-    return env->value_of(*d, default_registry());
+    return with_warnings(env->value_of(*d, default_registry()));
   }
   // the last statement is an expression: parse it in place, so positions stay the snippet's
   std::string expr(text.size(), ' ');
   std::copy(text.begin() + static_cast<long>(s.result_begin), text.begin() + static_cast<long>(s.result_end), expr.begin() + static_cast<long>(s.result_begin));
-  return env->evaluate(parse_expression(expr), text, default_registry());
+  return with_warnings(env->evaluate(parse_expression(expr), text, default_registry()));
 }
 
 std::string describe_error(const Error& e, const std::string& source) {

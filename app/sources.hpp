@@ -32,7 +32,9 @@ std::shared_ptr<Environment> load_sources(const SourceOptions& options);
 
 // An expression or a snippet, evaluated with the declared names (env may be null); a
 // CuTeDSL expression (syntax kDsl, or kAuto and spelled in the DSL) is one expression.
-Value evaluate_source(const std::string& text, Environment* env, Syntax syntax = Syntax::kAuto);
+// Warnings (composition's check, ...) are appended to `warnings` when given.
+Value evaluate_source(const std::string& text, Environment* env, Syntax syntax = Syntax::kAuto,
+                      std::vector<Warning>* warnings = nullptr);
 
 struct NamesOptions {
   SourceOptions sources;

@@ -143,6 +143,18 @@ void register_algebra(Registry& r) {
     r.add(name, [](Evaluator& ev, const Node& n) { return tuple_of(ev, n); }, std::string(name) + "(...)");
   for (const char* name : {"LayoutLeft", "LayoutRight", "GenColMajor", "GenRowMajor"})
     r.add(name, [name](Evaluator&, const Node&) { return tag_or_type(name); }, std::string(name) + "{}");
+  // int(x): a run-time int, CuTe's dynamic integer; `int` alone is the element type
+  for (const char* name : {"int", "int32_t", "int64_t", "uint32_t", "uint64_t", "size_t"}) {
+    r.add(name, [name](Evaluator& ev, const Node& n) {
+      if (n.call == Node::Call::kNone) {
+        ValueType t;
+        if (lookup_value_type(name, t)) return V::type(t);
+        ev.fail(n, std::string(name) + " is used here as a type; write " + name + "(N) for a run-time integer");
+      }
+      ev.expect_args(n, 1, 1);
+      return V::dynamic_integer(ev.eval_args(n)[0].as_int());
+    }, std::string(name) + "(N)");
+  }
   r.add("true_type", [](Evaluator&, const Node&) { return V::boolean(true); });
   r.add("false_type", [](Evaluator&, const Node&) { return V::boolean(false); });
 
@@ -224,6 +236,17 @@ void register_algebra(Registry& r) {
     }
     AnyLayout lhs = a[0].to_any_layout();
     if (a[1].is(V::Kind::kSwizzle)) return V::layout(composition(lhs, a[1].swizzle()));
+    const Layout* plain_a = std::get_if<Layout>(&lhs);
+    if (plain_a && a[1].is(V::Kind::kLayout) && std::holds_alternative<Layout>(a[1].any_layout())) {
+      CompositionCheck check;  // CuTe's weak divisibility check: keep its answer, say where it is wrong
+      Layout r = composition(*plain_a, std::get<Layout>(a[1].any_layout()), check);
+      if (check.index >= 0)
+        ev.warn(n, "composition(" + ev.text_of(n.args[0]) + ", " + ev.text_of(n.args[1]) + ") = " + to_string(r, true) +
+                       " is not A o B at index " + std::to_string(check.index) + ": A(B(" + std::to_string(check.index) +
+                       ")) = " + std::to_string(check.expected) + ", the result gives " + std::to_string(check.got) +
+                       " (CuTe's divisibility check lets it through; this is CuTe's answer)");
+      return V::layout(r);
+    }
     if (a[1].is(V::Kind::kLayout)) return V::layout(composition(lhs, a[1].any_layout()));
     return V::layout(composition(lhs, a[1].to_tiler()));
   }, "composition(A, B) or composition(A, offset, B)");
@@ -255,14 +278,16 @@ void register_algebra(Registry& r) {
     ev.expect_args(n, 1, 1);
     Value v = ev.eval_args(n)[0];
     for (int64_t i : template_ints(ev, n)) v = value_get(v, to_index(i, "size"));
-    if (v.is(V::Kind::kLayout)) return V::integer(size(v.any_layout()));
-    return V::integer(size(v.to_int_tuple()));
+    if (v.is(V::Kind::kLayout)) return V::integer(size_integer(shape(v.any_layout())));
+    return V::integer(size_integer(v.to_int_tuple()));
   }, "size(x) or size<I...>(x)");
   r.add("cosize", [](Evaluator& ev, const Node& n) {
     ev.expect_args(n, 1, 1);
     Value v = ev.eval_args(n)[0];
     for (int64_t i : template_ints(ev, n)) v = value_get(v, to_index(i, "cosize"));
-    return V::integer(cosize(v.to_any_layout()));
+    AnyLayout l = v.to_any_layout();
+    if (const Layout* plain = std::get_if<Layout>(&l)) return V::integer(cosize_integer(*plain));
+    return V::integer(cosize(l));
   }, "cosize(L)");
   r.add("coshape", [](Evaluator& ev, const Node& n) {
     ev.expect_args(n, 1, 1);
@@ -374,18 +399,23 @@ void register_algebra(Registry& r) {
     ev.expect_args(n, 2, 3);
     auto a = ev.eval_args(n);
     IntTuple c = a[0].to_int_tuple();
-    if (a.size() == 2 && a[1].is(V::Kind::kLayout)) {
-      const Layout& l = a[1].to_layout();
-      return V::from(crd2idx(c, l.shape, l.stride));
-    }
-    if (a.size() == 2) return V::integer(crd2idx(c, a[1].to_int_tuple()));
-    return V::from(crd2idx(c, a[1].to_int_tuple(), a[2].to_int_tuple()));
+    IntTuple shape_ = a.size() == 2 && a[1].is(V::Kind::kLayout) ? a[1].to_layout().shape : a[1].to_int_tuple();
+    IntTuple stride_ = a.size() == 2 ? (a[1].is(V::Kind::kLayout) ? a[1].to_layout().stride : compact_col_major(shape_))
+                                     : a[2].to_int_tuple();
+    IntTuple r = crd2idx(c, shape_, stride_);
+    // static when every term is: the coordinate, shape and stride static, or every stride _0
+    auto strides = flatten_leaves(stride_);
+    bool zero = std::all_of(strides.begin(), strides.end(), [](const IntTuple& d) { return d == IntTuple(0); });
+    bool dynamic = !zero && (has_dynamic(c) || has_dynamic(shape_) || has_dynamic(stride_));
+    return V::from(dynamic ? make_dynamic(r) : r);
   }, "crd2idx(coord, shape[, stride]) or crd2idx(coord, L)");
   r.add("idx2crd", [](Evaluator& ev, const Node& n) {
     ev.expect_args(n, 2, 3);
     auto a = ev.eval_args(n);
-    if (a.size() == 2) return V::from(idx2crd(a[0].to_int_tuple(), a[1].to_int_tuple()));
-    return V::from(idx2crd(a[0].to_int_tuple(), a[1].to_int_tuple(), a[2].to_int_tuple()));
+    IntTuple idx = a[0].to_int_tuple(), s = a[1].to_int_tuple();
+    IntTuple r = a.size() == 2 ? idx2crd(idx, s) : idx2crd(idx, s, a[2].to_int_tuple());
+    bool dynamic = has_dynamic(idx) || has_dynamic(s) || (a.size() == 3 && has_dynamic(a[2].to_int_tuple()));
+    return V::from(dynamic ? make_dynamic(r) : r);
   }, "idx2crd(index, shape[, stride])");
   r.add("get_1d_coord", [](Evaluator& ev, const Node& n) {
     ev.expect_args(n, 2, 2);
@@ -437,7 +467,7 @@ void register_algebra(Registry& r) {
     auto a = ev.eval_args(n);
     if (!a[0].is(V::Kind::kLayout)) {  // coalesce(Shape): the static modes multiply out
       IntTuple s = a[0].to_int_tuple();
-      return V::integer(size(s));
+      return V::integer(size_integer(s));
     }
     if (a.size() == 1) return V::layout(coalesce(a[0].any_layout()));
     return V::layout(coalesce(a[0].any_layout(), a[1].to_int_tuple()));
@@ -506,6 +536,7 @@ void register_algebra(Registry& r) {
   r.add("tile_to_shape", [](Evaluator& ev, const Node& n) {
     ev.expect_args(n, 2, 3);
     auto a = ev.eval_args(n);
+    if (a[1].is(V::Kind::kLayout)) a[1] = V::from(shape(a[1].any_layout()));  // CuTe takes shape(trg_shape)
     IntTuple trg = shape_arg(ev, n, 1, a[1]);
     if (a.size() == 2) return V::layout(tile_to_shape(layout_arg(a[0]), trg));
     if (a[2].is(V::Kind::kTag)) {

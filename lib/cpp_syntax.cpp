@@ -52,10 +52,11 @@ Value reversed(const Value& v) {
 
 }  // namespace
 
+// CuTe's rule for integer arithmetic: static op static is static (Int<a>{} + Int<b>{}),
+// any run-time operand (an `int`, a -D value) makes the result a run-time int.
 Value integer_result(int64_t value, const Value& a, const Value* b) {
-  (void)a;
-  (void)b;
-  return Value::integer(value);
+  auto dynamic = [](const Value& v) { return v.is(Value::Kind::kInt) && v.as_integer().dynamic; };
+  return dynamic(a) || (b && dynamic(*b)) ? Value::dynamic_integer(value) : Value::integer(value);
 }
 
 Value eval_operator(Evaluator& ev, const Node& n) {

@@ -152,6 +152,16 @@ const Node& Environment::parsed(const Declaration& d) {
   return e.root;
 }
 
+// How a declaration's bare integers read (CuTe's static vs dynamic): C++ source and -D
+// values are C++ as written (`6` is an int, `_6` an Int<6>); a command-line snippet follows
+// the expression rule; CuTeDSL's Python ints are static.
+namespace {
+Literals literals_of(const Declaration& d) {
+  if (d.language == SourceLanguage::kPython) return Literals::kStatic;
+  return d.file == kSnippetFile ? Literals::kAuto : Literals::kDynamic;
+}
+}  // namespace
+
 Value Environment::value_of(const Declaration& d, const Registry& registry) {
   Entry& e = entries_[&d];
   if (e.state == Entry::State::kDone) return e.value;
@@ -170,7 +180,9 @@ Value Environment::value_of(const Declaration& d, const Registry& registry) {
     Evaluator ev(registry);
     ev.set_environment(this, &d, d.scope);
     ev.set_source(d.text);
+    ev.use_literals(literals_of(d), root);
     Value v = ev.eval(root);
+    warnings_.insert(warnings_.end(), ev.warnings().begin(), ev.warnings().end());
     stack_.pop_back();
     Entry& done = entries_[&d];
     done.state = Entry::State::kDone;
@@ -287,6 +299,7 @@ Value Environment::evaluate(const Node& root, const std::string& source, const R
   Evaluator ev(registry);
   ev.set_environment(this, nullptr, scope);
   ev.set_source(source);
+  ev.use_literals(Literals::kAuto, root);  // the expression as typed: hand-written or pasted
   top_scope_ = scope;
   auto undefined = [&] {
     std::vector<NameUse> out;
@@ -295,7 +308,9 @@ Value Environment::evaluate(const Node& root, const std::string& source, const R
     return out;
   };
   try {
-    return ev.eval(root);
+    Value v = ev.eval(root);
+    warnings_.insert(warnings_.end(), ev.warnings().begin(), ev.warnings().end());
+    return v;
   } catch (const UnknownName&) {
     auto uses = undefined();
     if (!uses.empty()) throw UndefinedNames(std::move(uses));

@@ -15,6 +15,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "lib/declarations.hpp"
@@ -122,6 +123,9 @@ class Environment {
   // UndefinedNames listing every undefined name it and the declarations it uses need.
   Value evaluate(const Node& root, const std::string& source, const Registry& registry, const std::string& scope = "");
 
+  // The warnings of every evaluation so far (composition's check, ...), handed over once.
+  std::vector<Warning> take_warnings() { return std::exchange(warnings_, {}); }
+
   // The undefined names `d` needs (transitively), for `cutevis names`.
   std::vector<NameUse> undefined_names_of(const Declaration& d, const Registry& registry);
 
@@ -150,6 +154,7 @@ class Environment {
   std::map<SourceLanguage, Parser> parsers_;
   std::vector<const Declaration*> stack_;  // declarations being evaluated, for cycles
   std::string top_scope_;                  // the scope of the expression being evaluated
+  std::vector<Warning> warnings_;
 };
 
 }  // namespace cutevis

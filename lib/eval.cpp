@@ -18,6 +18,16 @@ Value Value::integer(int64_t v) {
   return x;
 }
 
+Value Value::integer(const Integer& v) {
+  Value x;
+  x.kind_ = Kind::kInt;
+  x.leaf_ = IntTuple(v.value);
+  if (v.dynamic) x.leaf_.mutable_nodes()[0] = v.node();
+  return x;
+}
+
+Value Value::dynamic_integer(int64_t v) { return integer(Integer{v, true}); }
+
 Value Value::scaled_basis(const IntTuple& leaf) {
   Value x;
   x.kind_ = Kind::kInt;
@@ -107,6 +117,11 @@ int64_t Value::as_int() const {
   return leaf_.value();
 }
 
+Integer Value::as_integer() const {
+  (void)as_int();  // the same checks
+  return Integer::of(*leaf_.nodes());
+}
+
 bool Value::is_int_tuple() const {
   if (kind_ == Kind::kInt) return true;
   if (kind_ != Kind::kTuple) return false;
@@ -143,7 +158,7 @@ Tiler Value::to_tiler() const {
       return Tiler::underscore();
     case Kind::kInt:
       if (as_int() <= 0) throw Error("a tiler's extent must be positive, got " + to_string());
-      return Tiler::integer(as_int());
+      return Tiler::integer(leaf_);
     case Kind::kLayout:
       return Tiler(to_layout());
     case Kind::kTuple: {
@@ -181,6 +196,45 @@ std::string Value::to_string() const {
       return object_->to_string();
   }
   return "";
+}
+
+std::string Value::to_cute_string() const {
+  switch (kind_) {
+    case Kind::kInt:
+      return cutevis::to_string(leaf_, true);
+    case Kind::kTuple: {
+      std::string s = "(";
+      for (size_t i = 0; i < elements_.size(); ++i) s += (i ? "," : "") + elements_[i].to_cute_string();
+      return s + ")";
+    }
+    case Kind::kLayout:
+      return cutevis::to_string(*layout_, true);
+    default:
+      return to_string();
+  }
+}
+
+namespace {
+
+bool any_dynamic(const AnyLayout& l) {
+  if (const Layout* p = std::get_if<Layout>(&l)) return has_dynamic(*p);
+  const auto& c = std::get<ComposedLayout>(l);
+  return (!c.a_is_swizzle() && has_dynamic(c.layout_a())) || any_dynamic(c.layout_b());
+}
+
+}  // namespace
+
+bool Value::has_dynamic() const {
+  switch (kind_) {
+    case Kind::kInt:
+      return cutevis::has_dynamic(leaf_);
+    case Kind::kTuple:
+      return std::any_of(elements_.begin(), elements_.end(), [](const Value& v) { return v.has_dynamic(); });
+    case Kind::kLayout:
+      return any_dynamic(*layout_);
+    default:
+      return false;
+  }
 }
 
 std::string Value::describe() const {
@@ -383,9 +437,11 @@ Value Evaluator::eval(const Node& node) {
   try {
     switch (node.kind) {
       case Node::Kind::kNumber: {
-        if (node.basis.empty()) return Value::integer(node.value);
+        bool dynamic = !node.underscore && bare_dynamic_;  // see Literals
+        if (node.basis.empty()) return Value::integer(Integer{node.value, dynamic});
         std::vector<int> path(node.basis.rbegin(), node.basis.rend());  // printed innermost first
-        return Value::scaled_basis(IntTuple::scaled_basis(node.value, Basis::of(path)));
+        IntTuple leaf = IntTuple::scaled_basis(node.value, Basis::of(path));
+        return Value::scaled_basis(dynamic ? make_dynamic(leaf) : leaf);
       }
       case Node::Kind::kUnderscore:
         return Value::underscore();
@@ -473,12 +529,23 @@ Value Evaluator::eval_name(const Node& node) {
 
 Value Evaluator::eval_text(const std::string& text, Syntax syntax) {
   source_ = text;
-  return eval(parse_in_syntax(text, syntax));
+  Node root = parse_in_syntax(text, syntax);
+  use_literals(literals_, root);
+  return eval(root);
 }
 
 Value evaluate_expression(const std::string& text, const Registry& registry, Syntax syntax) {
   Evaluator ev(registry);
   return ev.eval_text(text, syntax);
+}
+
+Value evaluate_expression(const std::string& text, std::vector<Warning>& warnings, Literals literals, const Registry& registry,
+                          Syntax syntax) {
+  Evaluator ev(registry);
+  ev.set_literals(literals);
+  Value v = ev.eval_text(text, syntax);
+  warnings.insert(warnings.end(), ev.warnings().begin(), ev.warnings().end());
+  return v;
 }
 
 }  // namespace cutevis

@@ -44,6 +44,7 @@ struct Node {
 
   Kind kind = Kind::kNumber;
   int64_t value = 0;
+  bool underscore = false;  // a number written `_4` (or `cute::_4`): CuTe's static Int<4>
   std::vector<int> basis;  // for numbers with @i@j: printed order (innermost first)
   std::string name;
   bool has_template_args = false;
@@ -61,6 +62,8 @@ enum class Syntax { kAuto, kCpp, kDsl };
 
 // Parse a whole expression; throws Error with the position of the bad spot.
 Node parse_expression(const std::string& text);
+// The same, saying whether it writes a static integer (as writes_static_integer(root)).
+Node parse_expression(const std::string& text, bool& writes_static);
 
 // --- values ------------------------------------------------------------------------------
 // An object of another module (a TiledMMA, a copy atom, ...), opaque to lib.
@@ -82,7 +85,9 @@ class Value {
   enum class Kind { kInt, kBool, kUnderscore, kTuple, kLayout, kSwizzle, kType, kTag, kObject };
 
   Value() : kind_(Kind::kInt) {}
-  static Value integer(int64_t v);
+  static Value integer(int64_t v);          // static, CuTe's Int<v>
+  static Value integer(const Integer& v);   // static or dynamic
+  static Value dynamic_integer(int64_t v);  // CuTe's run-time int (a C++ `int`, a -D value)
   static Value scaled_basis(const IntTuple& leaf);  // an int with a basis (1@0)
   static Value boolean(bool b);
   static Value underscore();
@@ -98,6 +103,7 @@ class Value {
   Kind kind() const { return kind_; }
   bool is(Kind k) const { return kind_ == k; }
   int64_t as_int() const;                 // throws unless an integer
+  Integer as_integer() const;             // the same, with its static-ness (Integer's arithmetic is CuTe's)
   const IntTuple& leaf() const { return leaf_; }
   bool as_bool() const { return b_; }
   const std::vector<Value>& elements() const { return elements_; }
@@ -116,6 +122,8 @@ class Value {
   Tiler to_tiler() const;
 
   std::string to_string() const;          // CuTe notation, no underscores
+  std::string to_cute_string() const;     // as CuTe's print: `_4` static, `4` dynamic
+  bool has_dynamic() const;               // holds a dynamic integer somewhere
   std::string kind_name() const;          // "int", "tuple", "layout", ...
   std::string describe() const;           // kind and value on one line, for error messages
 
@@ -164,9 +172,37 @@ class Registry {
 Registry& default_registry();
 void register_algebra(Registry& r);  // called by default_registry()
 
+// How a bare integer literal such as `6` is read.  `_6`, `_6{}`, `cute::_6`, `Int<6>{}`
+// and `C<6>{}` are always static; `int(6)` is always dynamic.
+enum class Literals {
+  kAuto,     // dynamic when the expression writes a static integer anywhere, else static
+  kDynamic,  // dynamic, as in C++ source and as CuTe prints a run-time int
+  kStatic,   // static
+};
+
+// The expression writes a static integer (`_N`, `Int<N>`, `C<N>`) somewhere.
+bool writes_static_integer(const Node& root);
+
+// A note for the user that does not stop evaluation (the CLI prints `cutevis: warning: ...`).
+struct Warning {
+  std::string message;
+  int64_t position = -1;  // into the source text, or -1
+};
+
 class Evaluator {
  public:
   explicit Evaluator(const Registry& registry = default_registry()) : registry_(registry) {}
+  void set_literals(Literals l) { literals_ = l; }
+  // Whether a bare literal is dynamic in the text being evaluated (set by eval_text).
+  bool bare_literals_dynamic() const { return bare_dynamic_; }
+  void set_bare_literals_dynamic(bool d) { bare_dynamic_ = d; }
+  // Apply the literal rule to `root`, the expression about to be evaluated.
+  void use_literals(Literals l, const Node& root) {
+    literals_ = l;
+    bare_dynamic_ = l == Literals::kDynamic || (l == Literals::kAuto && writes_static_integer(root));
+  }
+  void warn(const Node& at, const std::string& message) { warnings_.push_back({message, static_cast<int64_t>(at.begin)}); }
+  const std::vector<Warning>& warnings() const { return warnings_; }
   Value eval(const Node& node);
   // Parse and evaluate `text` (errors carry positions into it).
   Value eval_text(const std::string& text, Syntax syntax = Syntax::kAuto);
@@ -199,10 +235,17 @@ class Evaluator {
   Environment* env_ = nullptr;
   const Declaration* within_ = nullptr;
   std::string scope_;
+  Literals literals_ = Literals::kAuto;
+  bool bare_dynamic_ = false;
+  std::vector<Warning> warnings_;
 };
+
 
 // Parse and evaluate `text`; errors carry positions into `text`.
 Value evaluate_expression(const std::string& text, const Registry& registry = default_registry(), Syntax syntax = Syntax::kAuto);
+// The same, collecting the evaluator's warnings into `warnings`.
+Value evaluate_expression(const std::string& text, std::vector<Warning>& warnings, Literals literals = Literals::kAuto,
+                          const Registry& registry = default_registry(), Syntax syntax = Syntax::kAuto);
 
 // Element types known by name (half_t, cutlass::bfloat16_t, float, float_e4m3_t, ...).
 bool lookup_value_type(const std::string& name, ValueType& out);

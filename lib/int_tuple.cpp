@@ -192,6 +192,12 @@ IntTuple IntTuple::scaled_basis(int64_t value, Basis basis) {
   return t;
 }
 
+IntTuple IntTuple::dynamic(int64_t value) {
+  IntTuple t;
+  t.small_[0] = Node::dynamic_leaf(value);
+  return t;
+}
+
 IntTuple IntTuple::of(const Node* subtree) {
   IntTuple t;
   t.assign(subtree, subtree->span());
@@ -257,7 +263,7 @@ IntTuple make_tuple(std::vector<IntTuple> modes) { return IntTuple::tuple(modes)
 
 static const TNode* print_into(std::string& out, const TNode* p, bool underscore) {
   if (p->is_leaf()) {
-    if (underscore) out += '_';
+    if (underscore && !p->is_dynamic()) out += '_';
     out += std::to_string(p->value);
     for (int i = p->depth() - 1; i >= 0; --i) {  // CuTe prints E<1,0> as @0@1
       out += '@';
@@ -404,6 +410,36 @@ bool has_basis(const IntTuple& t) {
   return false;
 }
 
+namespace {
+
+IntTuple with_dynamic(const IntTuple& t, bool dynamic) {
+  IntTuple r = t;
+  TNode* p = r.mutable_nodes();
+  for (size_t i = 0; i < r.node_count(); ++i)
+    if (p[i].is_leaf()) p[i].meta = dynamic ? (p[i].meta | TNode::kDynamic) : (p[i].meta & ~TNode::kDynamic);
+  return r;
+}
+
+}  // namespace
+
+IntTuple make_dynamic(const IntTuple& t) { return with_dynamic(t, true); }
+IntTuple make_static(const IntTuple& t) { return with_dynamic(t, false); }
+
+namespace {
+
+// size of a subtree: the product of its leaves, static unless one is dynamic
+Integer size_integer_of(const TNode* p) {
+  if (p->is_leaf()) return Integer::of(*p);
+  Integer s{1, false};
+  for (const TNode *c = p + 1, *e = p->next(); c != e; ++c)
+    if (c->is_leaf()) s = s * Integer::of(*c);
+  return s;
+}
+
+}  // namespace
+
+Integer size_integer(const IntTuple& t) { return size_integer_of(t.nodes()); }
+
 IntTuple wrap(const IntTuple& t) { return t.is_tuple() ? t : IntTuple::tuple({t}); }
 
 IntTuple unwrap(const IntTuple& t) {
@@ -538,9 +574,9 @@ IntTuple product_each(const IntTuple& t) {
   IntTuple::Builder b;
   b.open();
   if (p->is_leaf()) {
-    b.leaf(p->value);
+    b.leaf(Integer::of(*p).node());
   } else {
-    for (const TNode *c = p + 1, *e = p->next(); c != e; c = c->next()) b.leaf(size_of(c));
+    for (const TNode *c = p + 1, *e = p->next(); c != e; c = c->next()) b.leaf(size_integer_of(c).node());
   }
   b.close();
   return b.finish();
@@ -603,16 +639,16 @@ IntTuple zip2_by(const IntTuple& t, const IntTuple& guide) {
 
 namespace {
 
-int64_t leaf_or_size(const TNode* p) { return p->is_tuple() ? size_of(p) : p->value; }
+Integer leaf_or_size(const TNode* p) { return p->is_tuple() ? size_integer_of(p) : Integer::of(*p); }
 
 // ceil_div(a, b) with b an integer: a tuple takes b mode by mode, the rest carried
-void ceil_div_int(const TNode* a, int64_t b, IntTuple::Builder& out) {
+void ceil_div_int(const TNode* a, Integer b, IntTuple::Builder& out) {
   if (a->is_leaf()) {
-    out.leaf(ceil_div(a->value, b));
+    out.leaf(ceil_div(Integer::of(*a), b).node());
     return;
   }
   out.open();
-  int64_t rest = b;
+  Integer rest = b;
   for (const TNode *c = a + 1, *e = a->next(); c != e; c = c->next()) {
     ceil_div_int(c, rest, out);
     rest = ceil_div(rest, leaf_or_size(c));
@@ -631,31 +667,34 @@ void ceil_div_nodes(const TNode* a, const TNode* b, IntTuple::Builder& out) {
           ceil_div_nodes(x, y, out);
           y = y->next();
         } else {
-          out.append(x);
+          out.append(x);  // ceil_div(x, _1) is x
         }
       }
       out.close();
       return;
     }
-    ceil_div_int(a, b->value, out);
+    ceil_div_int(a, Integer::of(*b), out);
     return;
   }
-  out.leaf(ceil_div(a->value, leaf_or_size(b)));
+  out.leaf(ceil_div(Integer::of(*a), leaf_or_size(b)).node());
 }
 
-int64_t shape_div(int64_t x, int64_t y) {
-  if (y == 0 || (x % y != 0 && y % x != 0))
-    throw Error("divisibility condition violated: shape_div(" + std::to_string(x) + ", " + std::to_string(y) + ")");
+// CuTe checks the divisibility condition only where both are static (its weak check);
+// either way the quotient rounds up.
+Integer shape_div(Integer x, Integer y) {
+  if (y.value == 0) throw Error("divisibility condition violated: shape_div(" + std::to_string(x.value) + ", 0)");
+  if (!x.dynamic && !y.dynamic && x.value % y.value != 0 && (x.value == 0 || y.value % x.value != 0))
+    throw Error("divisibility condition violated: shape_div(" + std::to_string(x.value) + ", " + std::to_string(y.value) + ")");
   return ceil_div(x, y);
 }
 
-void shape_div_int(const TNode* a, int64_t b, IntTuple::Builder& out) {
+void shape_div_int(const TNode* a, Integer b, IntTuple::Builder& out) {
   if (a->is_leaf()) {
-    out.leaf(shape_div(a->value, b));
+    out.leaf(shape_div(Integer::of(*a), b).node());
     return;
   }
   out.open();
-  int64_t rest = b;
+  Integer rest = b;
   for (const TNode *c = a + 1, *e = a->next(); c != e; c = c->next()) {
     shape_div_int(c, rest, out);
     rest = shape_div(rest, leaf_or_size(c));
@@ -672,10 +711,10 @@ void shape_div_nodes(const TNode* a, const TNode* b, IntTuple::Builder& out) {
       out.close();
       return;
     }
-    shape_div_int(a, b->value, out);
+    shape_div_int(a, Integer::of(*b), out);
     return;
   }
-  out.leaf(shape_div(a->value, leaf_or_size(b)));
+  out.leaf(shape_div(Integer::of(*a), leaf_or_size(b)).node());
 }
 
 void elem_scale_nodes(const TNode* a, const TNode* b, IntTuple::Builder& out) {
@@ -686,7 +725,7 @@ void elem_scale_nodes(const TNode* a, const TNode* b, IntTuple::Builder& out) {
     out.close();
     return;
   }
-  out.leaf(checked_mul(a->value, size_of(b)));
+  out.leaf((Integer::of(*a) * size_integer_of(b)).node());
 }
 
 void filter_zeros_nodes(const TNode* a, const TNode* b, IntTuple::Builder& out) {
@@ -1015,51 +1054,47 @@ IntTuple idx2crd(const IntTuple& idx, const IntTuple& shape, const IntTuple& str
 
 // --- compact strides ---------------------------------------------------------------
 
+namespace {
+
+// compact_major's stride for leaf `p` at `current`: a static _1 gets the stride _0
+TNode compact_stride(const TNode& p, Integer& current) {
+  if (p.is_static_value(1)) return TNode::leaf(0);
+  TNode d = current.node();
+  current = current * Integer::of(p);
+  return d;
+}
+
+}  // namespace
+
 // Pre-order is column-major order of the leaves; reversed pre-order is row-major.
-IntTuple compact_col_major(const IntTuple& shape, int64_t current) {
+IntTuple compact_col_major(const IntTuple& shape, Integer current) {
   IntTuple r = shape;
   TNode* p = r.mutable_nodes();
-  for (size_t i = 0; i < r.node_count(); ++i) {
-    if (p[i].is_tuple()) continue;
-    int64_t s = p[i].value;
-    if (s == 1) {  // static _1 gets stride _0
-      p[i] = TNode::leaf(0);
-      continue;
-    }
-    p[i] = TNode::leaf(current);
-    current = checked_mul(current, s);
-  }
+  for (size_t i = 0; i < r.node_count(); ++i)
+    if (p[i].is_leaf()) p[i] = compact_stride(p[i], current);
   return r;
 }
 
-IntTuple compact_row_major(const IntTuple& shape, int64_t current) {
+IntTuple compact_row_major(const IntTuple& shape, Integer current) {
   IntTuple r = shape;
   TNode* p = r.mutable_nodes();
-  for (size_t i = r.node_count(); i-- > 0;) {
-    if (p[i].is_tuple()) continue;
-    int64_t s = p[i].value;
-    if (s == 1) {
-      p[i] = TNode::leaf(0);
-      continue;
-    }
-    p[i] = TNode::leaf(current);
-    current = checked_mul(current, s);
-  }
+  for (size_t i = r.node_count(); i-- > 0;)
+    if (p[i].is_leaf()) p[i] = compact_stride(p[i], current);
   return r;
 }
 
 // product_like(shape, order): for every leaf of order, the size of the matching sub-shape
-static void ref_shapes(const IntTuple& shape, const IntTuple& order, std::vector<int64_t>& sizes, std::vector<int64_t>& orders) {
+static void ref_shapes(const IntTuple& shape, const IntTuple& order, std::vector<Integer>& sizes, std::vector<int64_t>& orders) {
   if (order.is_tuple()) {
     if (shape.is_leaf() || shape.rank() != order.rank()) throw Error("compact_order: shape " + to_string(shape) + " and order " + to_string(order) + " differ in rank");
     for (size_t i = 0; i < order.rank(); ++i) ref_shapes(shape[i], order[i], sizes, orders);
     return;
   }
-  sizes.push_back(size(shape));
+  sizes.push_back(size_integer(shape));
   orders.push_back(order.value());
 }
 
-static void compact_order_impl(const TNode* shape, const TNode* order, const std::vector<int64_t>& sizes, const std::vector<int64_t>& orders,
+static void compact_order_impl(const TNode* shape, const TNode* order, const std::vector<Integer>& sizes, const std::vector<int64_t>& orders,
                                IntTuple::Builder& out) {
   if (order->is_tuple()) {
     out.open();
@@ -1068,14 +1103,15 @@ static void compact_order_impl(const TNode* shape, const TNode* order, const std
     out.close();
     return;
   }
-  int64_t start = 1;
+  Integer start{1, false};
   for (size_t j = 0; j < sizes.size(); ++j)
-    if (orders[j] < order->value) start = checked_mul(start, sizes[j]);
+    if (orders[j] < order->value) start = start * sizes[j];
   out.append(compact_col_major(IntTuple::of(shape), start));
 }
 
 IntTuple compact_order(const IntTuple& shape, const IntTuple& order) {
-  std::vector<int64_t> sizes, orders;
+  std::vector<Integer> sizes;
+  std::vector<int64_t> orders;
   ref_shapes(shape, order, sizes, orders);
   IntTuple::Builder out;
   compact_order_impl(shape.nodes(), order.nodes(), sizes, orders, out);

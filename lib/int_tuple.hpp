@@ -44,14 +44,21 @@ class IntTuple {
   // two words, so that a node is made and copied in registers.
   struct Node {
     int64_t value;  // leaf: the value; tuple: rank | span << 32
-    uint64_t meta;  // byte 0: 1 for a tuple header; a leaf's basis: byte 1 its depth, bytes 2.. its path
+    // byte 0: bit 0 set for a tuple header, bit 1 set for a dynamic leaf (CuTe's `int`;
+    // clear: a static `Int<N>`, the default); a leaf's basis: byte 1 its depth, bytes 2.. its path
+    uint64_t meta;
+    static constexpr uint64_t kTuple = 1, kDynamic = 2;
 
-    static Node leaf(int64_t v) { return Node{v, 0}; }
+    static Node leaf(int64_t v) { return Node{v, 0}; }  // static, as Int<v>
+    static Node leaf(int64_t v, bool dynamic) { return Node{v, dynamic ? kDynamic : 0}; }
+    static Node dynamic_leaf(int64_t v) { return Node{v, kDynamic}; }
     static Node leaf(int64_t v, const Basis& b);
     static Node header(size_t rank, size_t span);  // a tuple's header
-    bool is_tuple() const { return (meta & 0xff) != 0; }
-    bool is_leaf() const { return (meta & 0xff) == 0; }
-    bool is_integer() const { return meta == 0; }
+    bool is_tuple() const { return (meta & kTuple) != 0; }
+    bool is_leaf() const { return (meta & kTuple) == 0; }
+    bool is_integer() const { return (meta & ~kDynamic) == 0; }  // a leaf without a basis
+    bool is_dynamic() const { return (meta & kDynamic) != 0; }   // a leaf CuTe holds as a run-time int
+    bool is_static_value(int64_t v) const { return meta == 0 && value == v; }  // is_constant<v>: static, no basis
     int depth() const { return static_cast<int>((meta >> 8) & 0xff); }  // of a leaf's basis
     int path(int i) const { return static_cast<int>((meta >> (16 + 8 * i)) & 0xff); }
     size_t rank() const { return is_tuple() ? static_cast<uint32_t>(value) : 1; }
@@ -139,6 +146,8 @@ class IntTuple {
   static IntTuple tuple(std::initializer_list<IntTuple> modes);
   static IntTuple tuple(const std::vector<IntTuple>& modes);
   static IntTuple scaled_basis(int64_t value, Basis basis);
+  // A dynamic integer (CuTe's run-time `int`); IntTuple(v) is the static Int<v>.
+  static IntTuple dynamic(int64_t value);
   // A copy of the subtree at `subtree` (a node of another IntTuple).
   static IntTuple of(const Node* subtree);
   // The tuple of `n` leaves, in order; with `unwrap_one`, one leaf stays a leaf.
@@ -274,6 +283,43 @@ class IntTuple::PairBuilder {
 };
 
 
+// A CuTe integer leaf: its value and whether CuTe would hold it as a run-time `int`.
+// The arithmetic follows CuTe's operator overloads: static op static is static, any
+// dynamic operand makes the result dynamic, except that _0 * x, x * _0, _0 / x,
+// x % _1 and _0 % x stay the static _0.  Values are checked for overflow.
+struct Integer {
+  int64_t value = 0;
+  bool dynamic = false;
+
+  static Integer of(const IntTuple::Node& n) { return {n.value, n.is_dynamic()}; }
+  IntTuple::Node node() const { return IntTuple::Node::leaf(value, dynamic); }
+  bool is_constant(int64_t v) const { return !dynamic && value == v; }  // CuTe's is_constant<v>
+};
+inline Integer operator+(Integer a, Integer b) { return {checked_add(a.value, b.value), a.dynamic || b.dynamic}; }
+inline Integer operator-(Integer a, Integer b) { return {checked_sub(a.value, b.value), a.dynamic || b.dynamic}; }
+inline Integer operator*(Integer a, Integer b) {
+  if (a.is_constant(0) || b.is_constant(0)) return {0, false};
+  return {checked_mul(a.value, b.value), a.dynamic || b.dynamic};
+}
+inline Integer operator/(Integer a, Integer b) {
+  if (a.is_constant(0)) return {0, false};
+  return {checked_div(a.value, b.value), a.dynamic || b.dynamic};
+}
+inline Integer operator%(Integer a, Integer b) {
+  if (b.is_constant(1) || b.is_constant(-1) || a.is_constant(0)) return {0, false};
+  return {checked_mod(a.value, b.value), a.dynamic || b.dynamic};
+}
+// (a + b - _1) / b, CuTe's ceil_div of two integers
+inline Integer ceil_div(Integer a, Integer b) { return (a + b - Integer{1, false}) / b; }
+inline Integer min(Integer a, Integer b) { return {a.value < b.value ? a.value : b.value, a.dynamic || b.dynamic}; }
+inline Integer abs(Integer a) {
+  if (a.value == INT64_MIN) throw Error("integer overflow in abs");
+  return {a.value < 0 ? -a.value : a.value, a.dynamic};
+}
+inline Integer signum(Integer a) { return {(a.value > 0) - (a.value < 0), a.dynamic}; }
+// size(t): the product of the leaves
+Integer size_integer(const IntTuple& t);
+
 IntTuple make_tuple(std::vector<IntTuple> modes);
 template <class... Ts>
 IntTuple tup(Ts const&... ts) {
@@ -281,8 +327,8 @@ IntTuple tup(Ts const&... ts) {
 }
 
 // --- printing -------------------------------------------------------------
-// CuTe notation: `(4,(2,8))`, basis leaves `1@0`.  With `underscore`, every
-// integer prints as CuTe prints a static one (`_4`).
+// CuTe notation: `(4,(2,8))`, basis leaves `1@0`.  With `underscore`, as CuTe's
+// print: a static integer `_4`, a dynamic one `4`.
 std::string to_string(const IntTuple& t, bool underscore = false);
 
 // --- structure --------------------------------------------------------------
@@ -298,6 +344,17 @@ bool congruent(const IntTuple& a, const IntTuple& b);
 bool weakly_congruent(const IntTuple& a, const IntTuple& b);
 bool compatible(const IntTuple& a, const IntTuple& b);
 bool has_basis(const IntTuple& t);
+// CuTe's is_static: no dynamic leaf.  has_dynamic is its negation.
+inline bool has_dynamic(const IntTuple& t) {  // inline: every algebra call asks it of its operands
+  const IntTuple::Node* p = t.nodes();
+  uint64_t any = 0;
+  for (size_t i = 0, n = t.node_count(); i < n; ++i) any |= p[i].meta;
+  return (any & IntTuple::Node::kDynamic) != 0;
+}
+inline bool is_static(const IntTuple& t) { return !has_dynamic(t); }
+// Every leaf dynamic (as a run-time value would be), or every leaf static.
+IntTuple make_dynamic(const IntTuple& t);
+IntTuple make_static(const IntTuple& t);
 
 IntTuple wrap(const IntTuple& t);         // a leaf becomes (leaf)
 IntTuple unwrap(const IntTuple& t);       // (x) becomes x, recursively
@@ -344,8 +401,11 @@ IntTuple idx2crd(const IntTuple& idx, const IntTuple& shape);
 IntTuple idx2crd(const IntTuple& idx, const IntTuple& shape, const IntTuple& stride);
 
 // --- compact strides ---------------------------------------------------------
-IntTuple compact_col_major(const IntTuple& shape, int64_t current = 1);
-IntTuple compact_row_major(const IntTuple& shape, int64_t current = 1);
+// A static _1 gets the stride _0 (CuTe's compact_major); strides are static while
+// `current` and the shapes before them are.
+IntTuple compact_col_major(const IntTuple& shape, Integer current = {1, false});
+IntTuple compact_row_major(const IntTuple& shape, Integer current = {1, false});
+inline IntTuple compact_col_major(const IntTuple& shape, int64_t current) { return compact_col_major(shape, Integer{current, false}); }
 // Strides ordered by `order` (a tuple congruent to shape, or an int).
 IntTuple compact_order(const IntTuple& shape, const IntTuple& order);
 // E<i,...> strides for every leaf of shape (make_basis_like).

@@ -5,6 +5,7 @@
 #include <functional>
 #include <cstdlib>
 
+#include "lib/layout_dynamic.hpp"
 #include "lib/small_vec.hpp"
 #include "lib/tiler.hpp"
 
@@ -233,6 +234,11 @@ IntTuple coshape(const Layout& l) {
   return r;
 }
 
+Integer cosize_integer(const Layout& l) {
+  if (has_dynamic(l)) return dynamic::cosize(l);
+  return Integer{cosize(l), false};
+}
+
 int64_t cosize(const Layout& l) {
   if (has_basis(l.stride)) return size(coshape(l));
   FlatModes m(l);
@@ -438,8 +444,14 @@ Layout by_profile(const Layout& l, const IntTuple& profile, F&& f) {
 
 }  // namespace
 
-Layout coalesce(const Layout& l) { return coalesce_modes(l, false).layout(); }
-Layout coalesce_x(const Layout& l) { return coalesce_modes(l, true).layout(); }
+Layout coalesce(const Layout& l) {
+  if (has_dynamic(l)) return dynamic::coalesce(l, false);
+  return coalesce_modes(l, false).layout();
+}
+Layout coalesce_x(const Layout& l) {
+  if (has_dynamic(l)) return dynamic::coalesce(l, true);
+  return coalesce_modes(l, true).layout();
+}
 
 Layout coalesce(const Layout& l, const IntTuple& profile) {
   return by_profile(l, profile, [](const Layout& x) { return coalesce(x); });
@@ -451,7 +463,10 @@ Layout coalesce_x(const Layout& l, const IntTuple& profile) {
 
 Layout filter_zeros(const Layout& l) { return Layout(filter_zeros(l.stride, l.shape), l.stride); }
 
-Layout filter(const Layout& l) { return filter_modes(l).layout(); }
+Layout filter(const Layout& l) {
+  if (has_dynamic(l)) return dynamic::filter(l);
+  return filter_modes(l).layout();
+}
 
 Layout filter(const Layout& l, const IntTuple& profile) {
   return by_profile(l, profile, [](const Layout& x) { return filter(x); });
@@ -463,11 +478,13 @@ namespace {
 
 // composition(lhs, rhs) for lhs (coalesced) and one mode of rhs, as nodes; the result
 // mode goes into `out`.
-void composition_into(const TNode* lhs_s, const TNode* lhs_d, const TNode* rhs_s, const TNode* rhs_d, LayoutBuilder& out) {
+// `weak`, when given, is set where a divisibility condition that CuTe does not enforce fails.
+void composition_into(const TNode* lhs_s, const TNode* lhs_d, const TNode* rhs_s, const TNode* rhs_d, LayoutBuilder& out,
+                      bool* weak = nullptr) {
   if (rhs_s->is_tuple()) {  // right-distributivity over the modes of rhs
     out.open();
     const TNode* d = rhs_d + 1;
-    for (const TNode *c = rhs_s + 1, *e = rhs_s->next(); c != e; c = c->next(), d = d->next()) composition_into(lhs_s, lhs_d, c, d, out);
+    for (const TNode *c = rhs_s + 1, *e = rhs_s->next(); c != e; c = c->next(), d = d->next()) composition_into(lhs_s, lhs_d, c, d, out, weak);
     out.close();
     return;
   }
@@ -487,7 +504,7 @@ void composition_into(const TNode* lhs_s, const TNode* lhs_d, const TNode* rhs_s
       }
     }
     TNode plain = TNode::leaf(rhs_d->value);
-    composition_into(s, d, rhs_s, &plain, out);
+    composition_into(s, d, rhs_s, &plain, out, weak);
     return;
   }
   if (rhs_d->value == 0) {  // static stride-0 shortcut
@@ -511,6 +528,7 @@ void composition_into(const TNode* lhs_s, const TNode* lhs_d, const TNode* rhs_s
     int64_t curr_shape = cs->value;
     if (!(checked_mod(rest_stride, curr_shape) == 0 || rest_stride < curr_shape))
       throw Error("stride divisibility condition violated: stride " + std::to_string(rest_stride) + " against shape " + std::to_string(curr_shape));
+    if (weak && checked_mod(rest_stride, curr_shape) != 0 && curr_shape % rest_stride != 0) *weak = true;  // `d < s` let it pass
     int64_t next_shape = ceil_div(curr_shape, abs_checked(rest_stride));
     int64_t next_stride = checked_mul(ceil_div(abs_checked(rest_stride), curr_shape), signum(rest_stride));
     if (next_shape == 1 || rest_shape == 1) {
@@ -544,20 +562,21 @@ void composition_into(const TNode* lhs_s, const TNode* lhs_d, const TNode* rhs_s
   out.close();
 }
 
-Layout composition_impl(const IntTuple& lhs_shape, const IntTuple& lhs_stride, const IntTuple& rhs_shape, const IntTuple& rhs_stride) {
+Layout composition_impl(const IntTuple& lhs_shape, const IntTuple& lhs_stride, const IntTuple& rhs_shape, const IntTuple& rhs_stride,
+                        bool* weak = nullptr) {
   Layout result;
   LayoutBuilder out(result);
-  composition_into(lhs_shape.nodes(), lhs_stride.nodes(), rhs_shape.nodes(), rhs_stride.nodes(), out);
+  composition_into(lhs_shape.nodes(), lhs_stride.nodes(), rhs_shape.nodes(), rhs_stride.nodes(), out, weak);
   out.finish();
   return result;
 }
 
 // composition(coalesce_x(a), rhs) for rhs given as nodes (a mode, or a whole layout)
-void compose_flat_into(const Layout& a, const TNode* rhs_s, const TNode* rhs_d, LayoutBuilder& out) {
+void compose_flat_into(const Layout& a, const TNode* rhs_s, const TNode* rhs_d, LayoutBuilder& out, bool* weak = nullptr) {
   ModeList lhs = coalesce_modes(a, true);
   const TNode *s, *d;
   lhs.tree(s, d);
-  composition_into(s, d, rhs_s, rhs_d, out);
+  composition_into(s, d, rhs_s, rhs_d, out, weak);
 }
 
 // coprofile(L): the codomain's profile, all zeros: 0 for integer strides.
@@ -572,7 +591,10 @@ IntTuple coprofile(const Layout& l) {
 
 }  // namespace
 
-Layout composition(const Layout& a, const Layout& b) {
+namespace {
+
+// composition of two all-static layouts
+Layout composition_static(const Layout& a, const Layout& b) {
   if (!has_basis(b.stride)) {  // coprofile(b) is 0: a coalesced as a whole
     Layout result;
     LayoutBuilder out(result);
@@ -584,12 +606,48 @@ Layout composition(const Layout& a, const Layout& b) {
   return composition_impl(flat.shape, flat.stride, b.shape, b.stride);
 }
 
+}  // namespace
+
+Layout composition(const Layout& a, const Layout& b) {
+  if (has_dynamic(a) || has_dynamic(b)) return dynamic::composition(a, b, nullptr);
+  return composition_static(a, b);
+}
+
+Layout composition(const Layout& a, const Layout& b, CompositionCheck& check) {
+  // The same computation, noting each divisibility condition CuTe lets through; only
+  // then is the result compared with A(B(i)).
+  check = CompositionCheck();
+  Layout r;
+  if (has_dynamic(a) || has_dynamic(b)) {
+    r = dynamic::composition(a, b, &check);
+  } else if (!has_basis(b.stride)) {
+    LayoutBuilder out(r);
+    compose_flat_into(a, b.shape.nodes(), b.stride.nodes(), out, &check.weak);
+    out.finish();
+  } else {
+    Layout flat = coalesce_x(a, coprofile(b));
+    r = composition_impl(flat.shape, flat.stride, b.shape, b.stride, &check.weak);
+  }
+  if (!check.weak || has_basis(a.stride) || has_basis(b.stride)) return r;
+  for (int64_t i = 0, n = size(b); i < n; ++i) {  // over B's domain: R's size may even differ from B's
+    int64_t expected = a(b(i)), got = r(i);
+    if (got != expected) {
+      check.index = i;
+      check.expected = expected;
+      check.got = got;
+      break;
+    }
+  }
+  return r;
+}
+
 Layout composition(const Layout& a, const Tiler& b) {
   switch (b.kind()) {
     case Tiler::Kind::kUnderscore:
       return a;
     case Tiler::Kind::kLayout: {
       if (!b.is_integer()) return composition(a, b.layout());
+      if (has_dynamic(a) || has_dynamic(b.layout())) return dynamic::composition_with_integer(a, b.layout().shape, nullptr);
       Layout result;
       LayoutBuilder out(result);  // composition_impl(flat, n, _1): no stride-0 shortcut for n == 1
       TNode one = TNode::leaf(1);
@@ -674,9 +732,13 @@ Layout complement_of(const Layout& l, const TNode* cotarget) {
 
 }  // namespace
 
-Layout complement(const Layout& l, const IntTuple& cotarget) { return complement_of(l, cotarget.nodes()); }
+Layout complement(const Layout& l, const IntTuple& cotarget) {
+  if (has_dynamic(l) || has_dynamic(cotarget)) return dynamic::complement(l, cotarget);
+  return complement_of(l, cotarget.nodes());
+}
 
 Layout complement(const Layout& l) {
+  if (has_dynamic(l)) return dynamic::complement(l);
   if (has_basis(l.stride)) throw Error("complement requires integer strides");
   ModeList f = filter_modes(l);
   TNode cotarget = TNode::leaf(f.count ? cosize_of_leaves(f.shape(), f.stride(), f.count) : 1);  // cosize(filter(l))
@@ -710,6 +772,7 @@ SmallVec<int64_t, 32> prefix_products(const TNode* s, size_t n) {
 }  // namespace
 
 Layout right_inverse(const Layout& l) {
+  if (has_dynamic(l)) return dynamic::right_inverse(l);
   ModeList c = coalesced_modes(l);
   const TNode* lshape = c.shape();
   const TNode* lstride = c.stride();
@@ -730,6 +793,7 @@ Layout right_inverse(const Layout& l) {
 }
 
 Layout left_inverse(const Layout& l) {
+  if (has_dynamic(l)) return dynamic::left_inverse(l);
   ModeList c = coalesced_modes(l);
   const TNode* lshape = c.shape();
   const TNode* lstride = c.stride();
@@ -847,6 +911,8 @@ Layout logical_divide(const Layout& l, const Tiler& tiler) {
       return by_tiler(l, tiler, [](const Layout& x, const Tiler& t) { return logical_divide(x, t); });
     case Tiler::Kind::kLayout: {
       const Layout& t = tiler.layout();
+      if (has_dynamic(l) || has_dynamic(t))  // CuTe's definition, each step taking its dynamic path
+        return composition(l, make_layout(std::vector<Layout>{t, complement(t, coalesce(l).shape)}));
       FlatModes modes(l);
       ModeList flat = coalesce_modes(modes.shape(), modes.stride(), modes.size(), false);
       const TNode *s, *d;
@@ -886,12 +952,17 @@ Layout logical_product(const Layout& block, const Tiler& tiler) {
       return by_tiler(block, tiler, [](const Layout& x, const Tiler& t) { return logical_product(x, t); });
     case Tiler::Kind::kLayout: {
       const Layout& t = tiler.layout();
-      Layout comp = complement(block, IntTuple(checked_mul(size(block), cosize(t))));
+      if (has_dynamic(block) || has_dynamic(t)) {
+        IntTuple::Node cotarget = (size_integer(block) * cosize_integer(t)).node();
+        return make_layout(std::vector<Layout>{block, composition(complement(block, IntTuple::of(&cotarget)), t)});
+      }
+      TNode cotarget = TNode::leaf(checked_mul(size(block), cosize(t)));
+      Layout comp = complement_of(block, &cotarget);
       Layout result;
       LayoutBuilder out(result);
       out.open();
       out.append(block);
-      out.append(composition(comp, t));
+      out.append(composition_static(comp, t));
       out.close();
       out.finish();
       return result;
@@ -925,7 +996,7 @@ Layout tile_to_shape_impl(const Layout& block, const IntTuple& target_shape, con
   Layout padded = append_to_rank(block, R);
   IntTuple block_shape = product_each(padded.shape);
   IntTuple trg = product_each(target_shape);
-  for (size_t i = 0; i < trg.rank(); ++i)
+  for (size_t i = 0; i < trg.rank() && is_static(trg); ++i)  // CuTe checks a static target only
     if (checked_mod(trg[i].value(), block_shape[i].value()) != 0)
       throw Error("tile_to_shape: block shape " + to_string(block_shape) + " does not divide the target shape " + to_string(trg));
   IntTuple product_shape = ceil_div(trg, block_shape);
@@ -998,7 +1069,8 @@ Layout recast_layout(const Layout& l, int64_t old_bits, int64_t new_bits) {
 LayoutTV make_layout_tv(const Layout& thr, const Layout& val) {
   LayoutTV r;
   r.layout_mn = raked_product(thr, val);
-  r.layout_tv = with_shape(right_inverse(r.layout_mn), tup(size(thr), size(val)));
+  IntTuple::Node sizes[2] = {size_integer(thr).node(), size_integer(val).node()};
+  r.layout_tv = with_shape(right_inverse(r.layout_mn), IntTuple::of_leaves(sizes, 2));
   r.tiler_mn = product_each(r.layout_mn.shape);
   return r;
 }
@@ -1012,14 +1084,16 @@ Tiler Tiler::tuple(std::vector<Tiler> modes) {
   return t;
 }
 
-Tiler Tiler::integer(int64_t n) {
-  Tiler t(make_layout(IntTuple(n)));
+Tiler Tiler::integer(int64_t n) { return integer(IntTuple(n)); }
+
+Tiler Tiler::integer(const IntTuple& n) {
+  Tiler t(make_layout(n));
   t.integer_ = true;
   return t;
 }
 
 Tiler Tiler::from_shape(const IntTuple& shape) {
-  if (shape.is_leaf()) return integer(shape.value());
+  if (shape.is_leaf()) return integer(shape);
   std::vector<Tiler> m;
   for (const auto& s : shape.modes()) m.push_back(from_shape(s));
   return tuple(std::move(m));

@@ -1,9 +1,10 @@
 // cutevis — Layout: a shape and a congruent stride, and CuTe's layout algebra.
 //
-// Semantics are those of CuTe's *static* layouts (every integer behaves like an
-// Int<N>): where dynamic CuTe or pycute simplify differently, static CuTe wins.
-// Every function here is named as in CuTe (include/cute/layout.hpp) and carries
-// its defining property as a one-line comment.
+// Every integer is static (CuTe's Int<N>) unless marked dynamic (a run-time `int`,
+// see IntTuple::Node); CuTe's algebra branches on that, and so does this one: an
+// all-static operand takes the fast path here, one with a dynamic integer takes
+// CuTe's code step by step (layout_dynamic.hpp).  Every function is named as in
+// CuTe (include/cute/layout.hpp) and carries its defining property as a one-line comment.
 #pragma once
 
 #include <cstdint>
@@ -48,10 +49,22 @@ Layout make_fragment_like(const Layout& layout);
 Layout make_identity_layout(const IntTuple& shape);
 
 std::string to_string(const Layout& layout, bool underscore = false);
+// Some integer of the shape or stride is dynamic (one pass: congruent tuples have as many nodes).
+inline bool has_dynamic(const Layout& l) {
+  if (l.shape.node_count() != l.stride.node_count()) return has_dynamic(l.shape) || has_dynamic(l.stride);
+  const IntTuple::Node* s = l.shape.nodes();
+  const IntTuple::Node* d = l.stride.nodes();
+  uint64_t any = 0;
+  for (size_t i = 0, n = l.shape.node_count(); i < n; ++i) any |= s[i].meta | d[i].meta;
+  return (any & IntTuple::Node::kDynamic) != 0;
+}
 
 // --- structure ---------------------------------------------------------------------
 inline int64_t size(const Layout& l) { return size(l.shape); }
 int64_t cosize(const Layout& l);            // max(L(i)) + 1 over the domain (|strides|)
+// size and cosize with CuTe's static-ness (static when every integer involved is)
+inline Integer size_integer(const Layout& l) { return size_integer(l.shape); }
+Integer cosize_integer(const Layout& l);
 IntTuple coshape(const Layout& l);
 inline size_t rank(const Layout& l) { return l.shape.rank(); }
 inline int depth(const Layout& l) { return depth(l.shape); }
@@ -129,6 +142,17 @@ Layout filter(const Layout& l, const IntTuple& profile);
 // R = composition(A, B): R(c) == A(B(c)) for c in the domain of B; shape(R) ~ shape(B).
 Layout composition(const Layout& a, const Layout& b);
 Layout composition(const Layout& a, const class Tiler& b);
+// CuTe checks composition's divisibility conditions weakly: `rest_stride < curr_shape`
+// passes without the stride dividing the shape, and nothing is checked on dynamic
+// integers.  Where such a condition fails, R may differ from A∘B; the check says
+// where, so the caller can warn while keeping CuTe's answer.
+struct CompositionCheck {
+  bool weak = false;     // a condition that CuTe does not enforce failed
+  int64_t index = -1;    // then: the first i < size(B) where R(i) != A(B(i)), or -1
+  int64_t expected = 0;  // A(B(index))
+  int64_t got = 0;       // R(index)
+};
+Layout composition(const Layout& a, const Layout& b, CompositionCheck& check);
 // C = complement(L, cotarget): C(i) disjoint from L's image, increasing, size >= cotarget/size(L).
 Layout complement(const Layout& l, const IntTuple& cotarget);
 Layout complement(const Layout& l);

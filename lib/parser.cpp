@@ -26,6 +26,12 @@ std::string excerpt(const std::string& s, size_t pos) {
   return s.substr(pos, end - pos) + (end < s.size() ? "..." : "");
 }
 
+// Int<N>, C<N>: CuTe's static integers written as types
+bool is_static_int_template(const std::string& name) {
+  return name == "Int" || name == "C" || name == "cute::Int" || name == "cute::C" || name == "integral_constant" ||
+         name == "cute::integral_constant";
+}
+
 bool is_ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool is_ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
@@ -336,6 +342,8 @@ class Parser {
     }
     const Token& num = next();
     n.value = negative ? -num.value : num.value;
+    n.underscore = text_[n.begin] == '_' || text_[num.begin] == '_';  // _4, _-1, -_4
+    writes_static_ = writes_static_ || n.underscore;
     n.end = num.end;
     if (text_[num.begin] == '_' && is_punct("{") && is_punct("}", 1)) {  // _4{} is the value of the type _4
       next();
@@ -434,6 +442,7 @@ class Parser {
     }
     if (n.name == "smem_ptr" && is_punct("[")) return smem_flag(n);
     if (is_punct("<") && !template_args(n)) return n;  // `bM < 128`: a comparison
+    if (n.has_template_args && is_static_int_template(n.name)) writes_static_ = true;
     if (is_punct("(") || is_punct("{")) {
       const Token& open = next();
       const char* close = open.text == "(" ? ")" : "}";
@@ -539,14 +548,38 @@ class Parser {
   bool no_greater_ = false;                      // inside <...>: `>` closes, it does not compare
   std::vector<size_t> failed_templates_;         // `<` tokens already found not to open template arguments
   std::unique_ptr<Error> pending_template_error_;  // why the first of them failed
+
+ public:
+  bool writes_static_ = false;  // a `_N` or Int<N> was parsed (see writes_static_integer)
 };
 
 }  // namespace
+
+bool writes_static_integer(const Node& n) {
+  if (n.kind == Node::Kind::kNumber && n.underscore) return true;
+  if (n.kind == Node::Kind::kName && n.has_template_args && is_static_int_template(n.name)) return true;
+  for (const auto* children : {&n.children, &n.args, &n.template_args})
+    for (const auto& c : *children)
+      if (writes_static_integer(c)) return true;
+  return false;
+}
 
 Node parse_expression(const std::string& text) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos) throw Error("empty expression", 0);
   try {
     return Parser(text).parse();
+  } catch (const Error& e) {  // a CuTeDSL spelling in C++: say so (lib/dsl_parser.cpp)
+    throw Error(e.what() + dsl_hint_for_cpp_error(text), e.position());
+  }
+}
+
+Node parse_expression(const std::string& text, bool& writes_static) {
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos) throw Error("empty expression", 0);
+  try {
+    Parser p(text);
+    Node n = p.parse();
+    writes_static = p.writes_static_;
+    return n;
   } catch (const Error& e) {  // a CuTeDSL spelling in C++: say so (lib/dsl_parser.cpp)
     throw Error(e.what() + dsl_hint_for_cpp_error(text), e.position());
   }

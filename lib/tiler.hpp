@@ -25,6 +25,7 @@ class Tiler {
   // An integer n, as CuTe takes an integral tiler: make_layout(n) for divides and
   // products, but composition(L, n) keeps stride 1 even for n == 1 (`_1:_1`, not `_1:_0`).
   static Tiler integer(int64_t n);
+  static Tiler integer(const IntTuple& n);  // a leaf, static or dynamic
   bool is_integer() const { return integer_; }
 
   Kind kind() const { return kind_; }
