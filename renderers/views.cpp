@@ -205,6 +205,9 @@ void add_tv_legend(Scene& s, const ViewOptions& opt, ColorBy color_by, const TvS
                        " cells have several owners: all listed (T0-127) or first and count (T0 " + kTimes +
                        "4); every owner in the SVG tooltip");
   if (stats.unowned > 0) s.legend.push_back(std::to_string(stats.unowned) + " cells have no owner (blank)");
+  if (!opt.threads.empty() && stats.highlighted == 0)  // as --thread 40 on a 32-thread atom: an error, not a blank picture
+    throw Error("--threads " + opt.threads.to_string() + ": no such thread owns a cell of this picture (threads 0-" +
+                std::to_string(s.num_threads - 1) + ")");
   if (!opt.threads.empty())
     s.legend.push_back("highlighted threads " + opt.threads.to_string() + " (" + std::to_string(stats.highlighted) +
                        " cells); the rest faded");
@@ -380,6 +383,9 @@ Scene layout_scene(const AnyLayout& layout_in, const ViewOptions& opt) {
   // Basis strides (identity layouts) give coordinates; everything else an index.
   const Layout* plain = std::get_if<Layout>(&layout);
   const bool coordinates = plain && has_basis(plain->stride);
+  // A bank is a property of an index; coordinates have none (and `values` stays empty).
+  if (coordinates && color_by == ColorBy::kBank)
+    throw Error("colour by bank needs an index layout; " + to_string(layout_in) + " maps to coordinates (basis strides)");
   std::vector<int64_t> values;
   if (!coordinates) values = layout_values(layout);
   p.cells.resize(static_cast<size_t>(total));
