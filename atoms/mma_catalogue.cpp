@@ -50,6 +50,7 @@ size_t bounded_edit_distance(const std::string& a, const std::string& b, size_t 
 
 // The nearest catalogue names to `wanted` (its normalized text), by edit distance.
 std::vector<std::string> nearest_names(const std::string& wanted, size_t max = 3) {
+  if (wanted.size() > kMaxSuggestedNameLength) return {};  // no plausible name is that long
   std::vector<std::pair<size_t, const std::string*>> best;  // sorted, at most `max`
   for (const auto& n : cached_names()) {
     if (best.size() == max && best.back().first == 0) break;  // nothing beats exact matches

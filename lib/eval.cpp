@@ -245,6 +245,7 @@ size_t edit_distance(const std::string& a, const std::string& b) {
 }
 
 std::vector<std::string> Registry::suggestions(const std::string& name, size_t max) const {
+  if (name.size() > kMaxSuggestedNameLength) return {};  // no plausible name is that long
   std::vector<std::pair<size_t, std::string>> scored;
   auto consider = [&](const std::string& w) { scored.emplace_back(edit_distance(name, w), w); };
   for (const auto& [k, v] : fns_) consider(k);
