@@ -208,6 +208,30 @@ TEST_CASE("issue 11.5: eval --json lists coordinate values only up to a bound") 
   CHECK(plain["values"].size() == 2048 * 2048);  // plain indices keep the 2^22 bound
 }
 
+// --- found by fuzzing (tests/fuzz/corpus) ---------------------------------------------------
+
+TEST_CASE("fuzz: a tuple with a negative extent used as a layout is bad input, not std::length_error") {
+  for (const auto& args : std::vector<std::vector<std::string>>{{"tv", "((4), (-2))", "(8,8)", "--json"},
+                                                               {"tv", "(4,-2)", "(8,8)"},
+                                                               {"layout", "(4,-2)"}}) {
+    auto r = test::run_cutevis(args);
+    CHECK(r.exit_code == kExitBadInput);
+    CHECK(r.err.find("non-positive extent -2") != std::string::npos);
+  }
+}
+
+TEST_CASE("fuzz: a picture of millions of cells is refused at once (was 18 s and 2.3 GB of SVG)") {
+  for (const char* format : {"--svg", "--txt", "--tex"}) {
+    CAPTURE(format);
+    auto t0 = std::chrono::steady_clock::now();
+    auto r = test::run_cutevis({"layout", "2111411", format});
+    CHECK(seconds_since(t0) < 10);
+    CHECK(r.exit_code == kExitBadInput);
+    CHECK(r.err.find("too large to draw") != std::string::npos);
+  }
+  CHECK(test::run_cutevis({"layout", "(512,512):(512,1)", "--txt"}).exit_code == kExitOk);  // 2^18 cells still drawn
+}
+
 // --- 7. exit codes ------------------------------------------------------------------------
 
 TEST_CASE("issue 11.7: verify NAME --svg without a GPU exits 3 and writes nothing") {
