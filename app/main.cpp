@@ -219,7 +219,14 @@ int main(int argc, char** argv) {
     if (int code = before_parse(app, argc, argv); code >= 0) return code;
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {  // --help, --version
-    return app.exit(e) == 0 ? kExitOk : kExitBadInput;
+    int code = app.exit(e) == 0 ? kExitOk : kExitBadInput;
+    try {
+      write_stdout("");  // flushes: `cutevis --help >/dev/full` is exit 4 too
+    } catch (const OutputError& err) {
+      std::fputs(format_error(err).c_str(), stderr);
+      return kExitIoError;
+    }
+    return code;
   } catch (const CLI::ParseError& e) {
     return parse_error(app, e);
   } catch (const OutputError& e) {

@@ -81,6 +81,8 @@ TEST_CASE("issue 11.2: stdout that cannot be written is exit 4, not silence") {
   const std::string cmd = bin() + " list --json";
   CHECK(shell(cmd + " >/dev/full 2>/dev/null") == kExitIoError);
   CHECK(shell(cmd + " >&- 2>/dev/null") == kExitIoError);
+  CHECK(shell(bin() + " --help >/dev/full 2>/dev/null") == kExitIoError);
+  CHECK(shell(bin() + " help >/dev/full 2>/dev/null") == kExitIoError);
   // A reader that is gone, with SIGPIPE ignored (as under some supervisors): EPIPE.
   const fs::path dir = scratch("epipe");
   shell("trap '' PIPE; { sleep 0.3; " + cmd + " 2>" + (dir / "err").string() + "; echo $? >" + (dir / "rc").string() + "; } | true");
