@@ -56,9 +56,10 @@ std::vector<std::string> nearest_names(const std::string& wanted, size_t max = 3
     if (best.size() == max && best.back().first == 0) break;  // nothing beats exact matches
     const size_t len_gap = n.size() > wanted.size() ? n.size() - wanted.size() : wanted.size() - n.size();
     if (best.size() == max && len_gap >= best.back().first) continue;  // cannot beat the worst kept
-    // Nothing further than half the name's length is a useful suggestion; the bound
-    // lets bounded_edit_distance give up early on the 8,000 names that are far.
-    const size_t useful = std::max<size_t>(4, wanted.size() / 2);
+    // Nothing further than half the name's length (or 16 edits, for short names such as
+    // UniversalFMA<flaot>) is a useful suggestion; the bound lets bounded_edit_distance
+    // give up early on the 8,000 names that are far.
+    const size_t useful = std::max<size_t>(16, wanted.size() / 2);
     const size_t bound = best.size() == max ? best.back().first - 1 : useful;
     size_t d = bounded_edit_distance(wanted, n, bound);
     if (d > bound) continue;
