@@ -135,7 +135,8 @@ void register_copy_names(Registry& r) {
     }, std::string("make_tiled_copy_") + side + "(copy_atom, tiled_copy)");
     r.add(std::string("get_layout") + side + "_TV", [side](Evaluator& ev, const Node& n) {
       ev.expect_args(n, 1, 1);
-      const TiledCopy& c = tiled_copy_arg(ev, n, ev.eval_args(n)[0], 0);
+      auto a = ev.eval_args(n);  // kept alive: `c` refers into a[0] (ASan: use after free)
+      const TiledCopy& c = tiled_copy_arg(ev, n, a[0], 0);
       return Value::layout(side == 'S' ? c.layout_s_tv : c.layout_d_tv);
     }, std::string("get_layout") + side + "_TV(tiled_copy)");
   }
