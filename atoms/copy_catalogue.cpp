@@ -299,6 +299,7 @@ CopyAtom tma(const std::string& base, int64_t bits) {
 }
 
 std::vector<std::string> suggest(const std::string& word, const std::vector<std::string>& vocabulary) {
+  if (word.size() > kMaxSuggestedNameLength) return {};  // no plausible name is that long
   std::vector<std::pair<size_t, std::string>> scored;
   for (const auto& w : vocabulary) scored.emplace_back(edit_distance(word, w), w);
   std::sort(scored.begin(), scored.end());

@@ -140,9 +140,26 @@ IntTuple Value::to_int_tuple() const {
 
 bool Value::is_layout_like() const { return kind_ == Kind::kLayout || is_int_tuple(); }
 
+namespace {
+// A tuple used as a layout is its shape: every extent positive, as for `shape:stride`
+// (a negative extent reached std::vector with a negative size, found by fuzzing).
+void check_positive_shape(const IntTuple& shape, const IntTuple& whole) {
+  if (shape.is_leaf()) {
+    if (shape.basis().empty() && shape.value() <= 0)
+      throw Error("shape " + to_string(whole) + " has a non-positive extent " + std::to_string(shape.value()));
+    return;
+  }
+  for (const auto& m : shape.modes()) check_positive_shape(m, whole);
+}
+}  // namespace
+
 AnyLayout Value::to_any_layout() const {
   if (kind_ == Kind::kLayout) return *layout_;
-  if (is_int_tuple()) return make_layout(to_int_tuple());
+  if (is_int_tuple()) {
+    const IntTuple shape = to_int_tuple();
+    check_positive_shape(shape, shape);
+    return make_layout(shape);
+  }
   throw Error("expected a layout, got " + describe());
 }
 
@@ -303,6 +320,7 @@ size_t edit_distance(const std::string& a, const std::string& b) {
 }
 
 std::vector<std::string> Registry::suggestions(const std::string& name, size_t max) const {
+  if (name.size() > kMaxSuggestedNameLength) return {};  // no plausible name is that long
   std::vector<std::pair<size_t, std::string>> scored;
   auto consider = [&](const std::string& w) { scored.emplace_back(edit_distance(name, w), w); };
   for (const auto& [k, v] : fns_) consider(k);
