@@ -1,6 +1,7 @@
 // Values, the name registry and the evaluator of the expression language.
 #include <algorithm>
 
+#include "lib/element_types.hpp"
 #include "lib/expr.hpp"
 
 namespace cutevis {
@@ -269,69 +270,20 @@ Registry& default_registry() {
   return *r;
 }
 
-// --- element types ---------------------------------------------------------------------------
-
-namespace {
-
-struct TypeEntry {
-  const char* canonical;
-  int bits;
-  std::vector<const char*> aliases;
-};
-
-const std::vector<TypeEntry>& type_table() {
-  static const std::vector<TypeEntry> t = {
-      {"half_t", 16, {"cutlass::half_t", "cute::half_t", "half"}},
-      {"bfloat16_t", 16, {"cutlass::bfloat16_t", "cute::bfloat16_t", "bf16"}},
-      {"tfloat32_t", 32, {"cutlass::tfloat32_t", "cute::tfloat32_t", "tf32"}},
-      {"float", 32, {"cute::float", "fp32"}},
-      {"double", 64, {"fp64"}},
-      {"float_e4m3_t", 8, {"cutlass::float_e4m3_t", "cute::float_e4m3_t", "e4m3"}},
-      {"float_e5m2_t", 8, {"cutlass::float_e5m2_t", "cute::float_e5m2_t", "e5m2"}},
-      {"float_e2m1_t", 4, {"cutlass::float_e2m1_t", "cute::float_e2m1_t", "e2m1"}},
-      {"float_e2m3_t", 6, {"cutlass::float_e2m3_t", "cute::float_e2m3_t", "e2m3"}},
-      {"float_e3m2_t", 6, {"cutlass::float_e3m2_t", "cute::float_e3m2_t", "e3m2"}},
-      {"float_ue8m0_t", 8, {"cutlass::float_ue8m0_t", "cute::float_ue8m0_t", "ue8m0"}},
-      {"float_ue4m3_t", 8, {"cutlass::float_ue4m3_t", "cute::float_ue4m3_t", "ue4m3"}},
-      {"type_erased_dynamic_float8_t", 8, {"cutlass::type_erased_dynamic_float8_t"}},
-      {"int8_t", 8, {"signed char", "cute::int8_t", "std::int8_t", "s8"}},
-      {"uint8_t", 8, {"unsigned char", "cute::uint8_t", "std::uint8_t", "u8"}},
-      {"int16_t", 16, {"short", "cute::int16_t", "std::int16_t"}},
-      {"uint16_t", 16, {"cute::uint16_t", "std::uint16_t"}},
-      {"int32_t", 32, {"int", "cute::int32_t", "std::int32_t", "s32"}},
-      {"uint32_t", 32, {"unsigned", "cute::uint32_t", "std::uint32_t", "u32"}},
-      {"int64_t", 64, {"cute::int64_t", "std::int64_t"}},
-      {"uint64_t", 64, {"cute::uint64_t", "std::uint64_t"}},
-      {"uint128_t", 128, {"cute::uint128_t", "cutlass::uint128_t"}},
-      {"int4b_t", 4, {"cutlass::int4b_t", "cute::int4b_t", "s4"}},
-      {"uint4b_t", 4, {"cutlass::uint4b_t", "cute::uint4b_t", "u4"}},
-      {"int2b_t", 2, {"cutlass::int2b_t"}},
-      {"uint2b_t", 2, {"cutlass::uint2b_t"}},
-      {"uint1b_t", 1, {"cutlass::uint1b_t", "cute::uint1b_t", "b1"}},
-      {"complex<double>", 128, {"cutlass::complex<double>", "cute::complex<double>", "complex_double"}},
-      {"complex<float>", 64, {"cutlass::complex<float>", "cute::complex<float>"}},
-  };
-  return t;
-}
-
-}  // namespace
+// --- element types: the rows of lib/element_types.cpp -------------------------------------------
 
 bool lookup_value_type(const std::string& name, ValueType& out) {
-  for (const auto& e : type_table()) {
-    bool hit = name == e.canonical;
-    for (const char* a : e.aliases) hit = hit || name == a;
-    if (hit) {
-      out.name = e.canonical;
-      out.bits = e.bits;
-      return true;
-    }
-  }
-  return false;
+  const ElementTypeInfo* e = find_element_type(name);
+  if (!e || !e->in_expressions) return false;
+  out.name = e->name;
+  out.bits = e->bits;
+  return true;
 }
 
 std::vector<std::string> value_type_names() {
   std::vector<std::string> out;
-  for (const auto& e : type_table()) out.push_back(e.canonical);
+  for (const auto& e : element_type_table())
+    if (e.in_expressions) out.push_back(e.name);
   return out;
 }
 
