@@ -49,12 +49,14 @@ const std::vector<ElementTypeInfo>& element_type_table() {
   return table;
 }
 
+// Canonical names first: the catalogue and `list` ask with them thousands of times.
 const ElementTypeInfo* find_element_type(const std::string& name) {
-  for (const auto& e : element_type_table()) {
+  const auto& table = element_type_table();
+  for (const auto& e : table)
     if (name == e.name) return &e;
+  for (const auto& e : table)
     for (const char* s : e.spellings)
       if (name == s) return &e;
-  }
   return nullptr;
 }
 
