@@ -155,11 +155,13 @@ std::vector<CopyAtom> fixed_ops() {
                           "movmatrix.sync.aligned.m8n8.trans.b16 %0, %1;\n", {"uint32_t", 1}, {"uint32_t", 1},
                           "(T32,V32b) -> (T32,V32b): one 8x8 b16 matrix, transposed in registers"));
   // SM50 warp shuffles (__shfl_xor_sync, no inline PTX): 2x2 transposes of 32b words between lanes.
-  ops.push_back(op_traits("SM50_Shuffle_U32_2x2Trans_XOR1", "SM50_Shuffle", 50, warp_thr_id(), layout_of_notation("(32,64):(64,1)"),
+  ops.push_back(op_traits("SM50_Shuffle_U32_2x2Trans_XOR1", "SM50_Shuffle", 50, warp_thr_id(),
+                          layout_of_notation("(32,64):(64,1)"),
                           layout_of_notation("((2,16),(32,2)):((32,128),(1,64))"),  // (T32,V64b) -> bit
-                          layout_of_notation("(32,64):(64,1)"), "",
-                          {"uint32_t", 2}, {"uint32_t", 2}, "(T32,V64b) -> (T32,V64b): 2x2 transposes of 32b words between lanes t and t^1"));
-  ops.push_back(op_traits("SM50_Shuffle_U32_2x2Trans_XOR4", "SM50_Shuffle", 50, warp_thr_id(), layout_of_notation("(32,64):(64,1)"),
+                          layout_of_notation("(32,64):(64,1)"), "", {"uint32_t", 2}, {"uint32_t", 2},
+                          "(T32,V64b) -> (T32,V64b): 2x2 transposes of 32b words between lanes t and t^1"));
+  ops.push_back(op_traits("SM50_Shuffle_U32_2x2Trans_XOR4", "SM50_Shuffle", 50, warp_thr_id(),
+                          layout_of_notation("(32,64):(64,1)"),
                           layout_of_notation("((4,2,4),(32,2)):((64,32,512),(1,256))"),  // (T32,V64b) -> bit
                           layout_of_notation("(32,64):(64,1)"), "", {"uint32_t", 2}, {"uint32_t", 2},
                           "(T32,V64b) -> (T32,V64b): 2x2 transposes of 32b words between lanes t and t^4"));

@@ -88,8 +88,9 @@ const std::vector<ElementType>& element_types() {
       const char* ptx = *e.real ? find_element_type(e.real)->ptx : e.ptx;
       out.push_back({e.token, {e.name, e.bits}, ptx});
     }
-    std::stable_sort(out.begin(), out.end(),
-                     [](const ElementType& a, const ElementType& b) { return std::strlen(a.token) > std::strlen(b.token); });
+    std::stable_sort(out.begin(), out.end(), [](const ElementType& a, const ElementType& b) {
+      return std::strlen(a.token) > std::strlen(b.token);
+    });
     return out;
   }();
   return t;

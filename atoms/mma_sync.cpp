@@ -21,9 +21,9 @@ Layout L(IntTuple shape, IntTuple stride) { return Layout(std::move(shape), std:
 // --- the fragments of the 32-thread mma.sync (thread t = 4*row + quad) ------------------
 // CuTe's aliases in mma_traits_sm80.hpp (SM80_16x8_Row, ...), in CuTe's notation.
 constexpr const char* sm80_16x8_row = "((4,8),(2,2)):((32,1),(16,8))";  // (T32,V4) -> (M16,N8)
-constexpr const char* sm80_8x8_row = "((4,8),2):((16,1),8)";             // (T32,V2) -> (M8,N8)
-constexpr const char* sm80_8x4 = "((4,8),1):((8,1),0)";                  // (T32,V1) -> (M8,K4)
-constexpr const char* sm80_8x16_row = "((4,8),4):((32,1),8)";            // (T32,V4) -> (M8,K16)
+constexpr const char* sm80_8x8_row = "((4,8),2):((16,1),8)";            // (T32,V2) -> (M8,N8)
+constexpr const char* sm80_8x4 = "((4,8),1):((8,1),0)";                 // (T32,V1) -> (M8,K4)
+constexpr const char* sm80_8x16_row = "((4,8),4):((32,1),8)";           // (T32,V4) -> (M8,K16)
 
 // Every D A B C combination of an integer MMA: S32 <a> <b> S32 for a, b in `inputs`.
 std::vector<std::string> int_types(std::initializer_list<const char*> inputs) {
@@ -53,6 +53,8 @@ const std::vector<SyncShape>& sync_shapes() {
     for (const char* acc : {"F32", "F16"})
       for (const char* a : {"E4M3", "E5M2"})
         for (const char* b : {"E4M3", "E5M2"}) fp8.push_back(std::string(acc) + a + b + acc);
+    // One row per shape, one layout per line with its (T,V) -> (M,K) comment: kept as written.
+    // clang-format off
     return std::vector<SyncShape>{
         // SM75
         {75, 16, 8, 8, f16, plain,
@@ -140,6 +142,7 @@ const std::vector<SyncShape>& sync_shapes() {
          "((4,8),4):((8,1),32)",                     // B (T32,V4) -> (N8,K16)
          sm80_16x8_row},                             // C (T32,V4) -> (M16,N8)
     };
+    // clang-format on
   }();
   return shapes;
 }
@@ -154,17 +157,19 @@ const SyncLayouts& layouts_of(const SyncShape& row) {
   static std::vector<std::once_flag> parsed_once(rows);
   static std::vector<SyncLayouts> parsed(rows);
   const auto i = static_cast<size_t>(&row - sync_shapes().data());
-  std::call_once(parsed_once[i], [&] { parsed[i] = {layout_of_notation(row.a), layout_of_notation(row.b), layout_of_notation(row.c)}; });
+  std::call_once(parsed_once[i], [&] {
+    parsed[i] = {layout_of_notation(row.a), layout_of_notation(row.b), layout_of_notation(row.c)};
+  });
   return parsed[i];
 }
 
 // --- SM70: the quad-pair 8x8x4, A/B row or column per the T/N letters -------------------
 // Logical thread id -> lane, lanes 0-3 and 16-19
 constexpr const char* sm70_quadpair = "(4,2):(1,16)";
-constexpr const char* sm70_8x4_row = "(8,4):(1,8)";                             // (T8,V4) -> (M8,K4), K-major (T)
-constexpr const char* sm70_8x4_col = "((4,2),4):((8,4),1)";                     // (T8,V4) -> (M8,K4), M-major (N)
-constexpr const char* sm70_8x8_16b = "(8,8):(1,8)";                             // (T8,V8) -> (M8,N8), f16 accumulators
-constexpr const char* sm70_8x8_32b = "((2,2,2),(2,2,2)):((1,16,4),(8,2,32))";   // (T8,V8) -> (M8,N8), f32 accumulators
+constexpr const char* sm70_8x4_row = "(8,4):(1,8)";                            // (T8,V4) -> (M8,K4), K-major (T)
+constexpr const char* sm70_8x4_col = "((4,2),4):((8,4),1)";                    // (T8,V4) -> (M8,K4), M-major (N)
+constexpr const char* sm70_8x8_16b = "(8,8):(1,8)";                            // (T8,V8) -> (M8,N8), f16 accumulators
+constexpr const char* sm70_8x8_32b = "((2,2,2),(2,2,2)):((1,16,4),(8,2,32))";  // (T8,V8) -> (M8,N8), f32 accumulators
 
 const char* sm70_layouts[] = {"TN", "NT", "NN", "TT"};
 
@@ -241,9 +246,10 @@ MmaAtom decode_sm70(const std::string& name, const std::vector<int>& mnk, const 
   // First letter: A is K-major (T, row) or M-major (N, col); second: B is K-major (N, col) or N-major (T, row).
   const bool a_row = rest[0] == 'T', b_col = rest[1] == 'N';
   std::string ab = std::string(a_row ? "row" : "col") + "." + (b_col ? "col" : "row");
-  return sync_atom(name, 70, 8, 8, 4, t, layout_of_notation(sm70_quadpair), layout_of_notation(a_row ? sm70_8x4_row : sm70_8x4_col),
-                   layout_of_notation(b_col ? sm70_8x4_row : sm70_8x4_col),
-                   layout_of_notation(types == "F16F16F16F16" ? sm70_8x8_16b : sm70_8x8_32b), sync_ptx(8, 8, 4, ab.c_str(), t));
+  return sync_atom(
+      name, 70, 8, 8, 4, t, layout_of_notation(sm70_quadpair), layout_of_notation(a_row ? sm70_8x4_row : sm70_8x4_col),
+      layout_of_notation(b_col ? sm70_8x4_row : sm70_8x4_col),
+      layout_of_notation(types == "F16F16F16F16" ? sm70_8x8_16b : sm70_8x8_32b), sync_ptx(8, 8, 4, ab.c_str(), t));
 }
 
 MmaAtom decode_shape(const std::string& name, int sm, const std::vector<int>& mnk, const std::string& types, const std::string& rest) {
@@ -336,9 +342,9 @@ MmaAtom decode_sm120(const AtomName& n) {
   ValueType container = k64 ? ValueType{"uint4b_t", 4} : ValueType{"uint8_t", 8};
   std::vector<ElementType> t = {{"", *tc, ""}, {"", container, ""}, {"", container, ""}, {"", *tc, ""}};
   const Layout a = layout_of_notation(k64 ? "((4,8),(8,2,2)):((128,1),(16,8,512))"   // (T32,V32) -> (M16,K64)
-                                           : "((4,8),(4,2,2)):((64,1),(16,8,256))");  // (T32,V16) -> (M16,K32)
-  const Layout b = layout_of_notation(k64 ? "((4,8),(8,2)):((64,1),(8,256))"          // (T32,V16) -> (N8,K64)
-                                           : "((4,8),(4,2)):((32,1),(8,128))");        // (T32,V8) -> (N8,K32)
+                                          : "((4,8),(4,2,2)):((64,1),(16,8,256))");  // (T32,V16) -> (M16,K32)
+  const Layout b = layout_of_notation(k64 ? "((4,8),(8,2)):((64,1),(8,256))"         // (T32,V16) -> (N8,K64)
+                                          : "((4,8),(4,2)):((32,1),(8,128))");       // (T32,V8) -> (N8,K32)
   const std::string types = ptx_type(*tc) + "." + ptx_type(ta) + "." + ptx_type(tb) + "." + ptx_type(*tc);
   std::string ptx;
   if (!vs)

@@ -12,6 +12,7 @@ constexpr ExactValues F = ExactValues::kFloat, S = ExactValues::kSigned, U = Exa
 
 const std::vector<ElementTypeInfo>& element_type_table() {
   // name, bits, {spellings}, ptx, token, real, exact, exponent bits, mantissa bits, in expressions
+  // clang-format off
   static const std::vector<ElementTypeInfo> table = {
       {"half_t", 16, {"cutlass::half_t", "cute::half_t", "half"}, "f16", "F16", "", F, 5, 10, true},
       {"bfloat16_t", 16, {"cutlass::bfloat16_t", "cute::bfloat16_t", "bf16"}, "bf16", "BF16", "", F, 8, 7, true},
@@ -46,6 +47,7 @@ const std::vector<ElementTypeInfo>& element_type_table() {
       // the Gaussian (3-multiply) complex accumulator of SM80_8x8x4_GC64C64C64GC64_TN
       {"GaussComplex", 192, {}, "", "GC64", "double", N, 0, 0, false},
   };
+  // clang-format on
   return table;
 }
 
