@@ -28,14 +28,15 @@ void register_catalogue_names() {
   std::call_once(once, [] {
     register_mma_names(default_registry());
     register_copy_names(default_registry());
+    register_dsl_names(default_registry());
   });
 }
 
 namespace {
 
-Value evaluate(const std::string& expression) {
+Value evaluate(const std::string& expression, Syntax syntax = Syntax::kAuto) {
   register_catalogue_names();
-  return evaluate_expression(expression);
+  return evaluate_expression(expression, default_registry(), syntax);
 }
 
 ViewOptions view_options(const ShowOptions& o) {
@@ -209,7 +210,7 @@ std::string short_type(const ValueType& t) {
 }  // namespace
 
 Output run_eval(const EvalOptions& options) {
-  Value v = evaluate(options.expression);
+  Value v = evaluate(options.expression, options.syntax);
   if (options.json) {
     if (const TiledMma* m = as_tiled_mma(v)) return text(tiled_mma_json(*m));
     if (const MmaAtom* a = as_mma_atom(v)) return text(mma_atom_json(*a).dump());
@@ -221,7 +222,7 @@ Output run_eval(const EvalOptions& options) {
 }
 
 Output run_layout(const ShowOptions& o) {
-  Value v = evaluate(o.input);
+  Value v = evaluate(o.input, o.syntax);
   if (v.is(Value::Kind::kSwizzle))  // a bare swizzle: over its smallest domain
     v = Value::layout(compose3(v.swizzle(), 0, AnyLayout(make_layout(IntTuple(v.swizzle().domain())))));
   if (!v.is_layout_like())
@@ -232,7 +233,7 @@ Output run_layout(const ShowOptions& o) {
 }
 
 Output run_tv(const ShowOptions& o, const std::string& tile) {
-  Layout tv = evaluate(o.input).to_layout();
+  Layout tv = evaluate(o.input, o.syntax).to_layout();
   Value t = evaluate(tile);
   IntTuple tile_mn = t.is(Value::Kind::kLayout) ? shape(t.any_layout()) : t.to_int_tuple();
   if (tile_mn.is_leaf()) tile_mn = tup(tile_mn.value(), 1);
@@ -277,7 +278,7 @@ std::string mma_expression(const std::string& atom, const std::string& atom_layo
 }
 
 Output run_mma(const ShowOptions& o) {
-  Value v = evaluate(o.input);
+  Value v = evaluate(o.input, o.syntax);
   if (const TiledMma* m = as_tiled_mma(v)) return show_tiled_mma(*m, o, false);
   if (const MmaAtom* a = as_mma_atom(v)) return show_tiled_mma(make_tiled_mma(*a), o, false);
   throw Error("cutevis mma needs a TiledMMA or an MMA atom, e.g. make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{}); got " +
@@ -285,7 +286,7 @@ Output run_mma(const ShowOptions& o) {
 }
 
 Output run_copy(const ShowOptions& o) {
-  Value v = evaluate(o.input);
+  Value v = evaluate(o.input, o.syntax);
   if (const TiledCopy* c = as_tiled_copy(v)) return show_tiled_copy(*c, o);
   if (const CopyAtom* a = as_copy_atom(v)) {
     if (o.json) return text(copy_atom_json(*a).dump());

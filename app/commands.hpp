@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "lib/expr.hpp"
 #include "renderers/render.hpp"
 #include "renderers/views.hpp"
 
@@ -29,11 +30,13 @@ struct PictureOptions {
 struct EvalOptions {
   std::string expression;
   bool json = false;
+  Syntax syntax = Syntax::kAuto;  // --dsl: read the expression as CuTeDSL (Python)
 };
 
 struct ShowOptions {
   std::string input;    // an expression or a name
   bool json = false;    // --json
+  Syntax syntax = Syntax::kAuto;  // --dsl: read the expression as CuTeDSL (Python)
   PictureOptions picture;
   std::optional<int64_t> thread;  // atom/mma --thread T: that thread's slice (ThrMMA)
 };

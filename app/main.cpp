@@ -79,7 +79,8 @@ int main(int argc, char** argv) {
   app.footer(
       "Exit codes: 0 ok, 1 verify found a disagreement, 2 bad input, 3 no usable GPU/CUDA, 4 output not written.\n"
       "Expressions take CuTe's printed notation ((4,2),4):((8,4),1), S<3,4,3> o 0 o (8,64):(64,1)\n"
-      "or its C++ syntax Layout<Shape<_4,_8>,Stride<_1,_4>>{}, make_layout(make_shape(4,8), LayoutRight{}).");
+      "or its C++ syntax Layout<Shape<_4,_8>,Stride<_1,_4>>{}, make_layout(make_shape(4,8), LayoutRight{})\n"
+      "or CuTeDSL's Python cute.make_layout((4, 8), stride=(1, 4)) (detected; --dsl forces it).");
 
   std::string output_path;
   std::string source;  // the expression being evaluated, for the caret under errors
@@ -168,6 +169,10 @@ int main(int argc, char** argv) {
   batch_cmd->add_option("spec", batch_spec, "the batch spec (JSON)")->required();
   batch_cmd->add_option("-C,--directory", batch_dir, "write the pictures under this folder")->capture_default_str();
 
+  bool dsl = false;  // --dsl on every command that reads an expression (else detected, lib/dsl.hpp)
+  for (CLI::App* cmd : {eval_cmd, layout_cmd, tv_cmd, mma_cmd, copy_cmd})
+    cmd->add_flag("--dsl", dsl, "read the expression as CuTeDSL (Python): cute.make_layout((4, 8), stride=(1, 4)); detected without it");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -176,6 +181,7 @@ int main(int argc, char** argv) {
   }
 
   try {
+    if (dsl) eval.syntax = show.syntax = Syntax::kDsl;
     if (eval_cmd->parsed()) {
       source = eval.expression;
       return emit(run_eval(eval), output_path);

@@ -1,6 +1,7 @@
 // Values, the name registry and the evaluator of the expression language.
 #include <algorithm>
 
+#include "lib/dsl.hpp"
 #include "lib/element_types.hpp"
 #include "lib/expr.hpp"
 
@@ -265,6 +266,7 @@ Registry& default_registry() {
   static Registry* r = [] {
     auto* reg = new Registry;
     register_algebra(*reg);
+    register_dsl_algebra(*reg);
     return reg;
   }();
   return *r;
@@ -401,14 +403,14 @@ Value Evaluator::eval_name(const Node& node) {
   fail(node, msg);
 }
 
-Value Evaluator::eval_text(const std::string& text) {
+Value Evaluator::eval_text(const std::string& text, Syntax syntax) {
   source_ = text;
-  return eval(parse_expression(text));
+  return eval(parse_in_syntax(text, syntax));
 }
 
-Value evaluate_expression(const std::string& text, const Registry& registry) {
+Value evaluate_expression(const std::string& text, const Registry& registry, Syntax syntax) {
   Evaluator ev(registry);
-  return ev.eval_text(text);
+  return ev.eval_text(text, syntax);
 }
 
 }  // namespace cutevis

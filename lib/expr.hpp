@@ -49,7 +49,12 @@ struct Node {
   std::vector<Node> args;
   std::vector<Node> children;
   size_t begin = 0, end = 0;  // byte span in the source text
+  std::string keyword;        // CuTeDSL: this argument was written `keyword=value` (lib/dsl.hpp)
 };
+
+// Which front end reads an expression: C++ and CuTe's printed notation, CuTeDSL (Python),
+// or whichever the text is spelled in (looks_like_dsl, lib/dsl.hpp).
+enum class Syntax { kAuto, kCpp, kDsl };
 
 // Parse a whole expression; throws Error with the position of the bad spot.
 Node parse_expression(const std::string& text);
@@ -159,7 +164,7 @@ class Evaluator {
   explicit Evaluator(const Registry& registry = default_registry()) : registry_(registry) {}
   Value eval(const Node& node);
   // Parse and evaluate `text` (errors carry positions into it).
-  Value eval_text(const std::string& text);
+  Value eval_text(const std::string& text, Syntax syntax = Syntax::kAuto);
 
   // Helpers for builtins.
   std::vector<Value> eval_args(const Node& call);            // the (args) / {args}
@@ -178,7 +183,7 @@ class Evaluator {
 };
 
 // Parse and evaluate `text`; errors carry positions into `text`.
-Value evaluate_expression(const std::string& text, const Registry& registry = default_registry());
+Value evaluate_expression(const std::string& text, const Registry& registry = default_registry(), Syntax syntax = Syntax::kAuto);
 
 // Element types known by name (half_t, cutlass::bfloat16_t, float, float_e4m3_t, ...).
 bool lookup_value_type(const std::string& name, ValueType& out);

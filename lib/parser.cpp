@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "lib/dsl.hpp"
 #include "lib/expr.hpp"
 
 namespace cutevis {
@@ -312,7 +313,11 @@ class Parser {
 
 Node parse_expression(const std::string& text) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos) throw Error("empty expression", 0);
-  return Parser(text).parse();
+  try {
+    return Parser(text).parse();
+  } catch (const Error& e) {  // a CuTeDSL spelling in C++: say so (lib/dsl_parser.cpp)
+    throw Error(e.what() + dsl_hint_for_cpp_error(text), e.position());
+  }
 }
 
 }  // namespace cutevis

@@ -1,0 +1,70 @@
+// CuTeDSL at the command line: detected or forced with --dsl, the same pictures and JSON as
+// the C++ spelling, and bad input as one `cutevis: error:` line with a caret (exit 2).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+#include "app/exit_codes.hpp"
+#include "tests/support/run.hpp"
+
+using namespace cutevis;
+using cutevis::test::run_cutevis;
+
+namespace {
+
+const char* const kDslMma = "cute.make_tiled_mma(cute.nvgpu.warp.MmaF16BF16Op(cutlass.Float16, cutlass.Float32, (16, 8, 16)), (2, 2, 1))";
+const char* const kCppMma = "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{})";
+
+int count_lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
+
+}  // namespace
+
+TEST_CASE("cutevis reads CuTeDSL without being told, and with --dsl") {
+  auto r = run_cutevis({"eval", "cute.make_layout((4, 8), stride=(1, 4))"});
+  CHECK(r.exit_code == kExitOk);
+  CHECK(r.out == "(4,8):(1,4)\n");
+  // (4,) is a Python one-tuple; only --dsl reads it so
+  r = run_cutevis({"eval", "--dsl", "(4,)"});
+  CHECK(r.exit_code == kExitOk);
+  CHECK(r.out == "(4)\n");
+  CHECK(run_cutevis({"eval", "(4,)"}).exit_code == kExitBadInput);
+  r = run_cutevis({"layout", "--dsl", "--json", "cute.make_layout((2, 4), stride=(4, 1))"});
+  CHECK(r.exit_code == kExitOk);
+  CHECK(r.out == run_cutevis({"layout", "--json", "(2,4):(4,1)"}).out);
+  r = run_cutevis({"tv", "cute.make_layout(((4, 8), 4), stride=((8, 1), 32))", "(8, 16)", "--json"});
+  CHECK(r.exit_code == kExitOk);
+  CHECK(r.out.find("\"tv_layout\":\"((4,8),4):((8,1),32)\"") != std::string::npos);
+}
+
+TEST_CASE("a CuTeDSL TiledMMA and TiledCopy draw exactly as their C++ spelling") {
+  CHECK(run_cutevis({"mma", "--json", kDslMma}).out == run_cutevis({"mma", "--json", kCppMma}).out);
+  auto dsl = run_cutevis({"mma", "--svg", "--style", "cute", kDslMma});
+  CHECK(dsl.exit_code == kExitOk);
+  CHECK(dsl.out.find("<svg") != std::string::npos);
+  CHECK(dsl.out == run_cutevis({"mma", "--svg", "--style", "cute", kCppMma}).out);
+  const char* dsl_copy =
+      "cute.make_tiled_copy_tv(cute.make_copy_atom(cute.nvgpu.CopyUniversalOp(), cutlass.Float16, num_bits_per_copy=128), "
+      "cute.make_layout((32, 8), stride=(8, 1)), cute.make_layout((1, 8)))";
+  const char* cpp_copy = "make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>, half_t>{}, Layout<Shape<_32,_8>,Stride<_8,_1>>{}, Layout<Shape<_1,_8>>{})";
+  CHECK(run_cutevis({"copy", "--json", dsl_copy}).out == run_cutevis({"copy", "--json", cpp_copy}).out);
+  CHECK(run_cutevis({"copy", "--txt", dsl_copy}).exit_code == kExitOk);
+}
+
+TEST_CASE("CuTeDSL errors are one line and a caret, exit 2") {
+  auto r = run_cutevis({"eval", "cute.make_layout((4, 8), strid=(1, 4))"});
+  CHECK(r.exit_code == kExitBadInput);
+  CHECK(r.out.empty());
+  CHECK(r.err ==
+        "cutevis: error: cute.make_layout has no parameter 'strid' (its parameters: shape, stride)\n"
+        "  cute.make_layout((4, 8), strid=(1, 4))\n"
+        "                           ^\n");
+  r = run_cutevis({"mma", "--dsl", "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{})"});
+  CHECK(r.exit_code == kExitBadInput);
+  CHECK(r.err.find("looks like C++") != std::string::npos);
+  CHECK(count_lines(r.err) == 3);
+  // a CuTeDSL spelling in C++ suggests the DSL form
+  r = run_cutevis({"eval", "make_layout((4,8), stride=(1,4))"});
+  CHECK(r.exit_code == kExitBadInput);
+  CHECK(r.err.find("keyword arguments are CuTeDSL") != std::string::npos);
+  CHECK(count_lines(r.err) == 3);
+}
