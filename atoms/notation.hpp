@@ -8,6 +8,8 @@
 namespace cutevis {
 
 // layout_of_notation("(4,2):(1,16)") == Layout(tup(4, 2), tup(1, 16)); Error on bad text.
-inline Layout layout_of_notation(const char* cute_notation) { return evaluate_expression(cute_notation).to_layout(); }
+inline Layout layout_of_notation(const char* cute_notation) {
+  return evaluate_expression(cute_notation, default_registry(), Syntax::kCpp).to_layout();
+}
 
 }  // namespace cutevis
