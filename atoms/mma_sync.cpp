@@ -7,7 +7,6 @@
 // them from one another the same way).  The layouts are CuTe's, in CuTe's notation; the
 // fragment rule they follow is checked in tests/atoms/mma_catalogue_test.cpp.
 #include <algorithm>
-#include <mutex>
 
 #include "atoms/mma_family.hpp"
 #include "atoms/notation.hpp"
@@ -147,22 +146,6 @@ const std::vector<SyncShape>& sync_shapes() {
   return shapes;
 }
 
-// A row's layouts, parsed from its text once, by the first atom that needs them (a row
-// is parsed only when used: `cutevis atom` pays for one row, not the table).
-struct SyncLayouts {
-  Layout a, b, c;
-};
-const SyncLayouts& layouts_of(const SyncShape& row) {
-  static const size_t rows = sync_shapes().size();
-  static std::vector<std::once_flag> parsed_once(rows);
-  static std::vector<SyncLayouts> parsed(rows);
-  const auto i = static_cast<size_t>(&row - sync_shapes().data());
-  std::call_once(parsed_once[i], [&] {
-    parsed[i] = {layout_of_notation(row.a), layout_of_notation(row.b), layout_of_notation(row.c)};
-  });
-  return parsed[i];
-}
-
 // --- SM70: the quad-pair 8x8x4, A/B row or column per the T/N letters -------------------
 // Logical thread id -> lane, lanes 0-3 and 16-19
 constexpr const char* sm70_quadpair = "(4,2):(1,16)";
@@ -246,10 +229,9 @@ MmaAtom decode_sm70(const std::string& name, const std::vector<int>& mnk, const 
   // First letter: A is K-major (T, row) or M-major (N, col); second: B is K-major (N, col) or N-major (T, row).
   const bool a_row = rest[0] == 'T', b_col = rest[1] == 'N';
   std::string ab = std::string(a_row ? "row" : "col") + "." + (b_col ? "col" : "row");
-  return sync_atom(
-      name, 70, 8, 8, 4, t, layout_of_notation(sm70_quadpair), layout_of_notation(a_row ? sm70_8x4_row : sm70_8x4_col),
-      layout_of_notation(b_col ? sm70_8x4_row : sm70_8x4_col),
-      layout_of_notation(types == "F16F16F16F16" ? sm70_8x8_16b : sm70_8x8_32b), sync_ptx(8, 8, 4, ab.c_str(), t));
+  return sync_atom(name, 70, 8, 8, 4, t, row_layout(sm70_quadpair), row_layout(a_row ? sm70_8x4_row : sm70_8x4_col),
+                   row_layout(b_col ? sm70_8x4_row : sm70_8x4_col),
+                   row_layout(types == "F16F16F16F16" ? sm70_8x8_16b : sm70_8x8_32b), sync_ptx(8, 8, 4, ab.c_str(), t));
 }
 
 MmaAtom decode_shape(const std::string& name, int sm, const std::vector<int>& mnk, const std::string& types, const std::string& rest) {
@@ -285,8 +267,8 @@ MmaAtom decode_shape(const std::string& name, int sm, const std::vector<int>& mn
   if (variant == "_XORPOPC") ptx += ".xor.popc";
   if (variant == "_ANDPOPC") ptx += ".and.popc";
   const bool complex = types[0] == 'C' || types[0] == 'G';
-  const SyncLayouts& layouts = layouts_of(*hit);
-  MmaAtom atom = sync_atom(name, sm, hit->m, hit->n, hit->k, t, L(32, 1), layouts.a, layouts.b, layouts.c, ptx);
+  MmaAtom atom = sync_atom(name, sm, hit->m, hit->n, hit->k, t, L(32, 1), row_layout(hit->a), row_layout(hit->b),
+                           row_layout(hit->c), ptx);
   atom.saturate = variant == "_SATURATE";
   if (complex) {  // planar (4 f64 MMAs) or Gaussian (3) complex: CuTe's C++ around the f64 instruction
     std::string base = "SM" + std::to_string(sm) + "_" + shape + "_F64F64F64F64_TN";
@@ -341,10 +323,10 @@ MmaAtom decode_sm120(const AtomName& n) {
   // The MMA reads 8-bit (4-bit for k64) containers whatever the element type: ValTypeA/B = uint8_t / uint4_t.
   ValueType container = k64 ? ValueType{"uint4b_t", 4} : ValueType{"uint8_t", 8};
   std::vector<ElementType> t = {{"", *tc, ""}, {"", container, ""}, {"", container, ""}, {"", *tc, ""}};
-  const Layout a = layout_of_notation(k64 ? "((4,8),(8,2,2)):((128,1),(16,8,512))"   // (T32,V32) -> (M16,K64)
-                                          : "((4,8),(4,2,2)):((64,1),(16,8,256))");  // (T32,V16) -> (M16,K32)
-  const Layout b = layout_of_notation(k64 ? "((4,8),(8,2)):((64,1),(8,256))"         // (T32,V16) -> (N8,K64)
-                                          : "((4,8),(4,2)):((32,1),(8,128))");       // (T32,V8) -> (N8,K32)
+  const Layout& a = row_layout(k64 ? "((4,8),(8,2,2)):((128,1),(16,8,512))"   // (T32,V32) -> (M16,K64)
+                                   : "((4,8),(4,2,2)):((64,1),(16,8,256))");  // (T32,V16) -> (M16,K32)
+  const Layout& b = row_layout(k64 ? "((4,8),(8,2)):((64,1),(8,256))"         // (T32,V16) -> (N8,K64)
+                                   : "((4,8),(4,2)):((32,1),(8,128))");       // (T32,V8) -> (N8,K32)
   const std::string types = ptx_type(*tc) + "." + ptx_type(ta) + "." + ptx_type(tb) + "." + ptx_type(*tc);
   std::string ptx;
   if (!vs)
@@ -357,7 +339,7 @@ MmaAtom decode_sm120(const AtomName& n) {
     ptx = "mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X." + types + ".ue8m0";
   else
     ptx = "mma.sync.aligned.kind::mxf4nvf4.block_scale.scale_vec::2X.m16n8k64.row.col." + types + ".ue8m0";
-  MmaAtom atom = sync_atom(name, 120, 16, 8, k64 ? 64 : 32, t, L(32, 1), a, b, layout_of_notation(sm80_16x8_row), ptx);
+  MmaAtom atom = sync_atom(name, 120, 16, 8, k64 ? 64 : 32, t, L(32, 1), a, b, row_layout(sm80_16x8_row), ptx);
   atom.family = "SM120";
   atom.regs_a = {"uint32_t", 4};  // the MMA reads 32-bit registers of packed elements
   atom.regs_b = {"uint32_t", 2};

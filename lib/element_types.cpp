@@ -1,6 +1,9 @@
 // The element-type table: one row per type, each fact once.
 #include "lib/element_types.hpp"
 
+#include <string_view>
+#include <unordered_map>
+
 namespace cutevis {
 
 namespace {
@@ -53,15 +56,18 @@ const std::vector<ElementTypeInfo>& element_type_table() {
   return table;
 }
 
-// Canonical names first: the catalogue and `list` ask with them thousands of times.
+// Every name and spelling, hashed once: the catalogue and `list` ask tens of thousands of times.
 const ElementTypeInfo* find_element_type(const std::string& name) {
-  const auto& table = element_type_table();
-  for (const auto& e : table)
-    if (name == e.name) return &e;
-  for (const auto& e : table)
-    for (const char* s : e.spellings)
-      if (name == s) return &e;
-  return nullptr;
+  static const std::unordered_map<std::string_view, const ElementTypeInfo*> index = [] {
+    std::unordered_map<std::string_view, const ElementTypeInfo*> m;
+    for (const auto& e : element_type_table()) {
+      m.emplace(e.name, &e);
+      for (const char* s : e.spellings) m.emplace(s, &e);
+    }
+    return m;
+  }();
+  const auto it = index.find(name);
+  return it == index.end() ? nullptr : it->second;
 }
 
 }  // namespace cutevis
