@@ -49,6 +49,7 @@ const std::vector<ElementTypeInfo>& element_type_table() {
       {"uint1b_t", 1, {"cutlass::uint1b_t", "cute::uint1b_t", "b1", "cutlass::integer_subbyte<1, false>"}, "b1", "U1", "", U, 0, 0, true},
       {"complex<double>", 128, {"cutlass::complex<double>", "cute::complex<double>", "complex_double"}, "", "C64", "double", N, 0, 0, true},
       {"complex<float>", 64, {"cutlass::complex<float>", "cute::complex<float>"}, "", "", "float", N, 0, 0, true},
+      {"complex<tfloat32_t>", 64, {"cutlass::complex<cutlass::tfloat32_t>", "cute::complex<cute::tfloat32_t>", "complex<cutlass::tfloat32_t>"}, "", "", "tfloat32_t", N, 0, 0, true},
       // the Gaussian (3-multiply) complex accumulator of SM80_8x8x4_GC64C64C64GC64_TN
       {"GaussComplex", 192, {}, "", "GC64", "double", N, 0, 0, false},
   };
