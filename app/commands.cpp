@@ -9,7 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include "app/atom_json.hpp"
+#include "app/inspect.hpp"
 #include "app/json_values.hpp"
+#include "app/sources.hpp"
 #include "atoms/copy_catalogue.hpp"
 #include "atoms/copy_names.hpp"
 #include "atoms/mma_catalogue.hpp"
@@ -28,15 +30,16 @@ void register_catalogue_names() {
   std::call_once(once, [] {
     register_mma_names(default_registry());
     register_copy_names(default_registry());
+    register_cpp_atom_names(default_registry());
     register_dsl_names(default_registry());
   });
 }
 
 namespace {
 
-Value evaluate(const std::string& expression, Syntax syntax = Syntax::kAuto) {
-  register_catalogue_names();
-  return evaluate_expression(expression, default_registry(), syntax);
+// An expression or snippet, with the --from / -D names (app/sources.cpp).
+Value evaluate(const std::string& expression, const std::shared_ptr<Environment>& env = nullptr, Syntax syntax = Syntax::kAuto) {
+  return evaluate_source(expression, env.get(), syntax);
 }
 
 ViewOptions view_options(const ShowOptions& o) {
@@ -52,6 +55,8 @@ Output draw(const Scene& scene, const PictureOptions& p, Format fallback) {
   Format f = p.format.value_or(fallback);
   RenderOptions r;
   r.style = p.style;
+  r.scale = p.scale;
+  r.cell = p.cell;
   r.ansi_color = p.ansi_color && f == Format::kTxt;
   Output out;
   out.bytes = render(scene, f, r);
@@ -73,6 +78,15 @@ MmaPicture mma_picture(const TiledMma& m) {
   p.n = size(m.tile_mnk[1]);
   p.k = size(m.tile_mnk[2]);
   p.num_threads = m.num_threads;
+  p.bits_a = m.atom.type_a.bits;
+  p.bits_b = m.atom.type_b.bits;
+  p.bits_c = m.atom.type_c.bits;
+  p.atom_values_a = size(m.atom.layout_a.shape[1]);
+  p.atom_values_b = size(m.atom.layout_b.shape[1]);
+  p.atom_values_c = size(m.atom.layout_c.shape[1]);
+  p.registers_a = m.atom.source_a == OperandSource::kRegister;
+  p.registers_b = m.atom.source_b == OperandSource::kRegister;
+  p.registers_c = m.atom.source_c == OperandSource::kRegister;
   return p;
 }
 
@@ -209,8 +223,24 @@ std::string short_type(const ValueType& t) {
 
 }  // namespace
 
-Output run_eval(const EvalOptions& options) {
-  Value v = evaluate(options.expression, options.syntax);
+std::optional<Format> format_for_output(std::optional<Format> flag, bool& json, const std::string& path) {
+  if (path.empty() || path == "-") return flag;
+  const std::optional<Format> by_name = format_of_path(path);
+  const bool json_name = path.size() > 5 && path.compare(path.size() - 5, 5, ".json") == 0;
+  auto given = [&] { return json ? std::string("--json") : "--" + format_name(*flag); };
+  if ((json || flag) && (by_name || json_name)) {
+    const bool agree = json ? json_name : (by_name && *by_name == *flag);
+    if (!agree)
+      throw Error(given() + " contradicts the file name " + path + " (" + (json_name ? std::string("JSON") : format_name(*by_name)) +
+                  "): drop the flag or rename the file");
+  }
+  if (json || flag) return flag;
+  if (json_name) json = true;
+  return by_name;
+}
+
+Output run_eval(const EvalOptions& options, const std::shared_ptr<Environment>& env) {
+  Value v = evaluate(options.expression, env, options.syntax);
   if (options.json) {
     if (const TiledMma* m = as_tiled_mma(v)) return text(tiled_mma_json(*m));
     if (const MmaAtom* a = as_mma_atom(v)) return text(mma_atom_json(*a).dump());
@@ -222,7 +252,7 @@ Output run_eval(const EvalOptions& options) {
 }
 
 Output run_layout(const ShowOptions& o) {
-  Value v = evaluate(o.input, o.syntax);
+  Value v = evaluate(o.input, o.env, o.syntax);
   if (v.is(Value::Kind::kSwizzle))  // a bare swizzle: over its smallest domain
     v = Value::layout(compose3(v.swizzle(), 0, AnyLayout(make_layout(IntTuple(v.swizzle().domain())))));
   if (!v.is_layout_like())
@@ -233,8 +263,8 @@ Output run_layout(const ShowOptions& o) {
 }
 
 Output run_tv(const ShowOptions& o, const std::string& tile) {
-  Layout tv = evaluate(o.input, o.syntax).to_layout();
-  Value t = evaluate(tile);
+  Layout tv = evaluate(o.input, o.env, o.syntax).to_layout();
+  Value t = evaluate(tile, o.env);
   IntTuple tile_mn = t.is(Value::Kind::kLayout) ? shape(t.any_layout()) : t.to_int_tuple();
   if (tile_mn.is_leaf()) tile_mn = tup(tile_mn.value(), 1);
   if (tile_mn.rank() != 2) throw Error("the tile of a TV picture has two modes (M,N), got " + to_string(tile_mn));
@@ -278,7 +308,11 @@ std::string mma_expression(const std::string& atom, const std::string& atom_layo
 }
 
 Output run_mma(const ShowOptions& o) {
-  Value v = evaluate(o.input, o.syntax);
+  Value v = evaluate(o.input, o.env, o.syntax);
+  if (o.mma_inspect && o.mma_inspect->any()) {
+    if (const TiledMma* m = as_tiled_mma(v)) return run_mma_inspection(*m, o, *o.mma_inspect);
+    if (const MmaAtom* a = as_mma_atom(v)) return run_mma_inspection(make_tiled_mma(*a), o, *o.mma_inspect);
+  }
   if (const TiledMma* m = as_tiled_mma(v)) return show_tiled_mma(*m, o, false);
   if (const MmaAtom* a = as_mma_atom(v)) return show_tiled_mma(make_tiled_mma(*a), o, false);
   throw Error("cutevis mma needs a TiledMMA or an MMA atom, e.g. make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{}); got " +
@@ -286,8 +320,11 @@ Output run_mma(const ShowOptions& o) {
 }
 
 Output run_copy(const ShowOptions& o) {
-  Value v = evaluate(o.input, o.syntax);
-  if (const TiledCopy* c = as_tiled_copy(v)) return show_tiled_copy(*c, o);
+  Value v = evaluate(o.input, o.env, o.syntax);
+  if (const TiledCopy* c = as_tiled_copy(v)) {
+    if (o.inspect && (wants_inspection(*o.inspect) || o.thread)) return run_copy_inspection(*c, o, *o.inspect);
+    return show_tiled_copy(*c, o);
+  }
   if (const CopyAtom* a = as_copy_atom(v)) {
     if (o.json) return text(copy_atom_json(*a).dump());
     if (o.picture.format)
@@ -337,10 +374,14 @@ Output run_list(const ListOptions& o) {
 
 namespace {
 
-std::optional<Layout> layout_flag(const std::string& text, const char* flag) {
+std::optional<Layout> layout_flag(const std::string& text, const char* flag, const std::shared_ptr<Environment>& env) {
   if (text.empty()) return std::nullopt;
   try {
-    return evaluate(text).to_layout();
+    return evaluate(text, env).to_layout();
+  } catch (const LocatedError&) {  // their own place in a file or -D says where
+    throw;
+  } catch (const UndefinedNames&) {
+    throw;
   } catch (const Error& e) {
     throw Error(std::string(flag) + ": " + e.what());
   }
@@ -388,12 +429,12 @@ VerifyOutcome run_verify(const VerifyOptions& o) {
     if (o.name.empty()) throw Error("cutevis verify needs an atom name or --all");
     if (!o.arch.empty() || !o.contains.empty() || o.every) throw Error("--arch, --contains and --every go with --all");
     VerifyOverrides ov;
-    ov.layout_a = layout_flag(o.layout_a, "--layout-a");
-    ov.layout_b = layout_flag(o.layout_b, "--layout-b");
-    ov.layout_c = layout_flag(o.layout_c, "--layout-c");
-    ov.thr_id = layout_flag(o.thr_id, "--thr-id");
-    ov.layout_src = layout_flag(o.layout_src, "--layout-src");
-    ov.layout_dst = layout_flag(o.layout_dst, "--layout-dst");
+    ov.layout_a = layout_flag(o.layout_a, "--layout-a", o.env);
+    ov.layout_b = layout_flag(o.layout_b, "--layout-b", o.env);
+    ov.layout_c = layout_flag(o.layout_c, "--layout-c", o.env);
+    ov.thr_id = layout_flag(o.thr_id, "--thr-id", o.env);
+    ov.layout_src = layout_flag(o.layout_src, "--layout-src", o.env);
+    ov.layout_dst = layout_flag(o.layout_dst, "--layout-dst", o.env);
     ov.smem_layout = o.smem_layout;
     bool mma_flags = ov.layout_a || ov.layout_b || ov.layout_c || ov.thr_id || !ov.smem_layout.empty();
     bool copy_flags = ov.layout_src || ov.layout_dst;

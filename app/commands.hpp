@@ -2,6 +2,7 @@
 // Every function throws cutevis::Error for bad input (exit 2); the caller prints it.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -11,6 +12,8 @@
 
 namespace cutevis {
 
+class Environment;  // declared names from --from / -D (lib/environment.hpp)
+
 // What a command produces: text or binary bytes for stdout or a file.
 struct Output {
   std::string bytes;
@@ -19,13 +22,21 @@ struct Output {
 
 // Picture flags shared by layout, tv, atom, mma and copy.
 struct PictureOptions {
-  std::optional<Format> format;     // --tex --svg --png --pdf --txt
+  std::optional<Format> format;     // --tex --svg --png --pdf --txt --html, or -o's extension
   Style style = Style::kDefault;    // --style default|cute
   std::string color_by = "auto";    // --color-by thread|value|warp|index|bank|none
   std::string threads;              // --threads 0,5,32-35
   int bank_element_bits = 16;       // --element-bits for --color-by bank
   bool ansi_color = false;          // text pictures on a colour terminal
+  double scale = 1.0;               // --scale: PNG/PDF/SVG size factor
+  double cell = 0;                  // --cell PX: cell size (0: from the longest label)
 };
+
+// The format `-o PATH` asks for: the flag given, else the file's extension.  A flag
+// that contradicts the extension is an error; `json` says whether --json was given
+// (or the extension is .json).  Returns the picture format (none: CuTe's text print
+// or JSON).
+std::optional<Format> format_for_output(std::optional<Format> flag, bool& json, const std::string& path);
 
 struct EvalOptions {
   std::string expression;
@@ -39,10 +50,14 @@ struct ShowOptions {
   Syntax syntax = Syntax::kAuto;  // --dsl: read the expression as CuTeDSL (Python)
   PictureOptions picture;
   std::optional<int64_t> thread;  // atom/mma --thread T: that thread's slice (ThrMMA)
+  std::shared_ptr<Environment> env;  // --from / -D declarations (app/sources.hpp), or null
+  const struct InspectOptions* inspect = nullptr;  // copy --src/--dst/--analyze (app/inspect.hpp)
+  const struct MmaInspectOptions* mma_inspect = nullptr;  // mma --smem-a/--smem-b --analyze
 };
 
-// `cutevis eval EXPR`: the value in CuTe's notation, or the JSON contract.
-Output run_eval(const EvalOptions& options);
+// `cutevis eval EXPR`: the value in CuTe's notation, or the JSON contract; `env`: the
+// --from / -D declarations (app/sources.hpp), or null.
+Output run_eval(const EvalOptions& options, const std::shared_ptr<Environment>& env = nullptr);
 
 // `cutevis layout EXPR`: a picture of a layout (default: the text table).
 Output run_layout(const ShowOptions& options);
@@ -81,6 +96,7 @@ struct VerifyOptions {
   bool every = false;                    // with --all: one line per atom
   bool json = false;
   PictureOptions picture;                // a diff picture of a single atom's report
+  std::shared_ptr<Environment> env;      // --from / -D declarations for the --layout-* options
 };
 struct VerifyOutcome {
   Output output;

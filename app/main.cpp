@@ -10,9 +10,12 @@
 
 #include "app/batch.hpp"
 #include "app/commands.hpp"
+#include "app/docs.hpp"
+#include "app/inspect.hpp"
 #include "app/diagnostics.hpp"
 #include "app/exit_codes.hpp"
 #include "app/output.hpp"
+#include "app/sources.hpp"
 
 using namespace cutevis;
 
@@ -33,7 +36,8 @@ int emit(const Output& out, const std::string& path) {
 
 // The picture flags every drawing command takes.
 struct PictureFlags {
-  bool tex = false, svg = false, png = false, pdf = false, txt = false;
+  bool tex = false, svg = false, png = false, pdf = false, txt = false, html = false;
+  double scale = 1.0, cell = 0;
   std::string style = "default";
   std::string color_by = "auto";
   std::string threads;
@@ -47,7 +51,10 @@ struct PictureFlags {
     g->add_flag("--png", png, "PNG (Cairo)");
     g->add_flag("--pdf", pdf, "PDF (Cairo)");
     g->add_flag("--txt", txt, "text table (ANSI colour on a terminal; honours NO_COLOR)");
+    g->add_flag("--html", html, "one self-contained interactive page: hover, thread highlighting, zoom");
     g->require_option(0, 1);
+    cmd->add_option("--scale", scale, "size factor for PNG (pixels), PDF and SVG, e.g. 2 for a 2x PNG")->capture_default_str();
+    cmd->add_option("--cell", cell, "cell size in px (default: from the longest label, every label at >= 9 px)");
     cmd->add_option("--style", style, "default | cute (CuTe's print_latex / print_svg, byte for byte)")->capture_default_str();
     cmd->add_option("--color-by", color_by, "auto | thread | value | warp | index | bank | none")->capture_default_str();
     cmd->add_option("--threads", threads, "highlight these threads, fade the rest: 0,5,32-35");
@@ -60,7 +67,10 @@ struct PictureFlags {
     if (png) p.format = Format::kPng;
     if (pdf) p.format = Format::kPdf;
     if (txt) p.format = Format::kTxt;
+    if (html) p.format = Format::kHtml;
     p.style = parse_style(style);
+    p.scale = scale;
+    p.cell = cell;
     p.color_by = banks ? "bank" : color_by;
     p.threads = threads;
     p.bank_element_bits = element_bits;
@@ -85,14 +95,23 @@ int main(int argc, char** argv) {
   std::string output_path;
   std::string source;  // the expression being evaluated, for the caret under errors
   auto add_output = [&](CLI::App* cmd) {
-    cmd->add_option("-o,--output", output_path, "write to FILE (atomically) instead of stdout");
+    cmd->add_option("-o,--output", output_path,
+                    "write to FILE (atomically) instead of stdout; its extension (.png .svg .tex .pdf .txt .html .json) picks the format");
+  };
+  SourceOptions sources;  // --from FILE, -D NAME=VALUE (app/sources.hpp)
+  auto add_sources = [&](CLI::App* cmd) {
+    cmd->add_option("--from", sources.from, "read the declarations of a C++ file (repeatable; - is stdin): using X = ..., auto x = ..., ...")
+        ->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    cmd->add_option("-D", sources.defines, "define a name the text leaves open: -D bM=128 -D TA=half_t (repeatable; wins over files)")
+        ->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   };
 
   EvalOptions eval;
   CLI::App* eval_cmd = app.add_subcommand("eval", "Evaluate a layout-algebra expression and print the result");
-  eval_cmd->add_option("expression", eval.expression, "e.g. 'composition((4,8):(1,4), (2,2):(1,2))'")->required();
+  eval_cmd->add_option("expression", eval.expression, "e.g. 'composition((4,8):(1,4), (2,2):(1,2))', or a snippet 'using A = Layout<Shape<_4,_8>>; coalesce(A{})'")->required();
   eval_cmd->add_flag("--json", eval.json, "one JSON object: kind, text, and size/cosize/values for layouts");
   add_output(eval_cmd);
+  add_sources(eval_cmd);
 
   ShowOptions show;
   PictureFlags flags;
@@ -104,6 +123,7 @@ int main(int argc, char** argv) {
   layout_cmd->add_option("--element-bits", flags.element_bits, "element width for --banks (default 16)");
   flags.add_to(layout_cmd);
   add_output(layout_cmd);
+  add_sources(layout_cmd);
 
   std::string tile;
   CLI::App* tv_cmd = app.add_subcommand("tv", "Draw a TV layout over a tile: every (thread, value) owner of every cell");
@@ -112,6 +132,7 @@ int main(int argc, char** argv) {
   tv_cmd->add_flag("--json", show.json, "owners of every cell as JSON");
   flags.add_to(tv_cmd);
   add_output(tv_cmd);
+  add_sources(tv_cmd);
 
   CLI::App* atom_cmd = app.add_subcommand("atom", "An MMA or copy atom by name: CuTe's print, --json, or a picture");
   atom_cmd->add_option("name", show.input, "e.g. SM70_8x8x4_F32F16F16F32_NT, 'SM90_64x128x16_F32F16F16_SS<K,K>'")->required();
@@ -129,14 +150,32 @@ int main(int argc, char** argv) {
   mma_cmd->add_option("--tile", mma_tile, "the permutation tile, e.g. 'Tile<_32,_32,_16>{}'");
   mma_cmd->add_flag("--json", show.json, "the tiling and every owner as JSON");
   mma_cmd->add_option("--thread", thread, "one thread's slice (ThrMMA): its (V,M,N,K) coordinate and its cells of A, B, C");
+  MmaInspectOptions mma_inspect;
+  mma_cmd->add_option("--smem-a", mma_inspect.smem_a, "with --analyze: A's (M,K) shared-memory layout, e.g. 'tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_32,_64>{})'");
+  mma_cmd->add_option("--smem-b", mma_inspect.smem_b, "with --analyze: B's (N,K) shared-memory layout");
+  mma_cmd->add_option("--copy-a", mma_inspect.copy_a, "the S2R copy atom of A for make_tiled_copy_A, e.g. SM75_U32x4_LDSM_N (default: copy() of the MMA's partition)");
+  mma_cmd->add_option("--copy-b", mma_inspect.copy_b, "the S2R copy atom of B for make_tiled_copy_B");
+  mma_cmd->add_flag("--analyze", mma_inspect.analyze, "cost the operands' shared-memory loads (see copy --analyze)");
+  show.mma_inspect = &mma_inspect;
   flags.add_to(mma_cmd);
   add_output(mma_cmd);
+  add_sources(mma_cmd);
 
   CLI::App* copy_cmd = app.add_subcommand("copy", "A TiledCopy: CuTe's print, --json, or a picture (source and destination)");
   copy_cmd->add_option("expression", show.input, "e.g. 'make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>, float>{}, Layout<Shape<_32,_8>>{}, Layout<Shape<_4,_1>>{})'")->required();
   copy_cmd->add_flag("--json", show.json, "the tiling and every owner as JSON");
+  InspectOptions inspect;
+  copy_cmd->add_option("--src", inspect.src, "the source tensor [smem:|gmem:]LAYOUT, e.g. 'gmem:(128,64):(64,1)'");
+  copy_cmd->add_option("--dst", inspect.dst, "the destination tensor, e.g. 'tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_128,_64>{})'");
+  copy_cmd->add_flag("--analyze", inspect.analyze, "cost every instruction: smem wavefronts and bank conflicts, gmem sectors, vectorization");
+  copy_cmd->add_flag("--addresses", inspect.addresses, "with --analyze --json: every lane's byte address per instruction");
+  copy_cmd->add_option("--mma", inspect.mma, "check that the copy's destination fragment is this TiledMMA's A/B fragment, thread by thread");
+  copy_cmd->add_option("--operand", inspect.operand, "with --mma: A (default) or B");
+  copy_cmd->add_option("--thread", thread, "with --src/--dst: that thread's partition_S / partition_D (CPY,CPY_M,CPY_N) of the tensors");
+  show.inspect = &inspect;
   flags.add_to(copy_cmd);
   add_output(copy_cmd);
+  add_sources(copy_cmd);
 
   ListOptions list;
   CLI::App* list_cmd = app.add_subcommand("list", "The atom catalogue, with shapes and types");
@@ -163,11 +202,31 @@ int main(int argc, char** argv) {
   verify_cmd->add_flag("--json", verify.json, "the report as JSON");
   verify_flags.add_to(verify_cmd);
   add_output(verify_cmd);
+  add_sources(verify_cmd);
 
-  std::string batch_spec, batch_dir = ".";
+  NamesOptions names;
+  CLI::App* names_cmd = app.add_subcommand("names", "Every name a C++ file declares: its kind and CuTe print, or what is missing (-D)");
+  names_cmd->add_flag("--json", names.json, "one JSON object: names (name, kind, value or error and needs), parameters");
+  add_output(names_cmd);
+  add_sources(names_cmd);
+
+  BatchOptions batch;
   CLI::App* batch_cmd = app.add_subcommand("batch", "Draw every picture of a JSON batch spec in one process (see samples/docs.json)");
-  batch_cmd->add_option("spec", batch_spec, "the batch spec (JSON)")->required();
-  batch_cmd->add_option("-C,--directory", batch_dir, "write the pictures under this folder")->capture_default_str();
+  batch_cmd->add_option("spec", batch.spec_path, "the batch spec (JSON)")->required();
+  batch_cmd->add_option("-C,--directory", batch.output_dir, "write the pictures under this folder")->capture_default_str();
+  batch_cmd->add_flag("--force", batch.force, "redraw every entry, even those up to date");
+  batch_cmd->add_flag("--allow-outside", batch.allow_outside, "let outputs leave the -C folder (../x.svg, /abs/x.svg)");
+  batch_cmd->add_option("-j,--jobs", batch.jobs, "pictures drawn at once (default: one per hardware thread)");
+  batch_cmd->footer(batch_spec_help());
+
+  DocsOptions docs;
+  CLI::App* docs_cmd = app.add_subcommand("docs", "Draw the pictures of every ```cutevis block of Markdown files (--check: list stale ones, exit 1)");
+  docs_cmd->add_option("files", docs.files, "Markdown files, e.g. README.md")->required();
+  docs_cmd->add_flag("--check", docs.check, "write nothing; list pictures that are missing or differ and exit 1 if any (a CI gate)");
+  docs_cmd->footer(
+      "A ```cutevis block holds command lines without the word cutevis, each writing one file with -o PATH\n"
+      "(relative to the Markdown file's folder), e.g.\n"
+      "  ```cutevis\n  atom SM70_8x8x4_F32F16F16F32_NT -o samples/sm70_8x8x4_nt.png\n  ```");
 
   bool dsl = false;  // --dsl on every command that reads an expression (else detected, lib/dsl.hpp)
   for (CLI::App* cmd : {eval_cmd, layout_cmd, tv_cmd, mma_cmd, copy_cmd})
@@ -182,13 +241,26 @@ int main(int argc, char** argv) {
 
   try {
     if (dsl) eval.syntax = show.syntax = Syntax::kDsl;
+    std::shared_ptr<Environment> env = load_sources(sources);
+    show.env = verify.env = env;
+    if (names_cmd->parsed()) {
+      names.sources = sources;
+      return emit(run_names(names), output_path);
+    }
     if (eval_cmd->parsed()) {
       source = eval.expression;
-      return emit(run_eval(eval), output_path);
+      if (auto f = format_for_output(std::nullopt, eval.json, output_path); f && *f != Format::kTxt)
+        throw Error("cutevis eval draws no pictures: use cutevis layout EXPR -o " + output_path);
+      return emit(run_eval(eval, env), output_path);
     }
-    if (list_cmd->parsed()) return emit(run_list(list), output_path);
+    if (list_cmd->parsed()) {
+      if (auto f = format_for_output(std::nullopt, list.json, output_path); f && *f != Format::kTxt)
+        throw Error("cutevis list draws no pictures: write it to a .txt or .json file");
+      return emit(run_list(list), output_path);
+    }
     if (verify_cmd->parsed()) {
       verify.picture = verify_flags.options(output_path);
+      verify.picture.format = format_for_output(verify.picture.format, verify.json, output_path);
       if (verify.json && verify.picture.format) throw Error("--json and a picture format exclude each other");
       VerifyOutcome r = run_verify(verify);
       emit(r.output, output_path);
@@ -196,11 +268,18 @@ int main(int argc, char** argv) {
       return r.exit_code;
     }
     if (batch_cmd->parsed()) {
-      BatchResult r = run_batch(batch_spec, batch_dir);
-      std::printf("cutevis: wrote %zu files\n", r.written.size());
+      BatchResult r = run_batch(batch);
+      std::printf("cutevis: wrote %zu files, %zu up to date\n", r.written.size(), r.skipped.size());
       return kExitOk;
     }
+    if (docs_cmd->parsed()) {
+      DocsResult r = run_docs(docs);
+      std::fputs(r.report.c_str(), stdout);
+      return r.exit_code;
+    }
     show.picture = flags.options(output_path);
+    if (show.json && show.picture.format) throw Error("--json and a picture format exclude each other");
+    show.picture.format = format_for_output(show.picture.format, show.json, output_path);
     if (thread >= 0) show.thread = thread;
     if (show.json && show.picture.format) throw Error("--json and a picture format exclude each other");
     if (layout_cmd->parsed()) {
@@ -232,7 +311,7 @@ int main(int argc, char** argv) {
       return emit(run_copy(show), output_path);
     }
   } catch (const Error& e) {
-    std::string msg = format_error(e, source);
+    std::string msg = describe_error(e, source);
     std::fputs(msg.c_str(), stderr);
     bool io = std::string(e.what()).rfind("cannot write", 0) == 0;
     return io ? kExitIoError : kExitBadInput;

@@ -49,6 +49,7 @@ struct UmmaSpec {
   int m = 0, n = 0, vs = 0;
   std::string major_a, major_b, scale_a = "One", scale_b = "One";
   bool saturate = false;
+  int k = 0;  // K of one instruction when not the kind's (the interleaved complex TF32 atoms: 4)
 };
 
 std::string base_name(const UmmaSpec& s) {
@@ -136,7 +137,7 @@ std::string check_types(const UmmaSpec& s) {
 }
 
 MmaAtom build(const UmmaSpec& s) {
-  const int m = s.m, n = s.n, k = s.kind->k;
+  const int m = s.m, n = s.n, k = s.k ? s.k : s.kind->k;
   MmaAtom atom;
   atom.name = spelled(s, true);
   atom.short_name = spelled(s, false);
@@ -207,9 +208,58 @@ int int_arg(const std::string& arg, const std::string& base, const char* what) {
 
 }  // namespace
 
+// SM100_MMA_TF32[_2x1SM]_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<M,N,MajorA,MajorB[,ScaleA,ScaleB,Saturate]>:
+// one of the two real GEMMs of an interleaved complex GEMM (realAcc = realA*realB - imagA*imagB,
+// or imagAcc), kind::tf32 on complex<tfloat32_t> A and B, float C; K = 256 bits / 64 = 4.
+static std::optional<MmaAtom> decode_interleaved(const AtomName& name) {
+  const std::string& base = name.base;
+  const std::string suffix = "_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN";
+  bool pair = base == "SM100_MMA_TF32_2x1SM" + suffix;
+  if (!pair && base != "SM100_MMA_TF32" + suffix) return std::nullopt;
+  const auto& a = name.targs;
+  if (a.size() != 4 && a.size() != 6 && a.size() != 7) throw Error(base + " takes <M,N,MajorA,MajorB[,ScaleA,ScaleB[,Saturate]]>");
+  UmmaSpec s;
+  for (const auto& k : kinds)
+    if (k.kind == Kind::kTF32) s.kind = &k;
+  s.pair = pair;
+  s.ts = true;
+  s.a = s.b = value_type("complex<tfloat32_t>");
+  s.c = value_type("float");
+  s.k = 4;
+  s.m = int_arg(a[0], base, "M");
+  s.n = int_arg(a[1], base, "N");
+  s.major_a = parse_major(a[2]);
+  s.major_b = parse_major(a[3]);
+  if (s.major_a != "K" || s.major_b != "K") throw Error(base + ": A from tensor memory and B are K-major (UMMA::Major::K)");
+  if (a.size() >= 6) {
+    s.scale_a = parse_scale_in(a[4]);
+    s.scale_b = parse_scale_in(a[5]);
+    if (s.scale_a.empty() || s.scale_b.empty()) throw Error(base + ": ScaleIn arguments are UMMA::ScaleIn::One or Neg");
+  }
+  if (a.size() == 7) {
+    std::string sat = parse_saturate(a[6]);
+    if (sat.empty()) throw Error(base + ": the last argument is UMMA::Saturate::True or False");
+    s.saturate = sat == "True";
+  }
+  bool m_ok = pair ? (s.m == 128 || s.m == 256) : (s.m == 64 || s.m == 128);
+  if (!m_ok) throw Error(base + ": M is " + std::string(pair ? "128 or 256" : "64 or 128") + ", not " + std::to_string(s.m));
+  int step = (s.m == 64 || (pair && s.m == 128)) ? 8 : 16;
+  if (s.n % step != 0 || s.n < step || s.n > 256)
+    throw Error(base + " with M=" + std::to_string(s.m) + ": N is a multiple of " + std::to_string(step) + " from " + std::to_string(step) + " to 256, not " + std::to_string(s.n));
+  MmaAtom atom = build(s);
+  std::string targs = std::to_string(s.m) + "," + std::to_string(s.n) + ",";
+  std::string extra = (a.size() >= 6 ? "," + s.scale_a + "," + s.scale_b : "") + (a.size() == 7 ? std::string(",") + (s.saturate ? "True" : "False") : "");
+  atom.short_name = base + "<" + targs + "K,K" + extra + ">";
+  std::string full_extra = (a.size() >= 6 ? ",UMMA::ScaleIn::" + s.scale_a + ",UMMA::ScaleIn::" + s.scale_b : "") +
+                           (a.size() == 7 ? std::string(",UMMA::Saturate::") + (s.saturate ? "True" : "False") : "");
+  atom.name = base + "<" + targs + "UMMA::Major::K,UMMA::Major::K" + full_extra + ">";
+  return atom;
+}
+
 std::optional<MmaAtom> decode_umma(const AtomName& name) {
   const std::string& base = name.base;
   if (base.rfind("SM100_MMA_", 0) != 0) return std::nullopt;
+  if (base.find("_INTERLEAVED_") != std::string::npos) return decode_interleaved(name);
   UmmaSpec s;
   std::string rest = base.substr(10);
   for (const auto& k : kinds) {

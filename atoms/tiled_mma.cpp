@@ -73,6 +73,21 @@ Layout layout_tv(const TiledMma& m, size_t d0, size_t d1, const Layout& atom_tv,
   return composition(frg, Tiler::tuple({Tiler(thridx_2_thrid(m.thr_layout_vmnk)), kUnder}));
 }
 
+}  // namespace
+
+IntTuple partition_shape(const TiledMma& m, char operand, const IntTuple& shape) {
+  size_t d0 = operand == 'B' ? 1 : 0, d1 = operand == 'C' ? 1 : 2;
+  const Layout& atom_tv = operand == 'A' ? m.atom.layout_a : operand == 'B' ? m.atom.layout_b : m.atom.layout_c;
+  if (shape.is_leaf() || shape.rank() < 2) throw Error("partition_shape_" + std::string(1, operand) + ": the shape has at least two modes, got " + to_string(shape));
+  Layout frg = thrfrg(m, make_layout(shape), d0, d1, atom_tv);  // ((ThrV,(Thr0,Thr1)),(FrgV,(Rest0,Rest1,...)))
+  const IntTuple& values = frg.shape[1];
+  std::vector<IntTuple> out{values[0]};
+  for (size_t i = 0; i < values[1].rank(); ++i) out.push_back(values[1][i]);
+  return IntTuple::tuple(out);
+}
+
+namespace {
+
 // A Tile's mode as CuTe prints it: an integer n (Tiler::integer, or the layout n:1) prints as `n`.
 std::string permutation_string(const Tiler& p, bool underscore) {
   std::string s = "(";

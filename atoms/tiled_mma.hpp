@@ -38,6 +38,11 @@ struct ThrMmaSlice {
 };
 ThrMmaSlice thread_slice(const TiledMma& mma, int64_t thr_idx);
 
+// partition_shape_A/B/C(mma, shape): the shape of one thread's partition of a tensor of
+// `shape` ((M,K,...) for 'A', (N,K,...) for 'B', (M,N,...) for 'C'): (FrgV, Rest0, Rest1, ...),
+// as CuTe slices thrfrg_X(make_layout(shape)) at thread 0.
+IntTuple partition_shape(const TiledMma& mma, char operand, const IntTuple& shape);
+
 // The operand tiles: A is (M,K), B (N,K), C (M,N) of tile_mnk.
 inline int64_t tile_m(const TiledMma& m) { return m.tile_mnk[0].value(); }
 inline int64_t tile_n(const TiledMma& m) { return m.tile_mnk[1].value(); }

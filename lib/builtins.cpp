@@ -4,6 +4,7 @@
 // `get<1>(L)`, `Layout<Shape<_4,_8>,Stride<_1,_4>>{}`, `Int<8>{}`.
 #include <algorithm>
 
+#include "lib/cpp_syntax.hpp"
 #include "lib/expr.hpp"
 
 namespace cutevis {
@@ -541,6 +542,8 @@ void register_algebra(Registry& r) {
     if (v.is(V::Kind::kSwizzle)) return V::swizzle(recast_swizzle(v.swizzle(), t[0].type().bits, t[1].type().bits));
     return V::layout(recast_layout(layout_arg(v), t[0].type().bits, t[1].type().bits));
   }, "recast_layout<Old,New>(L)");
+
+  register_cpp_syntax(r);  // C++ as kernels write it (lib/cpp_syntax.cpp); after the GMMA atoms it aliases
 }
 
 }  // namespace cutevis

@@ -1,6 +1,9 @@
 // Values, the name registry and the evaluator of the expression language.
 #include <algorithm>
+#include <unordered_map>
 
+#include "lib/cpp_syntax.hpp"
+#include "lib/environment.hpp"
 #include "lib/dsl.hpp"
 #include "lib/element_types.hpp"
 #include "lib/expr.hpp"
@@ -374,6 +377,12 @@ Value Evaluator::eval(const Node& node) {
       }
       case Node::Kind::kName:
         return eval_name(node);
+      case Node::Kind::kOperator:
+        return eval_operator(*this, node);
+      case Node::Kind::kScope:
+        return eval_scope(*this, node);
+      case Node::Kind::kDecltype:
+        return eval(node.children[0]);
     }
   } catch (const Error& e) {
     if (e.has_position()) throw;
@@ -383,8 +392,10 @@ Value Evaluator::eval(const Node& node) {
 }
 
 Value Evaluator::eval_name(const Node& node) {
+  if (env_ && !node.has_template_args && node.args.empty())  // a declared name, X or X{}
+    if (const Declaration* d = env_->find(node.name, scope_, within_)) return declared_value(*d, node);
   std::string name = node.name;
-  for (const char* prefix : {"cute::", "cutlass::"})
+  for (const char* prefix : {"cute::", "cutlass::", "std::"})
     if (name.rfind(prefix, 0) == 0 && registry_.find(name.substr(std::string(prefix).size()))) name = name.substr(std::string(prefix).size());
   if (const Builtin* fn = registry_.find(name)) return (*fn)(*this, node);
   for (const auto& r : registry_.resolvers()) {
@@ -392,15 +403,18 @@ Value Evaluator::eval_name(const Node& node) {
     if (r(*this, node, out)) return out;
   }
   ValueType t;
+  if (lookup_value_type(node.name, t) && node.args.size() == 1) return cast_value(*this, node, t);  // int(6)
   if (lookup_value_type(text_of(node), t) || lookup_value_type(node.name, t)) return Value::type(t);
-  std::string msg = (node.call == Node::Call::kNone ? "unknown name '" : "unknown function '") + node.name + "'";
-  auto s = registry_.suggestions(node.name);
+  bool bare = node.call == Node::Call::kNone || (node.call == Node::Call::kBrace && node.args.empty());  // X or X{}
+  std::string msg = (bare ? "unknown name '" : "unknown function '") + node.name + "'";
+  // (not inside a file's declarations: kernel bodies name runtime functions by the hundred)
+  auto s = within_ ? std::vector<std::string>{} : registry_.suggestions(node.name);
   if (!s.empty()) {
     msg += "; did you mean ";
     for (size_t i = 0; i < s.size(); ++i) msg += (i ? (i + 1 == s.size() ? " or " : ", ") : "") + ("'" + s[i] + "'");
     msg += "?";
   }
-  fail(node, msg);
+  throw UnknownName(msg, static_cast<int64_t>(node.begin));
 }
 
 Value Evaluator::eval_text(const std::string& text, Syntax syntax) {

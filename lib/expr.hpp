@@ -36,6 +36,9 @@ struct Node {
     kComposed,    // a o b o c ...
     kName,        // ident[::ident]*[<targs>][(args) | {args}]
     kSmemFlag,    // smem_ptr[16b](unset)
+    kOperator,    // C++ operators: name is "+", "<<", "neg", "!", "?:", ...; children the operands
+    kScope,       // children[0]::name, e.g. sizeof_bits<T>::value (lib/cpp_syntax.cpp)
+    kDecltype,    // decltype(children[0])
   };
   enum class Call { kNone, kParen, kBrace };
 
@@ -130,6 +133,8 @@ class Value {
 
 // --- evaluation --------------------------------------------------------------------------
 class Evaluator;
+class Environment;  // names from files, snippets and -D (lib/environment.hpp)
+struct Declaration;
 
 // A registered name: called with the whole node (name, template args, call args).
 using Builtin = std::function<Value(Evaluator&, const Node&)>;
@@ -176,10 +181,24 @@ class Evaluator {
   std::string text_of(const Node& n) const;  // the source text of a node
   const Registry& registry() const { return registry_; }
 
+  // Declared names (lib/environment.hpp), looked up from `scope`; `within` is the
+  // declaration being evaluated, if any (source() is then its text).
+  void set_environment(Environment* env, const Declaration* within = nullptr, std::string scope = "") {
+    env_ = env;
+    within_ = within;
+    scope_ = std::move(scope);
+  }
+  Environment* environment() const { return env_; }
+  void set_source(const std::string& text) { source_ = text; }
+
  private:
   Value eval_name(const Node& node);
+  Value declared_value(const Declaration& d, const Node& at);  // lib/environment.cpp
   const Registry& registry_;
   std::string source_;
+  Environment* env_ = nullptr;
+  const Declaration* within_ = nullptr;
+  std::string scope_;
 };
 
 // Parse and evaluate `text`; errors carry positions into `text`.

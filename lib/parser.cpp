@@ -1,6 +1,7 @@
 // Lexer and recursive-descent parser for the expression language (see expr.hpp).
 #include <algorithm>
 #include <cctype>
+#include <memory>
 
 #include "lib/dsl.hpp"
 #include "lib/expr.hpp"
@@ -28,6 +29,27 @@ std::string excerpt(const std::string& s, size_t pos) {
 bool is_ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool is_ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
+// `>>` and `>=` are two tokens (they may close template argument lists); these are one.
+bool is_two_char_operator(char a, char b) {
+  static const char* const ops[] = {"<<", "<=", "==", "!=", "&&", "||"};
+  for (const char* op : ops)
+    if (a == op[0] && b == op[1]) return true;
+  return false;
+}
+
+// CuTe's template names: `Name<` after one of these always opens template arguments
+// (a failed parse is an error there, not a comparison `Name < x`).
+bool is_known_template(const std::string& name) {
+  static const char* const names[] = {"Layout", "Shape", "Stride", "Step", "Coord", "Tile", "Int", "C", "Swizzle", "Sw", "S",
+                                      "ComposedLayout", "Copy_Atom", "MMA_Atom", "TiledMMA", "TiledCopy", "get", "size", "rank",
+                                      "depth", "shape", "stride", "take", "select", "group", "upcast", "downcast", "recast_layout",
+                                      "conditional_t", "sizeof_bits", "sizeof_bits_v", "static_cast", "smem_ptr_flag_bits", "tuple"};
+  std::string base = name.substr(name.rfind(':') == std::string::npos ? 0 : name.rfind(':') + 1);
+  for (const char* n : names)
+    if (base == n) return true;
+  return base.rfind("SM", 0) == 0 || base.rfind("Layout_", 0) == 0 || base.rfind("make_", 0) == 0;
+}
+
 std::vector<Token> lex(const std::string& s) {
   std::vector<Token> out;
   size_t i = 0;
@@ -36,6 +58,12 @@ std::vector<Token> lex(const std::string& s) {
     if (c >= 0x80) throw Error("non-ASCII character in expression", static_cast<int64_t>(i));
     if (std::isspace(c)) {
       ++i;
+      continue;
+    }
+    if (c == '/' && i + 1 < s.size() && (s[i + 1] == '/' || s[i + 1] == '*')) {  // C++ comments are space
+      size_t close = s[i + 1] == '/' ? s.find('\n', i) : s.find("*/", i + 2);
+      if (close == std::string::npos && s[i + 1] == '*') throw Error("unterminated /* comment", static_cast<int64_t>(i));
+      i = close == std::string::npos ? s.size() : close + (s[i + 1] == '/' ? 1 : 2);
       continue;
     }
     Token t;
@@ -56,11 +84,17 @@ std::vector<Token> lex(const std::string& s) {
                             }())) {
       size_t j = (c == '_') ? i + 1 : i;
       int64_t v = 0;
-      while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) {
-        if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, s[j] - '0', &v))
+      int base = (c == '0' && i + 2 < s.size() && (s[i + 1] == 'x' || s[i + 1] == 'X') && std::isxdigit(static_cast<unsigned char>(s[i + 2]))) ? 16 : 10;
+      if (base == 16) j += 2;
+      while (j < s.size() && (base == 16 ? std::isxdigit(static_cast<unsigned char>(s[j])) : std::isdigit(static_cast<unsigned char>(s[j])))) {
+        int digit = std::isdigit(static_cast<unsigned char>(s[j])) ? s[j] - '0' : std::tolower(static_cast<unsigned char>(s[j])) - 'a' + 10;
+        if (__builtin_mul_overflow(v, base, &v) || __builtin_add_overflow(v, digit, &v))
           throw Error("integer too large (the limit is 2^63-1)", static_cast<int64_t>(i));
         ++j;
       }
+      size_t suffix = j;  // C++ literal suffixes: 128u, 64ull, 4L
+      while (suffix < s.size() && std::string("uUlL").find(s[suffix]) != std::string::npos) ++suffix;
+      if (suffix > j && (suffix >= s.size() || !is_ident_char(s[suffix]))) j = suffix;
       t.kind = Token::Kind::kNumber;
       t.value = v;
       t.end = j;
@@ -76,7 +110,11 @@ std::vector<Token> lex(const std::string& s) {
       t.text = s.substr(i, j - i);
       t.end = j;
       i = j;
-    } else if (std::string("()[]{}<>,:@-").find(static_cast<char>(c)) != std::string::npos) {
+    } else if (i + 1 < s.size() && is_two_char_operator(s[i], s[i + 1])) {
+      t.kind = Token::Kind::kPunct;
+      t.text = s.substr(i, 2);
+      t.end = i += 2;
+    } else if (std::string("()[]{}<>,:@-+*/%?!~&|^=.;").find(static_cast<char>(c)) != std::string::npos) {
       t.kind = Token::Kind::kPunct;
       t.text = std::string(1, static_cast<char>(c));
       t.end = ++i;
@@ -97,8 +135,17 @@ class Parser {
   explicit Parser(const std::string& text) : text_(text), toks_(lex(text)) {}
 
   Node parse() {
-    Node n = composed();
+    Node n;
+    try {
+      n = composed();
+    } catch (const Error&) {
+      if (pending_template_error_) throw *pending_template_error_;  // `X<...` was not a comparison either
+      throw;
+    }
+    while (is_punct(";") && peek(1).kind == Token::Kind::kEnd) next();  // C++ as written: a trailing `;`
+    if (is_punct(";")) fail("unexpected character ';' (several statements are a snippet: give them to cutevis eval, layout, ...)", peek());
     if (peek().kind != Token::Kind::kEnd) {
+      if (pending_template_error_) throw *pending_template_error_;
       if (is_punct(")") || is_punct("]") || is_punct("}") || is_punct(">"))
         fail("unbalanced '" + peek().text + "'", peek());
       fail("unexpected trailing text '" + excerpt(text_, peek().begin) + "'", peek());
@@ -150,12 +197,12 @@ class Parser {
     return n;
   }
 
-  // layout := primary (':' primary)?
+  // layout := cond (':' cond)?
   Node layout_expr() {
-    Node shape = primary();
-    if (!is_punct(":")) return shape;
+    Node shape = cond();
+    if (!is_punct(":") || is_punct(":", 1)) return shape;
     next();
-    Node stride = primary();
+    Node stride = cond();
     Node n;
     n.kind = Node::Kind::kLayout;
     n.begin = shape.begin;
@@ -163,6 +210,117 @@ class Parser {
     n.children.push_back(std::move(shape));
     n.children.push_back(std::move(stride));
     return n;
+  }
+
+  Node op_node(const std::string& op, std::vector<Node> operands) {
+    Node n;
+    n.kind = Node::Kind::kOperator;
+    n.name = op;
+    n.begin = operands.front().begin;
+    n.end = operands.back().end;
+    n.children = std::move(operands);
+    return n;
+  }
+
+  // cond := binary(0) ('?' cond ':' cond)?      C++'s conditional operator
+  Node cond() {
+    DepthGuard guard(*this);
+    Node c = binary(0);
+    if (!is_punct("?")) return c;
+    const Token& q = next();
+    bool saved = no_greater_;
+    no_greater_ = false;
+    Node yes = cond();
+    no_greater_ = saved;
+    if (!is_punct(":")) fail("expected ':' of '?:'", peek().kind == Token::Kind::kEnd ? q : peek());
+    next();
+    Node no = cond();
+    Node n = op_node("?:", {std::move(c), std::move(yes), std::move(no)});
+    return n;
+  }
+
+  // The binary operator at the cursor if it belongs to `level` (C++ precedence, lowest
+  // first): ||, &&, |, ^, &, == !=, < > <= >=, << >>, + -, * / %.  `>` closes a template
+  // argument list unless parenthesized; `>>` and `>=` are two adjacent tokens.
+  std::string binary_operator(int level) const {
+    const Token& t = peek();
+    if (t.kind != Token::Kind::kPunct) return "";
+    auto adjacent = [&](const char* second) { return is_punct(second, 1) && peek(1).begin == t.end; };
+    static const std::vector<std::vector<std::string>> levels = {
+        {"||"}, {"&&"}, {"|"}, {"^"}, {"&"}, {"==", "!="}, {"<", ">", "<=", ">="}, {"<<", ">>"}, {"+", "-"}, {"*", "/", "%"}};
+    std::string op = t.text;
+    if (op == ">") {
+      if (no_greater_) return "";
+      if (adjacent(">")) op = ">>";
+      else if (adjacent("=")) op = ">=";
+    }
+    for (const auto& o : levels[static_cast<size_t>(level)])
+      if (o == op) return op;
+    return "";
+  }
+
+  Node binary(int level) {
+    if (level == 10) return unary();
+    Node lhs = binary(level + 1);
+    int chain = 0;
+    for (std::string op = binary_operator(level); !op.empty(); op = binary_operator(level)) {
+      // a left-nested chain: bound it as nesting (the evaluator recurses on it)
+      if (++chain > 5 * kMaxNesting) fail("expression nested too deeply (a chain of more than " + std::to_string(5 * kMaxNesting) + " operators)", peek());
+      next();
+      if (op == ">>" || op == ">=") next();
+      Node rhs = binary(level + 1);
+      lhs = op_node(op, {std::move(lhs), std::move(rhs)});
+    }
+    return lhs;
+  }
+
+  // unary := ('-' | '+' | '!' | '~') unary | postfix      (-4 stays the number -4)
+  Node unary() {
+    if (is_punct("-") && (peek(1).kind == Token::Kind::kNumber || peek(1).kind == Token::Kind::kEnd)) return postfix(number());
+    for (const char* op : {"-", "+", "!", "~"}) {
+      if (!is_punct(op)) continue;
+      DepthGuard guard(*this);
+      const Token& t = next();
+      Node operand = unary();
+      Node n = op_node(std::string(op) == "-" ? "neg" : op, {std::move(operand)});
+      n.begin = t.begin;
+      return n;
+    }
+    return postfix(primary());
+  }
+
+  // postfix := primary ('.' name | '::' name | '{}' | '()')*
+  //   x.shape() is shape(x); sizeof_bits<T>::value and decltype(E)::type name a member.
+  Node postfix(Node n) {
+    while (true) {
+      if (is_punct(".") && peek(1).kind == Token::Kind::kIdent) {
+        next();
+        if (peek().text == "template") next();
+        Node call = name();
+        if (call.call == Node::Call::kNone) fail("member '" + call.name + "' is not a function call; cutevis knows x.shape(), x.stride(), ...", toks_[pos_ - 1]);
+        call.begin = n.begin;
+        call.args.insert(call.args.begin(), std::move(n));
+        n = std::move(call);
+      } else if (is_punct(":") && is_punct(":", 1) && peek(2).kind == Token::Kind::kIdent &&
+                 (n.kind != Node::Kind::kName || n.has_template_args || n.call != Node::Call::kNone)) {
+        next();
+        next();
+        if (peek().text == "template") next();
+        Node m;
+        m.kind = Node::Kind::kScope;
+        m.name = next().text;
+        m.begin = n.begin;
+        m.end = toks_[pos_ - 1].end;
+        m.children.push_back(std::move(n));
+        n = std::move(m);
+      } else if (n.kind != Node::Kind::kName && (is_punct("{") || is_punct("(")) && is_punct(is_punct("{") ? "}" : ")", 1) &&
+                 (n.kind == Node::Kind::kScope || n.kind == Node::Kind::kDecltype)) {
+        next();  // decltype(E){} and X::type{} are the value itself
+        n.end = next().end;
+      } else {
+        return n;
+      }
+    }
   }
 
   Node number() {
@@ -216,11 +374,18 @@ class Parser {
         break;
     }
     if (is_punct("-")) return number();
+    if (is_punct(":") && is_punct(":", 1) && peek(2).kind == Token::Kind::kIdent && peek(1).begin == peek().end) {
+      next();  // ::cutlass::... names from the global namespace
+      next();
+      return name();
+    }
     if (is_punct("(")) {
       const Token& open = next();
       Node n;
       n.kind = Node::Kind::kTuple;
       n.begin = open.begin;
+      bool saved = no_greater_;
+      no_greater_ = false;
       if (!is_punct(")")) {
         n.children.push_back(composed());
         while (is_punct(",")) {
@@ -228,8 +393,14 @@ class Parser {
           n.children.push_back(composed());
         }
       }
+      no_greater_ = saved;
       n.end = peek().end;
       expect(")", open);
+      // (x) is x inside C++ arithmetic: `(bM + 4) * 2`; a one-element tuple stays a tuple
+      // in CuTe's printed notation ((4):(1) is a rank-1 layout)
+      if (n.children.size() == 1 && (n.children[0].kind == Node::Kind::kOperator || n.children[0].kind == Node::Kind::kName ||
+                                     n.children[0].kind == Node::Kind::kDecltype || n.children[0].kind == Node::Kind::kScope))
+        return std::move(n.children[0]);
       return n;
     }
     if (is_punct(")") || is_punct("]") || is_punct("}") || is_punct(">")) fail("unbalanced '" + t.text + "'", t);
@@ -238,6 +409,12 @@ class Parser {
 
   // ident(::ident)* [<targs>] [(args) | {args}]   and smem_ptr[16b](unset)
   Node name() {
+    // C++ keywords that only disambiguate: typename X::type, X::template foo<...>, struct X
+    while (peek().kind == Token::Kind::kIdent && (peek().text == "typename" || peek().text == "template" || peek().text == "struct" ||
+                                                  peek().text == "class" || peek().text == "const" || peek().text == "constexpr") &&
+           peek(1).kind == Token::Kind::kIdent)
+      next();
+    if (peek().text == "decltype" && is_punct("(", 1)) return decltype_expr();
     Node n;
     n.kind = Node::Kind::kName;
     n.begin = peek().begin;
@@ -251,27 +428,18 @@ class Parser {
     while (is_punct(":") && is_punct(":", 1) && peek(2).kind == Token::Kind::kIdent) {
       next();
       next();
+      if (peek().text == "template" && peek(1).kind == Token::Kind::kIdent) next();
       n.name += "::" + next().text;
       n.end = toks_[pos_ - 1].end;
     }
     if (n.name == "smem_ptr" && is_punct("[")) return smem_flag(n);
-    if (is_punct("<")) {
-      const Token& open = next();
-      n.has_template_args = true;
-      if (!is_punct(">")) {
-        n.template_args.push_back(composed());
-        while (is_punct(",")) {
-          next();
-          n.template_args.push_back(composed());
-        }
-      }
-      n.end = peek().end;
-      expect(">", open);
-    }
+    if (is_punct("<") && !template_args(n)) return n;  // `bM < 128`: a comparison
     if (is_punct("(") || is_punct("{")) {
       const Token& open = next();
       const char* close = open.text == "(" ? ")" : "}";
       n.call = open.text == "(" ? Node::Call::kParen : Node::Call::kBrace;
+      bool saved = no_greater_;
+      no_greater_ = false;
       if (!is_punct(close)) {
         n.args.push_back(composed());
         while (is_punct(",")) {
@@ -279,9 +447,70 @@ class Parser {
           n.args.push_back(composed());
         }
       }
+      no_greater_ = saved;
       n.end = peek().end;
       expect(close, open);
     }
+    return n;
+  }
+
+  // <targs> after a name.  C++ decides `a < b` versus `a<b>` by whether `a` names a template;
+  // here: CuTe's templates always take arguments, any other name only when the arguments
+  // parse and are followed by something a template-id can be followed by.
+  bool template_args(Node& n) {
+    size_t start = pos_;
+    int depth = depth_;
+    bool saved = no_greater_;
+    const Token& open = peek();
+    bool known = is_known_template(n.name);
+    bool tried_before = std::find(failed_templates_.begin(), failed_templates_.end(), start) != failed_templates_.end();
+    if (!known && tried_before) return false;
+    try {
+      next();
+      no_greater_ = true;
+      std::vector<Node> targs;
+      if (!is_punct(">")) {
+        targs.push_back(composed());
+        while (is_punct(",")) {
+          next();
+          targs.push_back(composed());
+        }
+      }
+      size_t end = peek().end;
+      expect(">", open);
+      no_greater_ = saved;
+      const Token& follower = peek();
+      if (!known && (follower.kind == Token::Kind::kNumber || (follower.kind == Token::Kind::kIdent && follower.text != "o")))
+        throw Error("not a template argument list", static_cast<int64_t>(open.begin));
+      n.has_template_args = true;
+      n.template_args = std::move(targs);
+      n.end = end;
+      return true;
+    } catch (const Error& e) {
+      no_greater_ = saved;
+      if (known) throw;
+      if (!pending_template_error_) pending_template_error_ = std::make_unique<Error>(e);
+      failed_templates_.push_back(start);
+      pos_ = start;
+      depth_ = depth;
+      return false;
+    }
+  }
+
+  // decltype(E) is E: a runtime engine has no types apart from values
+  Node decltype_expr() {
+    const Token& kw = next();
+    const Token& open = next();
+    bool saved = no_greater_;
+    no_greater_ = false;
+    Node inner = composed();
+    no_greater_ = saved;
+    Node n;
+    n.kind = Node::Kind::kDecltype;
+    n.begin = kw.begin;
+    n.end = peek().end;
+    expect(")", open);
+    n.children.push_back(std::move(inner));
     return n;
   }
 
@@ -307,6 +536,9 @@ class Parser {
   std::vector<Token> toks_;
   size_t pos_ = 0;
   int depth_ = 0;
+  bool no_greater_ = false;                      // inside <...>: `>` closes, it does not compare
+  std::vector<size_t> failed_templates_;         // `<` tokens already found not to open template arguments
+  std::unique_ptr<Error> pending_template_error_;  // why the first of them failed
 };
 
 }  // namespace

@@ -14,11 +14,13 @@ namespace cutevis::detail {
 
 std::string render_tikz(const Scene& scene);
 std::string render_tikz_cute(const Scene& scene);
-std::string render_svg(const Scene& scene);
 std::string render_svg_cute(const Scene& scene);
 std::string render_text(const Scene& scene, const RenderOptions& options);
 std::string render_text_cute(const Scene& scene);
 std::string render_cairo(const Scene& scene, Format format, const RenderOptions& options);  // kPng, kPdf
+std::string render_svg(const Scene& scene, const RenderOptions& options);
+std::string svg_document(const Scene& scene, const RenderOptions& options, bool interactive);
+std::string render_html(const Scene& scene, const RenderOptions& options);
 
 // --- shared helpers -------------------------------------------------------------------------
 // An append-only byte buffer with cheap integer formatting.
@@ -60,6 +62,10 @@ LabelExtent label_extent(const Panel& panel);
 // The font size (in the unit of `cell`) that fits `extent` into a cell of size `cell`
 // for a font whose glyphs advance `advance` em, capped at `max_size`.
 double fitting_font_size(const LabelExtent& extent, double cell, double advance, double max_size);
+// The least cell size (same unit as `font`) in which `extent` fits at `font`: the
+// inverse of fitting_font_size.  Over a scene: the largest any panel needs.
+double cell_for_labels(const LabelExtent& extent, double font, double advance);
+double cell_for_labels(const Scene& scene, double font, double advance);
 // The cells of a TV panel in CuTe's drawing order: by first owner, threads outer,
 // values inner (print_latex's loop with its `filled` check).  Unowned cells are left out.
 std::vector<std::pair<int64_t, int64_t>> cute_order(const Panel& panel);

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -12,17 +13,38 @@
 
 namespace cutevis {
 
-std::string render(const Scene& scene, Format format, const RenderOptions& options) {
+namespace {
+
+// CuTe's pictures have no colour keys: the scene without them.
+const Scene& without_keys(const Scene& scene, Scene& storage) {
+  bool any = false;
+  for (const Panel& p : scene.panels) any |= p.role == PanelRole::kKey;
+  if (!any) return scene;
+  storage = scene;
+  std::erase_if(storage.panels, [](const Panel& p) { return p.role == PanelRole::kKey; });
+  return storage;
+}
+
+}  // namespace
+
+std::string render(const Scene& scene_in, Format format, const RenderOptions& options) {
   const bool cute = options.style == Style::kCute;
-  if (cute && scene.kind == SceneKind::kDiff) throw Error("CuTe has no picture of a verify report: use the default style");
+  if (cute && scene_in.kind == SceneKind::kDiff) throw Error("CuTe has no picture of a verify report: use the default style");
+  if (!(options.scale > 0 && options.scale <= 16)) throw Error("--scale must be in (0, 16]");
+  if (options.cell != 0 && !(options.cell >= 2 && options.cell <= 512)) throw Error("--cell must be between 2 and 512 px");
+  Scene storage;
+  const Scene& scene = cute ? without_keys(scene_in, storage) : scene_in;
   switch (format) {
     case Format::kTex: return cute ? detail::render_tikz_cute(scene) : detail::render_tikz(scene);
-    case Format::kSvg: return cute ? detail::render_svg_cute(scene) : detail::render_svg(scene);
+    case Format::kSvg: return cute ? detail::render_svg_cute(scene) : detail::render_svg(scene, options);
     case Format::kTxt: return cute ? detail::render_text_cute(scene) : detail::render_text(scene, options);
     case Format::kPng:
     case Format::kPdf:
       if (cute) throw Error("CuTe draws no PNG or PDF: --style cute applies to --tex, --svg and --txt");
       return detail::render_cairo(scene, format, options);
+    case Format::kHtml:
+      if (cute) throw Error("CuTe draws no HTML: --style cute applies to --tex, --svg and --txt");
+      return detail::render_html(scene, options);
   }
   throw Error("unknown format");
 }
@@ -33,8 +55,25 @@ Format parse_format(const std::string& text) {
   if (text == "png") return Format::kPng;
   if (text == "pdf") return Format::kPdf;
   if (text == "txt" || text == "text") return Format::kTxt;
-  throw Error("unknown format '" + text + "': expected tex, svg, png, pdf or txt");
+  if (text == "html" || text == "htm") return Format::kHtml;
+  throw Error("unknown format '" + text + "': expected tex, svg, png, pdf, txt or html");
 }
+
+std::optional<Format> format_of_path(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  const size_t dot = path.find_last_of('.');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash) || dot + 1 == path.size()) return std::nullopt;
+  std::string ext = path.substr(dot + 1);
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (ext == "json") return std::nullopt;  // not a picture: the caller's --json
+  try {
+    return parse_format(ext);
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+}
+
+std::string format_name(Format format) { return file_extension(format).substr(1); }
 
 Style parse_style(const std::string& text) {
   if (text == "default") return Style::kDefault;
@@ -49,8 +88,56 @@ std::string file_extension(Format format) {
     case Format::kPng: return ".png";
     case Format::kPdf: return ".pdf";
     case Format::kTxt: return ".txt";
+    case Format::kHtml: return ".html";
   }
   return "";
+}
+
+namespace {
+std::string number(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", v);
+  return text;
+}
+}  // namespace
+
+LabelFit fit_labels(const Scene& scene, Format format, const RenderOptions& opt) {
+  constexpr double kAdvance = 0.6;  // DejaVu Sans Mono and most monospace fonts: 0.6 em
+  const bool png = format == Format::kPng, pdf = format == Format::kPdf;
+  const double base = png ? 28 : pdf ? 20 : 30;        // the cell of a picture whose labels fit anyway
+  const double max_font = png || pdf ? 13 : 11;
+  LabelFit fit;
+  const double wanted = opt.cell > 0 ? opt.cell : std::max(base, detail::cell_for_labels(scene, kMinLabelPx, kAdvance));
+  fit.cell = png || pdf ? wanted : std::round(wanted);
+  const Scene::Bounds b = scene.bounds();
+  const double cols = static_cast<double>(b.cols()), rows = static_cast<double>(b.rows());
+  if (png) {
+    // The text block (title 16 px, legend 13 px lines, monospace) beside and under the grid.
+    size_t chars = detail::display_width(scene.title) * 16 / 13;
+    for (const auto& line : scene.legend) chars = std::max(chars, detail::display_width(line));
+    const double text_w = static_cast<double>(chars) * kAdvance * 13 + 120, margin = 12;
+    const double text_h = (scene.title.empty() ? 0 : 28) + 8 + 19 * static_cast<double>(scene.legend.size() + 2);
+    const double s = opt.scale, side = static_cast<double>(opt.max_png_side), budget = static_cast<double>(opt.max_png_pixels);
+    auto area = [&](double u) { return (std::max(cols * u, text_w) + 2 * margin) * s * (rows * u + text_h + 2 * margin) * s; };
+    double cell = std::min({wanted, std::floor((side / s - 2 * margin) / cols), std::floor((side / s - 2 * margin - text_h) / rows)});
+    while (cell > 1 && area(cell) > budget) cell -= 1;
+    if (cell < 1 || area(cell) > budget)
+      throw Error("the picture has " + std::to_string(b.rows()) + " x " + std::to_string(b.cols()) + " cells: too large for a PNG of " +
+                  std::to_string(opt.max_png_pixels) + " pixels; use --svg, --html, --pdf or --tex");
+    if (cell < wanted)
+      fit.limit_note = "cells shrunk from " + number(wanted) + " to " + number(cell) + " px to stay under " + std::to_string(opt.max_png_side) +
+                       " px a side and " + std::to_string(opt.max_png_pixels / 1'000'000) + " megapixels";
+    fit.cell = cell;
+  } else if (pdf) {
+    constexpr double kMaxPdfSide = 14000;  // points; PDF viewers stop at 14,400 (200 inches)
+    fit.cell = std::min(wanted, (kMaxPdfSide / opt.scale - 24) / std::max(cols, rows));
+    if (fit.cell < wanted) fit.limit_note = "cells shrunk from " + number(wanted) + " to " + number(fit.cell) + " pt to keep the page under 200 inches";
+  }
+  for (const Panel& p : scene.panels) {
+    fit.label_font.push_back(detail::fitting_font_size(detail::label_extent(p), fit.cell, kAdvance, max_font));
+    if (fit.label_font.back() < kMinLabelPx - 1e-9 && !p.cells.empty()) fit.omitted.push_back(p.name.empty() ? "cells" : p.name);
+  }
+  return fit;
 }
 
 bool terminal_wants_color(int fd) {
@@ -119,6 +206,18 @@ LabelExtent label_extent(const Panel& panel) {
     e.lines = std::max(e.lines, lines);
   }
   return e;
+}
+
+double cell_for_labels(const LabelExtent& extent, double font, double advance) {
+  if (extent.chars == 0) return 0;
+  return std::ceil(std::max(advance * font * static_cast<double>(extent.chars) / 0.86,
+                            1.18 * font * static_cast<double>(extent.lines) / 0.84));
+}
+
+double cell_for_labels(const Scene& scene, double font, double advance) {
+  double cell = 0;
+  for (const Panel& p : scene.panels) cell = std::max(cell, cell_for_labels(label_extent(p), font, advance));
+  return cell;
 }
 
 double fitting_font_size(const LabelExtent& extent, double cell, double advance, double max_size) {

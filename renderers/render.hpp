@@ -3,8 +3,9 @@
 //   std::string bytes = render(scene, Format::kSvg, {.style = Style::kCute});
 //
 // Formats: TikZ (a standalone LaTeX document for pdflatex), SVG, PNG and PDF
-// (through Cairo, when built with it: png_supported()), and a text table in the
-// style of CuTe's print_layout (ANSI colours when asked).
+// (through Cairo, when built with it: png_supported()), a text table in the
+// style of CuTe's print_layout (ANSI colours when asked), and HTML (the SVG with a
+// small script: hover, thread highlighting, zoom; one self-contained file).
 //
 // Styles:
 //   kDefault  legend and title, every owner shown (ranges or counts, all of them in
@@ -16,21 +17,43 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "renderers/scene.hpp"
 
 namespace cutevis {
 
-enum class Format { kTex, kSvg, kPng, kPdf, kTxt };
+enum class Format { kTex, kSvg, kPng, kPdf, kTxt, kHtml };
 enum class Style { kDefault, kCute };
 
 struct RenderOptions {
   Style style = Style::kDefault;
   bool ansi_color = false;               // kTxt: colour cells with ANSI escapes
-  int64_t max_png_pixels = 16'000'000;   // kPng: cells shrink to keep the image under this
-  int64_t max_png_side = 16'384;         //       and under this many pixels a side
+  // kPng: cells are as large as the longest label needs at 9 px (times `scale`), and
+  // shrink (labels dropped, said in the legend) only past these limits.  The image is
+  // drawn in bands, so memory stays small whatever its size.
+  int64_t max_png_pixels = 400'000'000;
+  int64_t max_png_side = 32'768;
+  double scale = 1.0;                    // --scale: PNG pixels per unit, SVG/PDF size factor
+  double cell = 0;                       // --cell: cell size in px (pt for PDF); 0 = from the labels
 };
+
+// The least label font, in px at scale 1 (PNG) or in SVG user units: labels are never smaller.
+constexpr double kMinLabelPx = 9.0;
+
+// How a picture's cells and labels are sized in PNG, PDF, SVG and HTML: cells as large
+// as the longest label needs at kMinLabelPx (or --cell), each panel's labels as large
+// as its own longest label allows, and only past a format's size limit smaller cells,
+// whose panels then go without labels (the legend says so).
+struct LabelFit {
+  double cell = 0;                   // PNG px at scale 1, PDF pt, SVG user units
+  std::vector<double> label_font;    // per panel of the scene
+  std::vector<std::string> omitted;  // panels drawn without labels ("C", "A", "cells")
+  std::string limit_note;            // why cells are smaller than the labels need, or ""
+};
+LabelFit fit_labels(const Scene& scene, Format format, const RenderOptions& options = {});
 
 // The bytes of `scene` in `format`.  Throws Error for what cannot be drawn (PNG/PDF
 // without Cairo, CuTe style for a picture CuTe cannot make, ...).
@@ -39,7 +62,11 @@ std::string render(const Scene& scene, Format format, const RenderOptions& optio
 // Whether PNG and PDF are available (cutevis built with Cairo).
 bool png_supported();
 
-Format parse_format(const std::string& text);  // "tex", "svg", "png", "pdf", "txt"
+Format parse_format(const std::string& text);  // "tex", "svg", "png", "pdf", "txt", "html"
+// The format a file name asks for by its extension (".png" -> kPng, ".tikz" -> kTex),
+// or none (no extension, or one that is no picture format).
+std::optional<Format> format_of_path(const std::string& path);
+std::string format_name(Format format);        // "tex", "svg", ...
 Style parse_style(const std::string& text);    // "default", "cute"
 std::string file_extension(Format format);     // ".tex", ".svg", ...
 

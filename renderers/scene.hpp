@@ -52,7 +52,8 @@ struct AxisLabels {
 };
 
 // What a panel shows, which is also what the CuTe backends print for it.
-enum class PanelRole : uint8_t { kLayout, kTv };
+// kKey: a colour key (the 32 banks), drawn by the default style only.
+enum class PanelRole : uint8_t { kLayout, kTv, kKey };
 
 struct Panel {
   PanelRole role = PanelRole::kLayout;
@@ -66,6 +67,10 @@ struct Panel {
   // draws the view's (c,r) at (r,c): B is (N,K) in CuTe and drawn K down, N across.
   std::shared_ptr<const OwnershipView> view;
   bool transposed = false;
+  // MMA operands in registers: value v of a thread is element v % atom_values of the
+  // fragment of MMA instruction v / atom_values, value_bits wide (0: not known).
+  int value_bits = 0;
+  int64_t atom_values = 0;
 
   AxisLabels row_axis, col_axis;
   bool col_axis_first = false;  // CuTe prints B's column labels before its row labels

@@ -137,8 +137,10 @@ std::string render_text(const Scene& scene, const RenderOptions& options) {
     for (const Cell& cell : p.cells) any_faded |= cell.emphasis == Emphasis::kFaded;
   if (any_faded && !options.ansi_color) o << "  ('.' marks the cells of threads not highlighted)\n";
   for (const Panel& p : scene.panels) {
+    if (p.role == PanelRole::kKey && !options.ansi_color) continue;  // a colour key without colours says nothing
     o << "\n";
-    if (!p.name.empty()) o << p.name << " (" << p.rows << " x " << p.cols << (p.transposed ? ", transposed" : "") << ")\n";
+    if (p.role == PanelRole::kKey) o << p.caption << "\n";
+    else if (!p.name.empty()) o << p.name << " (" << p.rows << " x " << p.cols << (p.transposed ? ", transposed" : "") << ")\n";
     TableStyle t;
     t.cell_width = widest_label(p) + 2;
     for (const auto& s : p.col_axis.text) t.cell_width = std::max(t.cell_width, s.size() + 2);

@@ -7,6 +7,7 @@
 #include <variant>
 
 #include "lib/error.hpp"
+#include "renderers/palette.hpp"
 
 namespace cutevis {
 
@@ -15,8 +16,7 @@ namespace {
 const Rgb kWhite{255, 255, 255};
 const char* kTimes = "\xC3\x97";  // U+00D7 MULTIPLICATION SIGN
 
-// How much of a colour survives when its cell is faded (thread highlighting).
-constexpr double kFade = 0.78;
+constexpr double kFade = kFadeToWhite;
 
 // Beyond these a picture would take gigabytes; say so instead.  (The 2x2 SM90
 // 64x256x16 GMMA has 75,776 cells and 2.6M owners.)
@@ -69,54 +69,56 @@ std::vector<std::string> index_labels(int64_t n) {
   return v;
 }
 
-// Hue wheel for the 32 shared-memory banks: neighbours differ, all light enough for black text.
-Rgb bank_color(int64_t bank) {
-  const double h = static_cast<double>((bank * 13) % 32) / 32.0 * 6.0;  // 13 is coprime to 32
-  const double s = 0.42, v = 1.0;
-  const int i = static_cast<int>(h) % 6;
-  const double f = h - std::floor(h);
-  const double p = v * (1 - s), q = v * (1 - s * f), t = v * (1 - s * (1 - f));
-  double r = 0, g = 0, b = 0;
-  switch (i) {
-    case 0: r = v, g = t, b = p; break;
-    case 1: r = q, g = v, b = p; break;
-    case 2: r = p, g = v, b = t; break;
-    case 3: r = p, g = q, b = v; break;
-    case 4: r = t, g = p, b = v; break;
-    default: r = v, g = p, b = q; break;
-  }
-  auto byte = [](double x) { return static_cast<uint8_t>(std::lround(x * 255)); };
-  return {byte(r), byte(g), byte(b)};
+size_t display_width_of(const std::string& s) {
+  size_t n = 0;
+  for (unsigned char ch : s) n += (ch & 0xC0) != 0x80;
+  return n;
 }
 
 int64_t mod8(int64_t i) { return ((i % 8) + 8) % 8; }
-
-// "T" + the owners' threads: every one when short ("T0-127", "T0,16"), else the
-// first and the count ("T0 x4").  `ids` sorted, possibly with repeats.
-std::string owner_line(char letter, std::span<const int64_t> ids, int64_t first) {
-  // One pass: distinct ids, and the runs of consecutive ones (at most two fit in 7 characters).
-  size_t distinct = 1, runs = 1;
-  for (size_t i = 1; i < ids.size(); ++i)
-    if (ids[i] != ids[i - 1]) {
-      ++distinct;
-      runs += ids[i] != ids[i - 1] + 1;
-    }
-  if (distinct == 1) return letter + std::to_string(ids[0]);
-  if (runs <= 2) {
-    std::string all = compress_ranges({ids.begin(), ids.end()});
-    if (all.size() <= 7) return letter + all;
-  }
-  return letter + std::to_string(first) + " " + kTimes + std::to_string(distinct);
-}
 
 struct TvStats {
   int64_t replicated = 0;  // cells with several owners
   int64_t unowned = 0;
   int64_t highlighted = 0;
+  int64_t several_warps = 0;  // colour by warp: cells owned by more than one warp
+  // The multi-owner label forms used, each with an example from this picture.
+  std::string range_example, list_example, count_example, bare_count_example;
+  std::vector<int64_t> shading_values;  // distinct given values present
 };
 
+// Characters a multi-owner line may take: as wide as the widest single-owner line
+// ("T127", "V31"), and never less than "T0-127", so an SS GMMA's operands keep their range.
+size_t label_budget(int64_t num_threads, int64_t num_values) {
+  auto width = [](int64_t n) { return 1 + std::to_string(std::max<int64_t>(n - 1, 0)).size(); };
+  return std::max<size_t>({width(num_threads), width(num_values), 6});
+}
+
+void note_form(TvStats& stats, const std::string& line) {
+  if (line.rfind(kTimes, 0) == 0) {
+    if (stats.bare_count_example.empty()) stats.bare_count_example = line;
+  } else if (line.find(kTimes) != std::string::npos) {
+    if (stats.count_example.empty()) stats.count_example = line;
+  } else if (line.find(',') != std::string::npos) {
+    if (stats.list_example.empty()) stats.list_example = line;
+  } else if (line.find('-') != std::string::npos) {
+    if (stats.range_example.empty()) stats.range_example = line;
+  }
+}
+
+// A given shading's value of a cell (CellShading), or none.
+std::optional<int64_t> shade_of(const ViewOptions& opt, const Panel& p, int64_t r, int64_t c) {
+  if (!opt.shading.value) return std::nullopt;
+  return opt.shading.value(p.name, r, c);
+}
+
+void note_shading(TvStats& stats, int64_t v) {
+  auto it = std::lower_bound(stats.shading_values.begin(), stats.shading_values.end(), v);
+  if (it == stats.shading_values.end() || *it != v) stats.shading_values.insert(it, v);
+}
+
 // One TV panel: labels, fills and emphasis of every cell from its owners.
-void fill_tv_cells(Panel& p, const ViewOptions& opt, ColorBy color_by, TvStats& stats) {
+void fill_tv_cells(Panel& p, const ViewOptions& opt, ColorBy color_by, size_t budget, TvStats& stats) {
   p.cells.assign(static_cast<size_t>(p.rows * p.cols), Cell{});
   const bool highlight = !opt.threads.empty();
   std::vector<int64_t> threads, values;
@@ -140,6 +142,7 @@ void fill_tv_cells(Panel& p, const ViewOptions& opt, ColorBy color_by, TvStats& 
             break;
           }
       }
+      bool one_warp = true;
       if (owners.size() == 1) {
         cell.label = "T" + std::to_string(pick.thr) + "\nV" + std::to_string(pick.val);
       } else {
@@ -151,21 +154,33 @@ void fill_tv_cells(Panel& p, const ViewOptions& opt, ColorBy color_by, TvStats& 
         for (const Owner& o : owners) {
           threads.push_back(o.thr);
           one_value &= o.val == owners[0].val;
+          one_warp &= o.thr / 32 == owners[0].thr / 32;
         }
         std::string value_line = "V" + std::to_string(owners[0].val);
         if (!one_value) {
           values.clear();
           for (const Owner& o : owners) values.push_back(o.val);
           std::sort(values.begin(), values.end());
-          value_line = owner_line('V', values, pick.val);
+          value_line = owner_line('V', values, pick.val, budget);
+          note_form(stats, value_line);
         }
-        cell.label = owner_line('T', threads, pick.thr) + "\n" + value_line;
+        std::string thread_line = owner_line('T', threads, pick.thr, budget);
+        note_form(stats, thread_line);
+        cell.label = thread_line + "\n" + value_line;
       }
-      switch (color_by) {
-        case ColorBy::kValue: cell.fill = cute_tv_color(pick.val); break;
-        case ColorBy::kWarp: cell.fill = cute_tv_color(pick.thr / 32); break;
-        case ColorBy::kNone: cell.fill = kWhite; break;
-        default: cell.fill = cute_tv_color(pick.thr); break;
+      if (std::optional<int64_t> v = shade_of(opt, p, r, c)) {
+        cell.fill = category_color(*v);
+        note_shading(stats, *v);
+      } else {
+        switch (color_by) {
+          case ColorBy::kValue: cell.fill = value_color(pick.val); break;
+          case ColorBy::kWarp:
+            cell.fill = one_warp ? warp_color(owners[0].thr / 32) : several_warps_color();
+            stats.several_warps += !one_warp;
+            break;
+          case ColorBy::kNone: cell.fill = kWhite; break;
+          default: cell.fill = thread_color(pick.thr); break;
+        }
       }
       if (cell.emphasis == Emphasis::kFaded) cell.fill = mix(cell.fill, kWhite, kFade);
     }
@@ -183,9 +198,9 @@ ColorBy tv_color_by(const ViewOptions& opt) {
 
 std::string color_key(ColorBy c) {
   switch (c) {
-    case ColorBy::kThread: return "colour: thread mod 8 (CuTe's palette)";
-    case ColorBy::kValue: return "colour: value mod 8";
-    case ColorBy::kWarp: return "colour: warp (thread / 32) mod 8";
+    case ColorBy::kThread: return "colour: thread (hue by lane, shade by warp)";
+    case ColorBy::kValue: return "colour: value index (hue by index mod 32)";
+    case ColorBy::kWarp: return "colour: warp (thread / 32), every owner counted";
     case ColorBy::kIndex: return "colour: index mod 8";
     case ColorBy::kNone: return "colour: none";
     default: return "";
@@ -198,12 +213,35 @@ std::string dims(const std::vector<int64_t>& v) {
   return s;
 }
 
+// The legend's line for a given shading: its name and the values present.
+std::string shading_key(const ViewOptions& opt, const std::vector<int64_t>& values) {
+  std::string s = "colour: " + opt.shading.name;
+  if (!values.empty()) {
+    s += " (";
+    for (size_t i = 0; i < values.size(); ++i)
+      s += (i ? ", " : "") + (opt.shading.key_label ? opt.shading.key_label(values[i]) : std::to_string(values[i]));
+    s += ")";
+  }
+  return s;
+}
+
 void add_tv_legend(Scene& s, const ViewOptions& opt, ColorBy color_by, const TvStats& stats) {
-  s.legend.push_back(color_key(color_by));
-  if (stats.replicated > 0)
-    s.legend.push_back(std::to_string(stats.replicated) +
-                       " cells have several owners: all listed (T0-127) or first and count (T0 " + kTimes +
-                       "4); every owner in the SVG tooltip");
+  s.legend.push_back(opt.shading.value ? shading_key(opt, stats.shading_values) : color_key(color_by));
+  if (color_by == ColorBy::kWarp && stats.several_warps > 0 && !opt.shading.value)
+    s.legend.push_back(std::to_string(stats.several_warps) + " cells owned by several warps (grey)");
+  if (stats.replicated > 0) {
+    std::string forms;
+    auto add = [&](const std::string& example, const std::string& meaning) {
+      if (example.empty()) return;
+      forms += (forms.empty() ? "" : "; ") + example + " " + meaning;
+    };
+    add(stats.range_example, "= every owner, a range");
+    add(stats.list_example, "= every owner, a list");
+    add(stats.count_example, "= the first owner, then how many in all");
+    add(stats.bare_count_example, "= how many owners (too many to name in a cell)");
+    s.legend.push_back(std::to_string(stats.replicated) + " cells have several owners" +
+                       (forms.empty() ? std::string() : ": " + forms));
+  }
   if (stats.unowned > 0) s.legend.push_back(std::to_string(stats.unowned) + " cells have no owner (blank)");
   if (!opt.threads.empty())
     s.legend.push_back("highlighted threads " + opt.threads.to_string() + " (" + std::to_string(stats.highlighted) +
@@ -235,6 +273,27 @@ void axis(AxisLabels& a, AxisLabels::Side side, int64_t n) {
   a.text = index_labels(n);
 }
 
+// The 32-bank key drawn under a bank-coloured layout: bank b in its colour.
+Panel bank_key(int64_t row0) {
+  Panel k;
+  k.role = PanelRole::kKey;
+  k.name = "key";
+  k.rows = 1;
+  k.cols = 32;
+  k.row0 = row0;
+  k.cells.resize(32);
+  for (int64_t b = 0; b < 32; ++b) {
+    k.cells[static_cast<size_t>(b)].label = "b" + std::to_string(b);
+    k.cells[static_cast<size_t>(b)].fill = bank_color(b);
+  }
+  k.row_rules.assign(2, 0);
+  k.col_rules.assign(33, 0);
+  k.caption = "bank key (32 banks x 4 bytes)";
+  k.caption_row = static_cast<double>(row0) - 1;
+  k.caption_col = 7.5;
+  return k;
+}
+
 void check_tile(int64_t m, int64_t n, const char* what) {
   if (m <= 0 || n <= 0) throw Error(std::string("a ") + what + " needs a positive tile, got " + std::to_string(m) + "x" + std::to_string(n));
 }
@@ -247,6 +306,26 @@ AnyLayout append_to_rank2(const AnyLayout& l) {
 }
 
 }  // namespace
+
+std::string owner_line(char letter, std::span<const int64_t> ids, int64_t first, size_t budget) {
+  // One pass: distinct ids, and whether they can be listed at all within the budget.
+  size_t distinct = 1, runs = 1;
+  for (size_t i = 1; i < ids.size(); ++i)
+    if (ids[i] != ids[i - 1]) {
+      ++distinct;
+      runs += ids[i] != ids[i - 1] + 1;
+    }
+  if (distinct == 1) return letter + std::to_string(ids[0]);
+  if (runs <= budget / 2) {  // each run takes at least two characters
+    std::string all = letter + compress_ranges({ids.begin(), ids.end()});
+    if (display_width_of(all) <= budget) return all;
+  }
+  std::string count = letter + std::to_string(first) + " " + kTimes + std::to_string(distinct);
+  if (display_width_of(count) <= budget) return count;
+  count = letter + std::to_string(first) + kTimes + std::to_string(distinct);
+  if (display_width_of(count) <= budget) return count;
+  return kTimes + std::to_string(distinct);  // the count alone: the first owner would not fit
+}
 
 Rgb cute_tv_color(int64_t i) {
   static const Rgb palette[8] = {{175, 175, 255}, {175, 255, 175}, {255, 255, 175}, {255, 175, 175},
@@ -384,6 +463,7 @@ Scene layout_scene(const AnyLayout& layout_in, const ViewOptions& opt) {
   if (!coordinates) values = layout_values(layout);
   p.cells.resize(static_cast<size_t>(total));
   int64_t worst_row = 0, worst_col = 0;
+  TvStats shading_stats;
   for (int64_t i = 0; i < total; ++i) {
     Cell& cell = p.cells[static_cast<size_t>(i)];
     if (coordinates) {
@@ -403,6 +483,10 @@ Scene layout_scene(const AnyLayout& layout_in, const ViewOptions& opt) {
       }
       case ColorBy::kNone: cell.fill = kWhite; break;
       default: cell.fill = cute_tv_color(v); break;
+    }
+    if (std::optional<int64_t> given = shade_of(opt, p, i % rows, i / rows)) {
+      cell.fill = category_color(*given);
+      note_shading(shading_stats, *given);
     }
   }
   if (color_by == ColorBy::kBank) {
@@ -428,7 +512,10 @@ Scene layout_scene(const AnyLayout& layout_in, const ViewOptions& opt) {
 
   s.legend.push_back("layout " + to_string(layout) + ": " + std::to_string(rows) + " x " + std::to_string(cols) +
                      " (mode 0 down, " + (sh.is_tuple() && sh.rank() > 2 ? "modes 1.. across" : "mode 1 across") + ")");
-  if (color_by == ColorBy::kBank)
+  if (color_by == ColorBy::kBank && !opt.shading.value) s.panels.push_back(bank_key(rows + 2));
+  if (opt.shading.value)
+    s.legend.push_back(shading_key(opt, shading_stats.shading_values));
+  else if (color_by == ColorBy::kBank)
     s.legend.push_back("colour and bN: shared-memory bank of the element (" + std::to_string(opt.bank_element_bits) +
                        "-bit elements, 32 banks x 4 bytes); a row at once: " + std::to_string(worst_row) +
                        "-way conflict at worst, a column at once: " + std::to_string(worst_col) + "-way");
@@ -453,7 +540,7 @@ Scene tv_scene(const Layout& tv, const IntTuple& tile_mn, const ViewOptions& opt
   axis(p.row_axis, AxisLabels::Side::kLeft, m);
   axis(p.col_axis, AxisLabels::Side::kTop, n);
   TvStats stats;
-  fill_tv_cells(p, opt, color_by, stats);
+  fill_tv_cells(p, opt, color_by, label_budget(s.num_threads, size(tv.shape[1])), stats);
   s.panels.push_back(std::move(p));
   s.legend.push_back("TV layout " + to_string(tv) + " over a " + dims({m, n}) + " tile, " +
                      std::to_string(s.num_threads) + " threads x " + std::to_string(size(tv.shape[1])) + " values");
@@ -496,8 +583,19 @@ Scene mma_scene(const MmaPicture& pic, const ViewOptions& opt) {
   b.caption_row = static_cast<double>(b.row0) - 2;
   b.caption_col = static_cast<double>(N) / 2 - 0.5;
 
+  auto registers = [](Panel& p, int bits, int64_t atom_values, bool in_registers) {
+    if (!in_registers || bits <= 0 || atom_values <= 0) return;
+    p.value_bits = bits;
+    p.atom_values = atom_values;
+  };
+  registers(c, pic.bits_c, pic.atom_values_c, pic.registers_c);
+  registers(a, pic.bits_a, pic.atom_values_a, pic.registers_a);
+  registers(b, pic.bits_b, pic.atom_values_b, pic.registers_b);
+
   TvStats stats;
-  for (Panel* p : {&c, &a, &b}) fill_tv_cells(*p, opt, color_by, stats);
+  const size_t budget = label_budget(s.num_threads, std::max({size(pic.tv_a.shape[1]), size(pic.tv_b.shape[1]),
+                                                              size(pic.tv_c.shape[1])}));
+  for (Panel* p : {&c, &a, &b}) fill_tv_cells(*p, opt, color_by, budget, stats);
   s.panels = {std::move(c), std::move(a), std::move(b)};
 
   s.legend.push_back("tile M x N x K = " + dims({M, N, K}) + ", " + std::to_string(s.num_threads) + " threads");
@@ -537,7 +635,8 @@ Scene copy_scene(const CopyPicture& pic, const ViewOptions& opt) {
   dst.caption_col = static_cast<double>(dst.col0) + static_cast<double>(N) / 2 - 0.5;
 
   TvStats stats;
-  for (Panel* p : {&src, &dst}) fill_tv_cells(*p, opt, color_by, stats);
+  const size_t budget = label_budget(s.num_threads, std::max(size(pic.tv_s.shape[1]), size(pic.tv_d.shape[1])));
+  for (Panel* p : {&src, &dst}) fill_tv_cells(*p, opt, color_by, budget, stats);
   s.panels = {std::move(src), std::move(dst)};
 
   s.legend.push_back("tile M x N = " + dims({M, N}) + ", " + std::to_string(s.num_threads) + " threads");

@@ -17,6 +17,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -29,9 +32,9 @@ namespace cutevis {
 
 enum class ColorBy {
   kAuto,    // thread for TV pictures, index for layouts
-  kThread,  // thread mod 8, CuTe's TV palette
-  kValue,   // value mod 8
-  kWarp,    // (thread / 32) mod 8
+  kThread,  // thread: hue by lane, lightness by warp (renderers/palette.hpp)
+  kValue,   // value index, the same palette
+  kWarp,    // thread / 32 over all owners (a cell of several warps is grey)
   kIndex,   // layouts: L(m,n) mod 8
   kBank,    // layouts: the shared-memory bank of element L(m,n) (32 banks of 4 bytes)
   kNone,    // white
@@ -52,11 +55,23 @@ class ThreadSet {
   std::vector<std::pair<int64_t, int64_t>> ranges_;  // inclusive, sorted, disjoint
 };
 
+// Colours from values computed elsewhere (an analysis beside atoms/: bank conflicts,
+// sectors, ...): one small integer per drawn cell, or none.  A view that is given a
+// shading colours by it instead of `color_by`, keys the values present and says
+// `name` in the legend.  Coordinates are the panel's drawn (row, col); `panel` is
+// "C", "A", "B", "S", "D", or "" for a single layout or TV panel.
+struct CellShading {
+  std::string name;  // "bank conflicts of one ldmatrix"
+  std::function<std::optional<int64_t>(const std::string& panel, int64_t row, int64_t col)> value;
+  std::function<std::string(int64_t)> key_label;  // how the key names a value ("2-way"); default: the number
+};
+
 struct ViewOptions {
   std::string title{};             // the expression as the user wrote it
   ColorBy color_by = ColorBy::kAuto;
   ThreadSet threads{};             // highlighted threads; the rest faded (empty: none)
   int bank_element_bits = 16;      // ColorBy::kBank: bits per element of L's codomain
+  CellShading shading{};           // when shading.value is set: colours from it
 };
 
 Scene layout_scene(const AnyLayout& layout, const ViewOptions& options = {});
@@ -68,6 +83,12 @@ struct MmaPicture {
   Layout tv_c;  // get_layoutC_TV: (thr, val) -> m + M*n
   int64_t m = 0, n = 0, k = 0;  // tile_shape(TiledMMA)
   int64_t num_threads = 0;      // size(TiledMMA); 0 means size<0>(tv_c)
+  // Where a value lives, for the HTML page's hover (0: not given): the bits of each
+  // operand's element, the values one thread holds per MMA instruction (the atom's
+  // value mode), and whether the operand is in registers (not shared/tensor memory).
+  int bits_a = 0, bits_b = 0, bits_c = 0;
+  int64_t atom_values_a = 0, atom_values_b = 0, atom_values_c = 0;
+  bool registers_a = true, registers_b = true, registers_c = true;
 };
 Scene mma_scene(const MmaPicture& picture, const ViewOptions& options = {});
 
@@ -96,5 +117,10 @@ Scene diff_scene(const DiffPicture& picture, const ViewOptions& options = {});
 
 // CuTe's 8-colour TV palette (SVGColor_TV / TikzColor_TV), by index mod 8.
 Rgb cute_tv_color(int64_t i);
+
+// A multi-owner label line: every id when it fits in `budget` characters ("T0-127"
+// a range, "T0,64" a list, "T0-3,16-19"), else the first and the count ("T0 ×4",
+// "T0×256" when the space does not fit), else the count alone ("×256").  `ids` sorted, possibly with repeats.
+std::string owner_line(char letter, std::span<const int64_t> ids, int64_t first, size_t budget);
 
 }  // namespace cutevis

@@ -9,6 +9,7 @@ packages=(
   libcairo2-dev fontconfig fonts-dejavu-core # PNG/PDF output
   librsvg2-bin poppler-utils libxml2-utils python3  # tests render and parse SVGs, read PDFs, decode PNGs
   texlive-latex-base texlive-pictures texlive-latex-extra  # tests compile TikZ (standalone, tikz)
+  chromium nodejs                           # the HTML page is tested in headless Chromium (tests/browser/drive.mjs, no npm packages)
 )
 
 if [ "$(id -u)" -ne 0 ]; then

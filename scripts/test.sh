@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Build cutevis with warnings as errors and run every test (GPU tests report
 # "Skipped" on machines without a GPU).  Ends with ctest's summary line.
+# The configuration is the README's command 1, so after it only the tests build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh

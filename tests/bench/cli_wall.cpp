@@ -70,6 +70,11 @@ int main(int argc, char** argv) {
       {"mma 2x2 64x256x16 GMMA --svg", {"mma", gmma2x2, "--svg"}, 300},
       {"mma 2x2 64x256x16 GMMA --png", {"mma", gmma2x2, "--png", "-o", "/tmp/cutevis_bench.png"}, 1000},
       {"mma 2x2 64x256x16 GMMA --tex", {"mma", gmma2x2, "--tex"}, 0},
+      // issue 9: the inspector on a 128x128 tile with a 128-thread TiledCopy (gmem -> SW128 smem)
+      {"copy 128x128, 128 threads --analyze --json",
+       {"copy", "make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>, half_t>{}, Layout<Shape<_16,_8>,Stride<_8,_1>>{}, Layout<Shape<_1,_8>>{})",
+        "--src", "gmem:(128,128):(128,1)", "--dst", "smem:tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_128,_128>{})", "--analyze", "--json"},
+       20},
   };
   std::printf("%-52s %8s %8s %8s %8s\n", "command (whole process)", "min ms", "median", "p90", "goal");
   for (const auto& c : cases) {

@@ -16,6 +16,7 @@
 
 #include "lib/expr.hpp"
 #include "renderers/render.hpp"
+#include "renderers/palette.hpp"
 #include "renderers/views.hpp"
 #include "tests/support/reference.hpp"
 #include "tests/support/skip.hpp"
@@ -279,15 +280,24 @@ TEST_CASE("PNG: decodes to a bounded image as cells shrink and labels drop on a 
     CHECK(w * h < 16'000'000);
   }
   const Scene big = gmma_2x2_scene();
+  // Every label at >= 9 px: cells as large as "T0-255" needs, inside the default limits.
+  const LabelFit fit = fit_labels(big, Format::kPng);
+  CHECK(fit.omitted.empty());
+  CHECK(fit.limit_note.empty());
+  for (double f : fit.label_font) CHECK(f >= kMinLabelPx);
   const auto [bw, bh] = decode(render(big, Format::kPng), "gmma.png");
   if (bw > 0) {
-    CHECK(bw * bh <= 16'000'000);
-    CHECK(bw <= 16384);
-    CHECK(bw > 530 * 8);  // still at least 8 px a cell
+    CHECK(bw * bh <= 400'000'000);
+    CHECK(bw <= 32768);
+    CHECK(bw >= 530 * fit.cell);
   }
-  const auto [sw, sh] = decode(render(big, Format::kPng, {.max_png_pixels = 4'000'000}), "gmma_small.png");
+  // A tighter budget shrinks the cells, and the labels go (said in the legend).
+  const RenderOptions tight{.max_png_pixels = 4'000'000, .max_png_side = 16384};
+  CHECK(!fit_labels(big, Format::kPng, tight).omitted.empty());
+  CHECK(!fit_labels(big, Format::kPng, tight).limit_note.empty());
+  const auto [sw, sh] = decode(render(big, Format::kPng, tight), "gmma_small.png");
   if (sw > 0) CHECK(sw * sh <= 4'000'000);
-  CHECK_THROWS_AS(render(big, Format::kPng, {.max_png_pixels = 10'000}), Error);
+  CHECK_THROWS_AS(render(big, Format::kPng, {.max_png_pixels = 10'000, .max_png_side = 16384}), Error);
 
   const std::string pdf = render(atom, Format::kPdf);
   CHECK(pdf.rfind("%PDF-", 0) == 0);
@@ -324,7 +334,9 @@ TEST_CASE("text: owners and sub-mode rules with ANSI colour only when asked") {
   CHECK(plain_text.find("|         . |") != std::string::npos);  // faded cells, no colour to fade them with
   CHECK(plain_text.find("T1 \xC3\x97") == std::string::npos);
   const std::string coloured = render(s, Format::kTxt, {.ansi_color = true});
-  CHECK(coloured.find("\x1b[48;2;175;175;255m") != std::string::npos);  // thread 0's colour
+  const Rgb t0 = thread_color(0);
+  CHECK(coloured.find("\x1b[48;2;" + std::to_string(t0.r) + ";" + std::to_string(t0.g) + ";" + std::to_string(t0.b) + "m") !=
+        std::string::npos);  // thread 0's colour
   CHECK(coloured.find("\x1b[0m") != std::string::npos);
 
   const std::string ruled = render(layout_scene(any("((2,2),(2,2)):((1,4),(2,8))")), Format::kTxt);

@@ -4,6 +4,7 @@
 
 #include "lib/expr.hpp"
 #include "renderers/render.hpp"
+#include "renderers/palette.hpp"
 #include "renderers/views.hpp"
 #include "tests/support/reference.hpp"
 
@@ -139,10 +140,10 @@ TEST_CASE("TV scene: thread highlighting fades the other cells and labels with t
   const Cell& t5 = s.panels[0].cell(1, 2);  // thread 5 = (1,1): m = 1, n = 2
   CHECK(t5.emphasis == Emphasis::kHighlighted);
   CHECK(t5.label == "T5\nV0");
-  CHECK(t5.fill == cute_tv_color(5));
+  CHECK(t5.fill == thread_color(5));
   const Cell& t1 = s.panels[0].cell(0, 2);  // thread 1: faded
   CHECK(t1.emphasis == Emphasis::kFaded);
-  CHECK(t1.fill != cute_tv_color(1));
+  CHECK(t1.fill != thread_color(1));
   CHECK(t1.label == "T1\nV0");
 
   // A replicated cell is highlighted through any of its owners and says so.
@@ -152,10 +153,10 @@ TEST_CASE("TV scene: thread highlighting fades the other cells and labels with t
 
 TEST_CASE("TV scene: colour by thread or value or warp or none and layouts and TVs refuse each other's colours") {
   const Layout tv = plain("(64,2):(1,64)");
-  CHECK(tv_scene(tv, tup(128, 1), {.color_by = ColorBy::kValue}).panels[0].cell(70, 0).fill == cute_tv_color(1));
-  CHECK(tv_scene(tv, tup(128, 1), {.color_by = ColorBy::kWarp}).panels[0].cell(40, 0).fill == cute_tv_color(1));
+  CHECK(tv_scene(tv, tup(128, 1), {.color_by = ColorBy::kValue}).panels[0].cell(70, 0).fill == value_color(1));
+  CHECK(tv_scene(tv, tup(128, 1), {.color_by = ColorBy::kWarp}).panels[0].cell(40, 0).fill == warp_color(1));
   CHECK(tv_scene(tv, tup(128, 1), {.color_by = ColorBy::kNone}).panels[0].cell(40, 0).fill == Rgb{});
-  CHECK(tv_scene(tv, tup(128, 1)).panels[0].cell(3, 0).fill == cute_tv_color(3));
+  CHECK(tv_scene(tv, tup(128, 1)).panels[0].cell(3, 0).fill == thread_color(3));
   CHECK_THROWS_AS(tv_scene(tv, tup(128, 1), {.color_by = ColorBy::kBank}), Error);
   CHECK_THROWS_AS(layout_scene(any("(4,8):(1,4)"), {.color_by = ColorBy::kThread}), Error);
   CHECK(parse_color_by("warp") == ColorBy::kWarp);

@@ -1,0 +1,160 @@
+#include "app/inspect.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "atoms/analysis/copy_analysis.hpp"
+#include "atoms/analysis/partition.hpp"
+#include "atoms/copy_catalogue.hpp"
+#include "atoms/mma_names.hpp"
+#include "atoms/tiled_copy.hpp"
+#include "app/sources.hpp"
+#include "lib/expr.hpp"
+#include "renderers/cost_grid.hpp"
+#include "renderers/render.hpp"
+
+namespace cutevis {
+
+bool wants_inspection(const InspectOptions& o) { return o.analyze || !o.src.empty() || !o.dst.empty() || !o.mma.empty(); }
+
+namespace {
+
+// Tensor and --mma texts see the command's --from / -D names and its --dsl choice.
+std::function<Value(const std::string&)> evaluator_of(const ShowOptions& show) {
+  return [&show](const std::string& text) { return evaluate_source(text, show.env.get(), show.syntax); };
+}
+
+nlohmann::json partition_json(const ThreadPartition& p, const IntTuple& shape) {
+  nlohmann::json cells = nlohmann::json::array();
+  const int64_t rows = size(shape[0]);
+  for (int64_t c : p.cells) cells.push_back({c % rows, c / rows});
+  return {{"thread", p.thread}, {"layout", to_string(p.layout)}, {"offset", p.offset}, {"text", p.text}, {"cells", cells}, {"offsets", p.offsets}};
+}
+
+std::string partition_text(const char* name, const ThreadPartition& p, const IntTuple& shape) {
+  std::string s = std::string(name) + " of thread " + std::to_string(p.thread) + " (CPY,CPY_M,CPY_N): " + p.text + "\n  (m,n)->offset:";
+  const int64_t rows = size(shape[0]);
+  for (size_t i = 0; i < p.cells.size(); ++i)
+    s += (i % 8 == 0 ? "\n   " : "") + std::string(" (") + std::to_string(p.cells[i] % rows) + "," + std::to_string(p.cells[i] / rows) + ")->" +
+         std::to_string(p.offsets[i]);
+  return s + "\n";
+}
+
+}  // namespace
+
+Output run_copy_inspection(const TiledCopy& copy, const ShowOptions& show, const InspectOptions& o) {
+  if (!o.analyze && !show.thread && o.mma.empty()) throw Error("--src/--dst place the copy over tensors: add --analyze, or --thread T for that thread's partitions");
+  auto [src_space, dst_space] = default_spaces(copy.atom);
+  const CopyTensor src = parse_copy_tensor(o.src, src_space, evaluator_of(show)), dst = parse_copy_tensor(o.dst, dst_space, evaluator_of(show));
+  nlohmann::json j = nlohmann::json::object();
+  std::string text;
+  if (show.thread) {
+    if (o.src.empty() && o.dst.empty()) throw Error("--thread needs --src and/or --dst: the tensors to partition");
+    if (!o.src.empty()) {
+      ThreadPartition p = partition_S(copy, src.layout, *show.thread);
+      j["partition_S"] = partition_json(p, shape(src.layout));
+      text += partition_text("partition_S", p, shape(src.layout));
+    }
+    if (!o.dst.empty()) {
+      ThreadPartition p = partition_D(copy, dst.layout, *show.thread);
+      j["partition_D"] = partition_json(p, shape(dst.layout));
+      text += partition_text("partition_D", p, shape(dst.layout));
+    }
+  }
+  if (!o.mma.empty()) {
+    if (o.operand != "A" && o.operand != "B") throw Error("--operand is A or B, not " + o.operand);
+    register_catalogue_names();
+    Value v = evaluate_source(o.mma, show.env.get(), show.syntax);
+    const TiledMma* mma = as_tiled_mma(v);
+    if (mma == nullptr) throw Error("--mma needs a TiledMMA, e.g. make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{}); got " + v.describe());
+    FragmentCheck f = check_fragment(copy, *mma, o.operand[0]);
+    j["fragment_check"] = {{"operand", f.operand}, {"matches", f.matches}, {"threads", f.threads_checked}, {"first_mismatch", f.first_mismatch}};
+    text += "destination fragment vs the MMA's " + f.operand + ": " +
+            (f.matches ? "matches for all " + std::to_string(f.threads_checked) + " threads\n" : "MISMATCH, " + f.first_mismatch + "\n");
+  }
+  const std::string& color_by = show.picture.color_by;
+  const bool cost_picture = color_by == "conflict" || color_by == "sector";
+  if (cost_picture && !show.picture.format) throw Error("--color-by " + color_by + " colours a picture: add --svg, --tex, --png, --pdf or --txt");
+  if (show.picture.format && !cost_picture) throw Error("copy --analyze draws --color-by conflict (shared memory) or --color-by sector (global memory)");
+  if (cost_picture && !o.analyze) throw Error("--color-by " + color_by + " needs --analyze");
+  if (o.analyze) {
+    CopyAnalysis a = analyze_copy(copy, src, dst);
+    if (cost_picture) {
+      const MemorySpace want = color_by == "conflict" ? MemorySpace::kSmem : MemorySpace::kGmem;
+      const bool use_src = src.space == want;
+      if (!use_src && dst.space != want) throw Error("--color-by " + color_by + " needs a " + to_string(want) + " tensor");
+      const CopyAnalysis::CellCosts& cells = use_src ? a.src_cells : a.dst_cells;
+      CostGrid g;
+      g.title = show.input;
+      g.rows = size(a.tensor_shape[0]);
+      g.cols = size(a.tensor_shape[1]);
+      if (want == MemorySpace::kSmem) {
+        g.prefix = "w";
+        g.value = cells.wavefront;
+        g.marked = cells.conflicted;
+        g.legend = {std::string(use_src ? "src" : "dst") + " smem: wN = the wavefront (within its instruction) that serves the cell; ! = its instruction has bank conflicts",
+                    "smem: " + std::to_string(a.smem.wavefronts) + " wavefronts, ideal " + std::to_string(a.smem.ideal_wavefronts) + ", " +
+                        std::to_string(a.smem.bank_conflicts) + " bank conflicts"};
+      } else {
+        g.prefix = "s";
+        int64_t first = -1;
+        for (int64_t s : cells.sector)
+          if (s >= 0 && (first < 0 || s < first)) first = s;
+        g.value = cells.sector;
+        for (int64_t& s : g.value)
+          if (s >= 0) s -= first;
+        g.legend = {std::string(use_src ? "src" : "dst") + " gmem: sN = the cell's 32-byte sector (from the first)",
+                    "gmem: " + std::to_string(a.gmem.requests) + " requests, " + std::to_string(a.gmem.sectors) + " sectors"};
+      }
+      RenderOptions r;
+      r.style = show.picture.style;
+      r.ansi_color = show.picture.ansi_color && *show.picture.format == Format::kTxt;
+      Output pic;
+      pic.bytes = render(cost_grid_scene(g), *show.picture.format, r);
+      pic.binary = *show.picture.format == Format::kPng || *show.picture.format == Format::kPdf;
+      return pic;
+    }
+    if (show.thread) {
+      j["analysis"] = to_json(a, o.addresses);
+    } else {
+      j = to_json(a, o.addresses);
+    }
+    text += to_text(a);
+  }
+  Output out;
+  out.bytes = show.json ? j.dump() + "\n" : text;
+  return out;
+}
+
+Output run_mma_inspection(const TiledMma& mma, const ShowOptions& show, const MmaInspectOptions& o) {
+  if (!o.analyze) throw Error("--smem-a/--smem-b/--copy-a/--copy-b go with --analyze");
+  if (o.smem_a.empty() && o.smem_b.empty()) throw Error("mma --analyze needs --smem-a and/or --smem-b: the operands' shared-memory layouts");
+  if (show.picture.format) throw Error("mma --analyze prints text or --json; draw one operand's copy with `cutevis copy ... --color-by conflict`");
+  register_catalogue_names();
+  nlohmann::json j = nlohmann::json::object();
+  std::string text;
+  for (char operand : {'A', 'B'}) {
+    const std::string& smem = operand == 'A' ? o.smem_a : o.smem_b;
+    const std::string& atom_name = operand == 'A' ? o.copy_a : o.copy_b;
+    if (smem.empty()) {
+      if (!atom_name.empty()) throw Error(std::string("--copy-") + char(operand + 32) + " needs --smem-" + char(operand + 32));
+      continue;
+    }
+    const ValueType& type = operand == 'A' ? mma.atom.type_a : mma.atom.type_b;
+    CopyAtom atom = atom_name.empty() ? make_copy_atom("AutoVectorizingCopy", type)
+                    : atom_name.find('<') != std::string::npos && atom_name.rfind("Copy_Atom", 0) == 0 ? find_copy_atom(atom_name)
+                                                                                                       : make_copy_atom(atom_name, type);
+    TiledCopy copy = operand == 'A' ? make_tiled_copy_A(atom, mma) : make_tiled_copy_B(atom, mma);
+    CopyAnalysis a = analyze_copy(copy, parse_copy_tensor(smem, MemorySpace::kSmem, evaluator_of(show)), CopyTensor{});
+    FragmentCheck f = check_fragment(copy, mma, operand);
+    nlohmann::json e = to_json(a, false);
+    e["fragment_check"] = {{"matches", f.matches}, {"first_mismatch", f.first_mismatch}};
+    j[std::string(1, operand)] = e;
+    text += std::string(1, operand) + ": make_tiled_copy_" + operand + "(" + atom.name + "{}, mma) over " + smem + "\n" + to_text(a) +
+            "  destination fragment vs the MMA's " + operand + ": " + (f.matches ? "matches" : "MISMATCH, " + f.first_mismatch) + "\n";
+  }
+  Output out;
+  out.bytes = show.json ? j.dump() + "\n" : text;
+  return out;
+}
+
+}  // namespace cutevis

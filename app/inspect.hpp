@@ -1,0 +1,35 @@
+// cutevis — `cutevis copy EXPR --src T --dst T --analyze`: the inspector's CLI side (issue 9).
+// Parses the tensors' text, calls atoms/analysis, prints its results; computes nothing itself.
+#pragma once
+
+#include <string>
+
+#include "app/commands.hpp"
+#include "atoms/copy_atom.hpp"
+
+namespace cutevis {
+
+struct InspectOptions {
+  std::string src, dst;   // "[smem:|gmem:]LAYOUT", e.g. "gmem:(128,64):(64,1)"
+  bool analyze = false;   // --analyze
+  bool addresses = false; // --addresses: every lane's byte address in the --json per-instruction list
+  std::string mma;        // --mma EXPR: check the copy's destination fragment against this TiledMMA's
+  std::string operand = "A";  // --operand A|B
+};
+
+// `cutevis mma EXPR --smem-a T --smem-b T [--copy-a ATOM] [--copy-b ATOM] --analyze`: the S2R
+// copies of the MMA's operands from shared memory, analysed like `copy --analyze`.
+struct MmaInspectOptions {
+  std::string smem_a, smem_b;   // (M,K) / (N,K) shared-memory tensors
+  std::string copy_a, copy_b;   // copy atoms for make_tiled_copy_A/B; default: the MMA's own
+                                // partition copied by copy() (AutoVectorizingCopy)
+  bool analyze = false;
+  bool any() const { return analyze || !smem_a.empty() || !smem_b.empty() || !copy_a.empty() || !copy_b.empty(); }
+};
+Output run_mma_inspection(const struct TiledMma& mma, const ShowOptions& show, const MmaInspectOptions& options);
+
+bool wants_inspection(const InspectOptions& o);  // any of --src/--dst/--analyze/--mma
+// The analysis of `copy` over the tensors as text or JSON (options.json).
+Output run_copy_inspection(const TiledCopy& copy, const ShowOptions& show, const InspectOptions& options);
+
+}  // namespace cutevis

@@ -1,0 +1,294 @@
+#include "app/sources.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "app/diagnostics.hpp"
+#include "lib/cpp_scanner.hpp"
+#include "lib/dsl.hpp"
+
+namespace cutevis {
+
+namespace {
+
+constexpr size_t kMaxSourceBytes = size_t{4} << 20;  // CUTLASS's largest header is ~0.3 MB
+
+std::string extension_of(const std::string& path) {
+  size_t slash = path.find_last_of('/');
+  size_t dot = path.find_last_of('.');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return "";
+  std::string e = path.substr(dot);
+  for (auto& c : e) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return e;
+}
+
+std::string read_source(const std::string& path) {
+  std::string text;
+  if (path == "-") {
+    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  } else {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error("--from " + path + ": cannot read the file");
+    in.seekg(0, std::ios::end);
+    std::streamoff size = in.tellg();
+    if (size > static_cast<std::streamoff>(kMaxSourceBytes))
+      throw Error("--from " + path + ": the file is " + std::to_string(size / (1 << 20)) + " MB; cutevis reads source files up to " +
+                  std::to_string(kMaxSourceBytes >> 20) + " MB");
+    in.seekg(0);
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  if (text.size() > kMaxSourceBytes)
+    throw Error("--from " + path + ": more than " + std::to_string(kMaxSourceBytes >> 20) + " MB of source");
+  // C++ source is text: UTF-8 (in comments and strings) without NUL or other control bytes
+  for (size_t i = 0; i < text.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    bool control = c < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != '\f' && c != '\v';
+    if (c == 0 || control)
+      throw Error("--from " + path + ": not C++ source (binary data: byte 0x" + [&] {
+        char b[3];
+        std::snprintf(b, sizeof b, "%02x", c);
+        return std::string(b);
+      }() + " at offset " + std::to_string(i) + ")");
+  }
+  return text;
+}
+
+// -D NAME=VALUE: the value is C++ (an integer, a type, an expression).
+Declaration parse_define(const std::string& d) {
+  size_t eq = d.find('=');
+  std::string name = d.substr(0, eq);
+  bool valid = !name.empty() && (std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_');
+  for (size_t i = 0; valid && i < name.size(); ++i) {
+    char c = name[i];
+    if (c == ':') {
+      valid = i + 2 < name.size() && name[i + 1] == ':' && (std::isalpha(static_cast<unsigned char>(name[i + 2])) || name[i + 2] == '_');
+      ++i;
+    } else if (c == '.') {  // CuTeDSL: -D self.tile_shape=(128, 128, 64)
+      valid = i + 1 < name.size() && (std::isalpha(static_cast<unsigned char>(name[i + 1])) || name[i + 1] == '_');
+    } else {
+      valid = std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    }
+  }
+  if (eq == std::string::npos || !valid)
+    throw Error("-D expects NAME=VALUE (e.g. -D bM=128, -D TA=half_t, -D TileShape='Shape<_128,_128,_64>'), got '" + d + "'");
+  Declaration decl;
+  decl.name = name;
+  decl.text = d.substr(eq + 1);
+  decl.file = "";
+  decl.line = 1;
+  decl.column = static_cast<int>(eq) + 2;
+  if (decl.text.find_first_not_of(" \t") == std::string::npos) throw Error("-D " + name + "= has no value");
+  if (looks_like_dsl(decl.text) || name.find('.') != std::string::npos) decl.language = SourceLanguage::kPython;
+  return decl;
+}
+
+std::string lines_after_first(const std::string& s) {
+  size_t nl = s.find('\n');
+  return nl == std::string::npos ? "" : s.substr(nl + 1);
+}
+
+// The caret lines format_error draws under `text` at `pos`, indented by `indent`.
+std::string caret_lines(const std::string& text, size_t pos, const std::string& indent) {
+  std::string lines = lines_after_first(format_error(Error("", static_cast<int64_t>(pos)), text));
+  std::string out;
+  std::istringstream in(lines);
+  for (std::string line; std::getline(in, line);) out += indent + line + "\n";
+  return out;
+}
+
+std::string where(const SourceSpot& s) {
+  if (s.file.empty()) return "-D " + s.name;
+  return (s.file == "-" ? std::string("<stdin>") : s.file) + ":" + std::to_string(s.line) + ":" + std::to_string(s.column);
+}
+
+// Byte offset of (line, column) in text (1-based).
+size_t offset_of(const std::string& text, int line, int column) {
+  size_t pos = 0;
+  for (int l = 1; l < line && pos != std::string::npos; ++l) {
+    pos = text.find('\n', pos);
+    if (pos != std::string::npos) ++pos;
+  }
+  if (pos == std::string::npos) return text.size();
+  return std::min(text.size(), pos + static_cast<size_t>(std::max(column, 1) - 1));
+}
+
+std::string kind_of(const Value& v) {
+  if (v.is(Value::Kind::kTuple) && v.is_int_tuple()) return "shape";
+  return v.kind_name();
+}
+
+}  // namespace
+
+std::shared_ptr<Environment> load_sources(const SourceOptions& o) {
+  if (o.empty()) return nullptr;
+  auto env = std::make_shared<Environment>();
+  env->set_parser(SourceLanguage::kPython, [](const std::string& text) { return parse_dsl_expression(text); });
+  bool stdin_read = false;
+  for (const auto& path : o.from) {
+    if (path == "-") {
+      if (stdin_read) throw Error("--from - (standard input) can be given once");
+      stdin_read = true;
+    }
+    std::string ext = extension_of(path);
+    if (ext == ".py" || ext == ".pyi") {
+      std::string text = read_source(path);
+      for (auto& d : scan_python(text, path)) env->add(std::move(d));
+      continue;
+    }
+    std::string text = read_source(path);
+    CppScan scan = scan_cpp(text, path);
+    for (auto& d : scan.declarations) env->add(std::move(d));
+    for (auto& p : scan.parameters) env->add_parameter(std::move(p));
+  }
+  for (const auto& d : o.defines) env->define(parse_define(d));
+  return env;
+}
+
+Value evaluate_source(const std::string& text, Environment* env, Syntax syntax) {
+  register_catalogue_names();
+  bool dsl = syntax == Syntax::kDsl || (syntax == Syntax::kAuto && looks_like_dsl(text));
+  bool snippet = !dsl && syntax != Syntax::kDsl && looks_like_snippet(text);
+  Environment local;
+  if (!env && !snippet) {
+    try {
+      return evaluate_expression(text, default_registry(), dsl ? Syntax::kDsl : Syntax::kCpp);  // the fast path
+    } catch (const UnknownName&) {  // list every undefined name, not only the first
+      local.evaluate(parse_in_syntax(text, dsl ? Syntax::kDsl : Syntax::kCpp), text, default_registry());
+      throw;
+    }
+  }
+  if (!env) env = &local;
+  if (!snippet) return env->evaluate(parse_in_syntax(text, dsl ? Syntax::kDsl : Syntax::kCpp), text, default_registry());
+  CppSnippet s = scan_cpp_snippet(text, kSnippetFile);
+  for (auto& d : s.declarations) env->add(std::move(d));
+  if (!s.result_name.empty()) {
+    // the last statement declares: its value (errors point into the snippet)
+    const Declaration* d = env->find(s.result_name, "");
+    if (!d) throw Error("cannot find '" + s.result_name + "'");
+    return env->value_of(*d, default_registry());
+  }
+  // the last statement is an expression: parse it in place, so positions stay the snippet's
+  std::string expr(text.size(), ' ');
+  std::copy(text.begin() + static_cast<long>(s.result_begin), text.begin() + static_cast<long>(s.result_end), expr.begin() + static_cast<long>(s.result_begin));
+  return env->evaluate(parse_expression(expr), text, default_registry());
+}
+
+std::string describe_error(const Error& e, const std::string& source) {
+  if (const auto* u = dynamic_cast<const UndefinedNames*>(&e)) {
+    std::string out = "cutevis: error: " + std::string(e.what()) + "\n";
+    std::string defines;
+    const size_t kShown = 12;  // the rest are counted in the first line
+    for (size_t i = 0; i < std::min(kShown, u->uses().size()); ++i) {
+      const NameUse& use = u->uses()[i];
+      if (use.in_expression) {
+        out += caret_lines(source, static_cast<size_t>(use.position), "");
+      } else if (use.spot.file == kSnippetFile) {
+        out += caret_lines(source, offset_of(source, use.spot.line, use.spot.column), "");
+      } else {
+        out += "  " + where(use.spot) + ": '" + use.name + "' in " + use.spot.name + "\n";
+        out += caret_lines(use.spot.excerpt, use.spot.excerpt_column, "  ");
+      }
+      defines += " -D " + use.name + "=...";
+    }
+    return out + "  give " + (u->uses().size() == 1 ? "it" : "them") + ":" + defines + "\n";
+  }
+  if (const auto* l = dynamic_cast<const LocatedError*>(&e)) {
+    const SourceSpot& s = l->spot();
+    if (s.file == kSnippetFile) return format_error(Error(e.what(), static_cast<int64_t>(offset_of(source, s.line, s.column))), source);
+    std::string head = s.file.empty() ? "-D " + s.name + ": " : where(s) + ": ";
+    std::string msg = head + e.what();
+    if (s.file.empty()) return format_error(Error(msg, static_cast<int64_t>(s.excerpt_column)), s.excerpt);
+    return "cutevis: error: " + msg + "\n" + caret_lines(s.excerpt, s.excerpt_column, "");
+  }
+  return format_error(e, source);
+}
+
+Output run_names(const NamesOptions& o) {
+  if (o.sources.from.empty()) throw Error("cutevis names needs --from FILE");
+  register_catalogue_names();
+  std::shared_ptr<Environment> env = load_sources(o.sources);
+  struct Row {
+    const Declaration* d;
+    std::string kind, value, error;
+    std::vector<std::string> needs;
+  };
+  std::vector<Row> rows;
+  for (const Declaration& d : env->declarations()) {
+    Row r{&d, "", "", "", {}};
+    try {
+      Value v = env->value_of(d, default_registry());
+      r.kind = kind_of(v);
+      r.value = v.to_string();
+    } catch (const Error& e) {
+      r.kind = "unresolved";
+      auto uses = env->undefined_names_of(d, default_registry());
+      for (const auto& u : uses) r.needs.push_back(u.name);
+      const auto* l = dynamic_cast<const LocatedError*>(&e);
+      r.error = l && l->spot().name != d.name ? where(l->spot()) + " (" + l->spot().name + "): " + e.what() : e.what();
+    }
+    rows.push_back(std::move(r));
+  }
+  auto qualified = [](const Declaration& d) { return d.scope.empty() ? d.name : d.scope + "::" + d.name; };
+  if (o.json) {
+    nlohmann::json names = nlohmann::json::array();
+    for (const auto& r : rows) {
+      nlohmann::json j = {{"name", qualified(*r.d)}, {"kind", r.kind}, {"definition", r.d->text}, {"file", r.d->file},
+                          {"line", r.d->line}, {"column", r.d->column}};
+      if (r.kind == "unresolved") {
+        j["error"] = r.error;
+        j["needs"] = r.needs;
+      } else {
+        j["value"] = r.value;
+      }
+      names.push_back(j);
+    }
+    nlohmann::json params = nlohmann::json::array();
+    for (const auto& p : env->parameters()) params.push_back({{"name", qualified(p)}, {"file", p.file}, {"line", p.line}});
+    return Output{nlohmann::json{{"names", names}, {"parameters", params}}.dump() + "\n", false};
+  }
+  size_t width = 4;
+  for (const auto& r : rows) width = std::max(width, std::min<size_t>(qualified(*r.d).size(), 40));
+  std::string out;
+  size_t resolved = 0;
+  std::vector<std::string> all_needs;
+  for (const auto& r : rows) {
+    std::string name = qualified(*r.d);
+    std::string line = name + std::string(width > name.size() ? width - name.size() : 0, ' ') + "  ";
+    std::string kind = r.kind + std::string(r.kind.size() < 15 ? 15 - r.kind.size() : 0, ' ') + "  ";
+    std::string body;
+    if (r.kind == "unresolved") {
+      body = r.error;
+      if (!r.needs.empty()) {
+        body += "; give";
+        for (const auto& n : r.needs) {
+          body += " -D " + n + "=...";
+          if (std::find(all_needs.begin(), all_needs.end(), n) == all_needs.end()) all_needs.push_back(n);
+          if (const Declaration* p = env->parameter(n, r.d->scope)) body += " (" + std::string(p->scope.empty() ? "a parameter" : "a parameter of " + p->scope) + ")";
+        }
+      }
+    } else {
+      ++resolved;
+      body = r.value;
+    }
+    std::string indent(line.size() + kind.size(), ' ');
+    std::string shown;
+    std::istringstream in(body);
+    bool first = true;
+    for (std::string l; std::getline(in, l); first = false) shown += (first ? "" : "\n" + indent) + l;
+    out += line + kind + shown + "\n";
+  }
+  out += std::to_string(rows.size()) + " names, " + std::to_string(resolved) + " resolved";
+  if (!all_needs.empty()) {
+    out += "; to resolve more, give";
+    for (const auto& n : all_needs) out += " -D " + n + "=...";
+  }
+  return Output{out + "\n", false};
+}
+
+}  // namespace cutevis

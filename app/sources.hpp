@@ -1,0 +1,49 @@
+// cutevis — declarations from files and -D for every command that takes an expression:
+//
+//   cutevis eval --from kernel.cu -D bM=128 'SmemLayoutA{}'
+//   cutevis mma --from collective.hpp TiledMma
+//   cutevis eval 'using A = Layout<Shape<_4,_8>>; auto b = coalesce(A{});'   (a snippet: the result is b)
+//   cutevis names --from kernel.cu [-D ...] [--json]
+//
+// Files are read here (lib/ knows no files); the scanners and the name environment are
+// lib's (lib/cpp_scanner.hpp, lib/environment.hpp).
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/commands.hpp"
+#include "lib/environment.hpp"
+
+namespace cutevis {
+
+struct SourceOptions {
+  std::vector<std::string> from;     // --from FILE (repeatable; "-" is standard input)
+  std::vector<std::string> defines;  // -D NAME=VALUE (repeatable)
+  bool empty() const { return from.empty() && defines.empty(); }
+};
+
+// The declarations of the files and the -D definitions; nullptr when there are none (the
+// plain expression path stays as fast as it was).  Throws Error for unreadable, oversized,
+// binary or unsupported files and malformed -D.
+std::shared_ptr<Environment> load_sources(const SourceOptions& options);
+
+// An expression or a snippet, evaluated with the declared names (env may be null); a
+// CuTeDSL expression (syntax kDsl, or kAuto and spelled in the DSL) is one expression.
+Value evaluate_source(const std::string& text, Environment* env, Syntax syntax = Syntax::kAuto);
+
+struct NamesOptions {
+  SourceOptions sources;
+  bool json = false;
+};
+// `cutevis names`: every declared name, its kind and CuTe print, or why it is unresolved
+// and which -D would resolve it.
+Output run_names(const NamesOptions& options);
+
+// The text for stderr of any Error: FILE:LINE:COL and the declaration's line for errors in
+// files, every undefined name with a caret and the -D to give, else format_error's.
+std::string describe_error(const Error& error, const std::string& source);
+
+}  // namespace cutevis

@@ -1,0 +1,413 @@
+// A TiledCopy over tensors: the instructions every thread issues, their addresses, and their
+// cost (see copy_analysis.hpp).
+#include "atoms/analysis/copy_analysis.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <sstream>
+
+#include "lib/error.hpp"
+#include "lib/expr.hpp"
+
+namespace cutevis {
+
+namespace {
+
+bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
+
+// How the atom executes: which instruction each side issues, and how many values one call moves.
+struct AtomPlan {
+  AccessKind src_kind = AccessKind::kLoad, dst_kind = AccessKind::kStore;
+  int64_t vals_per_call = 1;   // values of one thread per instruction (the memory side's, for LDSM/STSM)
+  int matrices = 0;            // ldmatrix / stmatrix xN
+  bool trans = false;
+  int64_t max_vec_bits = 0;    // AutoVectorizingCopyWithAssumedAlignment<N>: copy() picks the width (<= N)
+};
+
+int64_t auto_vectorizing_limit(const std::string& op) {
+  if (op == "DefaultCopy") return 8;
+  if (op == "AutoVectorizingCopy") return 128;
+  if (starts_with(op, "AutoVectorizingCopyWithAssumedAlignment<")) return std::stoll(op.substr(op.find('<') + 1));
+  return 0;
+}
+
+AtomPlan plan_of(const CopyAtom& atom) {
+  AtomPlan p;
+  const int64_t bits = atom.value_type.bits;
+  if (atom.family == "SM75_LDSM" || atom.family == "SM90_STSM") {
+    const bool load = atom.family == "SM75_LDSM";
+    p.src_kind = load ? AccessKind::kLdmatrix : AccessKind::kLoad;
+    p.dst_kind = load ? AccessKind::kStore : AccessKind::kStmatrix;
+    p.vals_per_call = load ? atom.num_val_src : atom.num_val_dst;  // one 16-byte row
+    // registers per thread: 32 bits per 8x8 matrix
+    p.matrices = static_cast<int>((load ? atom.num_val_dst : atom.num_val_src) * bits / 32);
+    p.trans = atom.op.size() > 2 && atom.op.substr(atom.op.size() - 2) == "_T";
+    return p;
+  }
+  if (atom.family == "SM80_CP_ASYNC") {
+    p.src_kind = p.dst_kind = AccessKind::kCpAsync;
+    p.vals_per_call = atom.num_val_src;
+    return p;
+  }
+  if (atom.family == "Universal") {
+    p.max_vec_bits = auto_vectorizing_limit(atom.op);
+    if (p.max_vec_bits > 0) return p;
+    if (starts_with(atom.op, "UniversalCopy<")) {
+      p.vals_per_call = atom.num_val_src;
+      return p;
+    }
+  }
+  throw Error("the inspector does not model " + atom.op + " (UniversalCopy, DefaultCopy, AutoVectorizingCopy, LDSM, STSM and cp.async are)");
+}
+
+// The leading run of values 0, 1, ... that stay contiguous in memory (offset(v+1) == offset(v)+1).
+int64_t contiguous_run(const std::vector<int64_t>& offsets) {
+  int64_t run = 1;
+  while (run < static_cast<int64_t>(offsets.size()) && offsets[run] == offsets[run - 1] + 1) ++run;
+  return run;
+}
+
+// Whether offsets[c*n .. c*n+n-1] are contiguous and start at a multiple of n, for every chunk c.
+bool chunks_vectorize(const std::vector<int64_t>& offsets, int64_t n) {
+  for (size_t c = 0; c + n <= offsets.size(); c += n) {
+    if (offsets[c] % n != 0) return false;
+    for (int64_t k = 1; k < n; ++k)
+      if (offsets[c + k] != offsets[c] + k) return false;
+  }
+  return true;
+}
+
+struct Side {
+  const CopyTensor* tensor = nullptr;
+  std::vector<int64_t> tv;       // the side's TV layout, index t + T*v -> tile index
+  std::vector<int64_t> offset;   // tensor index -> element offset
+  std::vector<int64_t> cell_of;  // element offset -> tensor index (-1: none), for ldmatrix rows
+  AccessKind kind = AccessKind::kLoad;
+};
+
+int64_t mode_size(const IntTuple& shape, size_t mode) { return shape.rank() > mode ? size(shape[mode]) : 1; }
+
+}  // namespace
+
+CopyTensor parse_copy_tensor(const std::string& text, MemorySpace implied, const std::function<Value(const std::string&)>& evaluate) {
+  CopyTensor t;
+  if (text.empty()) return t;
+  std::string body = text;
+  t.space = implied == MemorySpace::kRmem ? MemorySpace::kSmem : implied;
+  for (auto [prefix, space] : {std::pair{"smem:", MemorySpace::kSmem}, std::pair{"gmem:", MemorySpace::kGmem}}) {
+    if (body.rfind(prefix, 0) == 0) {
+      body = body.substr(5);
+      t.space = space;
+    }
+  }
+  Value v = evaluate ? evaluate(body) : evaluate_expression(body);
+  if (!v.is_layout_like()) throw Error("a tensor needs a layout (M,N) -> element offset; got " + v.describe());
+  t.layout = v.to_any_layout();
+  return t;
+}
+
+std::pair<MemorySpace, MemorySpace> default_spaces(const CopyAtom& atom) {
+  if (atom.family == "SM75_LDSM") return {MemorySpace::kSmem, MemorySpace::kRmem};
+  if (atom.family == "SM90_STSM") return {MemorySpace::kRmem, MemorySpace::kSmem};
+  return {MemorySpace::kGmem, MemorySpace::kSmem};
+}
+
+CopyAnalysis analyze_copy(const TiledCopy& copy, const CopyTensor& src, const CopyTensor& dst) {
+  const CopyAtom& atom = copy.atom;
+  CopyAnalysis a;
+  a.atom = atom.name;
+  a.value_bits = atom.value_type.bits;
+  a.threads = copy.num_threads;
+  if (a.value_bits % 8 != 0) throw Error("the inspector needs whole-byte value types; " + atom.value_type.name + " has " + std::to_string(a.value_bits) + " bits");
+  AtomPlan plan = plan_of(atom);
+  if (src.space == MemorySpace::kRmem && dst.space == MemorySpace::kRmem)
+    throw Error("nothing to analyze: give --src and/or --dst tensors in shared or global memory");
+  if (plan.src_kind == AccessKind::kLdmatrix && src.space != MemorySpace::kSmem) throw Error(atom.op + " reads shared memory: --src must be smem");
+  if (plan.dst_kind == AccessKind::kStmatrix && dst.space != MemorySpace::kSmem) throw Error(atom.op + " writes shared memory: --dst must be smem");
+  if (plan.src_kind == AccessKind::kCpAsync && (src.space != MemorySpace::kGmem || dst.space != MemorySpace::kSmem))
+    throw Error(atom.op + " copies global to shared memory: --src gmem, --dst smem");
+
+  // (M,N) of the tensors: the same on both sides.
+  const CopyTensor* shaped = src.space != MemorySpace::kRmem ? &src : &dst;
+  a.tensor_shape = shape(shaped->layout);
+  for (const CopyTensor* t : {&src, &dst}) {
+    if (t->space == MemorySpace::kRmem) continue;
+    const IntTuple& s = shape(t->layout);
+    if (s.rank() > 2 || mode_size(s, 0) != mode_size(a.tensor_shape, 0) || mode_size(s, 1) != mode_size(a.tensor_shape, 1))
+      throw Error("the tensors must both be (M,N) of one shape; got " + to_string(a.tensor_shape) + " and " + to_string(s));
+  }
+  const IntTuple mn = tup(mode_size(a.tensor_shape, 0), mode_size(a.tensor_shape, 1));
+  const int64_t tile_m = mode_size(copy.tile_mn, 0), tile_n = mode_size(copy.tile_mn, 1);
+  if (size(mn[0]) % tile_m != 0 || size(mn[1]) % tile_n != 0)
+    throw Error("the tensor " + to_string(mn) + " is not a multiple of the copy's tile " + to_string(copy.tile_mn));
+  // ((TileM,TileN),(RestM,RestN)) -> m + M*n: the tiles partition_S/D walk.
+  const Layout tiles = zipped_divide(make_layout(a.tensor_shape), copy.tiler_mn);
+  const std::vector<int64_t> tile_to_cell = layout_values(tiles);
+  const int64_t tile_size = tile_m * tile_n;
+  a.tiles = size(tiles) / tile_size;
+
+  const int64_t threads = copy.num_threads;
+  // The values each thread holds on the side(s) in memory (LDSM/STSM: the register side's count differs).
+  int64_t vals = 0;
+  for (auto [tensor, tv] : {std::pair{&src, &copy.layout_s_tv}, std::pair{&dst, &copy.layout_d_tv}}) {
+    if (tensor->space == MemorySpace::kRmem) continue;
+    const int64_t v = size(tv->shape[1]);
+    if (vals != 0 && v != vals) throw Error("source and destination TV layouts hold different value counts");
+    vals = v;
+  }
+  Side sides[2];
+  sides[0].tensor = &src;
+  sides[1].tensor = &dst;
+  sides[0].tv = layout_values(copy.layout_s_tv);
+  sides[1].tv = layout_values(copy.layout_d_tv);
+  sides[0].kind = plan.src_kind;
+  sides[1].kind = plan.dst_kind;
+  for (Side& s : sides) {
+    if (s.tensor->space == MemorySpace::kRmem) continue;
+    s.offset = layout_values(s.tensor->layout);
+    int64_t top = 0;
+    for (int64_t o : s.offset) {
+      if (o < 0) throw Error("a tensor layout with negative offsets: " + to_string(s.tensor->layout));
+      top = std::max(top, o);
+    }
+    s.cell_of.assign(top + 1, -1);
+    for (size_t cell = 0; cell < s.offset.size(); ++cell) s.cell_of[s.offset[cell]] = static_cast<int64_t>(cell);
+  }
+
+  // A thread's element offsets for the values of one tile, in value order (the rmem side: compact).
+  auto thread_offsets = [&](const Side& s, int64_t t, int64_t tile) {
+    std::vector<int64_t> out(vals);
+    for (int64_t v = 0; v < vals; ++v)
+      out[v] = s.offset.empty() ? v : s.offset[tile_to_cell[s.tv[t + threads * v] + tile_size * tile]];
+    return out;
+  };
+
+  // max_common_vector per side and, for copy()'s auto-vectorization, the vector both sides share.
+  int64_t common = vals;
+  for (int i = 0; i < 2; ++i) {
+    CopySide& out = i == 0 ? a.src : a.dst;
+    out.space = sides[i].tensor->space;
+    out.kind = sides[i].kind;
+    int64_t run = vals;
+    if (out.space != MemorySpace::kRmem)
+      for (int64_t t = 0; t < threads; ++t) run = std::min(run, contiguous_run(thread_offsets(sides[i], t, 0)));
+    out.max_common_vector = run;
+    common = std::min(common, run);
+  }
+  if (plan.max_vec_bits > 0) {
+    // copy(AutoVectorizingCopyWithAssumedAlignment<N>): vec_bits = gcd(common * bits, N), used when
+    // it is whole bytes and wider than one value (pointers assumed aligned to N bits).
+    int64_t n = 1;
+    while (n * 2 <= common && vals % (n * 2) == 0) n *= 2;
+    auto all_chunks = [&](int64_t k) {
+      for (const Side& s : sides)
+        for (int64_t t = 0; t < threads; ++t)
+          if (!chunks_vectorize(thread_offsets(s, t, 0), k)) return false;
+      return true;
+    };
+    while (n > 1 && !all_chunks(n)) n /= 2;
+    int64_t vec_bits = std::gcd(n * a.value_bits, plan.max_vec_bits);
+    plan.vals_per_call = (vec_bits % 8 == 0 && vec_bits > a.value_bits) ? vec_bits / a.value_bits : 1;
+    a.notes.push_back(atom.op + ": copy() vectorizes to " + std::to_string(plan.vals_per_call * a.value_bits) + " bits (max_common_vector " +
+                      std::to_string(common) + " values, at most " + std::to_string(plan.max_vec_bits) + " bits assumed aligned)");
+  }
+  if (plan.vals_per_call <= 0 || vals % plan.vals_per_call != 0)
+    throw Error("each thread holds " + std::to_string(vals) + " values, not a multiple of the atom's " + std::to_string(plan.vals_per_call));
+  const int bits = static_cast<int>(plan.vals_per_call * a.value_bits);
+  a.vector_bits = bits;
+  const int64_t calls = vals / plan.vals_per_call;
+  const int64_t bytes_per_value = a.value_bits / 8;
+
+  const int64_t cells = size(a.tensor_shape);
+  auto init_cells = [&](CopyAnalysis::CellCosts& c) {
+    c.wavefront.assign(cells, -1);
+    c.conflicted.assign(cells, 0);
+    c.sector.assign(cells, -1);
+  };
+  init_cells(a.src_cells);
+  init_cells(a.dst_cells);
+
+  const int64_t warps = (threads + 31) / 32;
+  for (int i = 0; i < 2; ++i) {
+    CopySide& out = i == 0 ? a.src : a.dst;
+    out.bits = bits;
+    out.vectorizes = true;
+  }
+  // Instructions in issue order: warp by warp, tile by tile, call by call; source side first.
+  for (int64_t w = 0; w < warps; ++w) {
+    for (int64_t tile = 0; tile < a.tiles; ++tile) {
+      for (int64_t call = 0; call < calls; ++call) {
+        for (int i = 0; i < 2; ++i) {
+          const Side& s = sides[i];
+          if (s.tensor->space == MemorySpace::kRmem) continue;
+          CopySide& out = i == 0 ? a.src : a.dst;
+          CopyAnalysis::CellCosts& cell_costs = i == 0 ? a.src_cells : a.dst_cells;
+          MemoryInstruction inst;
+          inst.kind = s.kind;
+          inst.space = s.tensor->space;
+          inst.bits = bits;
+          inst.matrices = plan.matrices;
+          inst.trans = plan.trans;
+          inst.warp = static_cast<int>(w);
+          inst.index = static_cast<int>(tile * calls + call);
+          inst.address.assign(32, -1);
+          const bool matrix = s.kind == AccessKind::kLdmatrix || s.kind == AccessKind::kStmatrix;
+          if (matrix) inst.bits = 128;  // each address is one 16-byte row
+          std::vector<std::vector<int64_t>> lane_cells(32);
+          for (int lane = 0; lane < 32; ++lane) {
+            const int64_t t = w * 32 + lane;
+            if (t >= threads) continue;
+            std::vector<int64_t> offs(plan.vals_per_call);
+            for (int64_t k = 0; k < plan.vals_per_call; ++k) {
+              const int64_t v = call * plan.vals_per_call + k;
+              const int64_t cell = tile_to_cell[s.tv[t + threads * v] + tile_size * tile];
+              offs[k] = s.offset[cell];
+              lane_cells[lane].push_back(cell);
+            }
+            if (!chunks_vectorize(offs, 1) || contiguous_run(offs) < plan.vals_per_call) out.vectorizes = false;
+            if (matrix && lane >= 8 * plan.matrices) continue;  // rows come from lanes 0 .. 8N-1
+            inst.address[lane] = offs[0] * bytes_per_value;
+          }
+          cost(inst);
+          if (!inst.aligned) out.aligned = false;
+          const std::vector<int64_t> served = lane_wavefront(inst);
+          for (int lane = 0; lane < 32; ++lane) {
+            for (size_t k = 0; k < lane_cells[lane].size(); ++k) {
+              const int64_t cell = lane_cells[lane][k];
+              const int64_t byte = s.offset[cell] * bytes_per_value;
+              if (inst.space == MemorySpace::kGmem) {
+                cell_costs.sector[cell] = byte / 32;
+              } else if (!matrix || lane < 8 * plan.matrices) {
+                cell_costs.wavefront[cell] = served[lane];
+                cell_costs.conflicted[cell] = inst.bank_conflicts > 0;
+              }
+            }
+          }
+          // ldmatrix/stmatrix rows come from other lanes than the values' owners: colour a row by its row lane
+          if (matrix) {
+            for (int lane = 0; lane < 8 * plan.matrices && lane < 32; ++lane) {
+              if (inst.address[lane] < 0) continue;
+              const int64_t first = inst.address[lane] / bytes_per_value;
+              for (int64_t e = first; e < first + 16 / bytes_per_value; ++e) {
+                const int64_t cell = e < static_cast<int64_t>(s.cell_of.size()) ? s.cell_of[e] : -1;
+                if (cell < 0) continue;
+                cell_costs.wavefront[cell] = served[lane];
+                cell_costs.conflicted[cell] = inst.bank_conflicts > 0;
+              }
+            }
+          }
+          SideTotals& side = out.totals;
+          SideTotals& all = inst.space == MemorySpace::kSmem ? a.smem : a.gmem;
+          for (SideTotals* tot : {&side, &all}) {
+            tot->instructions += 1;
+            tot->wavefronts += inst.wavefronts;
+            tot->ideal_wavefronts += inst.ideal_wavefronts;
+            tot->bank_conflicts += inst.bank_conflicts;
+            tot->requests += inst.requests;
+            tot->sectors += inst.sectors;
+            tot->bytes_used += inst.bytes_used;
+          }
+          a.instructions.push_back(std::move(inst));
+        }
+      }
+    }
+  }
+  if (!a.src.vectorizes || !a.dst.vectorizes)
+    a.notes.push_back("some thread's values of one instruction are not contiguous in memory: the atom's " + std::to_string(bits) +
+                      "-bit access does not vectorize over this tensor (CuTe would not compile this copy)");
+  return a;
+}
+
+namespace {
+
+nlohmann::json totals_json(const SideTotals& t, MemorySpace space) {
+  if (space == MemorySpace::kSmem)
+    return {{"instructions", t.instructions}, {"wavefronts", t.wavefronts}, {"ideal_wavefronts", t.ideal_wavefronts}, {"bank_conflicts", t.bank_conflicts}};
+  return {{"instructions", t.instructions}, {"requests", t.requests}, {"sectors", t.sectors}, {"bytes_used", t.bytes_used},
+          {"bytes_moved", t.bytes_moved()}, {"efficiency", t.efficiency()}};
+}
+
+nlohmann::json side_json(const CopySide& s) {
+  nlohmann::json j = {{"space", to_string(s.space)}, {"max_common_vector", s.max_common_vector}};
+  if (s.space != MemorySpace::kRmem) {
+    j["bits"] = s.bits;
+    j["vectorizes"] = s.vectorizes;
+    j["aligned"] = s.aligned;
+    j["totals"] = totals_json(s.totals, s.space);
+  }
+  return j;
+}
+
+}  // namespace
+
+nlohmann::json to_json(const CopyAnalysis& a, bool with_addresses) {
+  nlohmann::json j;
+  j["atom"] = a.atom;
+  j["value_bits"] = a.value_bits;
+  j["threads"] = a.threads;
+  j["tensor_shape"] = to_string(a.tensor_shape);
+  j["tiles"] = a.tiles;
+  j["vector_bits"] = a.vector_bits;
+  j["src"] = side_json(a.src);
+  j["dst"] = side_json(a.dst);
+  j["smem"] = totals_json(a.smem, MemorySpace::kSmem);
+  j["gmem"] = totals_json(a.gmem, MemorySpace::kGmem);
+  nlohmann::json list = nlohmann::json::array();
+  for (const MemoryInstruction& i : a.instructions) {
+    nlohmann::json e = {{"warp", i.warp}, {"index", i.index}, {"ptx", i.ptx()}, {"space", to_string(i.space)},
+                        {"side", i.is_store() ? "dst" : "src"}, {"bits", i.bits}, {"aligned", i.aligned}};
+    if (i.space == MemorySpace::kSmem) {
+      e["wavefronts"] = i.wavefronts;
+      e["ideal_wavefronts"] = i.ideal_wavefronts;
+      e["bank_conflicts"] = i.bank_conflicts;
+    } else {
+      e["requests"] = i.requests;
+      e["sectors"] = i.sectors;
+      e["bytes_used"] = i.bytes_used;
+    }
+    if (with_addresses) e["address"] = i.address;
+    list.push_back(std::move(e));
+  }
+  j["instructions"] = std::move(list);
+  j["notes"] = a.notes;
+  return j;
+}
+
+std::string to_text(const CopyAnalysis& a) {
+  std::ostringstream o;
+  o << a.atom << " over " << to_string(a.tensor_shape) << ": " << a.threads << " threads, " << a.tiles << " tile" << (a.tiles == 1 ? "" : "s")
+    << ", " << a.vector_bits << "-bit accesses\n";
+  for (const CopySide* s : {&a.src, &a.dst}) {
+    o << (s == &a.src ? "  src " : "  dst ") << to_string(s->space);
+    if (s->space == MemorySpace::kRmem) {
+      o << " (registers)\n";
+      continue;
+    }
+    o << ": " << s->bits << "-bit, max_common_vector " << s->max_common_vector << ", " << (s->vectorizes ? "vectorizes" : "does NOT vectorize")
+      << ", " << (s->aligned ? "aligned" : "MISALIGNED") << "\n";
+  }
+  if (a.smem.instructions) {
+    o << "  smem: " << a.smem.instructions << " instructions, " << a.smem.wavefronts << " wavefronts (ideal " << a.smem.ideal_wavefronts << "), "
+      << a.smem.bank_conflicts << " bank conflicts\n";
+  }
+  if (a.gmem.instructions) {
+    char eff[32];
+    std::snprintf(eff, sizeof eff, "%.1f%%", 100.0 * a.gmem.efficiency());
+    o << "  gmem: " << a.gmem.requests << " requests, " << a.gmem.sectors << " sectors, " << a.gmem.bytes_used << " bytes used / "
+      << a.gmem.bytes_moved() << " moved (" << eff << ")\n";
+  }
+  // Per instruction: warp 0's sequence (every warp's when they differ in cost).
+  o << "  per instruction (warp.index  ptx  cost):\n";
+  for (const MemoryInstruction& i : a.instructions) {
+    o << "    " << i.warp << "." << i.index << "  " << i.ptx() << "  ";
+    if (i.space == MemorySpace::kSmem)
+      o << i.wavefronts << " wavefronts (ideal " << i.ideal_wavefronts << ")" << (i.bank_conflicts ? ", " + std::to_string(i.bank_conflicts) + " conflicts" : "");
+    else
+      o << i.sectors << " sectors, " << i.bytes_used << " bytes used";
+    o << "\n";
+  }
+  for (const std::string& n : a.notes) o << "  note: " << n << "\n";
+  return o.str();
+}
+
+}  // namespace cutevis

@@ -1,0 +1,48 @@
+// cutevis — one thread's partition_S / partition_D of a tensor under a TiledCopy, as CuTe's
+// ThrCopy computes them (include/cute/atom/copy_atom.hpp, tidfrg_S / tile2thrfrg):
+//
+//   zipped_divide(tensor, Tiler_MN)          ((TileM,TileN),(RestM,RestN))
+//   compose the tile mode with the TV layout  ((thr,val),(RestM,RestN))
+//   slice thr = T                             (CPY, CPY_M, CPY_N) at an offset
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "atoms/copy_atom.hpp"
+#include "lib/swizzle.hpp"
+
+namespace cutevis {
+
+struct ThreadPartition {
+  char side = 'S';              // 'S': partition_S (source side of the atom), 'D': partition_D
+  int64_t thread = 0;
+  // (CPY, CPY_M, CPY_N) -> element offset from `offset`.  For a swizzled (composed) tensor
+  // A o O o B this is the partition of B; the swizzle applies to O + offset + layout(i).
+  Layout layout;
+  int64_t offset = 0;
+  std::string text;             // e.g. "0 + ((8,1),8,1):((1,0),1024,0)", "Sw<3,4,3> o smem_ptr[16b](unset) o 64 + ..."
+  std::vector<int64_t> cells;   // tensor index (m + M*n) of each element, in index order
+  std::vector<int64_t> offsets; // the tensor's offset of each element: what tS(i) reads
+};
+
+ThreadPartition partition_S(const TiledCopy& copy, const AnyLayout& tensor, int64_t thread);
+ThreadPartition partition_D(const TiledCopy& copy, const AnyLayout& tensor, int64_t thread);
+
+}  // namespace cutevis
+
+namespace cutevis {
+
+// Whether a copy's destination fragment is the TiledMMA's A (or B) fragment thread by thread
+// (what make_tiled_copy_A/B promise and retile_D relies on): every thread must receive exactly
+// the cells of the (M,K) / (N,K) tile that the MMA's get_layoutA/B_TV gives it.
+struct FragmentCheck {
+  bool matches = true;
+  std::string operand;      // "A" or "B"
+  int64_t threads_checked = 0;
+  std::string first_mismatch;  // e.g. "thread 5: the MMA's A value 2 is (m,k) = (8,2), the copy delivers (0,10)"
+};
+FragmentCheck check_fragment(const TiledCopy& copy, const struct TiledMma& mma, char operand);
+
+}  // namespace cutevis

@@ -1,0 +1,605 @@
+// The C++ declaration scanner (see lib/cpp_scanner.hpp): comments blanked, a light token
+// stream, statements split at `;` and blocks, and each statement read as a declaration
+// or skipped.
+#include "lib/cpp_scanner.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <map>
+#include <string_view>
+
+#include "lib/error.hpp"
+
+namespace cutevis {
+
+namespace {
+
+bool ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+struct Tok {
+  enum class Kind { kIdent, kNumber, kPunct } kind;
+  std::string_view text;  // into the blanked copy of the source
+  size_t begin, end;
+};
+
+bool one_of(std::string_view s, std::initializer_list<std::string_view> words) {
+  for (std::string_view w : words)
+    if (s.size() == w.size() && s == w) return true;
+  return false;
+}
+
+// Words before a declaration that only qualify it.
+bool is_specifier(std::string_view s) {
+  return one_of(s, {"static", "constexpr", "const", "inline", "extern", "volatile", "thread_local", "mutable", "register", "constinit",
+                    "consteval", "typename", "CUTE_HOST_DEVICE", "CUTE_DEVICE", "CUTE_HOST", "CUTLASS_HOST_DEVICE", "CUTLASS_DEVICE",
+                    "CUTLASS_HOST", "CUTLASS_GLOBAL", "__device__", "__host__", "__global__", "__shared__", "__constant__",
+                    "__forceinline__", "__inline__", "__restrict__", "CUTE_INLINE_CONSTANT", "CUTLASS_INLINE_CONSTANT"});
+}
+
+// Specifiers with a parenthesized argument: alignas(16), __launch_bounds__(128), ...
+bool is_specifier_call(std::string_view s) { return one_of(s, {"alignas", "__align__", "__launch_bounds__", "__attribute__", "__declspec"}); }
+
+bool is_statement_keyword(std::string_view s) {
+  return one_of(s, {"return", "if", "else", "for", "while", "do", "switch", "case", "default", "goto", "break", "continue", "throw", "delete",
+                    "new", "static_assert", "CUTE_STATIC_ASSERT", "CUTE_STATIC_ASSERT_V", "asm", "namespace", "enum", "struct", "class",
+                    "union", "friend", "operator", "co_return", "co_yield", "co_await", "try", "catch", "sizeof", "this", "assert"});
+}
+
+// Scalar types: `int k;` declares a runtime variable, not a definition.
+bool is_scalar_type(std::string_view s) {
+  return one_of(s, {"int", "unsigned", "signed", "long", "short", "char", "bool", "float", "double", "size_t", "int32_t", "uint32_t",
+                    "int64_t", "uint64_t", "int8_t", "uint8_t", "int16_t", "uint16_t", "auto", "void", "half_t", "bfloat16_t",
+                    "tfloat32_t", "dim3", "cudaError_t", "cudaStream_t"});
+}
+
+class Walker {
+ public:
+  Walker(const std::string& text, const std::string& file) : text_(text), file_(file) {
+    clean_ = blank(text);
+    for (size_t i = 0; i < clean_.size(); ++i)
+      if (clean_[i] == '\n') line_starts_.push_back(i + 1);
+    lex();
+  }
+
+  CppScan scan() {
+    walk();
+    return std::move(out_);
+  }
+
+  CppSnippet snippet() {
+    walk();
+    CppSnippet s;
+    s.declarations = std::move(out_.declarations);
+    if (last_begin_ == last_end_) throw Error("empty snippet: no statement gives a result", 0);
+    if (last_decl_ >= 0) {
+      const Declaration& d = s.declarations[static_cast<size_t>(last_decl_)];
+      s.result_name = d.scope.empty() ? d.name : d.scope + "::" + d.name;
+    } else {
+      s.result_begin = toks_[last_begin_].begin;
+      s.result_end = toks_[last_end_ - 1].end;
+    }
+    return s;
+  }
+
+ private:
+  // Comments and literals become spaces (newlines kept: positions stay exact); preprocessor
+  // lines are read for `#define NAME VALUE` and blanked.
+  std::string blank(const std::string& s) {
+    std::string c = s;
+    size_t i = 0;
+    bool line_start = true;
+    while (i < c.size()) {
+      char ch = c[i];
+      if (ch == '\n') {
+        line_start = true;
+        ++i;
+        continue;
+      }
+      if (line_start && ch == '#') {
+        size_t end = i;
+        while (end < c.size() && c[end] != '\n') end = (c[end] == '\\' && end + 1 < c.size() && c[end + 1] == '\n') ? end + 2 : end + 1;
+        define(s, i, end);
+        for (size_t k = i; k < end; ++k)
+          if (c[k] != '\n') c[k] = ' ';
+        i = end;
+        continue;
+      }
+      if (!std::isspace(static_cast<unsigned char>(ch))) line_start = false;
+      if (ch == '/' && i + 1 < c.size() && c[i + 1] == '/') {
+        while (i < c.size() && c[i] != '\n') c[i++] = ' ';
+        continue;
+      }
+      if (ch == '/' && i + 1 < c.size() && c[i + 1] == '*') {
+        size_t end = c.find("*/", i + 2);
+        end = end == std::string::npos ? c.size() : end + 2;
+        for (; i < end; ++i)
+          if (c[i] != '\n') c[i] = ' ';
+        continue;
+      }
+      if (ch == '"' || (ch == '\'' && !(i > 0 && std::isxdigit(static_cast<unsigned char>(c[i - 1]))))) {  // 1'000 is a number
+        size_t k = i + 1;
+        while (k < c.size() && c[k] != ch && c[k] != '\n') k += (c[k] == '\\') ? 2 : 1;
+        for (size_t m = i + 1; m < std::min(k, c.size()); ++m) c[m] = ' ';
+        i = std::min(k + 1, c.size());
+        continue;
+      }
+      ++i;
+    }
+    return c;
+  }
+
+  // #define NAME VALUE (object-like, one line) is a declaration of NAME.
+  void define(const std::string& s, size_t hash, size_t end) {
+    size_t i = hash + 1;
+    auto skip_space = [&] {
+      while (i < end && (s[i] == ' ' || s[i] == '\t')) ++i;
+    };
+    skip_space();
+    if (s.compare(i, 6, "define") != 0) return;
+    i += 6;
+    skip_space();
+    size_t name_begin = i;
+    while (i < end && ident_char(s[i])) ++i;
+    if (i == name_begin || i >= end || s[i] == '(') return;
+    std::string name = s.substr(name_begin, i - name_begin);
+    skip_space();
+    std::string value = s.substr(i, end - i);
+    if (value.find('\\') != std::string::npos || value.find("//") != std::string::npos || value.find("/*") != std::string::npos) return;
+    while (!value.empty() && std::isspace(static_cast<unsigned char>(value.back()))) value.pop_back();
+    if (value.empty()) return;
+    add(name, "", value, i);
+  }
+
+  void lex() {
+    const std::string& c = clean_;
+    static const char* const two[] = {"::", "->", "==", "!=", "<=", ">=", "&&", "||", "+=", "-=", "*=", "/=", "%=", "|=", "&=", "^=", "++", "--", "<<"};
+    size_t i = 0;
+    while (i < c.size()) {
+      char ch = c[i];
+      if (std::isspace(static_cast<unsigned char>(ch))) {
+        ++i;
+        continue;
+      }
+      Tok t{Tok::Kind::kPunct, "", i, i};
+      if (ident_start(ch)) {
+        size_t j = i;
+        while (j < c.size() && ident_char(c[j])) ++j;
+        t.kind = Tok::Kind::kIdent;
+        t.end = j;
+      } else if (std::isdigit(static_cast<unsigned char>(ch))) {
+        size_t j = i;
+        while (j < c.size() && (ident_char(c[j]) || c[j] == '.' || c[j] == '\'')) ++j;
+        t.kind = Tok::Kind::kNumber;
+        t.end = j;
+      } else {
+        t.end = i + 1;
+        if (i + 1 < c.size() && std::strchr(":-=!<>&|+*/%^", ch) && std::strchr(":>=&|+-<", c[i + 1]))
+          for (const char* op : two)
+            if (ch == op[0] && c[i + 1] == op[1]) t.end = i + 2;
+      }
+      t.text = std::string_view(c).substr(i, t.end - i);
+      i = t.end;
+      toks_.push_back(std::move(t));
+    }
+  }
+
+  // --- positions -------------------------------------------------------------------------
+  std::pair<int, int> line_col(size_t offset) const {
+    auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
+    size_t line = static_cast<size_t>(it - line_starts_.begin());
+    return {static_cast<int>(line), static_cast<int>(offset - line_starts_[line - 1] + 1)};
+  }
+
+  void add(const std::string& name, const std::string& scope, const std::string& text, size_t offset, bool parameter = false) {
+    Declaration d;
+    d.name = name;
+    d.scope = scope;
+    d.text = text;
+    d.language = SourceLanguage::kCpp;
+    d.file = file_;
+    auto [line, col] = line_col(offset);
+    d.line = line;
+    d.column = col;
+    (parameter ? out_.parameters : out_.declarations).push_back(std::move(d));
+  }
+
+  std::string span(size_t a, size_t b) const {  // the text of tokens [a, b)
+    if (a >= b) return "";
+    return clean_.substr(toks_[a].begin, toks_[b - 1].end - toks_[a].begin);
+  }
+  std::string_view t(size_t i) const { return toks_[i].text; }
+  std::string str(size_t i) const { return std::string(toks_[i].text); }
+  bool is_ident(size_t i) const { return toks_[i].kind == Tok::Kind::kIdent; }
+
+  // The index after the bracket that opens at `i` ( ( [ { < ), within [i, b); b if unbalanced.
+  size_t skip_balanced(size_t i, size_t b) const {
+    const std::string_view open = t(i);
+    const std::string_view close = open == "(" ? ")" : open == "[" ? "]" : open == "{" ? "}" : ">";
+    int depth = 0, parens = 0;
+    for (size_t k = i; k < b; ++k) {
+      if (open == "<" && (t(k) == "(" || t(k) == "[")) ++parens;
+      if (open == "<" && (t(k) == ")" || t(k) == "]")) --parens;
+      if (open == "<" && parens > 0) continue;
+      if (t(k) == open) ++depth;
+      if (t(k) == close && --depth == 0) return k + 1;
+    }
+    return b;
+  }
+
+  std::string scope() const {
+    std::string s;
+    for (const auto& sc : scopes_)
+      if (!sc.name.empty()) s += (s.empty() ? "" : "::") + sc.name;
+    return s;
+  }
+  std::string join(const std::string& a, const std::string& b) const { return a.empty() ? b : b.empty() ? a : a + "::" + b; }
+
+  // --- statements ------------------------------------------------------------------------
+  void walk() {
+    size_t n = toks_.size(), start = 0;
+    int depth = 0;
+    for (size_t i = 0; i < n; ++i) {
+      std::string_view x = t(i);
+      if (x == "(" || x == "[") ++depth;
+      else if ((x == ")" || x == "]") && depth > 0) --depth;
+      if (depth > 0) continue;
+      if (x == ";") {
+        statement(start, i);
+        start = i + 1;
+      } else if (x == "{") {
+        if (is_initializer(start, i)) {
+          i = skip_balanced(i, n) - 1;
+          continue;
+        }
+        open_block(start, i);
+        start = i + 1;
+      } else if (x == "}") {
+        if (!scopes_.empty()) scopes_.pop_back();
+        start = i + 1;
+      }
+    }
+    if (start < n) statement(start, n);
+  }
+
+  // Skips access labels, attributes and template headers (recording their parameters);
+  // returns the first token of what remains.
+  size_t strip_prefix(size_t a, size_t b, std::vector<std::pair<size_t, size_t>>* headers = nullptr) {
+    while (a < b) {
+      if (a + 1 < b && t(a + 1) == ":" && one_of(t(a), {"public", "private", "protected", "default"})) {
+        a += 2;
+      } else if (t(a) == "[" && a + 1 < b && t(a + 1) == "[") {
+        a = skip_balanced(a, b);
+      } else if (t(a) == "template" && a + 1 < b && t(a + 1) == "<") {
+        size_t close = skip_balanced(a + 1, b);
+        if (headers) headers->push_back({a + 2, close - 1});
+        a = close;
+      } else {
+        return a;
+      }
+    }
+    return a;
+  }
+
+  // The name of what a statement opening a block (or ending in `;`) defines: struct X, a
+  // function f(...); "" otherwise.
+  std::string entity_name(size_t a, size_t b) const {
+    for (size_t i = a; i < b; ++i) {
+      if (one_of(t(i), {"struct", "class", "union"})) {
+        for (size_t k = i + 1; k < b; ++k) {
+          if (is_specifier_call(t(k)) && k + 1 < b && t(k + 1) == "(") {
+            k = skip_balanced(k + 1, b) - 1;
+            continue;
+          }
+          if (is_ident(k) && !is_specifier(t(k))) return str(k);
+        }
+        return "";
+      }
+      if (t(i) == "(") {
+        if (i > a && is_specifier_call(t(i - 1))) {  // __launch_bounds__(128) f(...)
+          i = skip_balanced(i, b) - 1;
+          continue;
+        }
+        if (i > a && is_ident(i - 1) && !is_statement_keyword(t(i - 1))) return str(i - 1);
+        return "";
+      }
+      if (t(i) == "=") return "";
+    }
+    return "";
+  }
+
+  void template_parameters(size_t a, size_t b, const std::string& where) {
+    size_t i = a;
+    while (i < b) {
+      size_t end = i, eq = b;
+      int angle = 0, paren = 0;
+      for (; end < b; ++end) {
+        std::string_view x = t(end);
+        if (x == "(" || x == "[" || x == "{") ++paren;
+        if (x == ")" || x == "]" || x == "}") --paren;
+        if (paren == 0 && x == "<") ++angle;
+        if (paren == 0 && x == ">") --angle;
+        if (paren == 0 && angle == 0 && x == "," ) break;
+        if (paren == 0 && angle == 0 && x == "=" && eq == b) eq = end;
+      }
+      size_t name_at = (eq < end ? eq : end);
+      if (name_at > i && is_ident(name_at - 1) && !one_of(t(name_at - 1), {"class", "typename", "int", "bool", "auto"}) &&
+          !(name_at >= i + 2 && t(name_at - 2) == "...")) {
+        if (eq < end) add(str(name_at - 1), where, span(eq + 1, end), toks_[eq + 1 < end ? eq + 1 : eq].begin);
+        else add(str(name_at - 1), where, "", toks_[name_at - 1].begin, /*parameter=*/true);
+      }
+      i = end + 1;
+    }
+  }
+
+  // A function's parameters: names -D must give.
+  void function_parameters(size_t open, size_t close, const std::string& where) {
+    size_t i = open + 1;
+    while (i < close) {
+      size_t end = i;
+      int depth = 0;
+      for (; end < close; ++end) {
+        std::string_view x = t(end);
+        if (x == "(" || x == "[" || x == "{" || x == "<") ++depth;
+        if (x == ")" || x == "]" || x == "}" || x == ">") --depth;
+        if (depth == 0 && x == ",") break;
+      }
+      size_t last = end;
+      for (size_t k = i; k < end; ++k)
+        if (t(k) == "=") {
+          last = k;
+          break;
+        }
+      if (last > i + 1 && is_ident(last - 1) && !is_scalar_type(t(last - 1)) && !is_specifier(t(last - 1)))
+        add(str(last - 1), where, "", toks_[last - 1].begin, /*parameter=*/true);
+      i = end + 1;
+    }
+  }
+
+  void record_headers(const std::vector<std::pair<size_t, size_t>>& headers, size_t a, size_t b) {
+    if (headers.empty()) return;
+    std::string where = join(scope(), entity_name(a, b));
+    for (const auto& [h0, h1] : headers) template_parameters(h0, h1, where);
+  }
+
+  // Is the `{` at i an initializer (Type x{...}, = {...}, Shape<..>{}) rather than a block?
+  bool is_initializer(size_t a, size_t i) const {
+    if (i == a) return false;
+    std::string_view prev = t(i - 1);
+    size_t first = a;
+    while (first < i && (one_of(t(first), {"public", "private", "protected"}) || t(first) == ":")) ++first;
+    if (first < i && one_of(t(first), {"namespace", "struct", "class", "union", "enum", "extern", "template", "inline"})) {
+      bool has_eq = false;
+      for (size_t k = first; k < i; ++k) has_eq = has_eq || t(k) == "=";
+      if (!has_eq || t(first) == "template") {
+        // template <...> struct X {  /  template <...> auto f(...) {  are blocks; template <...> X v = T{...} is not
+        if (t(first) != "template") return false;
+        for (size_t k = first; k < i; ++k)
+          if (one_of(t(k), {"struct", "class", "union"})) return false;
+      }
+    }
+    if (prev == ")") {  // decltype(x){} initializes; f(...) {, if (...) { open blocks
+      int depth = 0;
+      for (size_t k = i - 1;; --k) {
+        if (t(k) == ")") ++depth;
+        if (t(k) == "(" && --depth == 0) return k > a && t(k - 1) == "decltype";
+        if (k == a) return false;
+      }
+    }
+    if (one_of(prev, {"else", "do", "try", "const", "noexcept", "override", "final", "mutable", "}", ";", "]"})) return false;
+    for (size_t k = a; k < i; ++k)
+      if (t(k) == "->") return false;  // auto f() -> T {
+    return true;
+  }
+
+  void open_block(size_t a, size_t i) {
+    std::vector<std::pair<size_t, size_t>> headers;
+    size_t s = strip_prefix(a, i, &headers);
+    record_headers(headers, s, i);
+    Scope sc;
+    if (s < i && t(s) == "namespace") {
+      sc.name = span(s + 1, i);
+      sc.name.erase(std::remove_if(sc.name.begin(), sc.name.end(), [](char c) { return std::isspace(static_cast<unsigned char>(c)); }),
+                    sc.name.end());
+    } else if (s < i && t(s) == "enum") {
+      sc.skip = true;
+    } else if (s < i && t(s) != "extern") {
+      sc.name = entity_name(s, i);
+      if (!sc.name.empty()) {
+        for (size_t k = s; k < i; ++k)
+          if (t(k) == "(" && k > s && t(k - 1) == std::string_view(sc.name)) {
+            bool is_struct = false;
+            for (size_t m = s; m < k; ++m) is_struct = is_struct || one_of(t(m), {"struct", "class", "union"});
+            if (!is_struct) function_parameters(k, skip_balanced(k, i) - 1, join(scope(), sc.name));
+            break;
+          }
+      }
+    }
+    if (!sc.name.empty() && !(s < i && t(s) == "namespace")) {
+      // overloads and specializations of one name are different scopes: f, f#2, ...
+      int n = ++seen_scopes_[join(scope(), sc.name)];
+      if (n > 1) sc.name += "#" + std::to_string(n);
+    }
+    if (!scopes_.empty() && scopes_.back().skip) sc.skip = true;
+    scopes_.push_back(sc);
+  }
+
+  void statement(size_t a, size_t b) {
+    if (!scopes_.empty() && scopes_.back().skip) return;
+    std::vector<std::pair<size_t, size_t>> headers;
+    size_t s = strip_prefix(a, b, &headers);
+    if (s >= b) return;
+    if (scopes_.empty()) {  // a snippet's result is its last statement
+      last_begin_ = s;
+      last_end_ = b;
+      last_decl_ = -1;
+    }
+    record_headers(headers, s, b);
+    size_t before = out_.declarations.size();
+    declaration(s, b, !headers.empty());
+    if (scopes_.empty() && out_.declarations.size() > before) last_decl_ = static_cast<long>(out_.declarations.size()) - 1;
+  }
+
+  // Is [a, b) a type: names, ::, template arguments, decltype(...), & and const?
+  bool is_type(size_t a, size_t b) const {
+    if (a >= b || t(b - 1) == "::") return false;
+    int angle = 0;
+    for (size_t k = a; k < b; ++k) {
+      std::string_view x = t(k);
+      if (x == "<") ++angle;
+      else if (x == ">") {
+        if (--angle < 0) return false;
+      } else if (x == "(" && k > a && (t(k - 1) == "decltype" || angle > 0 || is_specifier_call(t(k - 1)))) {
+        k = skip_balanced(k, b) - 1;
+      } else if (angle == 0 && !(is_ident(k) || x == "::" || x == "&" || x == "&&")) {
+        return false;
+      } else if (angle == 0 && is_ident(k) && is_statement_keyword(x)) {
+        return false;
+      }
+    }
+    return angle == 0;
+  }
+
+  void declaration(size_t a, size_t b, bool templated) {
+    std::string_view first = t(a);
+    if (first == "using") {
+      if (b > a + 3 && is_ident(a + 1) && t(a + 2) == "=" && !templated) {
+        size_t r = a + 3;
+        while (r < b && t(r) == "typename") ++r;
+        if (r < b) add(str(a + 1), scope(), span(r, b), toks_[r].begin);
+      }
+      return;
+    }
+    if (first == "typedef") {
+      if (b > a + 2 && is_ident(b - 1) && is_type(a + 1, b - 1)) add(str(b - 1), scope(), span(a + 1, b - 1), toks_[a + 1].begin);
+      return;
+    }
+    if (templated) return;  // variable templates and function declarations
+    // specifiers
+    size_t s = a;
+    while (s < b) {
+      if (is_specifier(t(s))) {
+        ++s;
+      } else if (is_specifier_call(t(s)) && s + 1 < b && t(s + 1) == "(") {
+        s = skip_balanced(s + 1, b);
+      } else {
+        break;
+      }
+    }
+    if (s >= b || is_statement_keyword(t(s))) return;
+    size_t eq = b;
+    int depth = 0;
+    for (size_t k = s; k < b; ++k) {
+      std::string_view x = t(k);
+      if (x == "(" || x == "[" || x == "{") ++depth;
+      if (x == ")" || x == "]" || x == "}") --depth;
+      if (depth == 0 && x == "=") {
+        eq = k;
+        break;
+      }
+    }
+    if (eq < b) {  // Type name = E;
+      if (eq < s + 2 || !is_ident(eq - 1) || is_specifier(t(eq - 1)) || !is_type(s, eq - 1) || eq + 1 >= b) return;
+      std::string type = span(s, eq - 1);
+      // int a = 1, b = 2;  each declarator ends at a top-level comma before `name =`
+      size_t name_at = eq - 1, value_at = eq + 1;
+      while (value_at < b) {
+        size_t end = b;
+        int nest = 0;
+        for (size_t k = value_at; k < b; ++k) {
+          std::string_view x = t(k);
+          if (x == "(" || x == "[" || x == "{" || x == "<") ++nest;
+          if (x == ")" || x == "]" || x == "}" || x == ">") nest = std::max(0, nest - 1);
+          if (nest == 0 && x == "," && k + 2 < b && is_ident(k + 1) && t(k + 2) == "=") {
+            end = k;
+            break;
+          }
+        }
+        if (end > value_at) {
+          std::string text = span(value_at, end);
+          if (t(value_at) == "{") text = type == "auto" ? "" : type + text;
+          if (!text.empty()) add(str(name_at), scope(), text, toks_[value_at].begin);
+        }
+        if (end == b) break;
+        name_at = end + 1;
+        value_at = end + 3;
+      }
+      return;
+    }
+    if (t(b - 1) == "}") {  // Type name{...};
+      size_t open = b - 1;
+      int d = 0;
+      for (size_t k = b - 1; k > s; --k) {
+        if (t(k) == "}") ++d;
+        if (t(k) == "{" && --d == 0) {
+          open = k;
+          break;
+        }
+      }
+      if (open < s + 2 || !is_ident(open - 1) || !is_type(s, open - 1)) return;
+      std::string type = span(s, open - 1);
+      std::string inner = span(open + 1, b - 1);
+      std::string text = (is_scalar_type(type) || type == "auto") ? inner : (inner.empty() ? type : type + "{" + inner + "}");
+      if (text.empty()) return;
+      add(str(open - 1), scope(), text, toks_[s].begin);
+      return;
+    }
+    // Type name;
+    if (b >= s + 2 && is_ident(b - 1) && !is_specifier(t(b - 1)) && is_type(s, b - 1)) {
+      std::string type = span(s, b - 1);
+      if (b - 1 == s + 1 && is_scalar_type(type)) return;  // int k; is a runtime variable
+      for (size_t k = s; k < b - 1; ++k)
+        if (is_scalar_type(t(k)) && t(k) != "half_t") return;
+      add(str(b - 1), scope(), type, toks_[s].begin);
+    }
+  }
+
+  struct Scope {
+    std::string name;   // "" for blocks that add no name (if, for, lambdas, anonymous namespaces)
+    bool skip = false;  // enum bodies
+  };
+
+  const std::string& text_;
+  std::string file_;
+  std::string clean_;
+  std::vector<size_t> line_starts_{0};
+  std::vector<Tok> toks_;
+  std::vector<Scope> scopes_;
+  std::map<std::string, int> seen_scopes_;
+  CppScan out_;
+  size_t last_begin_ = 0, last_end_ = 0;
+  long last_decl_ = -1;
+};
+
+}  // namespace
+
+CppScan scan_cpp(const std::string& text, const std::string& file) { return Walker(text, file).scan(); }
+
+CppSnippet scan_cpp_snippet(const std::string& text, const std::string& file) { return Walker(text, file).snippet(); }
+
+bool looks_like_snippet(const std::string& text) {
+  size_t i = 0;
+  bool in_line_comment = false, in_block_comment = false;
+  for (; i < text.size(); ++i) {  // a `;` outside comments, not the last thing said
+    char c = text[i];
+    if (in_line_comment) {
+      in_line_comment = c != '\n';
+      continue;
+    }
+    if (in_block_comment) {
+      if (c == '*' && i + 1 < text.size() && text[i + 1] == '/') in_block_comment = false;
+      continue;
+    }
+    if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') in_line_comment = true;
+    else if (c == '/' && i + 1 < text.size() && text[i + 1] == '*') in_block_comment = true;
+    else if (c == ';') return true;
+  }
+  size_t b = text.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return false;
+  size_t e = b;
+  while (e < text.size() && ident_char(text[e])) ++e;
+  return one_of(text.substr(b, e - b), {"using", "typedef", "auto", "constexpr", "static", "template", "namespace", "struct", "class"});
+}
+
+}  // namespace cutevis

@@ -1,0 +1,41 @@
+// cutevis — the declarations of C++ text, found without a compiler: files read with
+// --from, and snippets of several `;`-separated statements.
+//
+//   using X = T;   using X = decltype(E);   typedef T X;   auto x = E;   Type x = E;
+//   constexpr int N = E;   static constexpr auto N = E;   Type x;   Type x{};   #define N 128
+//   template <class T = Default, int N = 4>   (defaults are definitions; parameters without one are listed)
+//
+// inside namespaces, structs, functions and templates alike; the scope of each is the
+// "::"-joined names of what encloses it.  Everything else (includes, statements, kernel
+// bodies, host code) is skipped.  Comments become spaces, so positions stay exact.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "lib/declarations.hpp"
+
+namespace cutevis {
+
+struct CppScan {
+  std::vector<Declaration> declarations;
+  // Template and function parameters without a default: what -D must give (text "").
+  std::vector<Declaration> parameters;
+};
+
+// `file` names the source in positions ("-" for standard input).
+CppScan scan_cpp(const std::string& text, const std::string& file);
+
+// A snippet: its declarations, and its result — the last statement: a declared name
+// (result_name) or an expression (the byte span [result_begin, result_end) of the text).
+struct CppSnippet {
+  std::vector<Declaration> declarations;
+  std::string result_name;  // qualified, when the last statement declares
+  size_t result_begin = 0, result_end = 0;
+};
+CppSnippet scan_cpp_snippet(const std::string& text, const std::string& file);
+
+// Whether text is a snippet (has statements) rather than one expression.
+bool looks_like_snippet(const std::string& text);
+
+}  // namespace cutevis

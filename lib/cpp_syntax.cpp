@@ -1,0 +1,273 @@
+// C++ operators and type-level helpers of the expression language (see lib/cpp_syntax.hpp).
+#include "lib/cpp_syntax.hpp"
+
+#include <algorithm>
+
+namespace cutevis {
+
+namespace {
+
+using V = Value;
+
+// An operand of integer arithmetic: an integer (no basis) or a bool (C++ promotes it).
+int64_t int_operand(Evaluator& ev, const Node& at, const Value& v, const std::string& op) {
+  if (v.is(V::Kind::kBool)) return v.as_bool() ? 1 : 0;
+  if (v.is(V::Kind::kInt) && v.leaf().basis().empty()) return v.leaf().value();
+  ev.fail(at, "operator " + op + " needs integers, got " + v.describe());
+}
+
+bool truth(Evaluator& ev, const Node& at, const Value& v, const std::string& op) { return int_operand(ev, at, v, op) != 0; }
+
+int64_t shift(Evaluator& ev, const Node& at, int64_t a, int64_t b, bool left) {
+  if (b < 0 || b > 62) ev.fail(at, "shift by " + std::to_string(b) + " is out of range");
+  if (!left) return a >> b;
+  if (a != 0 && (a > (INT64_MAX >> b) || a < (INT64_MIN >> b))) throw_overflow(a, '<', b);
+  return a * (int64_t{1} << b);
+}
+
+// x == y for values other than integers: the same kind printing the same (is_same for types)
+bool same_value(const Value& a, const Value& b) { return a.kind() == b.kind() && a.to_string() == b.to_string(); }
+
+Value template_value(Evaluator& ev, const Node& n, size_t i, const char* usage) {
+  if (n.template_args.size() <= i) ev.fail(n, std::string("usage: ") + usage);
+  return ev.eval(n.template_args[i]);
+}
+
+const ValueType& type_arg(Evaluator& ev, const Node& at, const Value& v, const char* usage) {
+  if (!v.is(V::Kind::kType)) ev.fail(at, std::string(usage) + " needs an element type such as half_t, got " + v.describe());
+  return v.type();
+}
+
+Value reversed(const Value& v) {
+  if (v.is(V::Kind::kTuple)) {
+    std::vector<Value> e(v.elements().rbegin(), v.elements().rend());
+    return V::tuple(std::move(e));
+  }
+  if (v.is(V::Kind::kLayout)) {
+    Layout l = v.to_layout();
+    return V::layout(Layout(reverse(l.shape), reverse(l.stride)));
+  }
+  return v;
+}
+
+}  // namespace
+
+Value integer_result(int64_t value, const Value& a, const Value* b) {
+  (void)a;
+  (void)b;
+  return Value::integer(value);
+}
+
+Value eval_operator(Evaluator& ev, const Node& n) {
+  const std::string& op = n.name;
+  const Node& l = n.children[0];
+  if (op == "?:") return truth(ev, l, ev.eval(l), "?:") ? ev.eval(n.children[1]) : ev.eval(n.children[2]);
+  Value a = ev.eval(l);
+  if (n.children.size() == 1) {
+    if (op == "!") return V::boolean(!truth(ev, l, a, op));
+    if (op == "+") return integer_result(int_operand(ev, l, a, op), a);
+    if (op == "~") return integer_result(~int_operand(ev, l, a, op), a);
+    return integer_result(checked_sub(0, int_operand(ev, l, a, "-")), a);  // neg
+  }
+  const Node& r = n.children[1];
+  if (op == "&&") return V::boolean(truth(ev, l, a, op) && truth(ev, r, ev.eval(r), op));
+  if (op == "||") return V::boolean(truth(ev, l, a, op) || truth(ev, r, ev.eval(r), op));
+  Value b = ev.eval(r);
+  bool ints = (a.is(V::Kind::kInt) || a.is(V::Kind::kBool)) && (b.is(V::Kind::kInt) || b.is(V::Kind::kBool));
+  if ((op == "==" || op == "!=") && !ints) return V::boolean(same_value(a, b) == (op == "=="));
+  int64_t x = int_operand(ev, l, a, op), y = int_operand(ev, r, b, op);
+  if (op == "==") return V::boolean(x == y);
+  if (op == "!=") return V::boolean(x != y);
+  if (op == "<") return V::boolean(x < y);
+  if (op == ">") return V::boolean(x > y);
+  if (op == "<=") return V::boolean(x <= y);
+  if (op == ">=") return V::boolean(x >= y);
+  int64_t out = 0;
+  try {
+    if (op == "+") out = checked_add(x, y);
+    else if (op == "-") out = checked_sub(x, y);
+    else if (op == "*") out = checked_mul(x, y);
+    else if (op == "/") out = checked_div(x, y);
+    else if (op == "%") out = checked_mod(x, y);
+    else if (op == "<<") out = shift(ev, n, x, y, true);
+    else if (op == ">>") out = shift(ev, n, x, y, false);
+    else if (op == "&") out = x & y;
+    else if (op == "|") out = x | y;
+    else if (op == "^") out = x ^ y;
+    else ev.fail(n, "unknown operator " + op);
+  } catch (const Error& e) {
+    if (e.has_position()) throw;
+    ev.fail(n, e.what());
+  }
+  return integer_result(out, a, &b);
+}
+
+Value eval_scope(Evaluator& ev, const Node& n) {
+  Value base = ev.eval(n.children[0]);
+  // ::value of an integral constant, ::type of a type-level result: the value itself
+  if (n.name == "value" || n.name == "type") return base;
+  ev.fail(n, "cannot take '::" + n.name + "' of " + base.describe());
+}
+
+Value cast_value(Evaluator& ev, const Node& n, const ValueType& to) {
+  Value v = ev.eval(n.args.back());
+  if (to.name == "bool" || to.bits == 1) return V::boolean(truth(ev, n.args.back(), v, "cast"));
+  return integer_result(int_operand(ev, n.args.back(), v, "cast"), v);
+}
+
+void register_cpp_syntax(Registry& r) {
+  r.add("true", [](Evaluator&, const Node&) { return V::boolean(true); });
+  r.add("false", [](Evaluator&, const Node&) { return V::boolean(false); });
+  r.add("Underscore", [](Evaluator&, const Node&) { return V::underscore(); }, "Underscore{}");
+  r.add("X", [](Evaluator&, const Node&) { return V::underscore(); }, "X (CuTe's `using X = Underscore;`, as in Step<_1, X, _1>)");
+  for (const char* name : {"min", "max"}) {
+    bool is_min = std::string(name) == "min";
+    r.add(name, [is_min](Evaluator& ev, const Node& n) {
+      ev.expect_args(n, 1, SIZE_MAX);
+      auto a = ev.eval_args(n);
+      size_t best = 0;
+      for (size_t i = 1; i < a.size(); ++i) {
+        int64_t x = int_operand(ev, n.args[i], a[i], n.name), y = int_operand(ev, n.args[best], a[best], n.name);
+        if (is_min ? x < y : x > y) best = i;
+      }
+      int64_t v = int_operand(ev, n.args[best], a[best], n.name);
+      return a.size() == 1 ? a[0] : integer_result(v, a[0], &a[1]);
+    }, std::string(name) + "(a, b, ...)");
+  }
+  // sizeof(T) in bytes, sizeof_bits<T>::value / sizeof_bits_v<T> in bits
+  r.add("sizeof", [](Evaluator& ev, const Node& n) {
+    ev.expect_args(n, 1, 1);
+    Value v = ev.eval(n.args[0]);
+    const ValueType& t = type_arg(ev, n.args[0], v, "sizeof");
+    return V::integer(std::max(1, t.bits / 8));
+  }, "sizeof(T)");
+  for (const char* name : {"sizeof_bits", "sizeof_bits_v"})
+    r.add(name, [](Evaluator& ev, const Node& n) {
+      Value t = template_value(ev, n, 0, "sizeof_bits<T>::value");
+      return V::integer(type_arg(ev, n.template_args[0], t, "sizeof_bits").bits);
+    }, std::string(name) + "<T>");
+  // conditional_t<B, X, Y>: only the chosen one is evaluated
+  for (const char* name : {"conditional_t", "conditional"})
+    r.add(name, [](Evaluator& ev, const Node& n) {
+      if (n.template_args.size() != 3) ev.fail(n, n.name + "<B, X, Y> takes three template arguments");
+      Value c = ev.eval(n.template_args[0]);
+      return ev.eval(n.template_args[truth(ev, n.template_args[0], c, n.name) ? 1 : 2]);
+    }, std::string(name) + "<B, X, Y>");
+  for (const char* name : {"is_same_v", "is_same"})
+    r.add(name, [](Evaluator& ev, const Node& n) {
+      if (n.template_args.size() != 2) ev.fail(n, n.name + "<A, B> takes two template arguments");
+      auto t = ev.eval_template_args(n);
+      return V::boolean(same_value(t[0], t[1]));
+    }, std::string(name) + "<A, B>");
+  r.add("static_cast", [](Evaluator& ev, const Node& n) {
+    ev.expect_args(n, 1, 1);
+    Value t = template_value(ev, n, 0, "static_cast<T>(x)");
+    return cast_value(ev, n, type_arg(ev, n.template_args[0], t, "static_cast"));
+  }, "static_cast<T>(x)");
+  // CUTLASS's gemm::detail::is_major<I, Stride>(): mode I's first stride is the static 1
+  for (const char* name : {"cutlass::gemm::detail::is_major", "gemm::detail::is_major", "detail::is_major", "is_major"})
+    r.add(name, [](Evaluator& ev, const Node& n) {
+      if (n.template_args.size() != 2) ev.fail(n, "is_major<I, Stride>() takes two template arguments");
+      auto t = ev.eval_template_args(n);
+      Value mode = t[1];
+      int64_t i = t[0].as_int();
+      if (mode.is(V::Kind::kTuple)) {
+        if (i < 0 || static_cast<size_t>(i) >= mode.elements().size()) ev.fail(n, "is_major: mode " + std::to_string(i) + " out of range");
+        mode = mode.elements()[static_cast<size_t>(i)];
+      }
+      while (mode.is(V::Kind::kTuple) && !mode.elements().empty()) mode = mode.elements()[0];
+      return V::boolean(mode.is(V::Kind::kInt) && mode.leaf().basis().empty() && mode.leaf().value() == 1);
+    }, "cutlass::gemm::detail::is_major<I, Stride>()");
+  // A ComposedLayout's parts, as its members name them: L.layout_a(), L.offset(), L.layout_b()
+  for (const char* part : {"layout_a", "offset", "layout_b"}) {
+    std::string which = part;
+    r.add(part, [which](Evaluator& ev, const Node& n) {
+      ev.expect_args(n, 1, 1);
+      Value v = ev.eval(n.args[0]);
+      const ComposedLayout* c = v.is(V::Kind::kLayout) ? std::get_if<ComposedLayout>(&v.any_layout()) : nullptr;
+      if (!c) ev.fail(n, which + "() is a member of composed layouts, got " + v.describe());
+      if (which == "layout_b") return V::layout(c->layout_b());
+      if (which == "offset") {
+        if (c->smem_bits()) return V::tag("smem_ptr[" + std::to_string(c->smem_bits()) + "b]");
+        return V::integer(c->offset());
+      }
+      if (c->a_is_swizzle()) return V::swizzle(c->swizzle());
+      return V::layout(c->layout_a());
+    }, std::string("L.") + part + "()");
+  }
+  r.add("reverse", [](Evaluator& ev, const Node& n) {
+    ev.expect_args(n, 1, 1);
+    return reversed(ev.eval(n.args[0]));
+  }, "reverse(x)");
+  // smem_ptr_flag_bits<N>: the pointer flag of a swizzled smem layout's offset position
+  r.add("smem_ptr_flag_bits", [](Evaluator& ev, const Node& n) {
+    int64_t bits = template_value(ev, n, 0, "smem_ptr_flag_bits<N>").as_int();
+    if (bits <= 0 || bits > 1024) ev.fail(n, "smem_ptr_flag_bits<N> needs 0 < N <= 1024");
+    return V::tag("smem_ptr[" + std::to_string(bits) + "b]");
+  }, "smem_ptr_flag_bits<N>");
+  r.add("smem_ptr_flag", [](Evaluator&, const Node&) { return V::tag("smem_ptr[1b]"); }, "smem_ptr_flag");
+  // ComposedLayout<A, Offset, B>{}: the type CuTe's GMMA atoms are declared with
+  r.add("ComposedLayout", [](Evaluator& ev, const Node& n) {
+    if (n.template_args.size() != 3) ev.fail(n, "ComposedLayout<A, Offset, B> takes three template arguments");
+    if (!n.args.empty()) ev.fail(n, "ComposedLayout<...>{} takes no constructor arguments");
+    auto a = ev.eval_template_args(n);
+    AnyLayout b = a[2].to_any_layout();
+    if (a[1].is(V::Kind::kTag) && a[1].tag().rfind("smem_ptr[", 0) == 0) {
+      if (!a[0].is(V::Kind::kSwizzle)) ev.fail(n.template_args[0], "an smem_ptr flag needs a swizzle");
+      return V::layout(ComposedLayout::smem(a[0].swizzle(), std::stoi(a[1].tag().substr(9)), b));
+    }
+    int64_t o = a[1].as_int();
+    if (a[0].is(V::Kind::kSwizzle)) return V::layout(ComposedLayout(a[0].swizzle(), o, b));
+    return V::layout(ComposedLayout(a[0].to_layout(), o, b));
+  }, "ComposedLayout<A, Offset, B>{}");
+  // UMMA's shared-memory atoms are GMMA's (cute/atom/mma_traits_sm100.hpp: using cute::GMMA::...)
+  for (const char* kind : {"INTER", "SW32", "SW64", "SW128"})
+    for (const char* major : {"K", "MN"}) {
+      std::string base = std::string("Layout_") + major + "_" + kind + "_Atom";
+      for (const std::string& name : {base, base + "_Bits"})
+        if (const Builtin* fn = r.find(name))
+          for (const char* prefix : {"UMMA::", "SM100::UMMA::", "cute::UMMA::"}) r.add(prefix + name, *fn, r.signature(name));
+    }
+  // Layout_MN_SW128_32B_Atom<T> = upcast<sizeof_bits<T>>(Swizzle<2,5,2> o smem_ptr[1b] o (1024,4):(1,1024))
+  for (const char* prefix : {"UMMA::", "SM100::UMMA::", "cute::UMMA::"}) {
+    r.add(std::string(prefix) + "Layout_MN_SW128_32B_Atom", [](Evaluator& ev, const Node& n) {
+      Value t = template_value(ev, n, 0, "UMMA::Layout_MN_SW128_32B_Atom<T>");
+      int bits = type_arg(ev, n.template_args[0], t, "UMMA::Layout_MN_SW128_32B_Atom").bits;
+      ComposedLayout bits_atom = ComposedLayout::smem(Swizzle(2, 5, 2), 1, AnyLayout(Layout(tup(1024, 4), tup(1, 1024))));
+      return V::layout(upcast(AnyLayout(bits_atom), bits));
+    }, std::string(prefix) + "Layout_MN_SW128_32B_Atom<T>{}");
+  }
+  // UMMA::tile_to_mma_shape(atom, ((MMA_M,MMA_N),M_MMAs,N_MMAs,...)[, order]):
+  //   tile the atom to (BLK_M,BLK_N,...), then tiled_divide by the MMA's (MMA_M,MMA_N)
+  for (const char* name : {"UMMA::tile_to_mma_shape", "SM100::UMMA::tile_to_mma_shape", "cute::UMMA::tile_to_mma_shape", "tile_to_mma_shape"}) {
+    r.add(name, [](Evaluator& ev, const Node& n) {
+      ev.expect_args(n, 2, 3);
+      auto a = ev.eval_args(n);
+      IntTuple mma = a[1].is(V::Kind::kLayout) ? shape(a[1].any_layout()) : a[1].to_int_tuple();
+      if (mma.is_leaf() || mma.rank() < 3) ev.fail(n.args[1], "the MMA tile shape is ((MMA_M,MMA_N),M_MMAs,N_MMAs,...), got " + to_string(mma));
+      std::vector<IntTuple> mn;
+      IntTuple zipped = zip(mma[0], take(mma, 1, 3));
+      for (size_t i = 0; i < zipped.rank(); ++i) mn.push_back(zipped[i]);
+      for (size_t i = 3; i < mma.rank(); ++i) mn.push_back(mma[i]);
+      IntTuple mn_shape = IntTuple::tuple(mn);
+      AnyLayout atom = a[0].to_any_layout();
+      AnyLayout tiled;
+      if (a.size() == 3 && !(a[2].is(V::Kind::kTag) && (a[2].tag() == "GenColMajor" || a[2].tag() == "LayoutLeft"))) {
+        IntTuple order;
+        if (a[2].is(V::Kind::kTag)) {  // GenRowMajor / LayoutRight: the last mode first
+          std::vector<IntTuple> o;
+          for (size_t i = 0; i < mn_shape.rank(); ++i) o.emplace_back(static_cast<int64_t>(mn_shape.rank() - 1 - i));
+          order = IntTuple::tuple(o);
+        } else {
+          order = a[2].to_int_tuple();
+        }
+        tiled = tile_to_shape(atom, mn_shape, order);
+      } else {
+        tiled = tile_to_shape(atom, mn_shape);
+      }
+      return V::layout(tiled_divide(tiled, Tiler::from_shape(product_each(mma[0]))));
+    }, "UMMA::tile_to_mma_shape(atom, mma_tile_shape[, order])");
+  }
+}
+
+}  // namespace cutevis

@@ -1,0 +1,23 @@
+// cutevis — C++ as kernels write it: operators on integers, `X::value`, casts, and the
+// type-level helpers of CuTe and the standard library (conditional_t, sizeof_bits, ...).
+//
+//   Int<bM + 4>{}    (WarpShape_M != 1) * NumThreadsPerWarp    Int<(size<0>(T{}) < 128) ? 1 : 2>{}
+//   sizeof_bits<half_t>::value    conditional_t<(bK > 32), A, B>    ComposedLayout<Swizzle<3,4,3>, smem_ptr_flag_bits<16>, L>{}
+#pragma once
+
+#include "lib/expr.hpp"
+
+namespace cutevis {
+
+// The integer result of C++ arithmetic on the given operands.  Every integer an operator
+// makes is made here, so that a property of integers (CuTe's static vs dynamic: static op
+// static is static, a dynamic operand makes the result dynamic) is decided in one place.
+Value integer_result(int64_t value, const Value& a, const Value* b = nullptr);
+
+Value eval_operator(Evaluator& ev, const Node& n);  // Node::Kind::kOperator
+Value eval_scope(Evaluator& ev, const Node& n);     // Node::Kind::kScope: X::value, X::type
+Value cast_value(Evaluator& ev, const Node& n, const ValueType& to);  // int(6), static_cast<int>(x)
+
+void register_cpp_syntax(Registry& r);  // called by register_algebra
+
+}  // namespace cutevis

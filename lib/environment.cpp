@@ -1,0 +1,312 @@
+// Declared names: lookup, lazy evaluation with cycle detection, and the undefined-name
+// report (see lib/environment.hpp).
+#include "lib/environment.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace cutevis {
+
+namespace {
+
+constexpr size_t kMaxDeclarationDepth = 200;
+
+std::string base_name(const std::string& name) {
+  size_t colon = name.rfind("::");
+  return colon == std::string::npos ? name : name.substr(colon + 2);
+}
+
+// "A::B::X" for X declared in scope A::B.
+std::string qualified(const Declaration& d) { return d.scope.empty() ? d.name : d.scope + "::" + d.name; }
+
+// Does `outer` enclose `inner` (both "::"-joined scopes; "" encloses everything)?
+bool encloses(const std::string& outer, const std::string& inner) {
+  if (outer.empty()) return true;
+  if (inner.compare(0, outer.size(), outer) != 0) return false;
+  return inner.size() == outer.size() || inner.compare(outer.size(), 2, "::") == 0;
+}
+
+// Does the declaration's qualified name end in `name` at a `::` boundary?
+bool qualifies(const std::string& full, const std::string& name) {
+  if (full == name) return true;
+  return full.size() > name.size() + 2 && full.compare(full.size() - name.size(), name.size(), name) == 0 &&
+         full.compare(full.size() - name.size() - 2, 2, "::") == 0;
+}
+
+}  // namespace
+
+UndefinedNames::UndefinedNames(std::vector<NameUse> uses)
+    : Error([&] {
+        if (uses.size() == 1) return "undefined name '" + uses[0].name + "'";
+        std::string m = std::to_string(uses.size()) + " undefined names: ";
+        const size_t shown = std::min<size_t>(uses.size(), 12);  // one line, whatever the text
+        for (size_t i = 0; i < shown; ++i) m += (i ? ", " : "") + uses[i].name.substr(0, 60);
+        if (shown < uses.size()) m += ", and " + std::to_string(uses.size() - shown) + " more";
+        return m;
+      }(), uses.empty() || !uses[0].in_expression ? kNoPosition : uses[0].position),
+      uses_(std::move(uses)) {}
+
+Environment::Environment() { parsers_[SourceLanguage::kCpp] = [](const std::string& text) { return parse_expression(text); }; }
+
+void Environment::set_parser(SourceLanguage language, Parser parser) { parsers_[language] = std::move(parser); }
+
+void Environment::add(Declaration d) {
+  declarations_.push_back(std::move(d));
+  by_name_.emplace(base_name(declarations_.back().name), &declarations_.back());
+}
+
+void Environment::define(Declaration d) {
+  defines_.push_back(std::move(d));
+  by_name_.emplace(base_name(defines_.back().name), &defines_.back());
+}
+
+const Declaration* Environment::find(const std::string& name, const std::string& scope, const Declaration* self) const {
+  const Declaration* d = find_here(name, scope, self);
+  if (d || name.find("::") == std::string::npos) return d;
+  // Config::SmemLayoutA where Config names a struct (using Config = GemmConfig<half_t>; or
+  // -D Config=GemmConfig): look in that struct, its template arguments set aside
+  size_t colon = name.rfind("::");
+  std::string owner = name.substr(0, colon);
+  for (int hops = 0; hops < 8; ++hops) {
+    const Declaration* alias = find_here(owner, scope, self);
+    if (!alias) return nullptr;
+    std::string target = alias->text;
+    while (!target.empty() && std::isspace(static_cast<unsigned char>(target.back()))) target.pop_back();
+    if (target.rfind("typename ", 0) == 0) target = target.substr(9);
+    size_t angle = target.find('<');
+    if (angle != std::string::npos) target = target.substr(0, angle);
+    if (target.empty() || target == owner) return nullptr;
+    for (char c : target)
+      if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == ':')) return nullptr;
+    if ((d = find_here(target + name.substr(colon), scope, self))) return d;
+    owner = target;
+  }
+  return nullptr;
+}
+
+const Declaration* Environment::find_here(const std::string& name, const std::string& scope, const Declaration* self) const {
+  auto [first, last] = by_name_.equal_range(base_name(name));
+  if (first == last) return nullptr;
+  bool is_qualified = name.find("::") != std::string::npos;
+  const Declaration* best = nullptr;
+  long best_score = -2;
+  for (auto it = first; it != last; ++it) {
+    const Declaration* d = it->second;
+    if (d == self) continue;
+    long score;
+    if (!is_qualified && d->name == name) {  // the common case: no strings built
+      score = encloses(d->scope, scope) ? static_cast<long>(d->scope.size()) : -1;
+    } else {
+      std::string full = qualified(*d);
+      if (!qualifies(full, name)) continue;
+      std::string where = full.substr(0, full.size() - base_name(full).size() - (full.size() > base_name(full).size() ? 2 : 0));
+      score = is_qualified ? 0 : (encloses(where, scope) ? static_cast<long>(where.size()) : -1);
+    }
+    // -D first; then the innermost enclosing scope; then any scope; ties: the last one
+    if (d->file.empty()) score += 1L << 30;
+    if (score >= best_score) {
+      best = d;
+      best_score = score;
+    }
+  }
+  // a parameter of an enclosing function or template shadows what is farther out: it is
+  // undefined (a -D gives it), not another function's variable of the same name
+  if (best && !is_qualified && best_score < (1L << 30)) {
+    auto [p0, p1] = parameter_names_.equal_range(name);
+    for (auto it = p0; it != p1; ++it)
+      if (encloses(it->second->scope, scope) && static_cast<long>(it->second->scope.size()) >= best_score) return nullptr;
+  }
+  return best;
+}
+
+SourceSpot Environment::spot_of(const Declaration& d, size_t offset) {
+  offset = std::min(offset, d.text.size());
+  SourceSpot s;
+  s.file = d.file;
+  s.name = d.name;
+  size_t line_start = offset == 0 ? std::string::npos : d.text.rfind('\n', offset - 1);
+  size_t newlines = static_cast<size_t>(std::count(d.text.begin(), d.text.begin() + static_cast<long>(offset), '\n'));
+  line_start = line_start == std::string::npos ? 0 : line_start + 1;
+  s.line = d.line + static_cast<int>(newlines);
+  s.column = static_cast<int>(offset - line_start) + (newlines == 0 ? d.column : 1);
+  size_t line_end = d.text.find('\n', offset);
+  s.excerpt = d.text.substr(line_start, (line_end == std::string::npos ? d.text.size() : line_end) - line_start);
+  s.excerpt_column = offset - line_start;
+  return s;
+}
+
+const Node& Environment::parsed(const Declaration& d) {
+  Entry& e = entries_[&d];
+  if (e.parsed) return e.root;
+  auto p = parsers_.find(d.language);
+  if (p == parsers_.end())
+    throw LocatedError(std::string(d.language == SourceLanguage::kPython ? "CuTeDSL Python" : "these") +
+                           " declarations are not supported yet",
+                       spot_of(d, 0));
+  try {
+    e.root = p->second(d.text);
+  } catch (const Error& err) {
+    throw LocatedError(err.what(), spot_of(d, err.has_position() ? static_cast<size_t>(err.position()) : 0));
+  }
+  e.parsed = true;
+  return e.root;
+}
+
+Value Environment::value_of(const Declaration& d, const Registry& registry) {
+  Entry& e = entries_[&d];
+  if (e.state == Entry::State::kDone) return e.value;
+  if (e.state == Entry::State::kFailed) std::rethrow_exception(e.error);
+  if (e.state == Entry::State::kBusy) {
+    std::string chain;
+    for (auto it = std::find(stack_.begin(), stack_.end(), &d); it != stack_.end(); ++it) chain += (*it)->name + " -> ";
+    throw Error("recursive definition: " + chain + d.name);
+  }
+  if (stack_.size() >= kMaxDeclarationDepth)
+    throw Error("declarations nested too deeply (more than " + std::to_string(kMaxDeclarationDepth) + " names, each defined by the next)");
+  e.state = Entry::State::kBusy;
+  stack_.push_back(&d);
+  try {
+    const Node& root = parsed(d);
+    Evaluator ev(registry);
+    ev.set_environment(this, &d, d.scope);
+    ev.set_source(d.text);
+    Value v = ev.eval(root);
+    stack_.pop_back();
+    Entry& done = entries_[&d];
+    done.state = Entry::State::kDone;
+    done.value = v;
+    return v;
+  } catch (const Error& err) {
+    stack_.pop_back();
+    Entry& failed = entries_[&d];
+    failed.state = Entry::State::kFailed;
+    if (const auto* located = dynamic_cast<const LocatedError*>(&err)) {
+      failed.error = std::make_exception_ptr(located->at(Error::kNoPosition));
+    } else {
+      SourceSpot spot = spot_of(d, err.has_position() ? static_cast<size_t>(err.position()) : 0);
+      bool unknown = dynamic_cast<const UnknownName*>(&err) != nullptr;
+      LocatedError le(err.what(), spot);
+      le.set_unknown_name(unknown);
+      failed.error = std::make_exception_ptr(le);
+    }
+    std::rethrow_exception(failed.error);
+  }
+}
+
+Value Evaluator::declared_value(const Declaration& d, const Node& at) {
+  try {
+    return env_->value_of(d, registry_);
+  } catch (const LocatedError& e) {
+    throw e.at(static_cast<int64_t>(at.begin));  // the caret of the expression: where the name is used
+  }
+}
+
+void Environment::collect_undefined(const Node& n, const std::string& source, const Declaration* within, const Registry& registry,
+                                    std::vector<NameUse>& out, std::vector<const Declaration*>& visited) {
+  auto descend = [&](const std::vector<Node>& nodes) {
+    for (const auto& c : nodes) collect_undefined(c, source, within, registry, out, visited);
+  };
+  const std::string scope = within ? within->scope : top_scope_;
+  if (n.kind == Node::Kind::kName) {
+    bool bare = !n.has_template_args && n.args.empty();
+    if (bare) {
+      if (const Declaration* d = find(n.name, scope, within)) {
+        if (std::find(visited.begin(), visited.end(), d) != visited.end()) return;
+        visited.push_back(d);
+        auto e = entries_.find(d);
+        if (e != entries_.end() && e->second.state == Entry::State::kDone) return;  // it evaluated: nothing undefined in it
+        if (e != entries_.end() && e->second.undefined_known) {  // computed before (cutevis names asks for every declaration)
+          for (const auto& u : e->second.undefined)
+            if (std::none_of(out.begin(), out.end(), [&](const NameUse& x) { return x.name == u.name; })) out.push_back(u);
+          return;
+        }
+        try {
+          collect_undefined(parsed(*d), d->text, d, registry, out, visited);
+        } catch (const Error&) {  // a declaration that does not parse has no names to give
+        }
+        return;
+      }
+    }
+    std::string name = n.name;
+    for (const char* prefix : {"cute::", "cutlass::", "std::"})
+      if (name.rfind(prefix, 0) == 0 && registry.find(name.substr(std::string(prefix).size()))) name = name.substr(std::string(prefix).size());
+    ValueType t;
+    bool known = registry.find(name) || lookup_value_type(n.name, t);
+    if (!known) {
+      Evaluator ev(registry);
+      ev.set_environment(this, within, scope);
+      ev.set_source(source);
+      for (const auto& r : registry.resolvers()) {
+        try {
+          Value v;
+          known = r(ev, n, v);
+        } catch (const Error&) {
+          known = true;  // claimed, though wrong in some other way
+        }
+        if (known) break;
+      }
+    }
+    if (!known && bare) {
+      for (const auto& u : out)
+        if (u.name == n.name) return;
+      NameUse use;
+      use.name = n.name;
+      use.in_expression = within == nullptr;
+      use.position = static_cast<int64_t>(n.begin);
+      if (within) use.spot = spot_of(*within, n.begin);
+      out.push_back(std::move(use));
+      return;
+    }
+    descend(n.template_args);
+    descend(n.args);
+    return;
+  }
+  descend(n.children);
+  descend(n.template_args);
+  descend(n.args);
+}
+
+std::vector<NameUse> Environment::undefined_names_of(const Declaration& d, const Registry& registry) {
+  {
+    Entry& e = entries_[&d];
+    if (e.undefined_known) return e.undefined;
+  }
+  std::vector<NameUse> out;
+  std::vector<const Declaration*> visited{&d};
+  try {
+    collect_undefined(parsed(d), d.text, &d, registry, out, visited);
+  } catch (const Error&) {
+  }
+  Entry& e = entries_[&d];
+  e.undefined = out;
+  e.undefined_known = true;
+  return out;
+}
+
+Value Environment::evaluate(const Node& root, const std::string& source, const Registry& registry, const std::string& scope) {
+  Evaluator ev(registry);
+  ev.set_environment(this, nullptr, scope);
+  ev.set_source(source);
+  top_scope_ = scope;
+  auto undefined = [&] {
+    std::vector<NameUse> out;
+    std::vector<const Declaration*> visited;
+    collect_undefined(root, source, nullptr, registry, out, visited);
+    return out;
+  };
+  try {
+    return ev.eval(root);
+  } catch (const UnknownName&) {
+    auto uses = undefined();
+    if (!uses.empty()) throw UndefinedNames(std::move(uses));
+    throw;
+  } catch (const LocatedError& e) {
+    if (e.unknown_name()) {
+      auto uses = undefined();
+      if (!uses.empty()) throw UndefinedNames(std::move(uses));
+    }
+    throw;
+  }
+}
+
+}  // namespace cutevis

@@ -1,0 +1,155 @@
+// cutevis — the names an expression may use beyond CuTe's: declarations read from source
+// files (`--from`) and snippets, and `-D NAME=VALUE` definitions.
+//
+//   using SmemLayoutA = decltype(tile_to_shape(SmemLayoutAtomA{}, Shape<bM,bK>{}));
+//   cutevis eval --from kernel.cu -D bM=128 -D bK=64 'SmemLayoutA{}'
+//
+// Language-neutral: a declaration's text is parsed by the parser of its language (C++ by
+// default; CuTeDSL Python once a parser is connected) and evaluated lazily, once, when an
+// expression names it.  Lookup is C++'s in spirit: a -D wins over the files; among
+// declarations the innermost enclosing scope wins, then the last one declared;
+// `Struct::Name` picks by qualification.
+#pragma once
+
+#include <deque>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "lib/declarations.hpp"
+#include "lib/error.hpp"
+#include "lib/expr.hpp"
+
+namespace cutevis {
+
+// Where in a source a declaration's error is: FILE:LINE:COL (1-based), and the line of the
+// declaration's text with the column of the caret in it (0-based).
+struct SourceSpot {
+  std::string file;    // "" for -D, "-" for standard input, kSnippetFile for a snippet's statements
+  std::string name;    // the declaration the error is in
+  int line = 0, column = 0;
+  std::string excerpt;     // the line of the text the error is on
+  size_t excerpt_column = 0;
+};
+
+inline const char* const kSnippetFile = "<expression>";
+
+// An error inside a declaration; what() is the bare message, spot where it is.
+class LocatedError : public Error {
+ public:
+  LocatedError(const std::string& message, SourceSpot spot, int64_t position = kNoPosition)
+      : Error(message, position), spot_(std::move(spot)) {}
+  const SourceSpot& spot() const { return spot_; }
+  LocatedError at(int64_t position) const {
+    LocatedError e(what(), spot_, position);
+    e.unknown_name_ = unknown_name_;
+    return e;
+  }
+  // Caused by a name nothing defines (then the undefined-name report replaces it).
+  bool unknown_name() const { return unknown_name_; }
+  void set_unknown_name(bool b) { unknown_name_ = b; }
+
+ private:
+  SourceSpot spot_;
+  bool unknown_name_ = false;
+};
+
+// A name neither CuTe, the catalogue nor a declaration defines (eval_name's error).
+class UnknownName : public Error {
+ public:
+  using Error::Error;
+};
+
+// One use of a name nothing defines.
+struct NameUse {
+  std::string name;
+  bool in_expression = true;  // in the expression being evaluated (position) or a declaration (spot)
+  int64_t position = 0;
+  SourceSpot spot;
+};
+
+// Names nothing defines: every one of them, so that one run of the command shows all the
+// -D a user needs.  what(): "undefined name 'bM'" or "3 undefined names: bM, bN, TA".
+class UndefinedNames : public Error {
+ public:
+  explicit UndefinedNames(std::vector<NameUse> uses);
+  const std::vector<NameUse>& uses() const { return uses_; }
+
+ private:
+  std::vector<NameUse> uses_;
+};
+
+class Environment {
+ public:
+  using Parser = std::function<Node(const std::string&)>;
+
+  Environment();  // C++ declarations parse with parse_expression
+  void set_parser(SourceLanguage language, Parser parser);
+
+  void add(Declaration d);     // from a file or snippet, in order of appearance
+  void define(Declaration d);  // a -D: wins over every file's declaration of the name
+  // A template or function parameter without a default: not a definition, but what a
+  // -D should give (named in `cutevis names`).
+  void add_parameter(Declaration d) {
+    parameters_.push_back(std::move(d));
+    parameter_names_.emplace(parameters_.back().name, &parameters_.back());
+  }
+  const std::deque<Declaration>& parameters() const { return parameters_; }
+  // The parameter `name` seen from `scope`: of the innermost enclosing entity, else the last.
+  const Declaration* parameter(const std::string& name, const std::string& scope = "") const {
+    const Declaration* best = nullptr;
+    for (auto it = parameters_.rbegin(); it != parameters_.rend(); ++it) {
+      if (it->name != name) continue;
+      bool inside = scope.compare(0, it->scope.size(), it->scope) == 0;
+      if (inside && (!best || best->scope.size() < it->scope.size() || scope.compare(0, best->scope.size(), best->scope) != 0)) best = &*it;
+      if (!best) best = &*it;
+    }
+    return best;
+  }
+  bool empty() const { return declarations_.empty() && defines_.empty(); }
+  const std::deque<Declaration>& declarations() const { return declarations_; }
+  const std::deque<Declaration>& defines() const { return defines_; }
+
+  // The declaration `name` (maybe qualified: Struct::Name) means when used in `scope`,
+  // never `self` (using X = X names another X); nullptr if none.
+  const Declaration* find(const std::string& name, const std::string& scope, const Declaration* self = nullptr) const;
+
+  // The value of a declaration, evaluated once (errors are LocatedError, also once).
+  Value value_of(const Declaration& d, const Registry& registry);
+
+  // Evaluate `root` (parsed from `source`) with these names; an unknown name becomes an
+  // UndefinedNames listing every undefined name it and the declarations it uses need.
+  Value evaluate(const Node& root, const std::string& source, const Registry& registry, const std::string& scope = "");
+
+  // The undefined names `d` needs (transitively), for `cutevis names`.
+  std::vector<NameUse> undefined_names_of(const Declaration& d, const Registry& registry);
+
+  // Where `offset` into d.text is in its file.
+  static SourceSpot spot_of(const Declaration& d, size_t offset);
+
+ private:
+  struct Entry {
+    enum class State { kNew, kBusy, kDone, kFailed } state = State::kNew;
+    Value value;
+    std::exception_ptr error;
+    bool parsed = false;
+    Node root;
+    bool undefined_known = false;  // undefined_names_of, once
+    std::vector<NameUse> undefined;
+  };
+  const Node& parsed(const Declaration& d);
+  const Declaration* find_here(const std::string& name, const std::string& scope, const Declaration* self) const;
+  void collect_undefined(const Node& n, const std::string& source, const Declaration* within, const Registry& registry,
+                         std::vector<NameUse>& out, std::vector<const Declaration*>& visited);
+
+  std::deque<Declaration> declarations_, defines_, parameters_;  // deques: pointers to them stay valid
+  std::multimap<std::string, const Declaration*> by_name_;  // unqualified name -> declarations
+  std::multimap<std::string, const Declaration*> parameter_names_;
+  std::map<const Declaration*, Entry> entries_;
+  std::map<SourceLanguage, Parser> parsers_;
+  std::vector<const Declaration*> stack_;  // declarations being evaluated, for cycles
+  std::string top_scope_;                  // the scope of the expression being evaluated
+};
+
+}  // namespace cutevis
