@@ -22,6 +22,7 @@
 #include "atoms/tiled_copy.hpp"
 #include "atoms/tiled_mma.hpp"
 #include "atoms/verify.hpp"
+#include "lib/element_types.hpp"
 #include "lib/expr.hpp"
 
 namespace cutevis {
@@ -222,15 +223,10 @@ int parse_arch(const std::string& arch) {
   return std::stoi(a);
 }
 
+// The token CuTe's atom names use (F16, U1, E2M1, ...), else the C++ name.
 std::string short_type(const ValueType& t) {
-  static const std::pair<const char*, const char*> names[] = {
-      {"half_t", "F16"}, {"bfloat16_t", "BF16"}, {"tfloat32_t", "TF32"}, {"float", "F32"}, {"double", "F64"},
-      {"float_e4m3_t", "E4M3"}, {"float_e5m2_t", "E5M2"}, {"int8_t", "S8"}, {"uint8_t", "U8"}, {"int32_t", "S32"},
-      {"int4b_t", "S4"}, {"uint4b_t", "U4"}, {"uint1b_t", "B1"}, {"complex<double>", "C64"}, {"float_e2m1_t", "E2M1"},
-      {"float_e2m3_t", "E2M3"}, {"float_e3m2_t", "E3M2"}};
-  for (const auto& [n, s] : names)
-    if (t.name == n) return s;
-  return t.name;
+  const ElementTypeInfo* e = find_element_type(t.name);
+  return e && *e->token ? e->token : t.name;
 }
 
 }  // namespace
