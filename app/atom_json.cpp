@@ -148,20 +148,28 @@ std::string owners_json(const OwnershipView& view) {
   return s;
 }
 
+OwnershipView json_ownership_view(const Layout& tv, int64_t rows, int64_t cols) {
+  const int64_t cells = checked_mul(rows, cols), pairs = size(tv);
+  if (cells > kMaxJsonOwners || pairs > kMaxJsonOwners)
+    throw Error("--json would list " + std::to_string(pairs) + " owners of " + std::to_string(cells) + " cells (at most " +
+                std::to_string(kMaxJsonOwners) + " of each); use a smaller tiling");
+  return OwnershipView::from_tv(tv, rows, cols);
+}
+
 OwnershipView owners_a(const TiledMma& m) {
-  return OwnershipView::from_tv(m.tv_layout_a, mode_size(m.tile_mnk, 0), mode_size(m.tile_mnk, 2));
+  return json_ownership_view(m.tv_layout_a, mode_size(m.tile_mnk, 0), mode_size(m.tile_mnk, 2));
 }
 OwnershipView owners_b(const TiledMma& m) {
-  return OwnershipView::from_tv(m.tv_layout_b, mode_size(m.tile_mnk, 1), mode_size(m.tile_mnk, 2));
+  return json_ownership_view(m.tv_layout_b, mode_size(m.tile_mnk, 1), mode_size(m.tile_mnk, 2));
 }
 OwnershipView owners_c(const TiledMma& m) {
-  return OwnershipView::from_tv(m.tv_layout_c, mode_size(m.tile_mnk, 0), mode_size(m.tile_mnk, 1));
+  return json_ownership_view(m.tv_layout_c, mode_size(m.tile_mnk, 0), mode_size(m.tile_mnk, 1));
 }
 OwnershipView owners_s(const TiledCopy& c) {
-  return OwnershipView::from_tv(c.layout_s_tv, mode_size(c.tile_mn, 0), mode_size(c.tile_mn, 1));
+  return json_ownership_view(c.layout_s_tv, mode_size(c.tile_mn, 0), mode_size(c.tile_mn, 1));
 }
 OwnershipView owners_d(const TiledCopy& c) {
-  return OwnershipView::from_tv(c.layout_d_tv, mode_size(c.tile_mn, 0), mode_size(c.tile_mn, 1));
+  return json_ownership_view(c.layout_d_tv, mode_size(c.tile_mn, 0), mode_size(c.tile_mn, 1));
 }
 
 std::string tiled_mma_json(const TiledMma& m) {

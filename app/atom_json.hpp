@@ -26,7 +26,14 @@ void append_owners_json(std::string& out, const OwnershipView& view);
 std::string tiled_mma_json(const TiledMma& mma);
 std::string tiled_copy_json(const TiledCopy& copy);
 
-// The ownership views of a tiling's operands.
+// JSON lists every owner, so it is capped like pictures (2^22 cells): a bigger
+// tiling is an Error before any memory is spent on it.
+constexpr int64_t kMaxJsonOwners = int64_t{1} << 22;
+// from_tv for JSON: an Error when the tile has more than kMaxJsonOwners cells or the
+// TV layout more than kMaxJsonOwners (thread, value) pairs.
+OwnershipView json_ownership_view(const Layout& tv, int64_t rows, int64_t cols);
+
+// The ownership views of a tiling's operands (capped as above).
 OwnershipView owners_a(const TiledMma& mma);  // (M,K)
 OwnershipView owners_b(const TiledMma& mma);  // (N,K)
 OwnershipView owners_c(const TiledMma& mma);  // (M,N)

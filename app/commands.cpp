@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "app/atom_json.hpp"
+#include "app/diagnostics.hpp"
+#include "app/exit_codes.hpp"
 #include "app/inspect.hpp"
 #include "app/json_values.hpp"
 #include "app/sources.hpp"
@@ -20,6 +22,7 @@
 #include "atoms/tiled_copy.hpp"
 #include "atoms/tiled_mma.hpp"
 #include "atoms/verify.hpp"
+#include "lib/element_types.hpp"
 #include "lib/expr.hpp"
 
 namespace cutevis {
@@ -50,7 +53,8 @@ ViewOptions view_options(const ShowOptions& o) {
   ViewOptions v;
   v.title = o.input;
   v.color_by = parse_color_by(o.picture.color_by);
-  if (!o.picture.threads.empty()) v.threads = ThreadSet::parse(o.picture.threads);
+  if (!o.picture.threads.empty())  // errors point into the --threads text, not the expression
+    v.threads = with_source("--threads", o.picture.threads, [&] { return ThreadSet::parse(o.picture.threads); });
   v.bank_element_bits = o.picture.bank_element_bits;
   return v;
 }
@@ -214,20 +218,15 @@ int parse_arch(const std::string& arch) {
   if (a.rfind("sm_", 0) == 0) a = a.substr(3);
   else if (a.rfind("sm", 0) == 0) a = a.substr(2);
   while (!a.empty() && std::isalpha(static_cast<unsigned char>(a.back()))) a.pop_back();  // sm90a
-  if (a.empty() || a.find_first_not_of("0123456789") != std::string::npos)
+  if (a.empty() || a.size() > 4 || a.find_first_not_of("0123456789") != std::string::npos)  // sm1..sm9999
     throw Error("--arch expects an architecture such as sm80 or sm90, got '" + arch + "'");
   return std::stoi(a);
 }
 
+// The token CuTe's atom names use (F16, U1, E2M1, ...), else the C++ name.
 std::string short_type(const ValueType& t) {
-  static const std::pair<const char*, const char*> names[] = {
-      {"half_t", "F16"}, {"bfloat16_t", "BF16"}, {"tfloat32_t", "TF32"}, {"float", "F32"}, {"double", "F64"},
-      {"float_e4m3_t", "E4M3"}, {"float_e5m2_t", "E5M2"}, {"int8_t", "S8"}, {"uint8_t", "U8"}, {"int32_t", "S32"},
-      {"int4b_t", "S4"}, {"uint4b_t", "U4"}, {"uint1b_t", "B1"}, {"complex<double>", "C64"}, {"float_e2m1_t", "E2M1"},
-      {"float_e2m3_t", "E2M3"}, {"float_e3m2_t", "E3M2"}};
-  for (const auto& [n, s] : names)
-    if (t.name == n) return s;
-  return t.name;
+  const ElementTypeInfo* e = find_element_type(t.name);
+  return e && *e->token ? e->token : t.name;
 }
 
 }  // namespace
@@ -282,13 +281,13 @@ Output run_layout(const ShowOptions& o) {
 
 Output run_tv(const ShowOptions& o, const std::string& tile) {
   Layout tv = evaluate(o.input, o.env, o.syntax).to_layout();
-  Value t = evaluate(tile, o.env);
+  Value t = with_source("the tile", tile, [&] { return evaluate(tile, o.env); });  // the caret goes under the tile
   IntTuple tile_mn = t.is(Value::Kind::kLayout) ? shape(t.any_layout()) : t.to_int_tuple();
   if (tile_mn.is_leaf()) tile_mn = tup(tile_mn.value(), 1);
   if (tile_mn.rank() != 2) throw Error("the tile of a TV picture has two modes (M,N), got " + to_string(tile_mn));
   IntTuple flat_tile = tup(size(tile_mn[0]), size(tile_mn[1]));
   if (o.json) {
-    OwnershipView view = OwnershipView::from_tv(tv, flat_tile[0].value(), flat_tile[1].value());
+    OwnershipView view = json_ownership_view(tv, flat_tile[0].value(), flat_tile[1].value());
     nlohmann::json j;
     j["kind"] = "tv_layout";
     j["tv_layout"] = to_string(tv);
@@ -354,6 +353,10 @@ Output run_copy(const ShowOptions& o) {
 }
 
 Output run_list(const ListOptions& o) {
+  // A glob costs |pattern| x |name| per atom: no real pattern is longer than a name.
+  if (o.pattern.size() > kMaxSuggestedNameLength)
+    throw Error("the pattern is " + std::to_string(o.pattern.size()) + " characters long; atom names are under " +
+                std::to_string(kMaxSuggestedNameLength));
   int sm = parse_arch(o.arch);
   nlohmann::json rows = nlohmann::json::array();
   std::ostringstream table;
@@ -466,7 +469,11 @@ VerifyOutcome run_verify(const VerifyOptions& o) {
       if (mma_flags) throw Error("--layout-a/-b/-c, --thr-id and --smem-layout are for MMA atoms; " + copy.name + " is a copy atom (use --layout-src/--layout-dst)");
       report = verify_copy(copy, ov);
     }
-    if (o.picture.format) {
+    out.exit_code = verify_exit_code({report});
+    if (o.picture.format && (out.exit_code == kExitNoGpu || out.exit_code == kExitEnvironment)) {
+      out.output = Output{};  // nothing ran: no picture, only the notice below
+      if (out.exit_code == kExitEnvironment) out.notice = "cutevis: the GPU environment failed: " + report.reason + " (exit 5)";
+    } else if (o.picture.format) {
       ShowOptions show;
       show.input = "verify " + o.name;
       show.picture = o.picture;
@@ -474,9 +481,10 @@ VerifyOutcome run_verify(const VerifyOptions& o) {
     } else {
       out.output = text(o.json ? to_json(report).dump() : to_text(report));
     }
-    out.exit_code = verify_exit_code({report});
   }
-  if (out.exit_code == 3) out.notice = "cutevis: no usable GPU or CUDA: nothing was run on hardware (exit 3)";
+  if (out.exit_code == kExitNoGpu) out.notice = "cutevis: no usable GPU or CUDA: nothing was run on hardware (exit 3)";
+  else if (out.exit_code == kExitEnvironment && out.notice.empty())
+    out.notice = "cutevis: the GPU environment failed (a driver rejected a kernel or a launch failed): exit 5";
   return out;
 }
 

@@ -1,11 +1,52 @@
 #include "app/diagnostics.hpp"
 
+#include <algorithm>
+#include <cstdio>
+
+#include "lib/expr.hpp"
+
 namespace cutevis {
 
-std::string format_error(const Error& error, const std::string& source) {
-  std::string out = "cutevis: error: ";
-  out += error.what();
-  out += "\n";
+namespace {
+
+// A byte as it appears in a message: itself if printable ASCII, else an escape.
+std::string shown_byte(unsigned char c) {
+  switch (c) {
+    case '\n': return "\\n";
+    case '\r': return "\\r";
+    case '\t': return "\\t";
+    case '\0': return "\\0";
+    default: break;
+  }
+  if (c >= 0x20 && c < 0x7f) return std::string(1, static_cast<char>(c));
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "\\x%02x", c);
+  return buf;
+}
+
+}  // namespace
+
+std::string printable_line(const std::string& text, size_t max_bytes) {
+  // Keep the start (what failed) and the end (the "did you mean" part) of long texts.
+  const size_t head = max_bytes * 3 / 4, tail = max_bytes - head;
+  std::string out;
+  auto append = [&](size_t from, size_t to) {
+    for (size_t i = from; i < to; ++i) out += shown_byte(static_cast<unsigned char>(text[i]));
+  };
+  if (text.size() <= max_bytes + 24) {
+    append(0, text.size());
+  } else {
+    append(0, head);
+    out += "...[" + std::to_string(text.size() - head - tail) + " bytes]...";
+    append(text.size() - tail, text.size());
+  }
+  return out;
+}
+
+std::string format_error(const Error& error, const std::string& source_in) {
+  std::string out = "cutevis: error: " + printable_line(error.what(), kMaxMessageBytes + 120) + "\n";
+  const auto* sourced = dynamic_cast<const SourcedError*>(&error);
+  const std::string& source = sourced ? sourced->source() : source_in;
   if (!error.has_position() || source.empty()) return out;
   // Show one line of the expression around the bad spot, printable ASCII only.
   size_t pos = std::min<size_t>(static_cast<size_t>(error.position()), source.size());
@@ -33,6 +74,20 @@ std::string format_error(const Error& error, const std::string& source) {
   if (to < end) line += "...";
   out += "  " + line + "\n  " + caret + "^\n";
   return out;
+}
+
+std::string unknown_command_message(const std::string& name, const std::vector<std::string>& commands) {
+  std::string msg = "unknown command '" + name + "'";
+  if (name.size() <= kMaxSuggestedNameLength) {
+    std::vector<std::pair<size_t, std::string>> scored;
+    for (const auto& c : commands) scored.emplace_back(edit_distance(name, c), c);
+    std::sort(scored.begin(), scored.end());
+    if (!scored.empty() && scored.front().first <= std::max<size_t>(2, name.size() / 3))
+      return msg + "; did you mean '" + scored.front().second + "'?";
+  }
+  std::string list;
+  for (const auto& c : commands) list += (list.empty() ? "" : ", ") + c;
+  return msg + " (commands: " + list + ")";
 }
 
 }  // namespace cutevis

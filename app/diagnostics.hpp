@@ -1,15 +1,54 @@
 // cutevis — how errors reach the user: one line `cutevis: error: <what>`, and for
 // expression input the expression with a caret under the bad spot.
+//
+// Whatever the input, the message stays one short line: control bytes (newline, ESC,
+// ...) and non-ASCII bytes are escaped (\n, \x1b), and a message quoting a huge input
+// keeps its beginning and end with "...[N bytes]..." between, so at most about
+// kMaxMessageBytes of input are echoed (a whole message stays under ~350 bytes).
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "lib/error.hpp"
 
 namespace cutevis {
 
-// "cutevis: error: <what>\n" plus, when the error has a position into `source`,
-//   "  <source>\n  <spaces>^\n".
+constexpr size_t kMaxMessageBytes = 200;
+
+// An Error about the text of one flag (--threads, the tile of `tv`): its position is
+// into `source`, not into the command's main expression.
+class SourcedError : public Error {
+ public:
+  SourcedError(const std::string& flag, const std::string& source, const Error& e)
+      : Error(flag + ": " + e.what(), e.position()), source_(source) {}
+  const std::string& source() const { return source_; }
+
+ private:
+  std::string source_;
+};
+
+// Rethrow an Error from parsing `text` (the value of `flag`) as a SourcedError.
+template <class F>
+auto with_source(const std::string& flag, const std::string& text, F&& parse) {
+  try {
+    return parse();
+  } catch (const SourcedError&) {
+    throw;
+  } catch (const Error& e) {
+    throw SourcedError(flag, text, e);
+  }
+}
+
+// One printable line: control and non-ASCII bytes escaped, the middle of a long
+// text elided ("...[N bytes]...").
+std::string printable_line(const std::string& text, size_t max_bytes = kMaxMessageBytes);
+
+// "cutevis: error: <what>\n" plus, when the error has a position into `source` (or
+// into a SourcedError's own source), "  <source>\n  <spaces>^\n".
 std::string format_error(const Error& error, const std::string& source = "");
+
+// "unknown command 'evl'; did you mean 'eval'?" (no suggestion for implausible names).
+std::string unknown_command_message(const std::string& name, const std::vector<std::string>& commands);
 
 }  // namespace cutevis

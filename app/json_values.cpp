@@ -28,7 +28,7 @@ nlohmann::json layout_json(const AnyLayout& l, const char* kind) {
   const Layout* plain = std::get_if<Layout>(&l);
   if (plain && has_basis(plain->stride)) {  // a coordinate layout: values are coordinates
     j["cosize"] = nullptr;
-    if (size(l) <= kMaxJsonValues) {
+    if (size(l) <= kMaxJsonCoordinates) {
       nlohmann::json v = nlohmann::json::array();
       for (int64_t i = 0; i < size(l); ++i) v.push_back(int_tuple_to_json(as_arithmetic_tuple((*plain)(IntTuple(i)))));
       j["values"] = v;

@@ -12,6 +12,9 @@ namespace cutevis {
 
 // Layouts larger than this list no "values" (they say "values_omitted": true).
 constexpr int64_t kMaxJsonValues = int64_t{1} << 22;
+// Coordinate values (identity layouts) are arrays, ~200 bytes each in memory: fewer of
+// them, so no single command needs more than ~100 MB (2^22 took 0.9 GB and 9 s).
+constexpr int64_t kMaxJsonCoordinates = int64_t{1} << 18;
 
 nlohmann::json int_tuple_to_json(const IntTuple& t);
 nlohmann::json value_to_json(const Value& v);

@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <functional>
 #include <iostream>
@@ -21,6 +22,20 @@ using namespace cutevis;
 
 namespace {
 
+std::vector<std::string> command_names(const CLI::App& app) {
+  std::vector<std::string> names;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) names.push_back(sub->get_name());
+  names.push_back("help");
+  names.push_back("version");
+  return names;
+}
+
+CLI::App* find_command(CLI::App& app, const std::string& name) {  // CLI11 2.1 has no get_subcommand_no_throw
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
+    if (sub->get_name() == name) return sub;
+  return nullptr;
+}
+
 // Where a command's output goes: stdout, or a file written atomically with -o.
 int emit(const Output& out, const std::string& path) {
   for (const std::string& w : take_warnings()) std::fprintf(stderr, "cutevis: warning: %s\n", w.c_str());
@@ -30,8 +45,7 @@ int emit(const Output& out, const std::string& path) {
   }
   if (out.binary && stdout_is_terminal())
     throw Error("refusing to write binary output to a terminal; use -o FILE or redirect stdout");
-  std::fwrite(out.bytes.data(), 1, out.bytes.size(), stdout);
-  std::fflush(stdout);
+  write_stdout(out.bytes);  // a full disk or a closed pipe is exit 4, not silence
   return kExitOk;
 }
 
@@ -81,14 +95,47 @@ struct PictureFlags {
   }
 };
 
+// CLI11's own errors as one line: "cutevis: error: <what> (see cutevis CMD --help)".
+int parse_error(const CLI::App& app, const CLI::ParseError& e) {
+  std::string what = e.what();
+  std::replace(what.begin(), what.end(), '\n', ' ');
+  std::string where = "cutevis";
+  for (const CLI::App* sub : app.get_subcommands()) where += " " + sub->get_name();
+  std::fputs(format_error(Error(what + " (see " + where + " --help)")).c_str(), stderr);
+  return kExitBadInput;
+}
+
+// `cutevis help [CMD]`, `cutevis version`, and "did you mean" for an unknown command,
+// before CLI11 (which would only say "A subcommand is required").  -1: not handled.
+int before_parse(CLI::App& app, int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-') return -1;
+  const std::string first = argv[1];
+  if (first == "version") {
+    write_stdout(app.version() + "\n");
+    return kExitOk;
+  }
+  if (first == "help") {
+    const CLI::App* about = &app;
+    if (argc > 2) {
+      about = find_command(app, argv[2]);
+      if (!about) throw Error("help: " + unknown_command_message(argv[2], command_names(app)));
+    }
+    write_stdout(about->help());
+    return kExitOk;
+  }
+  if (!find_command(app, first)) throw Error(unknown_command_message(first, command_names(app)));
+  return -1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"cutevis: CuTe layouts, TV layouts, MMA and copy atoms from text -- pictures, JSON, and GPU checks"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "cutevis 0.1.0");
+  app.set_version_flag("--version", "cutevis 0.1.0");  // also `cutevis version`
   app.footer(
-      "Exit codes: 0 ok, 1 verify found a disagreement, 2 bad input, 3 no usable GPU/CUDA, 4 output not written.\n"
+      "Exit codes: 0 ok, 1 verify found a disagreement, 2 bad input, 3 no usable GPU/CUDA, 4 output not written,\n"
+      "5 the GPU environment failed (a driver rejected a kernel).  `cutevis help CMD` for a command's flags.\n"
       "Expressions take CuTe's printed notation ((4,2),4):((8,4),1), S<3,4,3> o 0 o (8,64):(64,1)\n"
       "or its C++ syntax Layout<Shape<_4,_8>,Stride<_1,_4>>{}, make_layout(make_shape(4,8), LayoutRight{})\n"
       "or CuTeDSL's Python cute.make_layout((4, 8), stride=(1, 4)) (detected; --dsl forces it).");
@@ -234,10 +281,25 @@ int main(int argc, char** argv) {
     cmd->add_flag("--dsl", dsl, "read the expression as CuTeDSL (Python): cute.make_layout((4, 8), stride=(1, 4)); detected without it");
 
   try {
+    if (int code = before_parse(app, argc, argv); code >= 0) return code;
     app.parse(argc, argv);
+  } catch (const CLI::Success& e) {  // --help, --version
+    int code = app.exit(e) == 0 ? kExitOk : kExitBadInput;
+    try {
+      write_stdout("");  // flushes: `cutevis --help >/dev/full` is exit 4 too
+    } catch (const OutputError& err) {
+      std::fputs(format_error(err).c_str(), stderr);
+      return kExitIoError;
+    }
+    return code;
   } catch (const CLI::ParseError& e) {
-    int code = app.exit(e);
-    return code == 0 ? kExitOk : kExitBadInput;
+    return parse_error(app, e);
+  } catch (const OutputError& e) {
+    std::fputs(format_error(e).c_str(), stderr);
+    return kExitIoError;
+  } catch (const Error& e) {
+    std::fputs(format_error(e).c_str(), stderr);
+    return kExitBadInput;
   }
 
   try {
@@ -264,24 +326,24 @@ int main(int argc, char** argv) {
       verify.picture.format = format_for_output(verify.picture.format, verify.json, output_path);
       if (verify.json && verify.picture.format) throw Error("--json and a picture format exclude each other");
       VerifyOutcome r = run_verify(verify);
-      emit(r.output, output_path);
+      if (!r.output.bytes.empty()) emit(r.output, output_path);  // no GPU: no picture to write
       if (!r.notice.empty()) std::fprintf(stderr, "%s\n", r.notice.c_str());
       return r.exit_code;
     }
     if (batch_cmd->parsed()) {
       BatchResult r = run_batch(batch);
-      std::printf("cutevis: wrote %zu files, %zu up to date\n", r.written.size(), r.skipped.size());
+      write_stdout("cutevis: wrote " + std::to_string(r.written.size()) + " files, " + std::to_string(r.skipped.size()) + " up to date\n");
       return kExitOk;
     }
     if (docs_cmd->parsed()) {
       DocsResult r = run_docs(docs);
-      std::fputs(r.report.c_str(), stdout);
+      write_stdout(r.report);
       return r.exit_code;
     }
     show.picture = flags.options(output_path);
     if (show.json && show.picture.format) throw Error("--json and a picture format exclude each other");
     show.picture.format = format_for_output(show.picture.format, show.json, output_path);
-    if (thread >= 0) show.thread = thread;
+    if (atom_cmd->count("--thread") || mma_cmd->count("--thread") || copy_cmd->count("--thread")) show.thread = thread;  // -5 too: rejected later
     if (show.json && show.picture.format) throw Error("--json and a picture format exclude each other");
     if (layout_cmd->parsed()) {
       source = show.input;
@@ -311,13 +373,16 @@ int main(int argc, char** argv) {
       source = show.input;
       return emit(run_copy(show), output_path);
     }
+  } catch (const OutputError& e) {
+    std::fputs(format_error(e).c_str(), stderr);
+    return kExitIoError;
   } catch (const Error& e) {
     std::string msg = describe_error(e, source);
     std::fputs(msg.c_str(), stderr);
     bool io = std::string(e.what()).rfind("cannot write", 0) == 0;
     return io ? kExitIoError : kExitBadInput;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "cutevis: error: %s\n", e.what());
+    std::fputs(format_error(Error(e.what())).c_str(), stderr);
     return kExitBadInput;
   }
   return kExitOk;

@@ -4,48 +4,182 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <vector>
-
-#include "lib/error.hpp"
 
 namespace cutevis {
 
-void write_file_atomically(const std::string& path, const std::string& bytes) {
-  namespace fs = std::filesystem;
-  fs::path target(path);
-  fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  std::string tmpl = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
-  std::vector<char> name(tmpl.begin(), tmpl.end());
-  name.push_back('\0');
-  int fd = mkstemp(name.data());
-  if (fd < 0) throw Error("cannot write " + path + ": " + std::strerror(errno));
+namespace fs = std::filesystem;
+
+namespace {
+
+[[noreturn]] void fail(const std::string& path, int err) {
+  throw OutputError("cannot write " + path + ": " + std::strerror(err));
+}
+
+// --- the temporary a signal must not leave behind --------------------------------------
+// One temporary exists at a time (files are written one after another); its name lives
+// in a fixed buffer so the handler only reads memory and calls unlink (async-signal-safe).
+char pending_temporary[4096];
+std::atomic<bool> has_pending{false};
+
+extern "C" void remove_temporary_and_die(int sig) {
+  if (has_pending.load()) ::unlink(pending_temporary);
+  std::signal(sig, SIG_DFL);  // then die of the signal, as without the handler
+  std::raise(sig);
+}
+
+void install_signal_cleanup() {
+  static const bool installed = [] {
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+      struct sigaction old {};
+      if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;  // nohup: stay ignored
+      struct sigaction sa {};
+      sa.sa_handler = remove_temporary_and_die;
+      sigemptyset(&sa.sa_mask);
+      ::sigaction(sig, &sa, nullptr);
+    }
+    return true;
+  }();
+  (void)installed;
+}
+
+class PendingTemporary {
+ public:
+  explicit PendingTemporary(const std::string& name) {
+    std::snprintf(pending_temporary, sizeof pending_temporary, "%s", name.c_str());
+    has_pending.store(true);
+  }
+  ~PendingTemporary() { has_pending.store(false); }
+  PendingTemporary(const PendingTemporary&) = delete;
+  PendingTemporary& operator=(const PendingTemporary&) = delete;
+};
+
+// The file a path names after following every symbolic link (the link itself stays);
+// a dangling link names the file it would create.  Loops end in ELOOP.
+std::string follow_symlinks(const std::string& path) {
+  std::string p = path;
+  for (int hops = 0;; ++hops) {
+    struct stat st {};
+    if (::lstat(p.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return p;
+    if (hops == 40) fail(path, ELOOP);
+    std::error_code ec;
+    fs::path target = fs::read_symlink(p, ec);
+    if (ec) fail(path, ec.value());
+    p = target.is_absolute() ? target.string() : (fs::path(p).parent_path() / target).string();
+  }
+}
+
+mode_t current_umask() {
+  static const mode_t mask = [] {
+    mode_t m = ::umask(0);
+    ::umask(m);
+    return m;
+  }();
+  return mask;
+}
+
+void write_all(int fd, const std::string& bytes, const std::string& path) {
   const char* p = bytes.data();
   size_t left = bytes.size();
   while (left > 0) {
     ssize_t n = ::write(fd, p, left);
     if (n < 0) {
       if (errno == EINTR) continue;
-      int err = errno;
-      ::close(fd);
-      ::unlink(name.data());
-      throw Error("cannot write " + path + ": " + std::strerror(err));
+      fail(path, errno);
     }
     p += n;
     left -= static_cast<size_t>(n);
   }
-  if (::fchmod(fd, 0644) != 0 || ::fsync(fd) != 0 || ::close(fd) != 0) {
-    int err = errno;
-    ::unlink(name.data());
-    throw Error("cannot write " + path + ": " + std::strerror(err));
+}
+
+// Devices, FIFOs, sockets: write in place (a rename would replace /dev/null by a file).
+void write_in_place(const std::string& shown, const std::string& file, const std::string& bytes) {
+  int fd = ::open(file.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) fail(shown, errno);
+  try {
+    write_all(fd, bytes, shown);
+  } catch (...) {
+    ::close(fd);
+    throw;
   }
-  if (std::rename(name.data(), path.c_str()) != 0) {
-    int err = errno;
+  if (::close(fd) != 0) fail(shown, errno);
+}
+
+}  // namespace
+
+std::string temporary_template(const std::string& dir) { return (fs::path(dir) / ".cutevis-tmp-XXXXXX").string(); }
+
+void write_file_atomically(const std::string& path, const std::string& bytes) {
+  if (path.empty()) throw OutputError("cannot write an output file with an empty name");
+  const std::string file = follow_symlinks(path);
+  struct stat st {};
+  const bool exists = ::stat(file.c_str(), &st) == 0;
+  if (exists && S_ISDIR(st.st_mode)) fail(path, EISDIR);
+  if (exists && !S_ISREG(st.st_mode)) return write_in_place(path, file, bytes);
+
+  const fs::path target(file);
+  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  std::error_code ec;
+  fs::create_directories(dir, ec);  // -o a/b/c.svg creates a/b
+  if (ec) fail(path, ec.value());
+
+  install_signal_cleanup();
+  std::string tmpl = temporary_template(dir.string());
+  std::vector<char> name(tmpl.begin(), tmpl.end());
+  name.push_back('\0');
+  // Block the cleanup signals until the temporary's name is registered.
+  sigset_t block, old;
+  sigemptyset(&block);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&block, sig);
+  ::sigprocmask(SIG_BLOCK, &block, &old);
+  int fd = ::mkostemp(name.data(), O_CLOEXEC);
+  const int mkstemp_errno = errno;
+  std::optional<PendingTemporary> pending;
+  if (fd >= 0) pending.emplace(name.data());
+  ::sigprocmask(SIG_SETMASK, &old, nullptr);
+  if (fd < 0) fail(path, mkstemp_errno);
+
+  auto discard = [&](int err) {
+    ::close(fd);
     ::unlink(name.data());
-    throw Error("cannot write " + path + ": " + std::strerror(err));
+    fail(path, err);
+  };
+  try {
+    write_all(fd, bytes, path);
+  } catch (const OutputError&) {
+    ::close(fd);
+    ::unlink(name.data());
+    throw;
+  }
+  // An existing file keeps its permission bits; a new one gets what open(2) would give.
+  const mode_t mode = exists ? (st.st_mode & 07777) : (0666 & ~current_umask());
+  if (::fchmod(fd, mode) != 0 || ::fsync(fd) != 0) discard(errno);
+  if (::close(fd) != 0) {
+    const int err = errno;
+    ::unlink(name.data());
+    fail(path, err);
+  }
+  if (std::rename(name.data(), file.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(name.data());
+    fail(path, err);
+  }
+  pending.reset();
+}
+
+void write_stdout(const std::string& bytes) {
+  std::fwrite(bytes.data(), 1, bytes.size(), stdout);
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    int err = errno;
+    std::clearerr(stdout);
+    throw OutputError(std::string("cannot write to standard output: ") + std::strerror(err));
   }
 }
 

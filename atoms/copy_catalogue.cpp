@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <map>
 
+#include "atoms/notation.hpp"
+
 namespace cutevis {
 
 namespace {
@@ -153,12 +155,15 @@ std::vector<CopyAtom> fixed_ops() {
                           "movmatrix.sync.aligned.m8n8.trans.b16 %0, %1;\n", {"uint32_t", 1}, {"uint32_t", 1},
                           "(T32,V32b) -> (T32,V32b): one 8x8 b16 matrix, transposed in registers"));
   // SM50 warp shuffles (__shfl_xor_sync, no inline PTX): 2x2 transposes of 32b words between lanes.
-  ops.push_back(op_traits("SM50_Shuffle_U32_2x2Trans_XOR1", "SM50_Shuffle", 50, warp_thr_id(), Layout(tup(32, 64), tup(64, 1)),
-                          Layout(tup(tup(2, 16), tup(32, 2)), tup(tup(32, 128), tup(1, 64))), Layout(tup(32, 64), tup(64, 1)), "",
-                          {"uint32_t", 2}, {"uint32_t", 2}, "(T32,V64b) -> (T32,V64b): 2x2 transposes of 32b words between lanes t and t^1"));
-  ops.push_back(op_traits("SM50_Shuffle_U32_2x2Trans_XOR4", "SM50_Shuffle", 50, warp_thr_id(), Layout(tup(32, 64), tup(64, 1)),
-                          Layout(tup(tup(4, 2, 4), tup(32, 2)), tup(tup(64, 32, 512), tup(1, 256))), Layout(tup(32, 64), tup(64, 1)),
-                          "", {"uint32_t", 2}, {"uint32_t", 2},
+  ops.push_back(op_traits("SM50_Shuffle_U32_2x2Trans_XOR1", "SM50_Shuffle", 50, warp_thr_id(),
+                          layout_of_notation("(32,64):(64,1)"),
+                          layout_of_notation("((2,16),(32,2)):((32,128),(1,64))"),  // (T32,V64b) -> bit
+                          layout_of_notation("(32,64):(64,1)"), "", {"uint32_t", 2}, {"uint32_t", 2},
+                          "(T32,V64b) -> (T32,V64b): 2x2 transposes of 32b words between lanes t and t^1"));
+  ops.push_back(op_traits("SM50_Shuffle_U32_2x2Trans_XOR4", "SM50_Shuffle", 50, warp_thr_id(),
+                          layout_of_notation("(32,64):(64,1)"),
+                          layout_of_notation("((4,2,4),(32,2)):((64,32,512),(1,256))"),  // (T32,V64b) -> bit
+                          layout_of_notation("(32,64):(64,1)"), "", {"uint32_t", 2}, {"uint32_t", 2},
                           "(T32,V64b) -> (T32,V64b): 2x2 transposes of 32b words between lanes t and t^4"));
   // SM100 256-bit global loads/stores that do not allocate in L1.
   const Layout bits256(tup(1, 256), tup(0, 1));
@@ -299,6 +304,7 @@ CopyAtom tma(const std::string& base, int64_t bits) {
 }
 
 std::vector<std::string> suggest(const std::string& word, const std::vector<std::string>& vocabulary) {
+  if (word.size() > kMaxSuggestedNameLength) return {};  // no plausible name is that long
   std::vector<std::pair<size_t, std::string>> scored;
   for (const auto& w : vocabulary) scored.emplace_back(edit_distance(word, w), w);
   std::sort(scored.begin(), scored.end());

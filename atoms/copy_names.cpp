@@ -117,11 +117,12 @@ void register_copy_names(Registry& r) {
   using FromMma = TiledCopy (*)(const CopyAtom&, const TiledMma&);
   for (auto [name, fn] : {std::pair<const char*, FromMma>{"make_tiled_copy_A", &make_tiled_copy_A}, {"make_tiled_copy_B", &make_tiled_copy_B},
                           {"make_tiled_copy_C", &make_tiled_copy_C}, {"make_tiled_copy_C_atom", &make_tiled_copy_C_atom}}) {
-    r.add(name, [fn](Evaluator& ev, const Node& n) {
+    FromMma from_mma = fn;  // a plain variable: clang 14 cannot capture a structured binding
+    r.add(name, [from_mma](Evaluator& ev, const Node& n) {
       ev.expect_args(n, 2, 2);
       auto a = ev.eval_args(n);
       const CopyAtom& atom = atom_arg(ev, n, a[0], 0);
-      return tiled_copy_value(fn(atom, tiled_mma_arg(ev, n, a[1], 1)));
+      return tiled_copy_value(from_mma(atom, tiled_mma_arg(ev, n, a[1], 1)));
     }, std::string(name) + "(copy_atom, tiled_mma)");
   }
   for (const char side : {'S', 'D'}) {
@@ -134,7 +135,8 @@ void register_copy_names(Registry& r) {
     }, std::string("make_tiled_copy_") + side + "(copy_atom, tiled_copy)");
     r.add(std::string("get_layout") + side + "_TV", [side](Evaluator& ev, const Node& n) {
       ev.expect_args(n, 1, 1);
-      const TiledCopy& c = tiled_copy_arg(ev, n, ev.eval_args(n)[0], 0);
+      auto a = ev.eval_args(n);  // kept alive: `c` refers into a[0] (ASan: use after free)
+      const TiledCopy& c = tiled_copy_arg(ev, n, a[0], 0);
       return Value::layout(side == 'S' ? c.layout_s_tv : c.layout_d_tv);
     }, std::string("get_layout") + side + "_TV(tiled_copy)");
   }

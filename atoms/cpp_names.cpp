@@ -28,9 +28,9 @@ void register_cpp_atom_names(Registry& r) {
         Value v = ev.eval(n.args[0]);
         if (const TiledMma* m = as_tiled_mma(v)) return Value::integer(m->num_threads);
         if (const TiledCopy* c = as_tiled_copy(v)) return Value::integer(c->num_threads);
-        if (!v.is(Value::Kind::kObject)) {
-          if (v.is(Value::Kind::kLayout)) return Value::integer(size(v.any_layout()));
-          return Value::integer(size(v.to_int_tuple()));
+        if (!v.is(Value::Kind::kObject)) {  // lib's size, static or dynamic as CuTe's
+          if (v.is(Value::Kind::kLayout)) return Value::integer(size_integer(shape(v.any_layout())));
+          return Value::integer(size_integer(v.to_int_tuple()));
         }
       }
       return layout_size(ev, n);

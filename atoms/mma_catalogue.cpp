@@ -50,12 +50,17 @@ size_t bounded_edit_distance(const std::string& a, const std::string& b, size_t 
 
 // The nearest catalogue names to `wanted` (its normalized text), by edit distance.
 std::vector<std::string> nearest_names(const std::string& wanted, size_t max = 3) {
+  if (wanted.size() > kMaxSuggestedNameLength) return {};  // no plausible name is that long
   std::vector<std::pair<size_t, const std::string*>> best;  // sorted, at most `max`
   for (const auto& n : cached_names()) {
     if (best.size() == max && best.back().first == 0) break;  // nothing beats exact matches
     const size_t len_gap = n.size() > wanted.size() ? n.size() - wanted.size() : wanted.size() - n.size();
     if (best.size() == max && len_gap >= best.back().first) continue;  // cannot beat the worst kept
-    const size_t bound = best.size() == max ? best.back().first - 1 : SIZE_MAX - 1;
+    // Nothing further than half the name's length (or 16 edits, for short names such as
+    // UniversalFMA<flaot>) is a useful suggestion; the bound lets bounded_edit_distance
+    // give up early on the 8,000 names that are far.
+    const size_t useful = std::max<size_t>(16, wanted.size() / 2);
+    const size_t bound = best.size() == max ? best.back().first - 1 : useful;
     size_t d = bounded_edit_distance(wanted, n, bound);
     if (d > bound) continue;
     best.emplace_back(d, &n);

@@ -1,8 +1,11 @@
 // Name parsing and the helpers every MMA family generator shares.
 #include "atoms/mma_family.hpp"
 
+#include <algorithm>
 #include <cctype>
+#include <cstring>
 
+#include "lib/element_types.hpp"
 #include "lib/expr.hpp"
 
 namespace cutevis::mma {
@@ -75,25 +78,21 @@ std::string fold_namespaces(std::string base) {
   return base;
 }
 
+// The atom-name tokens of the element-type table, longest first, so "BF16" is not read
+// as "B" + "F16".  A complex's PTX type is its real part's: CuTe issues that instruction.
 const std::vector<ElementType>& element_types() {
-  // Longest tokens first, so "BF16" is not read as "B" + "F16".
-  static const std::vector<ElementType> t = {
-      {"GC64", {"GaussComplex", 192}, "f64"},
-      {"BF16", {"bfloat16_t", 16}, "bf16"},
-      {"TF32", {"tfloat32_t", 32}, "tf32"},
-      {"E4M3", {"float_e4m3_t", 8}, "e4m3"},
-      {"E5M2", {"float_e5m2_t", 8}, "e5m2"},
-      {"F16", {"half_t", 16}, "f16"},
-      {"F32", {"float", 32}, "f32"},
-      {"F64", {"double", 64}, "f64"},
-      {"C64", {"complex<double>", 128}, "f64"},
-      {"S32", {"int32_t", 32}, "s32"},
-      {"S8", {"int8_t", 8}, "s8"},
-      {"U8", {"uint8_t", 8}, "u8"},
-      {"S4", {"int4b_t", 4}, "s4"},
-      {"U4", {"uint4b_t", 4}, "u4"},
-      {"U1", {"uint1b_t", 1}, "b1"},
-  };
+  static const std::vector<ElementType> t = [] {
+    std::vector<ElementType> out;
+    for (const auto& e : element_type_table()) {
+      if (!*e.token) continue;
+      const char* ptx = *e.real ? find_element_type(e.real)->ptx : e.ptx;
+      out.push_back({e.token, {e.name, e.bits}, ptx});
+    }
+    std::stable_sort(out.begin(), out.end(), [](const ElementType& a, const ElementType& b) {
+      return std::strlen(a.token) > std::strlen(b.token);
+    });
+    return out;
+  }();
   return t;
 }
 
@@ -176,16 +175,9 @@ std::optional<ValueType> parse_value_type(const std::string& arg) {
 }
 
 std::string ptx_type(const ValueType& t) {
-  static const std::pair<const char*, const char*> names[] = {
-      {"half_t", "f16"},           {"bfloat16_t", "bf16"},     {"tfloat32_t", "tf32"},     {"float", "f32"},
-      {"double", "f64"},           {"int8_t", "s8"},           {"uint8_t", "u8"},          {"int32_t", "s32"},
-      {"float_e4m3_t", "e4m3"},    {"float_e5m2_t", "e5m2"},   {"float_e2m1_t", "e2m1"},   {"float_e2m3_t", "e2m3"},
-      {"float_e3m2_t", "e3m2"},    {"float_ue8m0_t", "ue8m0"}, {"float_ue4m3_t", "ue4m3"}, {"int4b_t", "s4"},
-      {"uint4b_t", "u4"},          {"uint1b_t", "b1"},
-  };
-  for (const auto& [cpp, ptx] : names)
-    if (t.name == cpp) return ptx;
-  throw Error("no PTX type for " + t.name);
+  const ElementTypeInfo* e = find_element_type(t.name);
+  if (!e || !*e->ptx) throw Error("no PTX type for " + t.name);
+  return e->ptx;
 }
 
 namespace {

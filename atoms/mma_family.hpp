@@ -39,9 +39,10 @@ std::optional<MmaAtom> decode_umma(const AtomName&);    // mma_umma.cpp: SM100 t
 void umma_names(std::vector<std::string>&);
 
 // --- element types as atom names spell them ---------------------------------------------
-// One token of a type string such as F32F16F16F32: its C++ type and its PTX name.
+// One token of a type string such as F32F16F16F32: its C++ type and its PTX name (the
+// `token` column of lib/element_types.cpp).
 struct ElementType {
-  const char* token;  // "F16", "BF16", "TF32", "F32", "F64", "C64", "S32", "S8", "U8", "S4", "U4", "U1", "E4M3", "E5M2"
+  const char* token;  // "F16", "BF16", "TF32", "F32", "C64", "GC64", "S32", "U1", "E4M3", ...
   ValueType type;     // half_t/16, ...
   const char* ptx;    // "f16", ..., "b1"
 };

@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "atoms/mma_family.hpp"
+#include "atoms/notation.hpp"
 
 namespace cutevis::mma {
 
@@ -17,14 +18,11 @@ namespace {
 Layout L(IntTuple shape, IntTuple stride) { return Layout(std::move(shape), std::move(stride)); }
 
 // --- the fragments of the 32-thread mma.sync (thread t = 4*row + quad) ------------------
-// (T32,V4) -> (M16,N8)
-Layout sm80_16x8_row() { return L(tup(tup(4, 8), tup(2, 2)), tup(tup(32, 1), tup(16, 8))); }
-// (T32,V2) -> (M8,N8)
-Layout sm80_8x8_row() { return L(tup(tup(4, 8), 2), tup(tup(16, 1), 8)); }
-// (T32,V1) -> (M8,K4)
-Layout sm80_8x4() { return L(tup(tup(4, 8), 1), tup(tup(8, 1), 0)); }
-// (T32,V4) -> (M8,K16)
-Layout sm80_8x16_row() { return L(tup(tup(4, 8), 4), tup(tup(32, 1), 8)); }
+// CuTe's aliases in mma_traits_sm80.hpp (SM80_16x8_Row, ...), in CuTe's notation.
+constexpr const char* sm80_16x8_row = "((4,8),(2,2)):((32,1),(16,8))";  // (T32,V4) -> (M16,N8)
+constexpr const char* sm80_8x8_row = "((4,8),2):((16,1),8)";            // (T32,V2) -> (M8,N8)
+constexpr const char* sm80_8x4 = "((4,8),1):((8,1),0)";                 // (T32,V1) -> (M8,K4)
+constexpr const char* sm80_8x16_row = "((4,8),4):((32,1),8)";           // (T32,V4) -> (M8,K16)
 
 // Every D A B C combination of an integer MMA: S32 <a> <b> S32 for a, b in `inputs`.
 std::vector<std::string> int_types(std::initializer_list<const char*> inputs) {
@@ -39,7 +37,7 @@ struct SyncShape {
   int sm, m, n, k;
   std::vector<std::string> types;     // D A B C
   std::vector<std::string> variants;  // name suffixes after _TN
-  Layout a, b, c;                     // (T32,V) -> (M,K), (N,K), (M,N)
+  const char *a, *b, *c;              // (T32,V) -> (M,K), (N,K), (M,N), in CuTe's notation
 };
 
 const std::vector<SyncShape>& sync_shapes() {
@@ -54,54 +52,107 @@ const std::vector<SyncShape>& sync_shapes() {
     for (const char* acc : {"F32", "F16"})
       for (const char* a : {"E4M3", "E5M2"})
         for (const char* b : {"E4M3", "E5M2"}) fp8.push_back(std::string(acc) + a + b + acc);
-    // (T32,V8) -> (M16,K32) and (T32,V4) -> (N8,K32), 8-bit inputs
-    const Layout a_16x32_8b = L(tup(tup(4, 8), tup(4, 2, 2)), tup(tup(64, 1), tup(16, 8, 256)));
-    const Layout b_8x32_8b = L(tup(tup(4, 8), tup(4, 2)), tup(tup(32, 1), tup(8, 128)));
+    // One row per shape, one layout per line with its (T,V) -> (M,K) comment: kept as written.
+    // clang-format off
     return std::vector<SyncShape>{
         // SM75
-        {75, 16, 8, 8, f16, plain, L(tup(tup(4, 8), tup(2, 2)), tup(tup(32, 1), tup(16, 8))), L(tup(tup(4, 8), 2), tup(tup(16, 1), 8)), sm80_16x8_row()},
-        {75, 8, 8, 16, {"S32S8S8S32"}, plain, sm80_8x16_row(), sm80_8x16_row(), sm80_8x8_row()},
+        {75, 16, 8, 8, f16, plain,
+         "((4,8),(2,2)):((32,1),(16,8))",            // A (T32,V4) -> (M16,K8)
+         "((4,8),2):((16,1),8)",                     // B (T32,V2) -> (N8,K8)
+         sm80_16x8_row},                             // C (T32,V4) -> (M16,N8)
+        {75, 8, 8, 16, {"S32S8S8S32"}, plain,
+         sm80_8x16_row,                              // A (T32,V4) -> (M8,K16)
+         sm80_8x16_row,                              // B (T32,V4) -> (N8,K16)
+         sm80_8x8_row},                              // C (T32,V2) -> (M8,N8)
         // SM80, 16-bit inputs: (T32,V4|V8) -> (M16,K8|K16), (T32,V2|V4) -> (N8,K8|K16)
-        {80, 16, 8, 8, f16bf16, plain, sm80_16x8_row(), sm80_8x8_row(), sm80_16x8_row()},
-        {80, 16, 8, 16, f16bf16, plain, L(tup(tup(4, 8), tup(2, 2, 2)), tup(tup(32, 1), tup(16, 8, 128))), L(tup(tup(4, 8), tup(2, 2)), tup(tup(16, 1), tup(8, 64))), sm80_16x8_row()},
+        {80, 16, 8, 8, f16bf16, plain,
+         sm80_16x8_row,                              // A (T32,V4) -> (M16,K8)
+         sm80_8x8_row,                               // B (T32,V2) -> (N8,K8)
+         sm80_16x8_row},                             // C (T32,V4) -> (M16,N8)
+        {80, 16, 8, 16, f16bf16, plain,
+         "((4,8),(2,2,2)):((32,1),(16,8,128))",      // A (T32,V8) -> (M16,K16)
+         "((4,8),(2,2)):((16,1),(8,64))",            // B (T32,V4) -> (N8,K16)
+         sm80_16x8_row},                             // C (T32,V4) -> (M16,N8)
         // tf32: one value per register
-        {80, 16, 8, 4, tf32, plain, L(tup(tup(4, 8), 2), tup(tup(16, 1), 8)), sm80_8x4(), sm80_16x8_row()},
-        {80, 16, 8, 8, tf32, plain, L(tup(tup(4, 8), tup(2, 2)), tup(tup(16, 1), tup(8, 64))), L(tup(tup(4, 8), 2), tup(tup(8, 1), 32)), sm80_16x8_row()},
+        {80, 16, 8, 4, tf32, plain,
+         "((4,8),2):((16,1),8)",                     // A (T32,V2) -> (M16,K4)
+         sm80_8x4,                                   // B (T32,V1) -> (N8,K4)
+         sm80_16x8_row},                             // C (T32,V4) -> (M16,N8)
+        {80, 16, 8, 8, tf32, plain,
+         "((4,8),(2,2)):((16,1),(8,64))",            // A (T32,V4) -> (M16,K8)
+         "((4,8),2):((8,1),32)",                     // B (T32,V2) -> (N8,K8)
+         sm80_16x8_row},                             // C (T32,V4) -> (M16,N8)
         // f64 and complex f64 (composites of the f64 instruction)
-        {80, 8, 8, 4, {"F64F64F64F64", "C64C64C64C64", "GC64C64C64GC64"}, plain, sm80_8x4(), sm80_8x4(), sm80_8x8_row()},
+        {80, 8, 8, 4, {"F64F64F64F64", "C64C64C64C64", "GC64C64C64GC64"}, plain,
+         sm80_8x4,                                   // A (T32,V1) -> (M8,K4)
+         sm80_8x4,                                   // B (T32,V1) -> (N8,K4)
+         sm80_8x8_row},                              // C (T32,V2) -> (M8,N8)
         // 8-bit integers
-        {80, 8, 8, 16, i8, sat, sm80_8x16_row(), sm80_8x16_row(), sm80_8x8_row()},
-        {80, 16, 8, 16, i8, sat, L(tup(tup(4, 8), tup(4, 2)), tup(tup(64, 1), tup(16, 8))), sm80_8x16_row(), sm80_16x8_row()},
-        {80, 16, 8, 32, i8, sat, a_16x32_8b, b_8x32_8b, sm80_16x8_row()},
+        {80, 8, 8, 16, i8, sat,
+         sm80_8x16_row,                              // A (T32,V4) -> (M8,K16)
+         sm80_8x16_row,                              // B (T32,V4) -> (N8,K16)
+         sm80_8x8_row},                              // C (T32,V2) -> (M8,N8)
+        {80, 16, 8, 16, i8, sat,
+         "((4,8),(4,2)):((64,1),(16,8))",            // A (T32,V8) -> (M16,K16)
+         sm80_8x16_row,                              // B (T32,V4) -> (N8,K16)
+         sm80_16x8_row},                             // C (T32,V4) -> (M16,N8)
+        {80, 16, 8, 32, i8, sat,
+         "((4,8),(4,2,2)):((64,1),(16,8,256))",      // A (T32,V16) -> (M16,K32)
+         "((4,8),(4,2)):((32,1),(8,128))",           // B (T32,V8) -> (N8,K32)
+         sm80_16x8_row},                             // C (T32,V4) -> (M16,N8)
         // 4-bit integers
-        {80, 8, 8, 32, i4, sat, L(tup(tup(4, 8), tup(8)), tup(tup(64, 1), tup(8))), L(tup(tup(4, 8), tup(8)), tup(tup(64, 1), tup(8))), sm80_8x8_row()},
-        {80, 16, 8, 32, i4, sat, L(tup(tup(4, 8), tup(8, 2)), tup(tup(128, 1), tup(16, 8))), L(tup(tup(4, 8), tup(8)), tup(tup(64, 1), tup(8))), sm80_16x8_row()},
-        {80, 16, 8, 64, i4, sat, L(tup(tup(4, 8), tup(8, 2, 2)), tup(tup(128, 1), tup(16, 8, 512))), L(tup(tup(4, 8), tup(8, 2)), tup(tup(64, 1), tup(8, 256))), sm80_16x8_row()},
+        {80, 8, 8, 32, i4, sat,
+         "((4,8),(8)):((64,1),(8))",                 // A (T32,V8) -> (M8,K32)
+         "((4,8),(8)):((64,1),(8))",                 // B (T32,V8) -> (N8,K32)
+         sm80_8x8_row},                              // C (T32,V2) -> (M8,N8)
+        {80, 16, 8, 32, i4, sat,
+         "((4,8),(8,2)):((128,1),(16,8))",           // A (T32,V16) -> (M16,K32)
+         "((4,8),(8)):((64,1),(8))",                 // B (T32,V8) -> (N8,K32)
+         sm80_16x8_row},                             // C (T32,V4) -> (M16,N8)
+        {80, 16, 8, 64, i4, sat,
+         "((4,8),(8,2,2)):((128,1),(16,8,512))",     // A (T32,V32) -> (M16,K64)
+         "((4,8),(8,2)):((64,1),(8,256))",           // B (T32,V16) -> (N8,K64)
+         sm80_16x8_row},                             // C (T32,V4) -> (M16,N8)
         // 1-bit (xor|and).popc; 16x8x128 is missing on purpose (see inconsistent_traits)
-        {80, 8, 8, 128, {"S32U1U1S32"}, popc, L(tup(tup(4, 8), 32), tup(tup(256, 1), 8)), L(tup(tup(4, 8), 32), tup(tup(256, 1), 8)), sm80_8x8_row()},
-        {80, 16, 8, 256, {"S32U1U1S32"}, popc, L(tup(tup(4, 8), tup(32, 2, 2)), tup(tup(512, 1), tup(16, 8, 2048))), L(tup(tup(4, 8), tup(32, 2)), tup(tup(256, 1), tup(8, 1024))), sm80_16x8_row()},
+        {80, 8, 8, 128, {"S32U1U1S32"}, popc,
+         "((4,8),32):((256,1),8)",                   // A (T32,V32) -> (M8,K128)
+         "((4,8),32):((256,1),8)",                   // B (T32,V32) -> (N8,K128)
+         sm80_8x8_row},                              // C (T32,V2) -> (M8,N8)
+        {80, 16, 8, 256, {"S32U1U1S32"}, popc,
+         "((4,8),(32,2,2)):((512,1),(16,8,2048))",   // A (T32,V128) -> (M16,K256)
+         "((4,8),(32,2)):((256,1),(8,1024))",        // B (T32,V64) -> (N8,K256)
+         sm80_16x8_row},                             // C (T32,V4) -> (M16,N8)
         // SM89 fp8: the 8-bit layouts of SM80 16x8x32
-        {89, 16, 8, 32, fp8, plain, a_16x32_8b, b_8x32_8b, sm80_16x8_row()},
+        {89, 16, 8, 32, fp8, plain,
+         "((4,8),(4,2,2)):((64,1),(16,8,256))",      // A (T32,V16) -> (M16,K32)
+         "((4,8),(4,2)):((32,1),(8,128))",           // B (T32,V8) -> (N8,K32)
+         sm80_16x8_row},                             // C (T32,V4) -> (M16,N8)
         // SM90 f64 / c64
-        {90, 16, 8, 4, {"F64F64F64F64", "C64C64C64C64"}, plain, L(tup(tup(4, 8), 2), tup(tup(16, 1), 8)), sm80_8x4(), sm80_16x8_row()},
-        {90, 16, 8, 8, {"F64F64F64F64", "C64C64C64C64"}, plain, L(tup(tup(4, 8), tup(2, 2)), tup(tup(16, 1), tup(8, 64))), L(tup(tup(4, 8), 2), tup(tup(8, 1), 32)), sm80_16x8_row()},
-        {90, 16, 8, 16, {"F64F64F64F64", "C64C64C64C64"}, plain, L(tup(tup(4, 8), tup(2, 4)), tup(tup(16, 1), tup(8, 64))), L(tup(tup(4, 8), 4), tup(tup(8, 1), 32)), sm80_16x8_row()},
+        {90, 16, 8, 4, {"F64F64F64F64", "C64C64C64C64"}, plain,
+         "((4,8),2):((16,1),8)",                     // A (T32,V2) -> (M16,K4)
+         sm80_8x4,                                   // B (T32,V1) -> (N8,K4)
+         sm80_16x8_row},                             // C (T32,V4) -> (M16,N8)
+        {90, 16, 8, 8, {"F64F64F64F64", "C64C64C64C64"}, plain,
+         "((4,8),(2,2)):((16,1),(8,64))",            // A (T32,V4) -> (M16,K8)
+         "((4,8),2):((8,1),32)",                     // B (T32,V2) -> (N8,K8)
+         sm80_16x8_row},                             // C (T32,V4) -> (M16,N8)
+        {90, 16, 8, 16, {"F64F64F64F64", "C64C64C64C64"}, plain,
+         "((4,8),(2,4)):((16,1),(8,64))",            // A (T32,V8) -> (M16,K16)
+         "((4,8),4):((8,1),32)",                     // B (T32,V4) -> (N8,K16)
+         sm80_16x8_row},                             // C (T32,V4) -> (M16,N8)
     };
+    // clang-format on
   }();
   return shapes;
 }
 
 // --- SM70: the quad-pair 8x8x4, A/B row or column per the T/N letters -------------------
-// Logical thread id -> lane: (4,2):(1,16), lanes 0-3 and 16-19
-Layout sm70_quadpair() { return L(tup(4, 2), tup(1, 16)); }
-// (T8,V4) -> (M8,K4), K-major (T)
-Layout sm70_8x4_row() { return L(tup(8, 4), tup(1, 8)); }
-// (T8,V4) -> (M8,K4), M-major (N)
-Layout sm70_8x4_col() { return L(tup(tup(4, 2), 4), tup(tup(8, 4), 1)); }
-// (T8,V8) -> (M8,N8), f16 accumulators
-Layout sm70_8x8_16b() { return L(tup(8, 8), tup(1, 8)); }
-// (T8,V8) -> (M8,N8), f32 accumulators
-Layout sm70_8x8_32b() { return L(tup(tup(2, 2, 2), tup(2, 2, 2)), tup(tup(1, 16, 4), tup(8, 2, 32))); }
+// Logical thread id -> lane, lanes 0-3 and 16-19
+constexpr const char* sm70_quadpair = "(4,2):(1,16)";
+constexpr const char* sm70_8x4_row = "(8,4):(1,8)";                            // (T8,V4) -> (M8,K4), K-major (T)
+constexpr const char* sm70_8x4_col = "((4,2),4):((8,4),1)";                    // (T8,V4) -> (M8,K4), M-major (N)
+constexpr const char* sm70_8x8_16b = "(8,8):(1,8)";                            // (T8,V8) -> (M8,N8), f16 accumulators
+constexpr const char* sm70_8x8_32b = "((2,2,2),(2,2,2)):((1,16,4),(8,2,32))";  // (T8,V8) -> (M8,N8), f32 accumulators
 
 const char* sm70_layouts[] = {"TN", "NT", "NN", "TT"};
 
@@ -178,8 +229,9 @@ MmaAtom decode_sm70(const std::string& name, const std::vector<int>& mnk, const 
   // First letter: A is K-major (T, row) or M-major (N, col); second: B is K-major (N, col) or N-major (T, row).
   const bool a_row = rest[0] == 'T', b_col = rest[1] == 'N';
   std::string ab = std::string(a_row ? "row" : "col") + "." + (b_col ? "col" : "row");
-  return sync_atom(name, 70, 8, 8, 4, t, sm70_quadpair(), a_row ? sm70_8x4_row() : sm70_8x4_col(), b_col ? sm70_8x4_row() : sm70_8x4_col(),
-                   types == "F16F16F16F16" ? sm70_8x8_16b() : sm70_8x8_32b(), sync_ptx(8, 8, 4, ab.c_str(), t));
+  return sync_atom(name, 70, 8, 8, 4, t, row_layout(sm70_quadpair), row_layout(a_row ? sm70_8x4_row : sm70_8x4_col),
+                   row_layout(b_col ? sm70_8x4_row : sm70_8x4_col),
+                   row_layout(types == "F16F16F16F16" ? sm70_8x8_16b : sm70_8x8_32b), sync_ptx(8, 8, 4, ab.c_str(), t));
 }
 
 MmaAtom decode_shape(const std::string& name, int sm, const std::vector<int>& mnk, const std::string& types, const std::string& rest) {
@@ -215,7 +267,8 @@ MmaAtom decode_shape(const std::string& name, int sm, const std::vector<int>& mn
   if (variant == "_XORPOPC") ptx += ".xor.popc";
   if (variant == "_ANDPOPC") ptx += ".and.popc";
   const bool complex = types[0] == 'C' || types[0] == 'G';
-  MmaAtom atom = sync_atom(name, sm, hit->m, hit->n, hit->k, t, L(32, 1), hit->a, hit->b, hit->c, ptx);
+  MmaAtom atom = sync_atom(name, sm, hit->m, hit->n, hit->k, t, L(32, 1), row_layout(hit->a), row_layout(hit->b),
+                           row_layout(hit->c), ptx);
   atom.saturate = variant == "_SATURATE";
   if (complex) {  // planar (4 f64 MMAs) or Gaussian (3) complex: CuTe's C++ around the f64 instruction
     std::string base = "SM" + std::to_string(sm) + "_" + shape + "_F64F64F64F64_TN";
@@ -270,10 +323,10 @@ MmaAtom decode_sm120(const AtomName& n) {
   // The MMA reads 8-bit (4-bit for k64) containers whatever the element type: ValTypeA/B = uint8_t / uint4_t.
   ValueType container = k64 ? ValueType{"uint4b_t", 4} : ValueType{"uint8_t", 8};
   std::vector<ElementType> t = {{"", *tc, ""}, {"", container, ""}, {"", container, ""}, {"", *tc, ""}};
-  const Layout a = k64 ? L(tup(tup(4, 8), tup(8, 2, 2)), tup(tup(128, 1), tup(16, 8, 512)))  // (T32,V32) -> (M16,K64)
-                       : L(tup(tup(4, 8), tup(4, 2, 2)), tup(tup(64, 1), tup(16, 8, 256)));  // (T32,V16) -> (M16,K32)
-  const Layout b = k64 ? L(tup(tup(4, 8), tup(8, 2)), tup(tup(64, 1), tup(8, 256)))          // (T32,V16) -> (N8,K64)
-                       : L(tup(tup(4, 8), tup(4, 2)), tup(tup(32, 1), tup(8, 128)));          // (T32,V8) -> (N8,K32)
+  const Layout& a = row_layout(k64 ? "((4,8),(8,2,2)):((128,1),(16,8,512))"   // (T32,V32) -> (M16,K64)
+                                   : "((4,8),(4,2,2)):((64,1),(16,8,256))");  // (T32,V16) -> (M16,K32)
+  const Layout& b = row_layout(k64 ? "((4,8),(8,2)):((64,1),(8,256))"         // (T32,V16) -> (N8,K64)
+                                   : "((4,8),(4,2)):((32,1),(8,128))");       // (T32,V8) -> (N8,K32)
   const std::string types = ptx_type(*tc) + "." + ptx_type(ta) + "." + ptx_type(tb) + "." + ptx_type(*tc);
   std::string ptx;
   if (!vs)
@@ -286,7 +339,7 @@ MmaAtom decode_sm120(const AtomName& n) {
     ptx = "mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X." + types + ".ue8m0";
   else
     ptx = "mma.sync.aligned.kind::mxf4nvf4.block_scale.scale_vec::2X.m16n8k64.row.col." + types + ".ue8m0";
-  MmaAtom atom = sync_atom(name, 120, 16, 8, k64 ? 64 : 32, t, L(32, 1), a, b, sm80_16x8_row(), ptx);
+  MmaAtom atom = sync_atom(name, 120, 16, 8, k64 ? 64 : 32, t, L(32, 1), a, b, row_layout(sm80_16x8_row), ptx);
   atom.family = "SM120";
   atom.regs_a = {"uint32_t", 4};  // the MMA reads 32-bit registers of packed elements
   atom.regs_b = {"uint32_t", 2};

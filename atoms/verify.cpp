@@ -628,13 +628,15 @@ VerifySummary verify_batch(const std::vector<MmaAtom>& mma, const std::vector<Co
 }
 
 int verify_exit_code(const std::vector<VerifyReport>& reports) {
-  bool any_checked = false, any_bad = false, any_no_gpu = false;
+  bool any_checked = false, any_bad = false, any_error = false, any_no_gpu = false;
   for (const auto& r : reports) {
     any_checked = any_checked || r.status == VerifyStatus::kAgree || r.status == VerifyStatus::kDisagree;
-    any_bad = any_bad || r.status == VerifyStatus::kDisagree || r.status == VerifyStatus::kError;
+    any_bad = any_bad || r.status == VerifyStatus::kDisagree;
+    any_error = any_error || r.status == VerifyStatus::kError;
     any_no_gpu = any_no_gpu || r.status == VerifyStatus::kNoGpu;
   }
   if (any_bad) return 1;
+  if (any_error) return 5;  // the environment failed (a driver rejected a kernel): not a disagreement
   if (any_no_gpu || !any_checked) return 3;
   return 0;
 }

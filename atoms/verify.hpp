@@ -8,9 +8,10 @@
 //   cutevis verify "Copy_Atom<SM75_U32x4_LDSM_N, half_t>" [--layout-src/--layout-dst L]
 //   cutevis verify --all [--arch sm90] [--json]             -> verify_all(filter)
 //
-// Exit codes (verify_exit_code): 0 every checked atom agrees, 1 a disagreement (or an
-// instruction the GPU refused), 3 no usable GPU/CUDA or nothing could run on it,
-// 2 bad input (an Error thrown by verify_mma/verify_copy: wrong layout sizes, ...).
+// Exit codes (verify_exit_code): 0 every checked atom agrees, 1 a disagreement, 3 no
+// usable GPU/CUDA or nothing could run on it, 5 the environment failed (the driver
+// rejected a kernel, a launch failed; no disagreement seen), 2 bad input (an Error
+// thrown by verify_mma/verify_copy: wrong layout sizes, ...).
 //
 // How: kernels are PTX generated from the plan at run time (one shape per instruction
 // class) and JIT-compiled by the CUDA driver, which is opened with dlopen: nothing

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <vector>
 
+#include "lib/element_types.hpp"
 #include "lib/error.hpp"
 
 namespace cutevis::verify {
@@ -12,7 +13,7 @@ namespace {
 
 // A binary float with `e` exponent bits, `m` mantissa bits and IEEE bias: integers up to
 // 2^(m+1) are exact.
-NumberFormat float_format(const char* ptx, int bits, int e, int m) {
+NumberFormat float_format(const std::string& ptx, int bits, int e, int m) {
   NumberFormat f;
   f.ptx = ptx;
   f.bits = bits;
@@ -24,7 +25,7 @@ NumberFormat float_format(const char* ptx, int bits, int e, int m) {
   return f;
 }
 
-NumberFormat int_format(const char* ptx, int bits, bool is_signed) {
+NumberFormat int_format(const std::string& ptx, int bits, bool is_signed) {
   NumberFormat f;
   f.ptx = ptx;
   f.bits = bits;
@@ -47,37 +48,25 @@ std::string strip_namespaces(std::string name) {
 
 }  // namespace
 
+// The first row of the element-type table with this PTX type and exact values.
 std::optional<NumberFormat> format_from_ptx(const std::string& t) {
-  if (t == "f16") return float_format("f16", 16, 5, 10);
-  if (t == "bf16") return float_format("bf16", 16, 8, 7);
-  if (t == "tf32") return float_format("tf32", 32, 8, 10);  // stored as f32, low 13 bits ignored
-  if (t == "f32") return float_format("f32", 32, 8, 23);
-  if (t == "f64") return float_format("f64", 64, 11, 52);
-  if (t == "e4m3") return float_format("e4m3", 8, 4, 3);
-  if (t == "e5m2") return float_format("e5m2", 8, 5, 2);
-  if (t == "s32") return int_format("s32", 32, true);
-  if (t == "u32") return int_format("u32", 32, false);
-  if (t == "s8") return int_format("s8", 8, true);
-  if (t == "u8") return int_format("u8", 8, false);
-  if (t == "s4") return int_format("s4", 4, true);
-  if (t == "u4") return int_format("u4", 4, false);
-  if (t == "b1") return int_format("b1", 1, false);
-  if (t == "b16") return int_format("b16", 16, false);
+  for (const auto& e : element_type_table()) {
+    if (t != e.ptx) continue;
+    if (e.exact == ExactValues::kFloat) return float_format(e.ptx, e.bits, e.exponent_bits, e.mantissa_bits);
+    if (e.exact != ExactValues::kNone) return int_format(e.ptx, e.bits, e.exact == ExactValues::kSigned);
+  }
   return std::nullopt;
 }
 
+// Only types verify can place (exact values) have one here.  Names are compared without
+// namespaces or spaces: cutlass::integer_subbyte<4, true> is int4b_t.
 std::string ptx_type_of(const ValueType& type) {
-  static const std::vector<std::pair<const char*, const char*>> table = {
-      {"half_t", "f16"}, {"half", "f16"}, {"bfloat16_t", "bf16"}, {"tfloat32_t", "tf32"}, {"float", "f32"},
-      {"double", "f64"}, {"float_e4m3_t", "e4m3"}, {"float_e5m2_t", "e5m2"}, {"int8_t", "s8"},
-      {"signedchar", "s8"}, {"uint8_t", "u8"}, {"unsignedchar", "u8"}, {"int32_t", "s32"}, {"int", "s32"},
-      {"uint32_t", "u32"}, {"unsigned", "u32"}, {"int4b_t", "s4"}, {"integer_subbyte<4,true>", "s4"},
-      {"uint4b_t", "u4"}, {"integer_subbyte<4,false>", "u4"}, {"uint1b_t", "b1"},
-      {"integer_subbyte<1,false>", "b1"}, {"uint16_t", "b16"}, {"int16_t", "b16"},
-  };
-  std::string name = strip_namespaces(type.name);
-  for (const auto& [cpp, ptx] : table)
-    if (name == cpp) return ptx;
+  const std::string name = strip_namespaces(type.name);
+  for (const auto& e : element_type_table()) {
+    bool hit = name == strip_namespaces(e.name);
+    for (const char* s : e.spellings) hit = hit || name == strip_namespaces(s);
+    if (hit) return e.exact == ExactValues::kNone ? "" : e.ptx;
+  }
   return "";
 }
 

@@ -29,7 +29,7 @@ std::optional<NumberFormat> format_from_ptx(const std::string& ptx_type);
 // The format of a C++ element type (half_t, cutlass::half_t, signed char,
 // cutlass::integer_subbyte<4, true>, ...); nullopt for types verify cannot place (complex).
 std::optional<NumberFormat> format_of(const ValueType& type);
-// The PTX type token of a C++ element type, "" if none.
+// The PTX type token of a C++ element type verify can place, "" if none (complex, e2m1, ...).
 std::string ptx_type_of(const ValueType& type);
 
 // encode(f, v): the bits of integer v in format f (low `bits` bits); Error unless exact.

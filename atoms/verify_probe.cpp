@@ -37,7 +37,9 @@ std::vector<int64_t> name_classes(Classes& classes, const std::vector<int64_t>& 
   std::map<size_t, std::vector<size_t>> members;
   for (size_t i = 0; i < n; ++i) members[classes.find(i)].push_back(i);
   std::vector<std::tuple<int, int64_t, size_t, int64_t>> votes;  // (level, -count, root, name)
-  for (auto& [root, list] : members) {
+  for (auto& member : members) {
+    const size_t root = member.first;
+    const std::vector<size_t>& list = member.second;  // not a structured binding: clang 14 cannot capture one
     if (list.size() < 2 || !eligible[root]) continue;
     auto voters = [&](auto pred) { return std::any_of(list.begin(), list.end(), pred); };
     int level = voters([&](size_t i) { return is_anchor[i] && trusted[i]; }) ? 0

@@ -5,6 +5,7 @@
 #include "lib/cpp_syntax.hpp"
 #include "lib/environment.hpp"
 #include "lib/dsl.hpp"
+#include "lib/element_types.hpp"
 #include "lib/expr.hpp"
 
 namespace cutevis {
@@ -140,9 +141,26 @@ IntTuple Value::to_int_tuple() const {
 
 bool Value::is_layout_like() const { return kind_ == Kind::kLayout || is_int_tuple(); }
 
+namespace {
+// A tuple used as a layout is its shape: every extent positive, as for `shape:stride`
+// (a negative extent reached std::vector with a negative size, found by fuzzing).
+void check_positive_shape(const IntTuple& shape, const IntTuple& whole) {
+  if (shape.is_leaf()) {
+    if (shape.basis().empty() && shape.value() <= 0)
+      throw Error("shape " + to_string(whole) + " has a non-positive extent " + std::to_string(shape.value()));
+    return;
+  }
+  for (const auto& m : shape.modes()) check_positive_shape(m, whole);
+}
+}  // namespace
+
 AnyLayout Value::to_any_layout() const {
   if (kind_ == Kind::kLayout) return *layout_;
-  if (is_int_tuple()) return make_layout(to_int_tuple());
+  if (is_int_tuple()) {
+    const IntTuple shape = to_int_tuple();
+    check_positive_shape(shape, shape);
+    return make_layout(shape);
+  }
   throw Error("expected a layout, got " + describe());
 }
 
@@ -303,6 +321,7 @@ size_t edit_distance(const std::string& a, const std::string& b) {
 }
 
 std::vector<std::string> Registry::suggestions(const std::string& name, size_t max) const {
+  if (name.size() > kMaxSuggestedNameLength) return {};  // no plausible name is that long
   std::vector<std::pair<size_t, std::string>> scored;
   auto consider = [&](const std::string& w) { scored.emplace_back(edit_distance(name, w), w); };
   for (const auto& [k, v] : fns_) consider(k);
@@ -328,75 +347,20 @@ Registry& default_registry() {
   return *r;
 }
 
-// --- element types ---------------------------------------------------------------------------
-
-namespace {
-
-struct TypeEntry {
-  const char* canonical;
-  int bits;
-  std::vector<const char*> aliases;
-};
-
-// Aliases include CuTeDSL's Numeric class names (Float16, Float8E4M3FN, Int8, ...): the
-// DSL front end drops their `cutlass.` prefix, so `cutlass.Float16` finds half_t here.
-const std::vector<TypeEntry>& type_table() {
-  static const std::vector<TypeEntry> t = {
-      {"half_t", 16, {"cutlass::half_t", "cute::half_t", "half", "Float16"}},
-      {"bfloat16_t", 16, {"cutlass::bfloat16_t", "cute::bfloat16_t", "bf16", "BFloat16"}},
-      {"tfloat32_t", 32, {"cutlass::tfloat32_t", "cute::tfloat32_t", "tf32", "TFloat32"}},
-      {"float", 32, {"cute::float", "fp32", "Float32"}},
-      {"double", 64, {"fp64", "Float64"}},
-      {"float_e4m3_t", 8, {"cutlass::float_e4m3_t", "cute::float_e4m3_t", "e4m3", "Float8E4M3FN"}},
-      {"float_e5m2_t", 8, {"cutlass::float_e5m2_t", "cute::float_e5m2_t", "e5m2", "Float8E5M2"}},
-      {"float_e2m1_t", 4, {"cutlass::float_e2m1_t", "cute::float_e2m1_t", "e2m1", "Float4E2M1FN"}},
-      {"float_e2m3_t", 6, {"cutlass::float_e2m3_t", "cute::float_e2m3_t", "e2m3", "Float6E2M3FN"}},
-      {"float_e3m2_t", 6, {"cutlass::float_e3m2_t", "cute::float_e3m2_t", "e3m2", "Float6E3M2FN"}},
-      {"float_ue8m0_t", 8, {"cutlass::float_ue8m0_t", "cute::float_ue8m0_t", "ue8m0", "Float8E8M0FNU"}},
-      {"float_ue4m3_t", 8, {"cutlass::float_ue4m3_t", "cute::float_ue4m3_t", "ue4m3"}},
-      {"type_erased_dynamic_float8_t", 8, {"cutlass::type_erased_dynamic_float8_t"}},
-      {"int8_t", 8, {"signed char", "cute::int8_t", "std::int8_t", "s8", "Int8"}},
-      {"uint8_t", 8, {"unsigned char", "cute::uint8_t", "std::uint8_t", "u8", "Uint8"}},
-      {"int16_t", 16, {"short", "cute::int16_t", "std::int16_t", "Int16"}},
-      {"uint16_t", 16, {"cute::uint16_t", "std::uint16_t", "Uint16"}},
-      {"int32_t", 32, {"int", "cute::int32_t", "std::int32_t", "s32", "Int32"}},
-      {"uint32_t", 32, {"unsigned", "cute::uint32_t", "std::uint32_t", "u32", "Uint32"}},
-      {"int64_t", 64, {"cute::int64_t", "std::int64_t", "Int64"}},
-      {"uint64_t", 64, {"cute::uint64_t", "std::uint64_t", "Uint64"}},
-      {"uint128_t", 128, {"cute::uint128_t", "cutlass::uint128_t"}},
-      {"int4b_t", 4, {"cutlass::int4b_t", "cute::int4b_t", "s4", "Int4"}},
-      {"uint4b_t", 4, {"cutlass::uint4b_t", "cute::uint4b_t", "u4"}},
-      {"int2b_t", 2, {"cutlass::int2b_t"}},
-      {"uint2b_t", 2, {"cutlass::uint2b_t"}},
-      {"uint1b_t", 1, {"cutlass::uint1b_t", "cute::uint1b_t", "b1"}},
-      {"complex<double>", 128, {"cutlass::complex<double>", "cute::complex<double>", "complex_double"}},
-      {"complex<float>", 64, {"cutlass::complex<float>", "cute::complex<float>"}},
-      {"complex<tfloat32_t>", 64, {"cutlass::complex<cutlass::tfloat32_t>", "cute::complex<cute::tfloat32_t>", "complex<cutlass::tfloat32_t>"}},
-  };
-  return t;
-}
-
-}  // namespace
+// --- element types: the rows of lib/element_types.cpp -------------------------------------------
 
 bool lookup_value_type(const std::string& name, ValueType& out) {
-  static const auto* index = [] {  // every spelling -> its entry (files ask for hundreds of names)
-    auto* m = new std::unordered_map<std::string, const TypeEntry*>;
-    for (const auto& e : type_table()) {
-      m->emplace(e.canonical, &e);
-      for (const char* a : e.aliases) m->emplace(a, &e);
-    }
-    return m;
-  }();
-  auto it = index->find(name);
-  if (it == index->end()) return false;
-  out.name = it->second->canonical;
-  out.bits = it->second->bits;
+  const ElementTypeInfo* e = find_element_type(name);
+  if (!e || !e->in_expressions) return false;
+  out.name = e->name;
+  out.bits = e->bits;
   return true;
 }
 
 std::vector<std::string> value_type_names() {
   std::vector<std::string> out;
-  for (const auto& e : type_table()) out.push_back(e.canonical);
+  for (const auto& e : element_type_table())
+    if (e.in_expressions) out.push_back(e.name);
   return out;
 }
 

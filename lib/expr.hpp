@@ -253,5 +253,9 @@ std::vector<std::string> value_type_names();
 
 // Edit distance, for "did you mean" suggestions.
 size_t edit_distance(const std::string& a, const std::string& b);
+// Suggestions are only looked for when a name is at most this long: the longest real
+// CuTe name is under 100 characters, and edit distance costs |a| x |b| per candidate, so
+// a hostile megabyte-long name must not be compared with every word we know.
+constexpr size_t kMaxSuggestedNameLength = 160;
 
 }  // namespace cutevis

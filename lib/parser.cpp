@@ -10,7 +10,9 @@ namespace cutevis {
 
 namespace {
 
-constexpr int kMaxNesting = 200;
+// Levels of nesting a user can write: each level, and the innermost term, is two parser
+// frames (composed() and primary()), so the frame guard below allows 2 * kMaxNesting + 2.
+constexpr int kMaxNesting = 100;
 
 struct Token {
   enum class Kind { kNumber, kIdent, kUnderscore, kPunct, kEnd };
@@ -178,7 +180,7 @@ class Parser {
   struct DepthGuard {
     Parser& p;
     explicit DepthGuard(Parser& parser) : p(parser) {
-      if (++p.depth_ > kMaxNesting) p.fail("expression nested too deeply (more than " + std::to_string(kMaxNesting) + " levels)", p.peek());
+      if (++p.depth_ > 2 * kMaxNesting + 2) p.fail("expression nested too deeply (more than " + std::to_string(kMaxNesting) + " levels)", p.peek());
     }
     ~DepthGuard() { --p.depth_; }
   };

@@ -19,8 +19,9 @@ const char* kTimes = "\xC3\x97";  // U+00D7 MULTIPLICATION SIGN
 constexpr double kFade = kFadeToWhite;
 
 // Beyond these a picture would take gigabytes; say so instead.  (The 2x2 SM90
-// 64x256x16 GMMA has 75,776 cells and 2.6M owners.)
-constexpr int64_t kMaxCells = int64_t{1} << 22;
+// 64x256x16 GMMA has 75,776 cells and 2.6M owners.)  2^22 cells took 18 s and 2.3 GB
+// as SVG (found by fuzzing); 2^18 stays near a second and 150 MB in every format.
+constexpr int64_t kMaxCells = int64_t{1} << 18;
 constexpr int64_t kMaxOwners = int64_t{1} << 24;
 
 void check_cells(int64_t cells) {
@@ -243,6 +244,9 @@ void add_tv_legend(Scene& s, const ViewOptions& opt, ColorBy color_by, const TvS
                        (forms.empty() ? std::string() : ": " + forms));
   }
   if (stats.unowned > 0) s.legend.push_back(std::to_string(stats.unowned) + " cells have no owner (blank)");
+  if (!opt.threads.empty() && stats.highlighted == 0)  // as --thread 40 on a 32-thread atom: an error, not a blank picture
+    throw Error("--threads " + opt.threads.to_string() + ": no such thread owns a cell of this picture (threads 0-" +
+                std::to_string(s.num_threads - 1) + ")");
   if (!opt.threads.empty())
     s.legend.push_back("highlighted threads " + opt.threads.to_string() + " (" + std::to_string(stats.highlighted) +
                        " cells); the rest faded");
@@ -459,6 +463,9 @@ Scene layout_scene(const AnyLayout& layout_in, const ViewOptions& opt) {
   // Basis strides (identity layouts) give coordinates; everything else an index.
   const Layout* plain = std::get_if<Layout>(&layout);
   const bool coordinates = plain && has_basis(plain->stride);
+  // A bank is a property of an index; coordinates have none (and `values` stays empty).
+  if (coordinates && color_by == ColorBy::kBank)
+    throw Error("colour by bank needs an index layout; " + to_string(layout_in) + " maps to coordinates (basis strides)");
   std::vector<int64_t> values;
   if (!coordinates) values = layout_values(layout);
   p.cells.resize(static_cast<size_t>(total));

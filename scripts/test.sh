@@ -8,3 +8,4 @@ cd "$(dirname "$0")/.."
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCUTEVIS_WERROR=ON
 cmake --build build -j"$(nproc)"
 ctest --test-dir build --output-on-failure -j"$(nproc)"
+./scripts/sanitize.sh  # clang ASan+UBSan tests and a fuzz smoke run of each harness (issue 11)

@@ -100,7 +100,8 @@ TEST_CASE("cutevis: -o writes the file atomically and leaves nothing on failure"
   CHECK(text == "(4,8):(1,4)\n");
   auto bad = test::run_cutevis({"eval", "(4,8):(1,4", "-o", dir + "/b.txt"});
   CHECK(bad.exit_code == kExitBadInput);
-  auto nodir = test::run_cutevis({"eval", "(4,8):(1,4)", "-o", dir + "/missing/c.txt"});
+  // a missing folder is created now (issue 12); a parent that is a file cannot be
+  auto nodir = test::run_cutevis({"eval", "(4,8):(1,4)", "-o", dir + "/a.txt/c.txt"});
   CHECK(nodir.exit_code == kExitIoError);
   std::string listing;
   FILE* ls = popen(("ls -A " + dir).c_str(), "r");

@@ -3,7 +3,6 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <chrono>
 
 #include "atoms/mma_catalogue.hpp"
 #include "atoms/tiled_mma.hpp"
@@ -92,21 +91,15 @@ TEST_CASE("make_tiled_mma pads its arguments as CuTe does and rejects what CuTe 
   CHECK(to_string(d).rfind("TiledMMA\n  ThrLayoutVMNK:  (32,1,1,1):(1,0,0,0)\n  PermutationMNK: (_,_,_)\nMMA_Atom\n", 0) == 0);
 }
 
-TEST_CASE("speed: the largest GMMA found and tiled and owned in a few milliseconds") {
-  // The CLI's `cutevis atom SM90_64x256x16_F32F16F16_SS<K,K> --json` does this once.
-  std::vector<double> ms;
-  for (int i = 0; i < 21; ++i) {
-    auto t0 = std::chrono::steady_clock::now();
-    TiledMma m = make_tiled_mma(find_mma_atom("SM90_64x256x16_F32F16F16_SS<K,K>"));
-    OwnershipView a = OwnershipView::from_tv(m.tv_layout_a, tile_m(m), tile_k(m));
-    OwnershipView b = OwnershipView::from_tv(m.tv_layout_b, tile_n(m), tile_k(m));
-    OwnershipView c = OwnershipView::from_tv(m.tv_layout_c, tile_m(m), tile_n(m));
-    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-    REQUIRE(a.max_owners() == 128);
-    REQUIRE(b.max_owners() == 128);
-    REQUIRE(c.max_owners() == 1);
-  }
-  std::sort(ms.begin(), ms.end());
-  MESSAGE("find_mma_atom + make_tiled_mma + 3 ownership views (655,360 owners): median " << ms[ms.size() / 2] << " ms");
-  CHECK(ms[ms.size() / 2] < 50.0);  // a loose bound for loaded CI machines; the goal is a few ms
+TEST_CASE("the largest GMMA tiled and owned: every A/B cell by all 128 threads, every C cell once") {
+  // The CLI's `cutevis atom SM90_64x256x16_F32F16F16_SS<K,K> --json` does this once; its
+  // time is measured by tests/bench/mma_bench.cpp ("find + make_tiled_mma + ownership"),
+  // not asserted here: a wall-clock bound fails on a loaded machine and proves nothing.
+  TiledMma m = make_tiled_mma(find_mma_atom("SM90_64x256x16_F32F16F16_SS<K,K>"));
+  OwnershipView a = OwnershipView::from_tv(m.tv_layout_a, tile_m(m), tile_k(m));
+  OwnershipView b = OwnershipView::from_tv(m.tv_layout_b, tile_n(m), tile_k(m));
+  OwnershipView c = OwnershipView::from_tv(m.tv_layout_c, tile_m(m), tile_n(m));
+  CHECK(a.max_owners() == 128);
+  CHECK(b.max_owners() == 128);
+  CHECK(c.max_owners() == 1);
 }

@@ -53,7 +53,10 @@ TEST_CASE("verify api: the exit-code rule") {
   CHECK(verify_exit_code({agree, skipped}) == 0);  // --all: atoms the GPU cannot run are skipped
   CHECK(verify_exit_code({skipped}) == 3);         // verify NAME of an SM100 atom on an H100
   CHECK(verify_exit_code({agree, disagree}) == 1);
-  CHECK(verify_exit_code({agree, error}) == 1);
+  // issue 11: a kernel the driver rejected is an environment failure (5), not a disagreement
+  CHECK(verify_exit_code({agree, error}) == 5);
+  CHECK(verify_exit_code({error, disagree}) == 1);  // a real disagreement still wins
+  CHECK(verify_exit_code({error, no_gpu}) == 5);
   CHECK(verify_exit_code({no_gpu}) == 3);
 }
 

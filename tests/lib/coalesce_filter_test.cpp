@@ -4,12 +4,13 @@
 
 #include "lib/expr.hpp"
 #include "tests/lib/random_layouts.hpp"
+#include "tests/support/eval.hpp"
 
 using namespace cutevis;
 
 namespace {
 
-std::string eval(const std::string& text) { return evaluate_expression(text).to_string(); }
+using test::eval;
 
 // No two adjacent flat modes of a coalesced layout could merge (s0*d0 == d1), and it
 // has no size-1 mode unless it is `1:0` itself.

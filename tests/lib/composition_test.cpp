@@ -4,12 +4,13 @@
 
 #include "lib/expr.hpp"
 #include "tests/lib/random_layouts.hpp"
+#include "tests/support/eval.hpp"
 
 using namespace cutevis;
 
 namespace {
 
-std::string eval(const std::string& text) { return evaluate_expression(text).to_string(); }
+using test::eval;
 
 }  // namespace
 

@@ -61,7 +61,7 @@ TEST_CASE("every cute.* layout function equals its C++ spelling") {
       {"cute.tile_to_shape(cute.make_layout((8, 8), stride=(8, 1)), (32, 16), (1, 0))", "tile_to_shape((8,8):(8,1), make_shape(32,16), make_step(1,0))"},
       {"cute.tile_to_shape(cute.make_composed_layout(cute.make_swizzle(3, 4, 3), 0, cute.make_layout((8, 64), stride=(64, 1))), (128, 64, 3), "
        "order=(0, 1, 2))",
-       "tile_to_shape(composition(Swizzle<3,4,3>{}, Layout<Shape<_8,_64>,Stride<_64,_1>>{}), make_shape(128,64,3), make_step(0,1,2))"},
+       "tile_to_shape(composition(Swizzle<3,4,3>{}, Layout<Shape<_8,_64>,Stride<_64,_1>>{}), make_shape(_128{},_64{},_3{}), make_step(_0{},_1{},_2{}))"},
       {"cute.make_layout_tv(cute.make_layout((4, 8), stride=(8, 1)), cute.make_layout((2, 2)))", "make_layout_tv((4,8):(8,1), (2,2):(1,2))"},
       {"cute.recast_layout(32, 16, cute.make_layout((8, 64), stride=(64, 1)))", "recast_layout<half_t,float>((8,64):(64,1))"},
       {"cute.recast_layout(8, 16, cute.make_layout((8, 64), stride=(64, 1)))", "recast_layout<half_t,uint8_t>((8,64):(64,1))"},

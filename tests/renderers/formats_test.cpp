@@ -140,7 +140,8 @@ TEST_CASE("SVG: valid and self-contained with a tooltip on every cell and render
   const std::string xmllint = test::find_program("xmllint"), rsvg = test::find_program("rsvg-convert");
   TempDir dir;
   for (const auto& [name, scene] : scenes) {
-    CAPTURE(name);
+    const auto& picture = name;  // clang 14 cannot capture a structured binding (CAPTURE is a lambda)
+    CAPTURE(picture);
     const std::string svg = render(scene, Format::kSvg);
     CHECK(svg.rfind("<?xml", 0) == 0);
     CHECK(svg.find("viewBox=\"0 0 ") != std::string::npos);
@@ -175,7 +176,8 @@ TEST_CASE("SVG style cute: CuTe's look for what CuTe cannot draw as valid XML") 
       {"copy", copy_scene(CopyPicture{tv, tv, 16, 8, 32})},
   };
   for (const auto& [name, scene] : scenes) {
-    CAPTURE(name);
+    const auto& picture = name;  // clang 14 cannot capture a structured binding (CAPTURE is a lambda)
+    CAPTURE(picture);
     const std::string svg = render(scene, Format::kSvg, {.style = Style::kCute});
     CHECK(svg.rfind("<!--  ", 0) == 0);
     CHECK(count(svg, "<rect ") == static_cast<size_t>(scene.cell_count()));
@@ -207,7 +209,8 @@ TEST_CASE("TikZ: default and cute pictures compile with pdflatex") {
                            {.style = Style::kCute})},
   };
   for (const auto& [name, tex] : docs) {
-    CAPTURE(name);
+    const auto& picture = name;  // clang 14 cannot capture a structured binding (CAPTURE is a lambda)
+    CAPTURE(picture);
     const std::string file = dir.write(name + ".tex", tex);
     const Run r = run("cd '" + dir.path.string() + "' && '" + pdflatex + "' -interaction=nonstopmode -halt-on-error '" +
                       file + "'");
