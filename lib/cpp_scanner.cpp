@@ -56,7 +56,7 @@ bool is_scalar_type(std::string_view s) {
 
 class Walker {
  public:
-  Walker(const std::string& text, const std::string& file) : text_(text), file_(file) {
+  Walker(const std::string& text, const std::string& file) : file_(file) {
     clean_ = blank(text);
     for (size_t i = 0; i < clean_.size(); ++i)
       if (clean_[i] == '\n') line_starts_.push_back(i + 1);
@@ -560,7 +560,6 @@ class Walker {
     bool skip = false;  // enum bodies
   };
 
-  const std::string& text_;
   std::string file_;
   std::string clean_;
   std::vector<size_t> line_starts_{0};

@@ -10,9 +10,11 @@ namespace cutevis {
 
 namespace {
 
-// Levels of nesting a user can write: each level, and the innermost term, is two parser
-// frames (composed() and primary()), so the frame guard below allows 2 * kMaxNesting + 2.
+// Levels of nesting a user can write: each level, and the innermost term, is three parser
+// frames (composed(), cond() and primary()), so the frame guard below allows
+// kFramesPerLevel * (kMaxNesting + 1).
 constexpr int kMaxNesting = 100;
+constexpr int kFramesPerLevel = 3;
 
 struct Token {
   enum class Kind { kNumber, kIdent, kUnderscore, kPunct, kEnd };
@@ -180,7 +182,7 @@ class Parser {
   struct DepthGuard {
     Parser& p;
     explicit DepthGuard(Parser& parser) : p(parser) {
-      if (++p.depth_ > 2 * kMaxNesting + 2) p.fail("expression nested too deeply (more than " + std::to_string(kMaxNesting) + " levels)", p.peek());
+      if (++p.depth_ > kFramesPerLevel * (kMaxNesting + 1)) p.fail("expression nested too deeply (more than " + std::to_string(kMaxNesting) + " levels)", p.peek());
     }
     ~DepthGuard() { --p.depth_; }
   };
