@@ -53,7 +53,8 @@ TEST_CASE("documentation pictures: every label drawn at 9 px or more") {
   fs::create_directories(dir);
   int pngs = 0;
   for (const auto& [args, ext] : pictures) {
-    CAPTURE(args[1]);
+    const auto& command = args[1];  // clang 14 cannot capture a structured binding (CAPTURE is a lambda)
+    CAPTURE(command);
     std::vector<std::string> svg_args = args;
     svg_args.insert(svg_args.end(), {"-o", (dir / "p.svg").string()});
     const auto r = test::run_cutevis(svg_args);

@@ -125,7 +125,8 @@ TEST_CASE("CuTeDSL MMA Ops are the catalogue's atoms") {
        "SM100_MMA_MXF4_SS<float_e2m1_t,float_e2m1_t,float,float_ue4m3_t,128,64,16,UMMA::Major::K,UMMA::Major::K>{}"},
   };
   for (const auto& [dsl, cpp] : same) {
-    CAPTURE(dsl);
+    const auto& dsl_text = dsl;  // clang 14 cannot capture a structured binding (CAPTURE is a lambda)
+    CAPTURE(dsl_text);
     CHECK(tiled_mma_text(eval(dsl)) == tiled_mma_text(eval(cpp)));
   }
 }
@@ -175,7 +176,8 @@ TEST_CASE("CuTeDSL tilings are the C++ TiledMMA") {
        "make_tiled_mma(SM100_MMA_TF32_TS<tfloat32_t,tfloat32_t,float,128,128,UMMA::Major::K,UMMA::Major::K>{})"},
   };
   for (const auto& [dsl, cpp] : same) {
-    CAPTURE(dsl);
+    const auto& dsl_text = dsl;  // clang 14 cannot capture a structured binding (CAPTURE is a lambda)
+    CAPTURE(dsl_text);
     CHECK(tiled_mma_text(eval(dsl)) == tiled_mma_text(eval(cpp)));
   }
 }
@@ -225,7 +227,8 @@ TEST_CASE("CuTeDSL copy Ops and tiled copies are the C++ Copy_Atom and TiledCopy
        "make_tiled_copy_D(Copy_Atom<UniversalCopy<half_t>, half_t>{}, make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, " + mma_cpp + "))"},
   };
   for (const auto& [dsl, cpp] : same) {
-    CAPTURE(dsl);
+    const auto& dsl_text = dsl;  // clang 14 cannot capture a structured binding (CAPTURE is a lambda)
+    CAPTURE(dsl_text);
     CHECK(tiled_copy_text(eval(dsl)) == tiled_copy_text(eval(cpp)));
   }
 }
@@ -244,7 +247,8 @@ TEST_CASE("CuTeDSL's SMEM layout helpers give what C++ CuTe gives for the same c
     if (line.empty()) continue;
     auto row = nlohmann::json::parse(line);
     const std::string dsl = row["dsl"], cpp = row["cpp"], cute = row["cute"];
-    CAPTURE(dsl);
+    const auto& dsl_text = dsl;  // clang 14 cannot capture a structured binding (CAPTURE is a lambda)
+    CAPTURE(dsl_text);
     const std::string got = eval(dsl).to_string();
     CHECK(got == cute);                        // what real CuTe printed (underscores dropped)
     CHECK(got == eval(cpp).to_string());       // and what our C++ path gives

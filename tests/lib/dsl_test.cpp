@@ -89,7 +89,8 @@ TEST_CASE("every cute.* layout function equals its C++ spelling") {
       {"cute.make_layout((2 * 64, 128 // 2 + 1 - 1), stride=(1, -(-128)))", "(128,64):(1,128)"},
   };
   for (const auto& [dsl, cpp] : same) {
-    CAPTURE(dsl);
+    const auto& dsl_text = dsl;  // clang 14 cannot capture a structured binding (CAPTURE is a lambda)
+    CAPTURE(dsl_text);
     CHECK(eval(dsl) == eval(cpp));
     CHECK(eval(dsl, Syntax::kDsl) == eval(cpp, Syntax::kCpp));
   }

@@ -116,7 +116,8 @@ TEST_CASE("legibility: the catalogue's largest atom of every family keeps every 
   }
   CHECK(largest.size() >= 8);
   for (const auto& [family, best] : largest) {
-    CAPTURE(best.second.name);
+    const auto& atom_name = best.second.name;  // clang 14 cannot capture a structured binding (CAPTURE is a lambda)
+    CAPTURE(atom_name);
     check_fits(tiled_mma_scene(make_tiled_mma(best.second)));
   }
 }
