@@ -28,7 +28,8 @@ ThreadPartition partition(const TiledCopy& copy, const AnyLayout& tensor, int64_
   p.side = side;
   p.thread = t;
   // The cells each element reads, from the same partition of the column-major (M,N) index.
-  auto [cells, cell0] = partition_layout(make_layout(shape(tensor)), copy, tv, t);
+  const auto [cells, first_cell] = partition_layout(make_layout(shape(tensor)), copy, tv, t);
+  const int64_t cell0 = first_cell;  // a plain variable: clang 14's lambdas cannot capture a structured binding
   p.cells.reserve(size(cells));
   for_each_value(cells, [&](int64_t c) { p.cells.push_back(cell0 + c); });
   for (int64_t c : p.cells) p.offsets.push_back(evaluate(tensor, c));
