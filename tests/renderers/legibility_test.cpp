@@ -48,7 +48,8 @@ Scene mma_expression_scene(const std::string& text) {
 
 Scene copy_expression_scene(const std::string& text) {
   register_names();
-  const TiledCopy& c = *as_tiled_copy(evaluate_expression(text));
+  const Value v = evaluate_expression(text);  // c refers into it: it must outlive c
+  const TiledCopy& c = *as_tiled_copy(v);
   return copy_scene(CopyPicture{c.layout_s_tv, c.layout_d_tv, size(c.tile_mn[0]), size(c.tile_mn[1]), c.num_threads});
 }
 
