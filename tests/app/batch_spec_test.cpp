@@ -17,29 +17,16 @@
 #include "lib/error.hpp"
 #include "tests/support/reference.hpp"
 #include "tests/support/run.hpp"
+#include "tests/support/scratch.hpp"
 
 using namespace cutevis;
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Scratch {
-  fs::path dir;
-  Scratch() {
-    static int n = 0;
-    dir = fs::temp_directory_path() / ("cutevis_batch_spec_" + std::to_string(::getpid()) + "_" + std::to_string(n++));
-    fs::create_directories(dir);
-  }
-  ~Scratch() {
-    std::error_code ec;
-    fs::permissions(dir, fs::perms::owner_all, fs::perm_options::add, ec);
-    fs::remove_all(dir, ec);
-  }
-  std::string write(const std::string& name, const std::string& text) const {
-    std::ofstream(dir / name) << text;
-    return (dir / name).string();
-  }
-  std::string operator/(const std::string& name) const { return (dir / name).string(); }
+// A scratch folder named for this file's tests (tests/support/scratch.hpp).
+struct Scratch : test::Scratch {
+  Scratch() : test::Scratch("cutevis_batch_spec") {}
 };
 
 // The message of the Error run_batch throws, or "" when it succeeds.

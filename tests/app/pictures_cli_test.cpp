@@ -9,24 +9,16 @@
 #include "app/exit_codes.hpp"
 #include "tests/support/reference.hpp"
 #include "tests/support/run.hpp"
+#include "tests/support/scratch.hpp"
 
 using namespace cutevis;
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Scratch {
-  fs::path dir;
-  Scratch() {
-    static int n = 0;
-    dir = fs::temp_directory_path() / ("cutevis_pictures_cli_" + std::to_string(::getpid()) + "_" + std::to_string(n++));
-    fs::create_directories(dir);
-  }
-  ~Scratch() {
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-  }
-  std::string operator/(const std::string& name) const { return (dir / name).string(); }
+// A scratch folder named for this file's tests (tests/support/scratch.hpp).
+struct Scratch : test::Scratch {
+  Scratch() : test::Scratch("cutevis_pictures_cli") {}
 };
 
 const char* kAtom = "SM70_8x8x4_F32F16F16F32_NT";
