@@ -257,7 +257,9 @@ Output run_names(const NamesOptions& o) {
     }
     nlohmann::json params = nlohmann::json::array();
     for (const auto& p : env->parameters()) params.push_back({{"name", qualified(p)}, {"file", p.file}, {"line", p.line}});
-    return Output{nlohmann::json{{"names", names}, {"parameters", params}}.dump() + "\n", false};
+    // Declarations are the file's bytes: invalid UTF-8 becomes U+FFFD rather than an error.
+    const nlohmann::json all{{"names", names}, {"parameters", params}};
+    return Output{all.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n", false};
   }
   size_t width = 4;
   for (const auto& r : rows) width = std::max(width, std::min<size_t>(qualified(*r.d).size(), 40));

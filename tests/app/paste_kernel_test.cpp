@@ -7,6 +7,7 @@
 // prints integers without them).
 #include <doctest/doctest.h>
 
+#include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -215,6 +216,20 @@ TEST_CASE("cutevis names: every declaration, kind and CuTe print, or what -D it 
     if (n["name"] == "GemmConfig::SmemCopyAtomA") CHECK(n["kind"] == "copy_atom");
   auto text = test::run_cutevis({"names", "--from", kConfig});
   CHECK(text.out.find("give -D ElementA=... (a parameter of GemmConfig)") != std::string::npos);
+}
+
+TEST_CASE("names --json on a file with bytes that are not UTF-8: valid JSON, U+FFFD in their place") {
+  // Found by tests/fuzz/from_file_fuzz.cpp: nlohmann's dump threw on the definition's 0xFF.
+  auto path = write_temp("not_utf8.cu", "using Bad = Layout<Shape\xff\xfe,_4>>;\nusing Good = Layout<Shape<_4,_8>>;\n");
+  auto r = test::run_cutevis({"names", "--from", path, "--json"});
+  CAPTURE(r.err);
+  REQUIRE(r.exit_code == 0);
+  json j = json::parse(r.out);
+  REQUIRE(j["names"].size() == 2);
+  CHECK(j["names"][0]["kind"] == "unresolved");
+  CHECK(j["names"][0]["definition"].get<std::string>().find("\xef\xbf\xbd") != std::string::npos);
+  CHECK(j["names"][1]["value"] == "(4,8):(1,4)");
+  std::remove(path.c_str());
 }
 
 // tests/data/sm90_collective_config.cute.jsonl: what CuTe prints for 20 declarations of
