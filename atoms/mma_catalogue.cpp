@@ -35,7 +35,9 @@ const std::vector<std::string>& cached_names() {
 
 // Levenshtein distance, giving up (returning bound + 1) once it must exceed `bound`.
 size_t bounded_edit_distance(const std::string& a, const std::string& b, size_t bound) {
-  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  thread_local std::vector<size_t> prev, cur;  // one search calls this 8,771 times
+  prev.resize(b.size() + 1);
+  cur.resize(b.size() + 1);
   for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
   for (size_t i = 1; i <= a.size(); ++i) {
     cur[0] = i;
@@ -62,6 +64,7 @@ std::vector<std::string> search_nearest_names(const std::string& wanted, size_t 
     // give up early on the 8,000 names that are far.
     const size_t useful = std::max<size_t>(16, wanted.size() / 2);
     const size_t bound = best.size() == max ? best.back().first - 1 : useful;
+    if (len_gap > bound) continue;  // the distance is at least the length difference
     size_t d = bounded_edit_distance(wanted, n, bound);
     if (d > bound) continue;
     best.emplace_back(d, &n);
