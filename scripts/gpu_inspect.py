@@ -18,6 +18,7 @@ import argparse
 import csv
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -104,14 +105,22 @@ def cases():
         expr = f"make_tiled_copy(Copy_Atom<{op}, half_t>{{}}, Layout<Shape<_32,_1>>{{}}, Layout<Shape<_1,_8>>{{}})"
         for lname, layout in smem_layouts_half(32, 64)[:7]:
             c.append((f"ldsm_rows_{op[5:]}_{lname}", expr, ["--src", "smem:" + layout]))
-    # 5. cp.async 4/8/16 bytes into swizzled / padded / plain smem from row- or column-major gmem.
+    # 5. cp.async 4/8/16 bytes (.ca; 16 bytes also .cg) into swizzled / padded / plain smem from
+    #    row-major, padded (160- and 144-byte rows) gmem, and column tilings over column-major tensors.
     for bits, vals in [(32, 2), (64, 4), (128, 8)]:
-        op = f"SM80_CP_ASYNC_CACHEALWAYS<uint{bits}_t>"
         thr_cols = 64 // vals
-        expr = f"make_tiled_copy(Copy_Atom<{op}, half_t>{{}}, Layout<Shape<_{128 // thr_cols},_{thr_cols}>,Stride<_{thr_cols},_1>>{{}}, Layout<Shape<_1,_{vals}>>{{}})"
-        for gname, g in [("grow", "(32,64):(64,1)"), ("gpad", "(32,64):(80,1)")]:
-            for lname, layout in smem_layouts_half(32, 64)[:1] + smem_layouts_half(32, 64)[2:] + gmma_layouts(32, 64)[:4]:
-                c.append((f"cpasync{bits}_{gname}_{lname}", expr, ["--src", "gmem:" + g, "--dst", "smem:" + layout]))
+        for cache in (["CACHEALWAYS"] + (["CACHEGLOBAL"] if bits == 128 else [])):
+            op = f"SM80_CP_ASYNC_{cache}<uint{bits}_t>"
+            tag = f"cpasync{bits}" + ("cg" if cache == "CACHEGLOBAL" else "")
+            expr = f"make_tiled_copy(Copy_Atom<{op}, half_t>{{}}, Layout<Shape<_{128 // thr_cols},_{thr_cols}>,Stride<_{thr_cols},_1>>{{}}, Layout<Shape<_1,_{vals}>>{{}})"
+            for gname, g in [("grow", "(32,64):(64,1)"), ("gpad", "(32,64):(80,1)"), ("gpad72", "(32,64):(72,1)")]:
+                for lname, layout in (smem_layouts_half(32, 64)[:1] + smem_layouts_half(32, 64)[2:] + gmma_layouts(32, 64)[:4]
+                                      + [("rowpad16", "(32,64):(80,1)"), ("rowpad24", "(32,64):(88,1)")]):
+                    c.append((f"{tag}_{gname}_{lname}", expr, ["--src", "gmem:" + g, "--dst", "smem:" + layout]))
+            col = f"make_tiled_copy(Copy_Atom<{op}, half_t>{{}}, Layout<Shape<_{thr_cols},_{128 // thr_cols}>>{{}}, Layout<Shape<_{vals},_1>>{{}})"
+            for gname, g in [("gcol", "(64,32):(1,64)"), ("gcolpad", "(64,32):(1,80)")]:
+                for lname, layout in [("col", "(64,32):(1,64)"), ("colpad8", "(64,32):(1,72)"), ("colpad16", "(64,32):(1,80)")] + gmma_layouts(64, 32)[4:]:
+                    c.append((f"{tag}_colthr_{gname}_{lname}", col, ["--src", "gmem:" + g, "--dst", "smem:" + layout]))
     # 6. the CUTLASS #1882 layout and friends: DefaultCopy / AutoVectorizingCopy into a 16x32 tile.
     for atom in ["DefaultCopy", "AutoVectorizingCopy"]:
         for tname, thr in [("col", "Layout<Shape<_16,_16>>"), ("row", "Layout<Shape<_16,_16>,Stride<_16,_1>>")]:
@@ -132,6 +141,8 @@ def run_cases(args):
             out.write(f"case baseline_{threads} {threads} 128 16 0\n")
             analyses.append({"case": f"baseline_{threads}", "threads": threads, "instructions": [], "baseline": True})
         for name, expr, flags in cases():
+            if args.only and not re.search(args.only, name):
+                continue
             cmd = [args.cutevis, "copy", expr] + flags + ["--analyze", "--json", "--addresses"]
             p = subprocess.run(cmd, capture_output=True, text=True)
             if p.returncode != 0:
@@ -188,10 +199,11 @@ def steps_of(a):
     for key in order:
         s = by_key[key]
         kind, ptx = s["kind"], s["ptx"]
-        matrices = int(ptx.split(".x")[1][0]) if kind in (4, 5) else 0
+        # ldmatrix/stmatrix: x1/x2/x4; cp.async: 1 for .cg (L1 bypass), 0 for .ca
+        matrices = int(ptx.split(".x")[1][0]) if kind in (4, 5) else 1 if ptx.startswith("cp.async.cg") else 0
         trans = 1 if ".trans" in ptx else 0
         if kind == 6:
-            steps.append((6, s["bits"], 0, 0, s["smem"], s["gmem"]))
+            steps.append((6, s["bits"], matrices, 0, s["smem"], s["gmem"]))
         elif kind in (2, 3):
             steps.append((kind, s["bits"], 0, 0, s["gmem"], None))
         else:
@@ -345,6 +357,7 @@ def main():
     c = sub.add_parser("cases")
     c.add_argument("dir")
     c.add_argument("--cutevis", default="build/bin/cutevis")
+    c.add_argument("--only", help="only the cases whose name matches this regular expression")
     k = sub.add_parser("compare")
     k.add_argument("analysis")
     k.add_argument("csv")

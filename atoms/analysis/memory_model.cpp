@@ -63,7 +63,7 @@ std::string MemoryInstruction::ptx() const {
   switch (kind) {
     case AccessKind::kLdmatrix: return "ldmatrix.sync.aligned.m8n8" + x + (trans ? ".trans" : "") + ".shared.b16";
     case AccessKind::kStmatrix: return "stmatrix.sync.aligned.m8n8" + x + (trans ? ".trans" : "") + ".shared.b16";
-    case AccessKind::kCpAsync: return "cp.async.shared.global [" + std::to_string(bits / 8) + " bytes]";
+    case AccessKind::kCpAsync: return std::string("cp.async.") + (bypass_l1 ? "cg" : "ca") + ".shared.global [" + std::to_string(bits / 8) + " bytes]";
     case AccessKind::kLoad: return std::string("ld.") + (space == MemorySpace::kSmem ? "shared" : "global") + vector_suffix(bits);
     case AccessKind::kStore: return std::string("st.") + (space == MemorySpace::kSmem ? "shared" : "global") + vector_suffix(bits);
   }
@@ -127,6 +127,23 @@ void cost(MemoryInstruction& inst) {
     inst.sectors = static_cast<int64_t>(sectors.size());
     inst.bytes_used = used;
   }
+}
+
+void cost_cp_async(MemoryInstruction& global, MemoryInstruction& shared) {
+  cost(global);
+  cost(shared);
+  if (!global.bypass_l1) return;
+  // (global 128-byte line, shared 32-byte sector) pairs, byte by byte of every active lane
+  std::vector<std::pair<int64_t, int64_t>> units;
+  const int64_t bytes = std::max(1, global.bits / 8);
+  for (size_t l = 0; l < global.address.size() && l < shared.address.size(); ++l) {
+    if (global.address[l] < 0 || shared.address[l] < 0) continue;
+    for (int64_t b = 0; b < bytes; ++b) units.emplace_back((global.address[l] + b) / 128, (shared.address[l] + b) / 32);
+  }
+  std::sort(units.begin(), units.end());
+  global.sectors = std::unique(units.begin(), units.end()) - units.begin();
+  shared.bank_conflicts = 0;
+  shared.wavefronts = shared.ideal_wavefronts;
 }
 
 std::vector<int64_t> lane_wavefront(const MemoryInstruction& inst) {
