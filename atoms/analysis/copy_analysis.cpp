@@ -320,6 +320,7 @@ CopyAnalysis analyze_copy(const TiledCopy& copy, const CopyTensor& src, const Co
             tot->wavefronts += inst.wavefronts;
             tot->ideal_wavefronts += inst.ideal_wavefronts;
             tot->bank_conflicts += inst.bank_conflicts;
+            tot->bank_conflicts_min += inst.bank_conflicts_min;
             tot->requests += inst.requests;
             tot->sectors += inst.sectors;
             tot->bytes_used += inst.bytes_used;
@@ -339,7 +340,8 @@ namespace {
 
 nlohmann::json totals_json(const SideTotals& t, MemorySpace space) {
   if (space == MemorySpace::kSmem)
-    return {{"instructions", t.instructions}, {"wavefronts", t.wavefronts}, {"ideal_wavefronts", t.ideal_wavefronts}, {"bank_conflicts", t.bank_conflicts}};
+    return {{"instructions", t.instructions}, {"wavefronts", t.wavefronts}, {"ideal_wavefronts", t.ideal_wavefronts},
+            {"bank_conflicts", t.bank_conflicts}, {"bank_conflicts_min", t.bank_conflicts_min}};
   return {{"instructions", t.instructions}, {"requests", t.requests}, {"sectors", t.sectors}, {"bytes_used", t.bytes_used},
           {"bytes_moved", t.bytes_moved()}, {"efficiency", t.efficiency()}};
 }
@@ -377,6 +379,7 @@ nlohmann::json to_json(const CopyAnalysis& a, bool with_addresses) {
       e["wavefronts"] = i.wavefronts;
       e["ideal_wavefronts"] = i.ideal_wavefronts;
       e["bank_conflicts"] = i.bank_conflicts;
+      e["bank_conflicts_min"] = i.bank_conflicts_min;
     } else {
       e["requests"] = i.requests;
       e["sectors"] = i.sectors;
@@ -405,7 +408,10 @@ std::string to_text(const CopyAnalysis& a) {
   }
   if (a.smem.instructions) {
     o << "  smem: " << a.smem.instructions << " instructions, " << a.smem.wavefronts << " wavefronts (ideal " << a.smem.ideal_wavefronts << "), "
-      << a.smem.bank_conflicts << " bank conflicts\n";
+      << a.smem.bank_conflicts << " bank conflicts";
+    if (a.smem.bank_conflicts_min != a.smem.bank_conflicts)
+      o << " (cp.async.ca: " << a.smem.bank_conflicts_min << " if the hardware writes each source line on its own)";
+    o << "\n";
   }
   if (a.gmem.instructions) {
     char eff[32];

@@ -106,6 +106,7 @@ void cost(MemoryInstruction& inst) {
       inst.ideal_wavefronts += std::max<int64_t>(1, (static_cast<int64_t>(words.size()) + 31) / 32);
     }
     inst.bank_conflicts = inst.wavefronts - inst.ideal_wavefronts;
+    inst.bank_conflicts_min = inst.bank_conflicts;
     return;
   }
   if (inst.space == MemorySpace::kGmem) {
@@ -132,7 +133,24 @@ void cost(MemoryInstruction& inst) {
 void cost_cp_async(MemoryInstruction& global, MemoryInstruction& shared) {
   cost(global);
   cost(shared);
-  if (!global.bypass_l1) return;
+  if (!global.bypass_l1) {
+    // each phase's lanes grouped by their source line, each group written on its own
+    shared.bank_conflicts_min = 0;
+    for (const auto& lanes : smem_phases(shared)) {
+      std::vector<std::pair<int64_t, int>> by_line;
+      for (int l : lanes) by_line.emplace_back(global.address[l] / 128, l);
+      std::sort(by_line.begin(), by_line.end());
+      for (size_t i = 0; i < by_line.size();) {
+        std::vector<int> group;
+        size_t j = i;
+        for (; j < by_line.size() && by_line[j].first == by_line[i].first; ++j) group.push_back(by_line[j].second);
+        const std::vector<int64_t> words = phase_words(shared, group);
+        shared.bank_conflicts_min += phase_wavefronts(words) - std::max<int64_t>(1, (static_cast<int64_t>(words.size()) + 31) / 32);
+        i = j;
+      }
+    }
+    return;
+  }
   // (global 128-byte line, shared 32-byte sector) pairs, byte by byte of every active lane
   std::vector<std::pair<int64_t, int64_t>> units;
   const int64_t bytes = std::max(1, global.bits / 8);
@@ -142,7 +160,7 @@ void cost_cp_async(MemoryInstruction& global, MemoryInstruction& shared) {
   }
   std::sort(units.begin(), units.end());
   global.sectors = std::unique(units.begin(), units.end()) - units.begin();
-  shared.bank_conflicts = 0;
+  shared.bank_conflicts = shared.bank_conflicts_min = 0;
   shared.wavefronts = shared.ideal_wavefronts;
 }
 

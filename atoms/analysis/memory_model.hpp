@@ -46,6 +46,10 @@ struct MemoryInstruction {
   int64_t wavefronts = 0;
   int64_t ideal_wavefronts = 0;
   int64_t bank_conflicts = 0;   // wavefronts - ideal_wavefronts
+  // cp.async.ca destinations: the fewest conflicts the hardware may report, when it writes the
+  // data of each 128-byte source line in its own pass (it does for some lines that miss L1);
+  // bank_conflicts is the most (all lines at once, as st.shared).  Else equal to bank_conflicts.
+  int64_t bank_conflicts_min = 0;
   // Global memory (space == kGmem).
   int64_t requests = 0;
   int64_t sectors = 0;
@@ -69,7 +73,8 @@ void cost(MemoryInstruction& inst);
 // shared sector: Nsight Compute counts one sector per distinct (global line, shared sector)
 // pair, so a destination that splits what the source keeps together costs extra sectors; its
 // shared side reports no bank conflicts.  The .ca path counts global sectors as ld.global and
-// destination conflicts as st.shared.
+// destination conflicts as st.shared (bank_conflicts), or as low as bank_conflicts_min where a
+// phase's sources span several 128-byte lines.
 void cost_cp_async(MemoryInstruction& global, MemoryInstruction& shared);
 
 // For pictures: for every lane, the wavefront (0-based, counted over the whole instruction)
