@@ -75,6 +75,12 @@ Layout layout_tv(const TiledMma& m, size_t d0, size_t d1, const Layout& atom_tv,
 
 }  // namespace
 
+Layout thrfrg(const TiledMma& m, char operand, const Layout& tensor) {
+  const size_t d0 = operand == 'B' ? 1 : 0, d1 = operand == 'C' ? 1 : 2;
+  const Layout& atom_tv = operand == 'A' ? m.atom.layout_a : operand == 'B' ? m.atom.layout_b : m.atom.layout_c;
+  return thrfrg(m, tensor, d0, d1, atom_tv);
+}
+
 IntTuple partition_shape(const TiledMma& m, char operand, const IntTuple& shape) {
   size_t d0 = operand == 'B' ? 1 : 0, d1 = operand == 'C' ? 1 : 2;
   const Layout& atom_tv = operand == 'A' ? m.atom.layout_a : operand == 'B' ? m.atom.layout_b : m.atom.layout_c;

@@ -43,6 +43,10 @@ ThrMmaSlice thread_slice(const TiledMma& mma, int64_t thr_idx);
 // as CuTe slices thrfrg_X(make_layout(shape)) at thread 0.
 IntTuple partition_shape(const TiledMma& mma, char operand, const IntTuple& shape);
 
+// thrfrg_A/B/C(tensor): ((ThrV,(Thr0,Thr1)),(FrgV,(Rest0,Rest1))) -- the tensor's (M,K), (N,K)
+// or (M,N) layout seen through the TiledMMA, what ThrMMA::partition_X slices at a thread.
+Layout thrfrg(const TiledMma& mma, char operand, const Layout& tensor);
+
 // The operand tiles: A is (M,K), B (N,K), C (M,N) of tile_mnk.
 inline int64_t tile_m(const TiledMma& m) { return m.tile_mnk[0].value(); }
 inline int64_t tile_n(const TiledMma& m) { return m.tile_mnk[1].value(); }

@@ -16,7 +16,7 @@
 namespace cutevis {
 
 struct ThreadPartition {
-  char side = 'S';              // 'S': partition_S (source side of the atom), 'D': partition_D
+  char side = 'S';              // 'S': partition_S (source side of the atom), 'D': partition_D; 'A', 'B', 'C': ThrMMA's
   int64_t thread = 0;
   // (CPY, CPY_M, CPY_N) -> element offset from `offset`.  For a swizzled (composed) tensor
   // A o O o B this is the partition of B; the swizzle applies to O + offset + layout(i).
@@ -29,6 +29,21 @@ struct ThreadPartition {
 
 ThreadPartition partition_S(const TiledCopy& copy, const AnyLayout& tensor, int64_t thread);
 ThreadPartition partition_D(const TiledCopy& copy, const AnyLayout& tensor, int64_t thread);
+
+// ThrMMA::partition_A/B/C (include/cute/atom/mma_atom.hpp): thrfrg_X(tensor) sliced at the
+// thread's (ThrV,(Thr0,Thr1)) coordinate: (MMA, MMA_M, MMA_K) for A, (MMA, MMA_N, MMA_K) for B,
+// (MMA, MMA_M, MMA_N) for C.  `operand` is 'A', 'B' or 'C'; the tensor is (M,K), (N,K) or (M,N).
+ThreadPartition partition_mma(const struct TiledMma& mma, char operand, const AnyLayout& tensor, int64_t thread);
+
+// partition_fragment_X: the registers the partition fills: for A and B make_fragment_like(partition
+// layout) (mode 0 compact column-major, the rest ordered like the partition), for C compact
+// column-major (make_fragment_C).
+Layout partition_fragment(const ThreadPartition& partition);
+
+// TiledCopy::retile(fragment) (retile_D / retile_S): an MMA fragment (MMA, MMA_M, MMA_K) seen as
+// the copy's ((CPY_V, rest), CPY_M, CPY_K): register index of each copy value, for
+// copy(s2r, tXsA, thr_copy.retile_D(tCrA)).
+Layout retile(const TiledCopy& copy, const Layout& fragment);
 
 }  // namespace cutevis
 
