@@ -6,6 +6,7 @@
 #include "atoms/analysis/partition.hpp"
 #include "atoms/copy_catalogue.hpp"
 #include "atoms/mma_names.hpp"
+#include "atoms/tiled_mma.hpp"
 #include "atoms/tiled_copy.hpp"
 #include "app/sources.hpp"
 #include "lib/expr.hpp"
@@ -125,8 +126,70 @@ Output run_copy_inspection(const TiledCopy& copy, const ShowOptions& show, const
   return out;
 }
 
+namespace {
+
+// The S2R copy of an operand: make_tiled_copy_A/B(atom, mma); default copy() of the MMA's partition.
+TiledCopy operand_copy(const TiledMma& mma, char operand, const std::string& atom_name) {
+  const ValueType& type = operand == 'A' ? mma.atom.type_a : mma.atom.type_b;
+  CopyAtom atom = atom_name.empty() ? make_copy_atom("AutoVectorizingCopy", type)
+                  : atom_name.find('<') != std::string::npos && atom_name.rfind("Copy_Atom", 0) == 0 ? find_copy_atom(atom_name)
+                                                                                                     : make_copy_atom(atom_name, type);
+  return operand == 'A' ? make_tiled_copy_A(atom, mma) : make_tiled_copy_B(atom, mma);
+}
+
+// `mma --thread T`: the thread's partition_A/B/C of the given tensors (C: a row-major (M,N) tile),
+// its fragments, and retile_D of the --copy-a/--copy-b copies.
+Output mma_partitions(const TiledMma& mma, const ShowOptions& show, const MmaInspectOptions& o) {
+  const int64_t t = *show.thread;
+  nlohmann::json j = {{"thread", t}};
+  std::string text = "thread " + std::to_string(t) + " of the TiledMMA\n";
+  int64_t m = tile_m(mma), n = tile_n(mma);
+  for (char operand : {'A', 'B', 'C'}) {
+    const std::string& given = operand == 'A' ? o.smem_a : operand == 'B' ? o.smem_b : std::string();
+    const std::string& atom_name = operand == 'A' ? o.copy_a : o.copy_b;
+    if (operand != 'C' && given.empty()) {
+      if (!atom_name.empty()) throw Error(std::string("--copy-") + char(operand + 32) + " needs --smem-" + char(operand + 32));
+      continue;
+    }
+    const std::string tensor_text = operand == 'C' ? "(" + std::to_string(m) + "," + std::to_string(n) + "):(" + std::to_string(n) + ",1)" : given;
+    const CopyTensor tensor = parse_copy_tensor(tensor_text, MemorySpace::kSmem, evaluator_of(show));
+    if (operand == 'A') m = size(shape(tensor.layout)[0]);
+    if (operand == 'B') n = size(shape(tensor.layout)[0]);
+    const ThreadPartition p = partition_mma(mma, operand, tensor.layout, t);
+    const std::string name = std::string("partition_") + operand;
+    const char* modes = operand == 'A' ? "(MMA,MMA_M,MMA_K)" : operand == 'B' ? "(MMA,MMA_N,MMA_K)" : "(MMA,MMA_M,MMA_N)";
+    const IntTuple sh = shape(tensor.layout);
+    nlohmann::json e = partition_json(p, sh);
+    e["tensor"] = tensor_text;
+    const Layout fragment = partition_fragment(p);
+    e["fragment"] = to_string(fragment);
+    std::string s = partition_text(name.c_str(), p, sh);
+    s.replace(s.find("(CPY,CPY_M,CPY_N)"), 17, modes);
+    s.replace(s.find("(m,n)->"), 5, operand == 'A' ? "(m,k)" : operand == 'B' ? "(n,k)" : "(m,n)");
+    text += s + "  partition_fragment_" + operand + ": " + to_string(fragment) + "\n";
+    if (operand != 'C' && !atom_name.empty()) {
+      const TiledCopy copy = operand_copy(mma, operand, atom_name);
+      const Layout retiled = retile(copy, fragment);
+      e["retile_D"] = {{"copy", copy.atom.name}, {"layout", to_string(retiled)}};
+      text += "  retile_D (make_tiled_copy_" + std::string(1, operand) + "(" + copy.atom.name + "{}, mma)): " + to_string(retiled) +
+              "  ((CPY_V,rest),CPY_M,CPY_K) -> register\n";
+    }
+    j[std::string(1, operand)] = e;
+  }
+  Output out;
+  out.bytes = show.json ? j.dump() + "\n" : text;
+  return out;
+}
+
+}  // namespace
+
 Output run_mma_inspection(const TiledMma& mma, const ShowOptions& show, const MmaInspectOptions& o) {
-  if (!o.analyze) throw Error("--smem-a/--smem-b/--copy-a/--copy-b go with --analyze");
+  if (show.thread && !o.analyze) {
+    if (show.picture.format) throw Error("mma --thread with --smem-a/--smem-b prints text or --json; draw the thread with --threads");
+    register_catalogue_names();
+    return mma_partitions(mma, show, o);
+  }
+  if (!o.analyze) throw Error("--smem-a/--smem-b/--copy-a/--copy-b go with --analyze, or with --thread T for that thread's partitions");
   if (o.smem_a.empty() && o.smem_b.empty()) throw Error("mma --analyze needs --smem-a and/or --smem-b: the operands' shared-memory layouts");
   if (show.picture.format) throw Error("mma --analyze prints text or --json; draw one operand's copy with `cutevis copy ... --color-by conflict`");
   register_catalogue_names();
@@ -139,11 +202,8 @@ Output run_mma_inspection(const TiledMma& mma, const ShowOptions& show, const Mm
       if (!atom_name.empty()) throw Error(std::string("--copy-") + char(operand + 32) + " needs --smem-" + char(operand + 32));
       continue;
     }
-    const ValueType& type = operand == 'A' ? mma.atom.type_a : mma.atom.type_b;
-    CopyAtom atom = atom_name.empty() ? make_copy_atom("AutoVectorizingCopy", type)
-                    : atom_name.find('<') != std::string::npos && atom_name.rfind("Copy_Atom", 0) == 0 ? find_copy_atom(atom_name)
-                                                                                                       : make_copy_atom(atom_name, type);
-    TiledCopy copy = operand == 'A' ? make_tiled_copy_A(atom, mma) : make_tiled_copy_B(atom, mma);
+    TiledCopy copy = operand_copy(mma, operand, atom_name);
+    const CopyAtom& atom = copy.atom;
     CopyAnalysis a = analyze_copy(copy, parse_copy_tensor(smem, MemorySpace::kSmem, evaluator_of(show)), CopyTensor{});
     FragmentCheck f = check_fragment(copy, mma, operand);
     nlohmann::json e = to_json(a, false);

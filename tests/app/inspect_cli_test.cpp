@@ -109,3 +109,31 @@ TEST_CASE("mma --smem-a/--smem-b --analyze: the operands' S2R copies, LDSM or th
   auto bad = test::run_cutevis({"mma", kMma, "--copy-a", "SM75_U32x4_LDSM_N", "--analyze"});
   CHECK(bad.exit_code == kExitBadInput);
 }
+
+TEST_CASE("mma --thread with --smem-a/--smem-b: partition_A/B/C, fragments and retile_D of the LDSM copies") {
+  auto r = test::run_cutevis({"mma", kMma, "--thread", "5", "--smem-a", "(64,64):(64,1)", "--smem-b", "(64,64):(64,1)", "--copy-a",
+                              "SM75_U32x4_LDSM_N", "--copy-b", "SM75_U32x2_LDSM_N", "--json"});
+  REQUIRE(r.exit_code == kExitOk);
+  json j = json::parse(r.out);
+  CHECK(j["thread"] == 5);
+  // lane 5: A rows 1 and 9, columns 2..3 of each 16x16 atom (the values CuTe's oracle gives)
+  CHECK(j["A"]["offset"] == 66);
+  CHECK(j["A"]["layout"] == "((2,2,2),2,4):((1,512,8),2048,16)");
+  CHECK(j["A"]["offsets"][2] == 578);
+  CHECK(j["A"]["cells"][0] == json::array({1, 2}));
+  CHECK(j["A"]["fragment"] == "((2,2,2),2,4):((1,2,4),32,8)");
+  CHECK(j["A"]["retile_D"]["layout"] == "((8,1),2,4):((1,0),32,8)");
+  CHECK(j["B"]["retile_D"]["layout"] == "((4,1),4,4):((1,0),16,4)");
+  // C over the row-major (M,N) = (64,64) tile: accumulators compact column-major
+  CHECK(j["C"]["tensor"] == "(64,64):(64,1)");
+  CHECK(j["C"]["fragment"] == "((2,2),2,4):((1,2),4,8)");
+  auto text = test::run_cutevis({"mma", kMma, "--thread", "5", "--smem-a", "(64,64):(64,1)"});
+  REQUIRE(text.exit_code == kExitOk);
+  CHECK(text.out.find("partition_A of thread 5 (MMA,MMA_M,MMA_K): 66 + ((2,2,2),2,4):((1,512,8),2048,16)") != std::string::npos);
+  CHECK(text.out.find("(m,k)->offset") != std::string::npos);
+  CHECK(text.out.find("partition_B") == std::string::npos);
+  CHECK(text.out.find("partition_C of thread 5 (MMA,MMA_M,MMA_N)") != std::string::npos);
+  // a thread outside the MMA, and a copy without its tensor: bad input
+  CHECK(test::run_cutevis({"mma", kMma, "--thread", "128", "--smem-a", "(64,64):(64,1)"}).exit_code == kExitBadInput);
+  CHECK(test::run_cutevis({"mma", kMma, "--thread", "0", "--copy-b", "SM75_U32x2_LDSM_N", "--smem-a", "(64,64):(64,1)"}).exit_code == kExitBadInput);
+}
