@@ -12,6 +12,7 @@
 #include "lib/expr.hpp"
 #include "renderers/cost_grid.hpp"
 #include "renderers/render.hpp"
+#include "renderers/views.hpp"
 
 namespace cutevis {
 
@@ -40,12 +41,94 @@ std::string partition_text(const char* name, const ThreadPartition& p, const Int
   return s + "\n";
 }
 
+// A scene in the picture format the command asked for.
+Output draw_picture(const Scene& scene, const ShowOptions& show) {
+  RenderOptions r;
+  r.style = show.picture.style;
+  r.scale = show.picture.scale;
+  r.cell = show.picture.cell;
+  r.ansi_color = show.picture.ansi_color && *show.picture.format == Format::kTxt;
+  Output pic;
+  pic.bytes = render(scene, *show.picture.format, r);
+  pic.binary = *show.picture.format == Format::kPng || *show.picture.format == Format::kPdf;
+  return pic;
+}
+
+// Thread T highlighted, the rest faded; colours as the command's --color-by says.
+ViewOptions thread_view(const ShowOptions& show) {
+  ViewOptions v;
+  v.title = show.input;
+  v.color_by = parse_color_by(show.picture.color_by);
+  v.threads = ThreadSet::parse(std::to_string(*show.thread));
+  return v;
+}
+
+// `copy --thread T --svg ...`: source and destination tensors with T's partition_S/D cells
+// highlighted, each labelled with its value index (element i of the partition).
+Output draw_copy_thread(const TiledCopy& copy, const ShowOptions& show, const CopyTensor& src, const CopyTensor& dst, bool has_src, bool has_dst) {
+  const IntTuple sh = shape(has_src ? src.layout : dst.layout);
+  if (sh.rank() != 2) throw Error("--thread draws an (M,N) tensor; got " + to_string(sh));
+  CopyPicture pic;
+  pic.tv_s = tensor_layout_tv(copy, 'S', sh);
+  pic.tv_d = tensor_layout_tv(copy, 'D', sh);
+  pic.m = size(sh[0]);
+  pic.n = size(sh[1]);
+  pic.num_threads = copy.num_threads;
+  Scene scene = copy_scene(pic, thread_view(show));
+  if (has_src) scene.legend.push_back("S: partition_S of thread " + std::to_string(*show.thread) + " = " + partition_S(copy, src.layout, *show.thread).text);
+  if (has_dst) scene.legend.push_back("D: partition_D of thread " + std::to_string(*show.thread) + " = " + partition_D(copy, dst.layout, *show.thread).text);
+  scene.legend.push_back("Vi = element i of the thread's (CPY,CPY_M,CPY_N) partition, over the whole " + to_string(sh) + " tensor");
+  return draw_picture(scene, show);
+}
+
 }  // namespace
+
+Output draw_mma_thread(const TiledMma& mma, const ShowOptions& show, const MmaInspectOptions* o) {
+  register_catalogue_names();
+  std::optional<CopyTensor> a, b;
+  if (o && !o->smem_a.empty()) a = parse_copy_tensor(o->smem_a, MemorySpace::kSmem, evaluator_of(show));
+  if (o && !o->smem_b.empty()) b = parse_copy_tensor(o->smem_b, MemorySpace::kSmem, evaluator_of(show));
+  for (const auto* t : {&a, &b})
+    if (*t && rank((*t)->layout) != 2) throw Error("--smem-a/--smem-b are (M,K) / (N,K) tensors; got " + to_string((*t)->layout));
+  const int64_t m = a ? size(shape(a->layout)[0]) : tile_m(mma), n = b ? size(shape(b->layout)[0]) : tile_n(mma);
+  // K from whichever tensor is given (both: they must agree), else the tile's
+  const int64_t k_given = a ? size(shape(a->layout)[1]) : b ? size(shape(b->layout)[1]) : tile_k(mma);
+  const int64_t ka = a ? size(shape(a->layout)[1]) : k_given, kb = b ? size(shape(b->layout)[1]) : k_given;
+  if (ka != kb) throw Error("A has K = " + std::to_string(ka) + ", B has K = " + std::to_string(kb) + ": give tensors of one K");
+  MmaPicture pic;
+  pic.tv_a = tensor_layout_tv(mma, 'A', tup(m, ka));
+  pic.tv_b = tensor_layout_tv(mma, 'B', tup(n, ka));
+  pic.tv_c = tensor_layout_tv(mma, 'C', tup(m, n));
+  pic.m = m;
+  pic.n = n;
+  pic.k = ka;
+  pic.num_threads = mma.num_threads;
+  pic.bits_a = mma.atom.type_a.bits;
+  pic.bits_b = mma.atom.type_b.bits;
+  pic.bits_c = mma.atom.type_c.bits;
+  Scene scene = mma_scene(pic, thread_view(show));
+  const int64_t t = *show.thread;
+  auto line = [&](char op, const AnyLayout& tensor) {
+    scene.legend.push_back(std::string(1, op) + ": partition_" + op + " of thread " + std::to_string(t) + " = " + partition_mma(mma, op, tensor, t).text);
+  };
+  line('A', a ? a->layout : AnyLayout(make_layout(tup(m, ka))));
+  line('B', b ? b->layout : AnyLayout(make_layout(tup(n, ka))));
+  line('C', AnyLayout(make_layout(tup(m, n), tup(n, 1))));
+  scene.legend.push_back("Vi = element i of the thread's (MMA,MMA_M,MMA_K) / (MMA,MMA_N,MMA_K) / (MMA,MMA_M,MMA_N) partition");
+  return draw_picture(scene, show);
+}
 
 Output run_copy_inspection(const TiledCopy& copy, const ShowOptions& show, const InspectOptions& o) {
   if (!o.analyze && !show.thread && o.mma.empty()) throw Error("--src/--dst place the copy over tensors: add --analyze, or --thread T for that thread's partitions");
   auto [src_space, dst_space] = default_spaces(copy.atom);
   const CopyTensor src = parse_copy_tensor(o.src, src_space, evaluator_of(show)), dst = parse_copy_tensor(o.dst, dst_space, evaluator_of(show));
+  const std::string& color_by = show.picture.color_by;
+  const bool cost_picture = color_by == "conflict" || color_by == "sector";
+  if (show.thread && show.picture.format && !cost_picture) {
+    if (o.src.empty() && o.dst.empty()) throw Error("--thread needs --src and/or --dst: the tensors to partition");
+    if (o.analyze || !o.mma.empty()) throw Error("--thread with a picture draws the thread's partitions; --analyze and --mma print text or --json");
+    return draw_copy_thread(copy, show, src, dst, !o.src.empty(), !o.dst.empty());
+  }
   nlohmann::json j = nlohmann::json::object();
   std::string text;
   if (show.thread) {
@@ -72,8 +155,6 @@ Output run_copy_inspection(const TiledCopy& copy, const ShowOptions& show, const
     text += "destination fragment vs the MMA's " + f.operand + ": " +
             (f.matches ? "matches for all " + std::to_string(f.threads_checked) + " threads\n" : "MISMATCH, " + f.first_mismatch + "\n");
   }
-  const std::string& color_by = show.picture.color_by;
-  const bool cost_picture = color_by == "conflict" || color_by == "sector";
   if (cost_picture && !show.picture.format) throw Error("--color-by " + color_by + " colours a picture: add --svg, --tex, --png, --pdf or --txt");
   if (show.picture.format && !cost_picture) throw Error("copy --analyze draws --color-by conflict (shared memory) or --color-by sector (global memory)");
   if (cost_picture && !o.analyze) throw Error("--color-by " + color_by + " needs --analyze");
@@ -185,7 +266,7 @@ Output mma_partitions(const TiledMma& mma, const ShowOptions& show, const MmaIns
 
 Output run_mma_inspection(const TiledMma& mma, const ShowOptions& show, const MmaInspectOptions& o) {
   if (show.thread && !o.analyze) {
-    if (show.picture.format) throw Error("mma --thread with --smem-a/--smem-b prints text or --json; draw the thread with --threads");
+    if (show.picture.format) return draw_mma_thread(mma, show, &o);
     register_catalogue_names();
     return mma_partitions(mma, show, o);
   }

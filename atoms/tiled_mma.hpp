@@ -47,6 +47,11 @@ IntTuple partition_shape(const TiledMma& mma, char operand, const IntTuple& shap
 // or (M,N) layout seen through the TiledMMA, what ThrMMA::partition_X slices at a thread.
 Layout thrfrg(const TiledMma& mma, char operand, const Layout& tensor);
 
+// get_layoutA/B/C_TV over a whole tensor of `shape` ((M,K), (N,K) or (M,N)) instead of one tile:
+// (thr_idx, (FrgV,(Rest0,Rest1))) -> column-major index of the tensor; a thread's value i is
+// element i of its partition_X (MMA, MMA_0, MMA_1).  For pictures of partitions.
+Layout tensor_layout_tv(const TiledMma& mma, char operand, const IntTuple& shape);
+
 // The operand tiles: A is (M,K), B (N,K), C (M,N) of tile_mnk.
 inline int64_t tile_m(const TiledMma& m) { return m.tile_mnk[0].value(); }
 inline int64_t tile_n(const TiledMma& m) { return m.tile_mnk[1].value(); }

@@ -63,6 +63,12 @@ ThreadPartition partition(const TiledCopy& copy, const AnyLayout& tensor, int64_
 ThreadPartition partition_S(const TiledCopy& copy, const AnyLayout& tensor, int64_t thread) { return partition(copy, tensor, thread, 'S'); }
 ThreadPartition partition_D(const TiledCopy& copy, const AnyLayout& tensor, int64_t thread) { return partition(copy, tensor, thread, 'D'); }
 
+Layout tensor_layout_tv(const TiledCopy& copy, char side, const IntTuple& shape) {
+  const Layout tiles = zipped_divide(make_layout(shape), copy.tiler_mn);  // ((TileM,TileN),(RestM,RestN))
+  const Layout thr_val = composition(get(tiles, 0), side == 'S' ? copy.layout_s_tv : copy.layout_d_tv);
+  return make_layout(std::vector<Layout>{get(thr_val, 0), make_layout(std::vector<Layout>{get(thr_val, 1), get(tiles, 1)})});
+}
+
 ThreadPartition partition_mma(const TiledMma& mma, char operand, const AnyLayout& tensor, int64_t thread) {
   const int64_t threads = size(mma.tv_layout_c.shape[0]);
   if (thread < 0 || thread >= threads)

@@ -30,6 +30,10 @@ struct ThreadPartition {
 ThreadPartition partition_S(const TiledCopy& copy, const AnyLayout& tensor, int64_t thread);
 ThreadPartition partition_D(const TiledCopy& copy, const AnyLayout& tensor, int64_t thread);
 
+// get_layoutS/D_TV over a whole (M,N) tensor instead of one tile: (thr_idx, (val,(RestM,RestN)))
+// -> m + M*n; a thread's value i is element i of its partition_S/D.  For pictures of partitions.
+Layout tensor_layout_tv(const TiledCopy& copy, char side, const IntTuple& shape);
+
 // ThrMMA::partition_A/B/C (include/cute/atom/mma_atom.hpp): thrfrg_X(tensor) sliced at the
 // thread's (ThrV,(Thr0,Thr1)) coordinate: (MMA, MMA_M, MMA_K) for A, (MMA, MMA_N, MMA_K) for B,
 // (MMA, MMA_M, MMA_N) for C.  `operand` is 'A', 'B' or 'C'; the tensor is (M,K), (N,K) or (M,N).

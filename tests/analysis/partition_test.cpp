@@ -16,6 +16,7 @@
 #include "atoms/copy_names.hpp"
 #include "atoms/mma_names.hpp"
 #include "atoms/names.hpp"
+#include "atoms/tiled_mma.hpp"
 #include "lib/expr.hpp"
 
 using namespace cutevis;
@@ -167,4 +168,26 @@ TEST_CASE("partition_A by hand: SM80 16x8x16, thread 0 of a 2x2 tiling over a 64
   // thread 5 = lane 5: row 5/4 = 1, columns 2*(5%4) = 2,3
   CHECK(partition_mma(mma, 'A', make_layout(tup(64, 64), tup(64, 1)), 5).offsets[0] == 64 + 2);
   CHECK_THROWS_AS(partition_mma(mma, 'A', make_layout(tup(64, 64), tup(64, 1)), 128), Error);
+}
+
+TEST_CASE("the TV layouts over a whole tensor give each thread's partition, value for value") {
+  register_names();
+  TiledCopy copy = tiled_copy("make_tiled_copy(Copy_Atom<UniversalCopy<uint32_t>, half_t>{}, Layout<Shape<_4,_8>,Stride<_8,_1>>{}, Layout<Shape<_1,_2>>{})");
+  const Layout tensor = make_layout(tup(8, 32), tup(32, 1));
+  const Layout tv = tensor_layout_tv(copy, 'S', shape(tensor));
+  CHECK(size(tv) == 256);
+  for (int64_t t = 0; t < 32; ++t) {
+    ThreadPartition p = partition_S(copy, tensor, t);
+    for (size_t i = 0; i < p.cells.size(); ++i) CHECK(tv(t + 32 * static_cast<int64_t>(i)) == p.cells[i]);
+  }
+  Value mv = evaluate_expression("make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{})");
+  const TiledMma& mma = *as_tiled_mma(mv);
+  for (char op : {'A', 'B', 'C'}) {
+    const IntTuple sh = op == 'A' ? tup(64, 32) : op == 'B' ? tup(32, 32) : tup(64, 32);
+    const Layout mtv = tensor_layout_tv(mma, op, sh);
+    for (int64_t t : {0, 5, 37, 127}) {
+      ThreadPartition p = partition_mma(mma, op, make_layout(sh), t);
+      for (size_t i = 0; i < p.cells.size(); ++i) CHECK(mtv(t + 128 * static_cast<int64_t>(i)) == p.cells[i]);
+    }
+  }
 }

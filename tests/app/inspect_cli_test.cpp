@@ -137,3 +137,33 @@ TEST_CASE("mma --thread with --smem-a/--smem-b: partition_A/B/C, fragments and r
   CHECK(test::run_cutevis({"mma", kMma, "--thread", "128", "--smem-a", "(64,64):(64,1)"}).exit_code == kExitBadInput);
   CHECK(test::run_cutevis({"mma", kMma, "--thread", "0", "--copy-b", "SM75_U32x2_LDSM_N", "--smem-a", "(64,64):(64,1)"}).exit_code == kExitBadInput);
 }
+
+TEST_CASE("copy --thread T and mma --thread T draw the thread's partitions, value indices in its cells") {
+  const std::string copy32 = "make_tiled_copy(Copy_Atom<UniversalCopy<uint32_t>, half_t>{}, Layout<Shape<_4,_8>,Stride<_8,_1>>{}, Layout<Shape<_1,_2>>{})";
+  auto r = test::run_cutevis({"copy", copy32, "--src", "gmem:(8,32):(32,1)", "--thread", "9", "--txt"});
+  REQUIRE(r.exit_code == kExitOk);
+  // thread 9: row 1, columns 2-3 of each 4x16 tile; the tensor holds 2x2 tiles: V0-1 (1,2-3),
+  // V2-3 (5,2-3), V4-5 (1,18-19), V6-7 (5,18-19); everyone else is faded to '.'
+  CHECK(r.out.find("partition_S of thread 9 = 34 + ((2,1),2,2):((1,0),128,16)") != std::string::npos);
+  const size_t row1 = r.out.find("\n 1  |");
+  REQUIRE(row1 != std::string::npos);
+  const std::string line1 = r.out.substr(row1, r.out.find('\n', row1 + 1) - row1);
+  CHECK(line1.find("|  T9 V0 |  T9 V1 |") != std::string::npos);
+  CHECK(line1.find("|  T9 V4 |  T9 V5 |") != std::string::npos);
+  CHECK(r.out.find("T9 V7") != std::string::npos);
+  CHECK(r.out.find("T8 V") == std::string::npos);
+  CHECK(r.out.find("highlighted threads 9 (16 cells)") != std::string::npos);  // 8 in S, 8 in D
+  // mma: thread 5 of one SM80 16x8x16 atom over a 16x32 A: its V8 is A(1,18)
+  auto m = test::run_cutevis({"mma", "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{})", "--thread", "5", "--smem-a", "(16,32):(32,1)", "--txt"});
+  REQUIRE(m.exit_code == kExitOk);
+  CHECK(m.out.find("A: partition_A of thread 5 = 34 + ((2,2,2),1,2):((1,256,8),0,16)") != std::string::npos);
+  CHECK(m.out.find("T5 V8") != std::string::npos);
+  CHECK(m.out.find("T5 V15") != std::string::npos);
+  CHECK(m.out.find("T5 V16") == std::string::npos);  // A holds 16 values of thread 5, B 8, C 4
+  auto svg = test::run_cutevis({"mma", kMma, "--thread", "5", "--svg"});
+  REQUIRE(svg.exit_code == kExitOk);
+  CHECK(svg.out.rfind("<?xml", 0) == 0);
+  CHECK(svg.out.find("partition_C of thread 5") != std::string::npos);
+  // --analyze still prints text; a thread outside the copy is bad input
+  CHECK(test::run_cutevis({"copy", copy32, "--src", "gmem:(8,32):(32,1)", "--thread", "32", "--txt"}).exit_code == kExitBadInput);
+}
