@@ -68,6 +68,7 @@ ViewOptions thread_view(const ShowOptions& show) {
 Output draw_copy_thread(const TiledCopy& copy, const ShowOptions& show, const CopyTensor& src, const CopyTensor& dst, bool has_src, bool has_dst) {
   const IntTuple sh = shape(has_src ? src.layout : dst.layout);
   if (sh.rank() != 2) throw Error("--thread draws an (M,N) tensor; got " + to_string(sh));
+  (void)partition_S(copy, make_layout(sh), *show.thread);  // names a thread outside the copy
   CopyPicture pic;
   pic.tv_s = tensor_layout_tv(copy, 'S', sh);
   pic.tv_d = tensor_layout_tv(copy, 'D', sh);
@@ -85,6 +86,7 @@ Output draw_copy_thread(const TiledCopy& copy, const ShowOptions& show, const Co
 
 Output draw_mma_thread(const TiledMma& mma, const ShowOptions& show, const MmaInspectOptions* o) {
   register_catalogue_names();
+  (void)thread_slice(mma, *show.thread);  // names a thread outside the TiledMMA
   std::optional<CopyTensor> a, b;
   if (o && !o->smem_a.empty()) a = parse_copy_tensor(o->smem_a, MemorySpace::kSmem, evaluator_of(show));
   if (o && !o->smem_b.empty()) b = parse_copy_tensor(o->smem_b, MemorySpace::kSmem, evaluator_of(show));

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Check `cutevis copy --analyze` against Nsight Compute, case by case.
 
-  gpu_inspect.py cases   [--cutevis build/bin/cutevis] DIR   # here: analyse every case, write DIR/cases.txt + DIR/analysis.json
+  gpu_inspect.py cases   [--cutevis build/bin/cutevis] [--only REGEX] DIR   # here: analyse every case (or those matching), write DIR/cases.txt + DIR/analysis.json
   (on the GPU machine)   scripts/gpu_inspect.sh DIR          # compile scripts/inspect_replay.cu, run it under ncu
   gpu_inspect.py compare DIR/analysis.json DIR/ncu_serial.csv [--table FILE]   # every number, side by side
   gpu_inspect.py record DIR/analysis.json DIR/ncu_serial.csv tests/data/inspect_h100.jsonl    # the measurements, for host tests
@@ -12,7 +12,8 @@ those instructions (one launch per case), and ncu counts them:
   l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st}.sum   vs  smem wavefronts (ld incl. ldmatrix, st incl. stmatrix)
   l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st}.sum vs  smem bank conflicts
   l1tex__t_{requests,sectors}_pipe_lsu_mem_global_op_{ld,st}.sum  vs  gmem requests / sectors
-  ..._op_ldgsts                                                   vs  cp.async (both sides)
+  ..._op_ldgsts                                                   vs  cp.async (both sides; .ca conflicts: within
+                                                                      [bank_conflicts_min, bank_conflicts])
 """
 import argparse
 import csv

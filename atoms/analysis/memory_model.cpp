@@ -173,6 +173,14 @@ std::vector<int64_t> lane_wavefront(const MemoryInstruction& inst) {
   }
   // Within a phase, the k-th distinct word of a bank goes out in the phase's k-th wavefront.
   int64_t first = 0;
+  if (inst.kind == AccessKind::kCpAsync && inst.bypass_l1) {
+    // cp.async.cg: costed at its ideal (no conflicts reported): each phase in its first wavefront(s)
+    for (const auto& lanes : smem_phases(inst)) {
+      for (int l : lanes) out[l] = first;
+      first += std::max<int64_t>(1, (static_cast<int64_t>(phase_words(inst, lanes).size()) + 31) / 32);
+    }
+    return out;
+  }
   for (const auto& lanes : smem_phases(inst)) {
     std::vector<std::vector<int64_t>> words_of_bank(32);  // bank -> distinct words in lane order
     for (int l : lanes) {

@@ -160,6 +160,12 @@ TEST_CASE("cp.async.cg: one sector per (global line, shared sector); no destinat
   CHECK(g2.sectors == 32);
   CHECK(s2.bank_conflicts == 0);
   CHECK(s2.wavefronts == s2.ideal_wavefronts);
+  // pictures: each quarter-warp phase in its one wavefront, no 8-way spread
+  const std::vector<int64_t> served = lane_wavefront(s2);
+  CHECK(served[0] == 0);
+  CHECK(served[7] == 0);
+  CHECK(served[8] == 1);
+  CHECK(served[31] == 3);
   // rows padded by 16 bytes in shared memory (a 144-byte pitch): row r starts 16r bytes into a
   // sector, so an odd row's 128 bytes touch 5 shared sectors, an even row's 4: 4 + 5 + 4 + 5
   const auto g3s3_pair = cp_async(128, true, [](int l) { return 16 * l; }, [](int l) { return 144 * (l / 8) + 16 * (l % 8); });
