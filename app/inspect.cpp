@@ -189,13 +189,7 @@ Output run_copy_inspection(const TiledCopy& copy, const ShowOptions& show, const
         g.legend = {std::string(use_src ? "src" : "dst") + " gmem: sN = the cell's 32-byte sector (from the first)",
                     "gmem: " + std::to_string(a.gmem.requests) + " requests, " + std::to_string(a.gmem.sectors) + " sectors"};
       }
-      RenderOptions r;
-      r.style = show.picture.style;
-      r.ansi_color = show.picture.ansi_color && *show.picture.format == Format::kTxt;
-      Output pic;
-      pic.bytes = render(cost_grid_scene(g), *show.picture.format, r);
-      pic.binary = *show.picture.format == Format::kPng || *show.picture.format == Format::kPdf;
-      return pic;
+      return draw_picture(cost_grid_scene(g), show);
     }
     if (show.thread) {
       j["analysis"] = to_json(a, o.addresses);
@@ -267,8 +261,8 @@ Output mma_partitions(const TiledMma& mma, const ShowOptions& show, const MmaIns
 }  // namespace
 
 Output run_mma_inspection(const TiledMma& mma, const ShowOptions& show, const MmaInspectOptions& o) {
+  if (show.thread && show.picture.format) return draw_mma_thread(mma, show, &o);
   if (show.thread && !o.analyze) {
-    if (show.picture.format) return draw_mma_thread(mma, show, &o);
     register_catalogue_names();
     return mma_partitions(mma, show, o);
   }
@@ -296,6 +290,17 @@ Output run_mma_inspection(const TiledMma& mma, const ShowOptions& show, const Mm
             "  destination fragment vs the MMA's " + operand + ": " + (f.matches ? "matches" : "MISMATCH, " + f.first_mismatch) + "\n";
   }
   Output out;
+  if (show.thread) {  // --thread with --analyze: the thread's partitions, the analysis beside them
+    Output parts = mma_partitions(mma, show, o);
+    if (!show.json) {
+      out.bytes = parts.bytes + text;
+      return out;
+    }
+    nlohmann::json both = nlohmann::json::parse(parts.bytes);
+    both["analysis"] = j;
+    out.bytes = both.dump() + "\n";
+    return out;
+  }
   out.bytes = show.json ? j.dump() + "\n" : text;
   return out;
 }

@@ -133,7 +133,13 @@ TEST_CASE("mma --thread with --smem-a/--smem-b: partition_A/B/C, fragments and r
   CHECK(text.out.find("(m,k)->offset") != std::string::npos);
   CHECK(text.out.find("partition_B") == std::string::npos);
   CHECK(text.out.find("partition_C of thread 5 (MMA,MMA_M,MMA_N)") != std::string::npos);
-  // a thread outside the MMA, and a copy without its tensor: bad input
+  // with --analyze too: the partitions and, under "analysis", the operands' S2R costs
+  auto both = test::run_cutevis({"mma", kMma, "--thread", "5", "--smem-a", "(64,64):(64,1)", "--copy-a", "SM75_U32x4_LDSM_N", "--analyze", "--json"});
+  REQUIRE(both.exit_code == kExitOk);
+  json jb = json::parse(both.out);
+  CHECK(jb["A"]["offset"] == 66);
+  CHECK(jb["analysis"]["A"]["smem"]["instructions"].get<int64_t>() > 0);
+    // a thread outside the MMA, and a copy without its tensor: bad input
   CHECK(test::run_cutevis({"mma", kMma, "--thread", "128", "--smem-a", "(64,64):(64,1)"}).exit_code == kExitBadInput);
   CHECK(test::run_cutevis({"mma", kMma, "--thread", "0", "--copy-b", "SM75_U32x2_LDSM_N", "--smem-a", "(64,64):(64,1)"}).exit_code == kExitBadInput);
 }
