@@ -238,12 +238,19 @@ Output mma_partitions(const TiledMma& mma, const ShowOptions& show, const MmaIns
     const IntTuple sh = shape(tensor.layout);
     nlohmann::json e = partition_json(p, sh);
     e["tensor"] = tensor_text;
-    const Layout fragment = partition_fragment(p);
-    e["fragment"] = to_string(fragment);
     std::string s = partition_text(name.c_str(), p, sh);
     s.replace(s.find("(CPY,CPY_M,CPY_N)"), 17, modes);
     s.replace(s.find("(m,n)->"), 5, operand == 'A' ? "(m,k)" : operand == 'B' ? "(n,k)" : "(m,n)");
-    text += s + "  partition_fragment_" + operand + ": " + to_string(fragment) + "\n";
+    text += s;
+    if (p.tensor_memory) {
+      text += "  partition_fragment_" + std::string(1, operand) + ": none (tensor memory)\n";
+      j[std::string(1, operand)] = e;
+      continue;
+    }
+    const Layout fragment = partition_fragment(p);
+    e["fragment"] = to_string(fragment);
+    text += "  partition_fragment_" + std::string(1, operand) + ": " + to_string(fragment) +
+            (p.descriptor_elements ? "  (shared-memory descriptors, one per MMA)" : "") + "\n";
     if (operand != 'C' && !atom_name.empty()) {
       const TiledCopy copy = operand_copy(mma, operand, atom_name);
       const Layout retiled = retile(copy, fragment);

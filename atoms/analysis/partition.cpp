@@ -89,12 +89,25 @@ ThreadPartition partition_mma(const TiledMma& mma, char operand, const AnyLayout
     for (size_t m = 0; m < rank(rest); ++m) modes.push_back(get(rest, m));
     return std::pair<Layout, int64_t>{make_layout(modes), thr(index)};
   };
-  return place(tensor, operand, thread, part);
+  ThreadPartition p = place(tensor, operand, thread, part);
+  const OperandSource source = operand == 'A' ? mma.atom.source_a : operand == 'B' ? mma.atom.source_b : mma.atom.source_c;
+  const int bits = operand == 'A' ? mma.atom.type_a.bits : operand == 'B' ? mma.atom.type_b.bits : mma.atom.type_c.bits;
+  if (source == OperandSource::kSharedMemory && bits > 0) p.descriptor_elements = 128 / bits;
+  p.tensor_memory = source == OperandSource::kTensorMemory;
+  return p;
 }
 
 // make_fragment_A/B: make_fragment_like; make_fragment_C: the accumulators never follow the
 // tensor, a compact column-major layout of its shape.
-Layout partition_fragment(const ThreadPartition& p) { return p.side == 'C' ? make_layout(p.layout.shape) : make_fragment_like(p.layout); }
+Layout partition_fragment(const ThreadPartition& p) {
+  if (p.tensor_memory) throw Error(std::string("operand ") + p.side + " lives in tensor memory: it has no register fragment");
+  if (p.descriptor_elements > 0) {
+    std::vector<Layout> modes = {Layout(IntTuple(1), IntTuple(0))};
+    for (size_t m = 1; m < rank(p.layout); ++m) modes.push_back(upcast(get(p.layout, m), p.descriptor_elements));
+    return make_layout(modes);
+  }
+  return p.side == 'C' ? make_layout(p.layout.shape) : make_fragment_like(p.layout);
+}
 
 Layout retile(const TiledCopy& copy, const Layout& fragment) {
   // CuTe's TiledCopy::retile, step for step (include/cute/atom/copy_atom.hpp)

@@ -25,6 +25,10 @@ struct ThreadPartition {
   std::string text;             // e.g. "0 + ((8,1),8,1):((1,0),1024,0)", "Sw<3,4,3> o smem_ptr[16b](unset) o 64 + ..."
   std::vector<int64_t> cells;   // tensor index (m + M*n) of each element, in index order
   std::vector<int64_t> offsets; // the tensor's offset of each element: what tS(i) reads
+  // partition_mma of an operand the MMA reads from shared memory (GMMA/UMMA SS): 128 / element
+  // bits, the elements of one 128-bit descriptor unit (its fragment is descriptors); 0 otherwise
+  int64_t descriptor_elements = 0;
+  bool tensor_memory = false;   // an operand in SM100 tensor memory: no register fragment
 };
 
 ThreadPartition partition_S(const TiledCopy& copy, const AnyLayout& tensor, int64_t thread);
@@ -41,7 +45,9 @@ ThreadPartition partition_mma(const struct TiledMma& mma, char operand, const An
 
 // partition_fragment_X: the registers the partition fills: for A and B make_fragment_like(partition
 // layout) (mode 0 compact column-major, the rest ordered like the partition), for C compact
-// column-major (make_fragment_C).
+// column-major (make_fragment_C); for an operand read from shared memory (GMMA SS) CuTe's
+// descriptor tensor, replace<0>(recast<uint128_t>(partition), _1:_0): one descriptor per MMA.
+// Throws Error for tensor-memory operands.
 Layout partition_fragment(const ThreadPartition& partition);
 
 // TiledCopy::retile(fragment) (retile_D / retile_S): an MMA fragment (MMA, MMA_M, MMA_K) seen as
