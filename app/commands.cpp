@@ -146,6 +146,7 @@ Output show_thread_slice(const TiledMma& m, const ShowOptions& o) {
 }
 
 Output show_tiled_mma(const TiledMma& m, const ShowOptions& o, bool atom_only_text) {
+  if (o.thread && o.picture.format && !atom_only_text) return draw_mma_thread(m, o, o.mma_inspect);  // mma --thread: app/inspect.cpp
   if (o.thread) return show_thread_slice(m, o);
   if (o.json) return text(tiled_mma_json(m));
   if (o.picture.format) return draw(mma_scene(mma_picture(m), view_options(o)), o.picture, Format::kTxt);

@@ -6,11 +6,13 @@
 #include "atoms/analysis/partition.hpp"
 #include "atoms/copy_catalogue.hpp"
 #include "atoms/mma_names.hpp"
+#include "atoms/tiled_mma.hpp"
 #include "atoms/tiled_copy.hpp"
 #include "app/sources.hpp"
 #include "lib/expr.hpp"
 #include "renderers/cost_grid.hpp"
 #include "renderers/render.hpp"
+#include "renderers/views.hpp"
 
 namespace cutevis {
 
@@ -39,12 +41,96 @@ std::string partition_text(const char* name, const ThreadPartition& p, const Int
   return s + "\n";
 }
 
+// A scene in the picture format the command asked for.
+Output draw_picture(const Scene& scene, const ShowOptions& show) {
+  RenderOptions r;
+  r.style = show.picture.style;
+  r.scale = show.picture.scale;
+  r.cell = show.picture.cell;
+  r.ansi_color = show.picture.ansi_color && *show.picture.format == Format::kTxt;
+  Output pic;
+  pic.bytes = render(scene, *show.picture.format, r);
+  pic.binary = *show.picture.format == Format::kPng || *show.picture.format == Format::kPdf;
+  return pic;
+}
+
+// Thread T highlighted, the rest faded; colours as the command's --color-by says.
+ViewOptions thread_view(const ShowOptions& show) {
+  ViewOptions v;
+  v.title = show.input;
+  v.color_by = parse_color_by(show.picture.color_by);
+  v.threads = ThreadSet::parse(std::to_string(*show.thread));
+  return v;
+}
+
+// `copy --thread T --svg ...`: source and destination tensors with T's partition_S/D cells
+// highlighted, each labelled with its value index (element i of the partition).
+Output draw_copy_thread(const TiledCopy& copy, const ShowOptions& show, const CopyTensor& src, const CopyTensor& dst, bool has_src, bool has_dst) {
+  const IntTuple sh = shape(has_src ? src.layout : dst.layout);
+  if (sh.rank() != 2) throw Error("--thread draws an (M,N) tensor; got " + to_string(sh));
+  (void)partition_S(copy, make_layout(sh), *show.thread);  // names a thread outside the copy
+  CopyPicture pic;
+  pic.tv_s = tensor_layout_tv(copy, 'S', sh);
+  pic.tv_d = tensor_layout_tv(copy, 'D', sh);
+  pic.m = size(sh[0]);
+  pic.n = size(sh[1]);
+  pic.num_threads = copy.num_threads;
+  Scene scene = copy_scene(pic, thread_view(show));
+  if (has_src) scene.legend.push_back("S: partition_S of thread " + std::to_string(*show.thread) + " = " + partition_S(copy, src.layout, *show.thread).text);
+  if (has_dst) scene.legend.push_back("D: partition_D of thread " + std::to_string(*show.thread) + " = " + partition_D(copy, dst.layout, *show.thread).text);
+  scene.legend.push_back("Vi = element i of the thread's (CPY,CPY_M,CPY_N) partition, over the whole " + to_string(sh) + " tensor");
+  return draw_picture(scene, show);
+}
+
 }  // namespace
+
+Output draw_mma_thread(const TiledMma& mma, const ShowOptions& show, const MmaInspectOptions* o) {
+  register_catalogue_names();
+  (void)thread_slice(mma, *show.thread);  // names a thread outside the TiledMMA
+  std::optional<CopyTensor> a, b;
+  if (o && !o->smem_a.empty()) a = parse_copy_tensor(o->smem_a, MemorySpace::kSmem, evaluator_of(show));
+  if (o && !o->smem_b.empty()) b = parse_copy_tensor(o->smem_b, MemorySpace::kSmem, evaluator_of(show));
+  for (const auto* t : {&a, &b})
+    if (*t && rank((*t)->layout) != 2) throw Error("--smem-a/--smem-b are (M,K) / (N,K) tensors; got " + to_string((*t)->layout));
+  const int64_t m = a ? size(shape(a->layout)[0]) : tile_m(mma), n = b ? size(shape(b->layout)[0]) : tile_n(mma);
+  // K from whichever tensor is given (both: they must agree), else the tile's
+  const int64_t k_given = a ? size(shape(a->layout)[1]) : b ? size(shape(b->layout)[1]) : tile_k(mma);
+  const int64_t ka = a ? size(shape(a->layout)[1]) : k_given, kb = b ? size(shape(b->layout)[1]) : k_given;
+  if (ka != kb) throw Error("A has K = " + std::to_string(ka) + ", B has K = " + std::to_string(kb) + ": give tensors of one K");
+  MmaPicture pic;
+  pic.tv_a = tensor_layout_tv(mma, 'A', tup(m, ka));
+  pic.tv_b = tensor_layout_tv(mma, 'B', tup(n, ka));
+  pic.tv_c = tensor_layout_tv(mma, 'C', tup(m, n));
+  pic.m = m;
+  pic.n = n;
+  pic.k = ka;
+  pic.num_threads = mma.num_threads;
+  pic.bits_a = mma.atom.type_a.bits;
+  pic.bits_b = mma.atom.type_b.bits;
+  pic.bits_c = mma.atom.type_c.bits;
+  Scene scene = mma_scene(pic, thread_view(show));
+  const int64_t t = *show.thread;
+  auto line = [&](char op, const AnyLayout& tensor) {
+    scene.legend.push_back(std::string(1, op) + ": partition_" + op + " of thread " + std::to_string(t) + " = " + partition_mma(mma, op, tensor, t).text);
+  };
+  line('A', a ? a->layout : AnyLayout(make_layout(tup(m, ka))));
+  line('B', b ? b->layout : AnyLayout(make_layout(tup(n, ka))));
+  line('C', AnyLayout(make_layout(tup(m, n), tup(n, 1))));
+  scene.legend.push_back("Vi = element i of the thread's (MMA,MMA_M,MMA_K) / (MMA,MMA_N,MMA_K) / (MMA,MMA_M,MMA_N) partition");
+  return draw_picture(scene, show);
+}
 
 Output run_copy_inspection(const TiledCopy& copy, const ShowOptions& show, const InspectOptions& o) {
   if (!o.analyze && !show.thread && o.mma.empty()) throw Error("--src/--dst place the copy over tensors: add --analyze, or --thread T for that thread's partitions");
   auto [src_space, dst_space] = default_spaces(copy.atom);
   const CopyTensor src = parse_copy_tensor(o.src, src_space, evaluator_of(show)), dst = parse_copy_tensor(o.dst, dst_space, evaluator_of(show));
+  const std::string& color_by = show.picture.color_by;
+  const bool cost_picture = color_by == "conflict" || color_by == "sector";
+  if (show.thread && show.picture.format && !cost_picture) {
+    if (o.src.empty() && o.dst.empty()) throw Error("--thread needs --src and/or --dst: the tensors to partition");
+    if (o.analyze || !o.mma.empty()) throw Error("--thread with a picture draws the thread's partitions; --analyze and --mma print text or --json");
+    return draw_copy_thread(copy, show, src, dst, !o.src.empty(), !o.dst.empty());
+  }
   nlohmann::json j = nlohmann::json::object();
   std::string text;
   if (show.thread) {
@@ -71,8 +157,6 @@ Output run_copy_inspection(const TiledCopy& copy, const ShowOptions& show, const
     text += "destination fragment vs the MMA's " + f.operand + ": " +
             (f.matches ? "matches for all " + std::to_string(f.threads_checked) + " threads\n" : "MISMATCH, " + f.first_mismatch + "\n");
   }
-  const std::string& color_by = show.picture.color_by;
-  const bool cost_picture = color_by == "conflict" || color_by == "sector";
   if (cost_picture && !show.picture.format) throw Error("--color-by " + color_by + " colours a picture: add --svg, --tex, --png, --pdf or --txt");
   if (show.picture.format && !cost_picture) throw Error("copy --analyze draws --color-by conflict (shared memory) or --color-by sector (global memory)");
   if (cost_picture && !o.analyze) throw Error("--color-by " + color_by + " needs --analyze");
@@ -105,13 +189,7 @@ Output run_copy_inspection(const TiledCopy& copy, const ShowOptions& show, const
         g.legend = {std::string(use_src ? "src" : "dst") + " gmem: sN = the cell's 32-byte sector (from the first)",
                     "gmem: " + std::to_string(a.gmem.requests) + " requests, " + std::to_string(a.gmem.sectors) + " sectors"};
       }
-      RenderOptions r;
-      r.style = show.picture.style;
-      r.ansi_color = show.picture.ansi_color && *show.picture.format == Format::kTxt;
-      Output pic;
-      pic.bytes = render(cost_grid_scene(g), *show.picture.format, r);
-      pic.binary = *show.picture.format == Format::kPng || *show.picture.format == Format::kPdf;
-      return pic;
+      return draw_picture(cost_grid_scene(g), show);
     }
     if (show.thread) {
       j["analysis"] = to_json(a, o.addresses);
@@ -125,8 +203,77 @@ Output run_copy_inspection(const TiledCopy& copy, const ShowOptions& show, const
   return out;
 }
 
+namespace {
+
+// The S2R copy of an operand: make_tiled_copy_A/B(atom, mma); default copy() of the MMA's partition.
+TiledCopy operand_copy(const TiledMma& mma, char operand, const std::string& atom_name) {
+  const ValueType& type = operand == 'A' ? mma.atom.type_a : mma.atom.type_b;
+  CopyAtom atom = atom_name.empty() ? make_copy_atom("AutoVectorizingCopy", type)
+                  : atom_name.find('<') != std::string::npos && atom_name.rfind("Copy_Atom", 0) == 0 ? find_copy_atom(atom_name)
+                                                                                                     : make_copy_atom(atom_name, type);
+  return operand == 'A' ? make_tiled_copy_A(atom, mma) : make_tiled_copy_B(atom, mma);
+}
+
+// `mma --thread T`: the thread's partition_A/B/C of the given tensors (C: a row-major (M,N) tile),
+// its fragments, and retile_D of the --copy-a/--copy-b copies.
+Output mma_partitions(const TiledMma& mma, const ShowOptions& show, const MmaInspectOptions& o) {
+  const int64_t t = *show.thread;
+  nlohmann::json j = {{"thread", t}};
+  std::string text = "thread " + std::to_string(t) + " of the TiledMMA\n";
+  int64_t m = tile_m(mma), n = tile_n(mma);
+  for (char operand : {'A', 'B', 'C'}) {
+    const std::string& given = operand == 'A' ? o.smem_a : operand == 'B' ? o.smem_b : std::string();
+    const std::string& atom_name = operand == 'A' ? o.copy_a : o.copy_b;
+    if (operand != 'C' && given.empty()) {
+      if (!atom_name.empty()) throw Error(std::string("--copy-") + char(operand + 32) + " needs --smem-" + char(operand + 32));
+      continue;
+    }
+    const std::string tensor_text = operand == 'C' ? "(" + std::to_string(m) + "," + std::to_string(n) + "):(" + std::to_string(n) + ",1)" : given;
+    const CopyTensor tensor = parse_copy_tensor(tensor_text, MemorySpace::kSmem, evaluator_of(show));
+    if (operand == 'A') m = size(shape(tensor.layout)[0]);
+    if (operand == 'B') n = size(shape(tensor.layout)[0]);
+    const ThreadPartition p = partition_mma(mma, operand, tensor.layout, t);
+    const std::string name = std::string("partition_") + operand;
+    const char* modes = operand == 'A' ? "(MMA,MMA_M,MMA_K)" : operand == 'B' ? "(MMA,MMA_N,MMA_K)" : "(MMA,MMA_M,MMA_N)";
+    const IntTuple sh = shape(tensor.layout);
+    nlohmann::json e = partition_json(p, sh);
+    e["tensor"] = tensor_text;
+    std::string s = partition_text(name.c_str(), p, sh);
+    s.replace(s.find("(CPY,CPY_M,CPY_N)"), 17, modes);
+    s.replace(s.find("(m,n)->"), 5, operand == 'A' ? "(m,k)" : operand == 'B' ? "(n,k)" : "(m,n)");
+    text += s;
+    if (p.tensor_memory) {
+      text += "  partition_fragment_" + std::string(1, operand) + ": none (tensor memory)\n";
+      j[std::string(1, operand)] = e;
+      continue;
+    }
+    const Layout fragment = partition_fragment(p);
+    e["fragment"] = to_string(fragment);
+    text += "  partition_fragment_" + std::string(1, operand) + ": " + to_string(fragment) +
+            (p.descriptor_elements ? "  (shared-memory descriptors, one per MMA)" : "") + "\n";
+    if (operand != 'C' && !atom_name.empty()) {
+      const TiledCopy copy = operand_copy(mma, operand, atom_name);
+      const Layout retiled = retile(copy, fragment);
+      e["retile_D"] = {{"copy", copy.atom.name}, {"layout", to_string(retiled)}};
+      text += "  retile_D (make_tiled_copy_" + std::string(1, operand) + "(" + copy.atom.name + "{}, mma)): " + to_string(retiled) +
+              "  ((CPY_V,rest),CPY_M,CPY_K) -> register\n";
+    }
+    j[std::string(1, operand)] = e;
+  }
+  Output out;
+  out.bytes = show.json ? j.dump() + "\n" : text;
+  return out;
+}
+
+}  // namespace
+
 Output run_mma_inspection(const TiledMma& mma, const ShowOptions& show, const MmaInspectOptions& o) {
-  if (!o.analyze) throw Error("--smem-a/--smem-b/--copy-a/--copy-b go with --analyze");
+  if (show.thread && show.picture.format) return draw_mma_thread(mma, show, &o);
+  if (show.thread && !o.analyze) {
+    register_catalogue_names();
+    return mma_partitions(mma, show, o);
+  }
+  if (!o.analyze) throw Error("--smem-a/--smem-b/--copy-a/--copy-b go with --analyze, or with --thread T for that thread's partitions");
   if (o.smem_a.empty() && o.smem_b.empty()) throw Error("mma --analyze needs --smem-a and/or --smem-b: the operands' shared-memory layouts");
   if (show.picture.format) throw Error("mma --analyze prints text or --json; draw one operand's copy with `cutevis copy ... --color-by conflict`");
   register_catalogue_names();
@@ -139,11 +286,8 @@ Output run_mma_inspection(const TiledMma& mma, const ShowOptions& show, const Mm
       if (!atom_name.empty()) throw Error(std::string("--copy-") + char(operand + 32) + " needs --smem-" + char(operand + 32));
       continue;
     }
-    const ValueType& type = operand == 'A' ? mma.atom.type_a : mma.atom.type_b;
-    CopyAtom atom = atom_name.empty() ? make_copy_atom("AutoVectorizingCopy", type)
-                    : atom_name.find('<') != std::string::npos && atom_name.rfind("Copy_Atom", 0) == 0 ? find_copy_atom(atom_name)
-                                                                                                       : make_copy_atom(atom_name, type);
-    TiledCopy copy = operand == 'A' ? make_tiled_copy_A(atom, mma) : make_tiled_copy_B(atom, mma);
+    TiledCopy copy = operand_copy(mma, operand, atom_name);
+    const CopyAtom& atom = copy.atom;
     CopyAnalysis a = analyze_copy(copy, parse_copy_tensor(smem, MemorySpace::kSmem, evaluator_of(show)), CopyTensor{});
     FragmentCheck f = check_fragment(copy, mma, operand);
     nlohmann::json e = to_json(a, false);
@@ -153,6 +297,17 @@ Output run_mma_inspection(const TiledMma& mma, const ShowOptions& show, const Mm
             "  destination fragment vs the MMA's " + operand + ": " + (f.matches ? "matches" : "MISMATCH, " + f.first_mismatch) + "\n";
   }
   Output out;
+  if (show.thread) {  // --thread with --analyze: the thread's partitions, the analysis beside them
+    Output parts = mma_partitions(mma, show, o);
+    if (!show.json) {
+      out.bytes = parts.bytes + text;
+      return out;
+    }
+    nlohmann::json both = nlohmann::json::parse(parts.bytes);
+    both["analysis"] = j;
+    out.bytes = both.dump() + "\n";
+    return out;
+  }
   out.bytes = show.json ? j.dump() + "\n" : text;
   return out;
 }

@@ -28,6 +28,11 @@ struct MmaInspectOptions {
 };
 Output run_mma_inspection(const struct TiledMma& mma, const ShowOptions& show, const MmaInspectOptions& options);
 
+// `mma --thread T --svg|--png|--html|...`: the TiledMMA over its A, B, C tensors (--smem-a/--smem-b
+// when given, else one tile) with thread T's cells highlighted and labelled by value index
+// (element i of its partition_A/B/C).  `options` may be null (the `atom` command).
+Output draw_mma_thread(const struct TiledMma& mma, const ShowOptions& show, const MmaInspectOptions* options);
+
 bool wants_inspection(const InspectOptions& o);  // any of --src/--dst/--analyze/--mma
 // The analysis of `copy` over the tensors as text or JSON (options.json).
 Output run_copy_inspection(const TiledCopy& copy, const ShowOptions& show, const InspectOptions& options);

@@ -197,12 +197,12 @@ int main(int argc, char** argv) {
   mma_cmd->add_option("--atoms", mma_atoms, "the atom layout, e.g. 'Layout<Shape<_2,_2,_1>>{}' or '(2,2,1)'");
   mma_cmd->add_option("--tile", mma_tile, "the permutation tile, e.g. 'Tile<_32,_32,_16>{}'");
   mma_cmd->add_flag("--json", show.json, "the tiling and every owner as JSON");
-  mma_cmd->add_option("--thread", thread, "one thread's slice (ThrMMA): its (V,M,N,K) coordinate and its cells of A, B, C");
+  mma_cmd->add_option("--thread", thread, "one thread's slice (ThrMMA): its (V,M,N,K) coordinate and its cells of A, B, C; with --smem-a/--smem-b its partition_A/B/C, fragments and retile_D; with --svg/--png/--html/... drawn");
   MmaInspectOptions mma_inspect;
-  mma_cmd->add_option("--smem-a", mma_inspect.smem_a, "with --analyze: A's (M,K) shared-memory layout, e.g. 'tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_32,_64>{})'");
+  mma_cmd->add_option("--smem-a", mma_inspect.smem_a, "with --analyze or --thread: A's (M,K) shared-memory layout, e.g. 'tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_32,_64>{})'");
   mma_cmd->add_option("--smem-b", mma_inspect.smem_b, "with --analyze: B's (N,K) shared-memory layout");
   mma_cmd->add_option("--copy-a", mma_inspect.copy_a, "the S2R copy atom of A for make_tiled_copy_A, e.g. SM75_U32x4_LDSM_N (default: copy() of the MMA's partition)");
-  mma_cmd->add_option("--copy-b", mma_inspect.copy_b, "the S2R copy atom of B for make_tiled_copy_B");
+  mma_cmd->add_option("--copy-b", mma_inspect.copy_b, "the S2R copy atom of B for make_tiled_copy_B (with --thread: its retile_D)");
   mma_cmd->add_flag("--analyze", mma_inspect.analyze, "cost the operands' shared-memory loads (see copy --analyze)");
   show.mma_inspect = &mma_inspect;
   flags.add_to(mma_cmd);
@@ -219,7 +219,7 @@ int main(int argc, char** argv) {
   copy_cmd->add_flag("--addresses", inspect.addresses, "with --analyze --json: every lane's byte address per instruction");
   copy_cmd->add_option("--mma", inspect.mma, "check that the copy's destination fragment is this TiledMMA's A/B fragment, thread by thread");
   copy_cmd->add_option("--operand", inspect.operand, "with --mma: A (default) or B");
-  copy_cmd->add_option("--thread", thread, "with --src/--dst: that thread's partition_S / partition_D (CPY,CPY_M,CPY_N) of the tensors");
+  copy_cmd->add_option("--thread", thread, "with --src/--dst: that thread's partition_S / partition_D (CPY,CPY_M,CPY_N) of the tensors; with --svg/--png/--html/... drawn");
   show.inspect = &inspect;
   flags.add_to(copy_cmd);
   add_output(copy_cmd);

@@ -66,14 +66,20 @@ Layout thrfrg(const TiledMma& m, const Layout& ref, size_t d0, size_t d1, const 
 int64_t tile_size(const TiledMma& m, size_t i) { return tiler_size(permutation_of(m, i)); }
 
 // The operand's (thr_idx,val) layout; `widen` maps (ThrV,(Thr0,Thr1)) onto (ThrV,(ThrM,ThrN,ThrK)) for A and B.
-Layout layout_tv(const TiledMma& m, size_t d0, size_t d1, const Layout& atom_tv, const Tiler* widen) {
-  Layout ref = make_layout(tup(tile_size(m, d0), tile_size(m, d1)));
+Layout layout_tv(const TiledMma& m, size_t d0, size_t d1, const Layout& atom_tv, const Tiler* widen, const Layout* tensor = nullptr) {
+  Layout ref = tensor ? *tensor : make_layout(tup(tile_size(m, d0), tile_size(m, d1)));
   Layout frg = thrfrg(m, ref, d0, d1, atom_tv);
   if (widen) frg = composition(frg, Tiler::tuple({*widen, kUnder}));
   return composition(frg, Tiler::tuple({Tiler(thridx_2_thrid(m.thr_layout_vmnk)), kUnder}));
 }
 
 }  // namespace
+
+Layout thrfrg(const TiledMma& m, char operand, const Layout& tensor) {
+  const size_t d0 = operand == 'B' ? 1 : 0, d1 = operand == 'C' ? 1 : 2;
+  const Layout& atom_tv = operand == 'A' ? m.atom.layout_a : operand == 'B' ? m.atom.layout_b : m.atom.layout_c;
+  return thrfrg(m, tensor, d0, d1, atom_tv);
+}
 
 IntTuple partition_shape(const TiledMma& m, char operand, const IntTuple& shape) {
   size_t d0 = operand == 'B' ? 1 : 0, d1 = operand == 'C' ? 1 : 2;
@@ -121,6 +127,16 @@ TiledMma make_tiled_mma(const MmaAtom& atom, const Layout& atom_layout, const Ti
   m.tv_layout_a = layout_tv(m, 0, 2, atom.layout_a, &atile);
   m.tv_layout_b = layout_tv(m, 1, 2, atom.layout_b, &btile);
   return m;
+}
+
+Layout tensor_layout_tv(const TiledMma& m, char operand, const IntTuple& shape) {
+  const int64_t thr_m = size(m.thr_layout_vmnk.shape[1]), thr_n = size(m.thr_layout_vmnk.shape[2]);
+  const Tiler atile = Tiler::tuple({kUnder, Tiler::tuple({Tiler(Layout(tup(thr_m, thr_n), tup(1, 0))), kUnder})});
+  const Tiler btile = Tiler::tuple({kUnder, Tiler::tuple({Tiler(Layout(tup(thr_m, thr_n), tup(0, 1))), kUnder})});
+  const Layout tensor = make_layout(shape);
+  if (operand == 'A') return layout_tv(m, 0, 2, m.atom.layout_a, &atile, &tensor);
+  if (operand == 'B') return layout_tv(m, 1, 2, m.atom.layout_b, &btile, &tensor);
+  return layout_tv(m, 0, 1, m.atom.layout_c, nullptr, &tensor);
 }
 
 std::string to_string(const TiledMma& mma, bool underscore) {

@@ -43,6 +43,15 @@ ThrMmaSlice thread_slice(const TiledMma& mma, int64_t thr_idx);
 // as CuTe slices thrfrg_X(make_layout(shape)) at thread 0.
 IntTuple partition_shape(const TiledMma& mma, char operand, const IntTuple& shape);
 
+// thrfrg_A/B/C(tensor): ((ThrV,(Thr0,Thr1)),(FrgV,(Rest0,Rest1))) -- the tensor's (M,K), (N,K)
+// or (M,N) layout seen through the TiledMMA, what ThrMMA::partition_X slices at a thread.
+Layout thrfrg(const TiledMma& mma, char operand, const Layout& tensor);
+
+// get_layoutA/B/C_TV over a whole tensor of `shape` ((M,K), (N,K) or (M,N)) instead of one tile:
+// (thr_idx, (FrgV,(Rest0,Rest1))) -> column-major index of the tensor; a thread's value i is
+// element i of its partition_X (MMA, MMA_0, MMA_1).  For pictures of partitions.
+Layout tensor_layout_tv(const TiledMma& mma, char operand, const IntTuple& shape);
+
 // The operand tiles: A is (M,K), B (N,K), C (M,N) of tile_mnk.
 inline int64_t tile_m(const TiledMma& m) { return m.tile_mnk[0].value(); }
 inline int64_t tile_n(const TiledMma& m) { return m.tile_mnk[1].value(); }

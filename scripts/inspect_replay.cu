@@ -84,7 +84,9 @@ __device__ __forceinline__ void do_step(const Step& st, int t, uint32_t sbase, c
       const char* src = gmem + c_addr[st.table2 + t];
       if (st.bits == 32) asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" :: "r"(sa), "l"(src) : "memory");
       if (st.bits == 64) asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" :: "r"(sa), "l"(src) : "memory");
-      if (st.bits == 128) asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" :: "r"(sa), "l"(src) : "memory");
+      // 16 bytes: matrices == 1 marks .cg (SM80_CP_ASYNC_CACHEGLOBAL, L1 bypassed), else .ca
+      if (st.bits == 128 && st.matrices == 1) asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" :: "r"(sa), "l"(src) : "memory");
+      if (st.bits == 128 && st.matrices != 1) asm volatile("cp.async.ca.shared.global [%0], [%1], 16;" :: "r"(sa), "l"(src) : "memory");
       break;
     }
   }

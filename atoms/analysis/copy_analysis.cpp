@@ -22,6 +22,7 @@ struct AtomPlan {
   int matrices = 0;            // ldmatrix / stmatrix xN
   bool trans = false;
   int64_t max_vec_bits = 0;    // AutoVectorizingCopyWithAssumedAlignment<N>: copy() picks the width (<= N)
+  bool bypass_l1 = false;      // cp.async.cg (SM80_CP_ASYNC_CACHEGLOBAL)
 };
 
 int64_t auto_vectorizing_limit(const std::string& op) {
@@ -46,6 +47,7 @@ AtomPlan plan_of(const CopyAtom& atom) {
   }
   if (atom.family == "SM80_CP_ASYNC") {
     p.src_kind = p.dst_kind = AccessKind::kCpAsync;
+    p.bypass_l1 = atom.op.find("CACHEGLOBAL") != std::string::npos;
     p.vals_per_call = atom.num_val_src;
     return p;
   }
@@ -237,23 +239,26 @@ CopyAnalysis analyze_copy(const TiledCopy& copy, const CopyTensor& src, const Co
   for (int64_t w = 0; w < warps; ++w) {
     for (int64_t tile = 0; tile < a.tiles; ++tile) {
       for (int64_t call = 0; call < calls; ++call) {
+        // Both sides' instructions first: cp.async costs its source and destination together.
+        MemoryInstruction insts[2];
+        std::vector<std::vector<int64_t>> lane_cells[2];
         for (int i = 0; i < 2; ++i) {
           const Side& s = sides[i];
           if (s.tensor->space == MemorySpace::kRmem) continue;
           CopySide& out = i == 0 ? a.src : a.dst;
-          CopyAnalysis::CellCosts& cell_costs = i == 0 ? a.src_cells : a.dst_cells;
-          MemoryInstruction inst;
+          MemoryInstruction& inst = insts[i];
           inst.kind = s.kind;
           inst.space = s.tensor->space;
           inst.bits = bits;
           inst.matrices = plan.matrices;
           inst.trans = plan.trans;
+          inst.bypass_l1 = plan.bypass_l1;
           inst.warp = static_cast<int>(w);
           inst.index = static_cast<int>(tile * calls + call);
           inst.address.assign(32, -1);
           const bool matrix = s.kind == AccessKind::kLdmatrix || s.kind == AccessKind::kStmatrix;
           if (matrix) inst.bits = 128;  // each address is one 16-byte row
-          std::vector<std::vector<int64_t>> lane_cells(32);
+          lane_cells[i].assign(32, {});
           for (int lane = 0; lane < 32; ++lane) {
             const int64_t t = w * 32 + lane;
             if (t >= threads) continue;
@@ -262,18 +267,30 @@ CopyAnalysis analyze_copy(const TiledCopy& copy, const CopyTensor& src, const Co
               const int64_t v = call * plan.vals_per_call + k;
               const int64_t cell = tile_to_cell[s.tv[t + threads * v] + tile_size * tile];
               offs[k] = s.offset[cell];
-              lane_cells[lane].push_back(cell);
+              lane_cells[i][lane].push_back(cell);
             }
             if (!chunks_vectorize(offs, 1) || contiguous_run(offs) < plan.vals_per_call) out.vectorizes = false;
             if (matrix && lane >= 8 * plan.matrices) continue;  // rows come from lanes 0 .. 8N-1
             inst.address[lane] = offs[0] * bytes_per_value;
           }
-          cost(inst);
+        }
+        if (plan.src_kind == AccessKind::kCpAsync)
+          cost_cp_async(insts[0], insts[1]);
+        else
+          for (int i = 0; i < 2; ++i)
+            if (sides[i].tensor->space != MemorySpace::kRmem) cost(insts[i]);
+        for (int i = 0; i < 2; ++i) {
+          const Side& s = sides[i];
+          if (s.tensor->space == MemorySpace::kRmem) continue;
+          CopySide& out = i == 0 ? a.src : a.dst;
+          CopyAnalysis::CellCosts& cell_costs = i == 0 ? a.src_cells : a.dst_cells;
+          MemoryInstruction& inst = insts[i];
+          const bool matrix = s.kind == AccessKind::kLdmatrix || s.kind == AccessKind::kStmatrix;
           if (!inst.aligned) out.aligned = false;
           const std::vector<int64_t> served = lane_wavefront(inst);
           for (int lane = 0; lane < 32; ++lane) {
-            for (size_t k = 0; k < lane_cells[lane].size(); ++k) {
-              const int64_t cell = lane_cells[lane][k];
+            for (size_t k = 0; k < lane_cells[i][lane].size(); ++k) {
+              const int64_t cell = lane_cells[i][lane][k];
               const int64_t byte = s.offset[cell] * bytes_per_value;
               if (inst.space == MemorySpace::kGmem) {
                 cell_costs.sector[cell] = byte / 32;
@@ -303,6 +320,7 @@ CopyAnalysis analyze_copy(const TiledCopy& copy, const CopyTensor& src, const Co
             tot->wavefronts += inst.wavefronts;
             tot->ideal_wavefronts += inst.ideal_wavefronts;
             tot->bank_conflicts += inst.bank_conflicts;
+            tot->bank_conflicts_min += inst.bank_conflicts_min;
             tot->requests += inst.requests;
             tot->sectors += inst.sectors;
             tot->bytes_used += inst.bytes_used;
@@ -322,7 +340,8 @@ namespace {
 
 nlohmann::json totals_json(const SideTotals& t, MemorySpace space) {
   if (space == MemorySpace::kSmem)
-    return {{"instructions", t.instructions}, {"wavefronts", t.wavefronts}, {"ideal_wavefronts", t.ideal_wavefronts}, {"bank_conflicts", t.bank_conflicts}};
+    return {{"instructions", t.instructions}, {"wavefronts", t.wavefronts}, {"ideal_wavefronts", t.ideal_wavefronts},
+            {"bank_conflicts", t.bank_conflicts}, {"bank_conflicts_min", t.bank_conflicts_min}};
   return {{"instructions", t.instructions}, {"requests", t.requests}, {"sectors", t.sectors}, {"bytes_used", t.bytes_used},
           {"bytes_moved", t.bytes_moved()}, {"efficiency", t.efficiency()}};
 }
@@ -360,6 +379,7 @@ nlohmann::json to_json(const CopyAnalysis& a, bool with_addresses) {
       e["wavefronts"] = i.wavefronts;
       e["ideal_wavefronts"] = i.ideal_wavefronts;
       e["bank_conflicts"] = i.bank_conflicts;
+      e["bank_conflicts_min"] = i.bank_conflicts_min;
     } else {
       e["requests"] = i.requests;
       e["sectors"] = i.sectors;
@@ -388,7 +408,10 @@ std::string to_text(const CopyAnalysis& a) {
   }
   if (a.smem.instructions) {
     o << "  smem: " << a.smem.instructions << " instructions, " << a.smem.wavefronts << " wavefronts (ideal " << a.smem.ideal_wavefronts << "), "
-      << a.smem.bank_conflicts << " bank conflicts\n";
+      << a.smem.bank_conflicts << " bank conflicts";
+    if (a.smem.bank_conflicts_min != a.smem.bank_conflicts)
+      o << " (cp.async.ca: " << a.smem.bank_conflicts_min << " if the hardware writes each source line on its own)";
+    o << "\n";
   }
   if (a.gmem.instructions) {
     char eff[32];

@@ -33,6 +33,7 @@ struct CopyTensor {
 struct SideTotals {
   int64_t instructions = 0;      // warp-wide instructions
   int64_t wavefronts = 0, ideal_wavefronts = 0, bank_conflicts = 0;  // smem
+  int64_t bank_conflicts_min = 0;  // smem: cp.async.ca's lower bound (see MemoryInstruction)
   int64_t requests = 0, sectors = 0, bytes_used = 0;                   // gmem
   int64_t bytes_moved() const { return sectors * 32; }
   double efficiency() const { return sectors ? static_cast<double>(bytes_used) / static_cast<double>(bytes_moved()) : 1.0; }

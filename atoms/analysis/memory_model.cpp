@@ -63,7 +63,7 @@ std::string MemoryInstruction::ptx() const {
   switch (kind) {
     case AccessKind::kLdmatrix: return "ldmatrix.sync.aligned.m8n8" + x + (trans ? ".trans" : "") + ".shared.b16";
     case AccessKind::kStmatrix: return "stmatrix.sync.aligned.m8n8" + x + (trans ? ".trans" : "") + ".shared.b16";
-    case AccessKind::kCpAsync: return "cp.async.shared.global [" + std::to_string(bits / 8) + " bytes]";
+    case AccessKind::kCpAsync: return std::string("cp.async.") + (bypass_l1 ? "cg" : "ca") + ".shared.global [" + std::to_string(bits / 8) + " bytes]";
     case AccessKind::kLoad: return std::string("ld.") + (space == MemorySpace::kSmem ? "shared" : "global") + vector_suffix(bits);
     case AccessKind::kStore: return std::string("st.") + (space == MemorySpace::kSmem ? "shared" : "global") + vector_suffix(bits);
   }
@@ -106,6 +106,7 @@ void cost(MemoryInstruction& inst) {
       inst.ideal_wavefronts += std::max<int64_t>(1, (static_cast<int64_t>(words.size()) + 31) / 32);
     }
     inst.bank_conflicts = inst.wavefronts - inst.ideal_wavefronts;
+    inst.bank_conflicts_min = inst.bank_conflicts;
     return;
   }
   if (inst.space == MemorySpace::kGmem) {
@@ -129,6 +130,40 @@ void cost(MemoryInstruction& inst) {
   }
 }
 
+void cost_cp_async(MemoryInstruction& global, MemoryInstruction& shared) {
+  cost(global);
+  cost(shared);
+  if (!global.bypass_l1) {
+    // each phase's lanes grouped by their source line, each group written on its own
+    shared.bank_conflicts_min = 0;
+    for (const auto& lanes : smem_phases(shared)) {
+      std::vector<std::pair<int64_t, int>> by_line;
+      for (int l : lanes) by_line.emplace_back(global.address[l] / 128, l);
+      std::sort(by_line.begin(), by_line.end());
+      for (size_t i = 0; i < by_line.size();) {
+        std::vector<int> group;
+        size_t j = i;
+        for (; j < by_line.size() && by_line[j].first == by_line[i].first; ++j) group.push_back(by_line[j].second);
+        const std::vector<int64_t> words = phase_words(shared, group);
+        shared.bank_conflicts_min += phase_wavefronts(words) - std::max<int64_t>(1, (static_cast<int64_t>(words.size()) + 31) / 32);
+        i = j;
+      }
+    }
+    return;
+  }
+  // (global 128-byte line, shared 32-byte sector) pairs, byte by byte of every active lane
+  std::vector<std::pair<int64_t, int64_t>> units;
+  const int64_t bytes = std::max(1, global.bits / 8);
+  for (size_t l = 0; l < global.address.size() && l < shared.address.size(); ++l) {
+    if (global.address[l] < 0 || shared.address[l] < 0) continue;
+    for (int64_t b = 0; b < bytes; ++b) units.emplace_back((global.address[l] + b) / 128, (shared.address[l] + b) / 32);
+  }
+  std::sort(units.begin(), units.end());
+  global.sectors = std::unique(units.begin(), units.end()) - units.begin();
+  shared.bank_conflicts = shared.bank_conflicts_min = 0;
+  shared.wavefronts = shared.ideal_wavefronts;
+}
+
 std::vector<int64_t> lane_wavefront(const MemoryInstruction& inst) {
   std::vector<int64_t> out(inst.address.size(), -1);
   if (inst.space == MemorySpace::kGmem) {
@@ -138,6 +173,14 @@ std::vector<int64_t> lane_wavefront(const MemoryInstruction& inst) {
   }
   // Within a phase, the k-th distinct word of a bank goes out in the phase's k-th wavefront.
   int64_t first = 0;
+  if (inst.kind == AccessKind::kCpAsync && inst.bypass_l1) {
+    // cp.async.cg: costed at its ideal (no conflicts reported): each phase in its first wavefront(s)
+    for (const auto& lanes : smem_phases(inst)) {
+      for (int l : lanes) out[l] = first;
+      first += std::max<int64_t>(1, (static_cast<int64_t>(phase_words(inst, lanes).size()) + 31) / 32);
+    }
+    return out;
+  }
   for (const auto& lanes : smem_phases(inst)) {
     std::vector<std::vector<int64_t>> words_of_bank(32);  // bank -> distinct words in lane order
     for (int l : lanes) {

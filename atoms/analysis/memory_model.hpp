@@ -37,6 +37,7 @@ struct MemoryInstruction {
   int bits = 32;          // bits each lane moves (a 16-byte row, 128, for ldmatrix/stmatrix)
   int matrices = 0;       // ldmatrix/stmatrix: x1, x2, x4
   bool trans = false;     // ldmatrix/stmatrix .trans
+  bool bypass_l1 = false; // cp.async.cg (CACHEGLOBAL: L1 bypassed, 16 bytes); else .ca
   int warp = 0;           // warp of the TiledCopy's threads (thread / 32)
   int index = 0;          // position in each thread's sequence of instructions
   std::vector<int64_t> address;  // byte address per lane; -1: lane inactive (32 entries)
@@ -45,6 +46,10 @@ struct MemoryInstruction {
   int64_t wavefronts = 0;
   int64_t ideal_wavefronts = 0;
   int64_t bank_conflicts = 0;   // wavefronts - ideal_wavefronts
+  // cp.async.ca destinations: the fewest conflicts the hardware may report, when it writes the
+  // data of each 128-byte source line in its own pass (it does for some lines that miss L1);
+  // bank_conflicts is the most (all lines at once, as st.shared).  Else equal to bank_conflicts.
+  int64_t bank_conflicts_min = 0;
   // Global memory (space == kGmem).
   int64_t requests = 0;
   int64_t sectors = 0;
@@ -61,6 +66,16 @@ std::vector<std::vector<int>> smem_phases(const MemoryInstruction& inst);
 // Fill wavefronts / ideal_wavefronts / bank_conflicts (smem) or requests / sectors / bytes_used
 // (gmem), and `aligned`, from the addresses.
 void cost(MemoryInstruction& inst);
+
+// cp.async: cost the global side (a load) and the shared side (the destination) of one warp
+// instruction together; `global` and `shared` hold the same lanes' source and destination.
+// The .cg (L1-bypassing) path moves data in units of one 128-byte global line into one 32-byte
+// shared sector: Nsight Compute counts one sector per distinct (global line, shared sector)
+// pair, so a destination that splits what the source keeps together costs extra sectors; its
+// shared side reports no bank conflicts.  The .ca path counts global sectors as ld.global and
+// destination conflicts as st.shared (bank_conflicts), or as low as bank_conflicts_min where a
+// phase's sources span several 128-byte lines.
+void cost_cp_async(MemoryInstruction& global, MemoryInstruction& shared);
 
 // For pictures: for every lane, the wavefront (0-based, counted over the whole instruction)
 // that serves its first word, and for gmem the sector index (address / 32).

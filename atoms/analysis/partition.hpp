@@ -16,7 +16,7 @@
 namespace cutevis {
 
 struct ThreadPartition {
-  char side = 'S';              // 'S': partition_S (source side of the atom), 'D': partition_D
+  char side = 'S';              // 'S': partition_S (source side of the atom), 'D': partition_D; 'A', 'B', 'C': ThrMMA's
   int64_t thread = 0;
   // (CPY, CPY_M, CPY_N) -> element offset from `offset`.  For a swizzled (composed) tensor
   // A o O o B this is the partition of B; the swizzle applies to O + offset + layout(i).
@@ -25,10 +25,35 @@ struct ThreadPartition {
   std::string text;             // e.g. "0 + ((8,1),8,1):((1,0),1024,0)", "Sw<3,4,3> o smem_ptr[16b](unset) o 64 + ..."
   std::vector<int64_t> cells;   // tensor index (m + M*n) of each element, in index order
   std::vector<int64_t> offsets; // the tensor's offset of each element: what tS(i) reads
+  // partition_mma of an operand the MMA reads from shared memory (GMMA/UMMA SS): 128 / element
+  // bits, the elements of one 128-bit descriptor unit (its fragment is descriptors); 0 otherwise
+  int64_t descriptor_elements = 0;
+  bool tensor_memory = false;   // an operand in SM100 tensor memory: no register fragment
 };
 
 ThreadPartition partition_S(const TiledCopy& copy, const AnyLayout& tensor, int64_t thread);
 ThreadPartition partition_D(const TiledCopy& copy, const AnyLayout& tensor, int64_t thread);
+
+// get_layoutS/D_TV over a whole (M,N) tensor instead of one tile: (thr_idx, (val,(RestM,RestN)))
+// -> m + M*n; a thread's value i is element i of its partition_S/D.  For pictures of partitions.
+Layout tensor_layout_tv(const TiledCopy& copy, char side, const IntTuple& shape);
+
+// ThrMMA::partition_A/B/C (include/cute/atom/mma_atom.hpp): thrfrg_X(tensor) sliced at the
+// thread's (ThrV,(Thr0,Thr1)) coordinate: (MMA, MMA_M, MMA_K) for A, (MMA, MMA_N, MMA_K) for B,
+// (MMA, MMA_M, MMA_N) for C.  `operand` is 'A', 'B' or 'C'; the tensor is (M,K), (N,K) or (M,N).
+ThreadPartition partition_mma(const struct TiledMma& mma, char operand, const AnyLayout& tensor, int64_t thread);
+
+// partition_fragment_X: the registers the partition fills: for A and B make_fragment_like(partition
+// layout) (mode 0 compact column-major, the rest ordered like the partition), for C compact
+// column-major (make_fragment_C); for an operand read from shared memory (GMMA SS) CuTe's
+// descriptor tensor, replace<0>(recast<uint128_t>(partition), _1:_0): one descriptor per MMA.
+// Throws Error for tensor-memory operands.
+Layout partition_fragment(const ThreadPartition& partition);
+
+// TiledCopy::retile(fragment) (retile_D / retile_S): an MMA fragment (MMA, MMA_M, MMA_K) seen as
+// the copy's ((CPY_V, rest), CPY_M, CPY_K): register index of each copy value, for
+// copy(s2r, tXsA, thr_copy.retile_D(tCrA)).
+Layout retile(const TiledCopy& copy, const Layout& fragment);
 
 }  // namespace cutevis
 

@@ -110,27 +110,28 @@ TEST_CASE("bad placements are errors, not guesses") {
 
 // Every case of scripts/gpu_inspect.py, measured by ncu 2025.3 on an H100 (serial replay: one warp's
 // instruction at a time), recorded by `gpu_inspect.py record`.  The analysis must give the same
-// wavefronts, bank conflicts, requests and sectors.  cp.async's shared-memory side is the known
-// exception (see README, "Checked against Nsight Compute"): its bank conflicts are compared only
-// for 32/64-bit copies into conflict-free layouts, its sectors only where its destination is unpadded.
+// wavefronts, bank conflicts, requests and sectors.  cp.async.cg's sectors are counted per (global
+// line, shared sector) and must be equal too; cp.async.ca's destination conflicts must lie in the
+// analysis' range [bank_conflicts_min, bank_conflicts] (README, "cp.async"): the hardware writes
+// some source lines on their own, which no layout rule predicts.
 TEST_CASE("the analysis equals Nsight Compute on every recorded H100 case") {
   std::ifstream in(std::string(CUTEVIS_SOURCE_DIR) + "/tests/data/inspect_h100.jsonl");
   REQUIRE(in.good());
   std::string line;
-  int cases = 0, values = 0;
+  int cases = 0, values = 0, ranged = 0;
   while (std::getline(in, line)) {
     nlohmann::json c = nlohmann::json::parse(line);
     CAPTURE(c["case"].get<std::string>());
     CopyAnalysis a = analyze(c["copy"], c["src"], c["dst"]);
     std::map<std::string, int64_t> want;
-    bool cp_async = false;
+    int64_t ldgsts_min = 0;
     for (const MemoryInstruction& i : a.instructions) {
       const bool cp = i.kind == AccessKind::kCpAsync;
-      cp_async |= cp;
       const std::string op = i.is_store() && !cp ? "st" : "ld";
       if (i.space == MemorySpace::kSmem) {
         if (cp) {
           want["bc_ldgsts"] += i.bank_conflicts;
+          ldgsts_min += i.bank_conflicts_min;
         } else {
           want["wf_" + op] += i.wavefronts;
           want["bc_" + op] += i.bank_conflicts;
@@ -143,13 +144,19 @@ TEST_CASE("the analysis equals Nsight Compute on every recorded H100 case") {
     for (auto& item : c["ncu"].items()) {
       const std::string metric = item.key();  // not a structured binding: CHECK_MESSAGE captures it (clang 14)
       const auto& measured = item.value();
-      if (cp_async && (metric == "bc_ldgsts" && want[metric] != 0)) continue;
-      if (cp_async && metric == "sec_ld" && a.vector_bits == 128) continue;
-      CHECK_MESSAGE(want[metric] == measured.get<int64_t>(), metric);
+      const int64_t got = measured.get<int64_t>();
+      if (metric == "bc_ldgsts") {
+        CHECK(ldgsts_min <= got);
+        CHECK(got <= want[metric]);
+        ranged += ldgsts_min != want[metric];
+      } else {
+        CHECK_MESSAGE(want[metric] == got, metric);
+      }
       ++values;
     }
     ++cases;
   }
-  CHECK(cases >= 200);
-  CHECK(values >= 9 * 500);
+  CHECK(cases >= 690);
+  CHECK(values >= 9 * 690);
+  CHECK(ranged <= 40);  // a range only where a phase's sources span several lines
 }

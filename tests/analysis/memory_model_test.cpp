@@ -120,3 +120,83 @@ TEST_CASE("lane_wavefront numbers the wavefronts that serve each lane") {
   CHECK(served[8] == 1);
   CHECK(served[31] == 3);
 }
+
+namespace {
+
+// One cp.async warp instruction: source and destination byte addresses per lane, costed together.
+std::pair<MemoryInstruction, MemoryInstruction> cp_async(int bits, bool cg, const std::function<int64_t(int)>& src, const std::function<int64_t(int)>& dst) {
+  std::pair<MemoryInstruction, MemoryInstruction> p;
+  for (MemoryInstruction* i : {&p.first, &p.second}) {
+    i->kind = AccessKind::kCpAsync;
+    i->bits = bits;
+    i->bypass_l1 = cg;
+    i->address.assign(32, -1);
+  }
+  p.first.space = MemorySpace::kGmem;
+  p.second.space = MemorySpace::kSmem;
+  for (int l = 0; l < 32; ++l) {
+    p.first.address[l] = src(l);
+    p.second.address[l] = dst(l);
+  }
+  cost_cp_async(p.first, p.second);
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("cp.async.cg: one sector per (global line, shared sector); no destination conflicts reported") {
+  // 4 rows of 128 contiguous bytes each into 4 contiguous shared rows: 16 sectors, as ld.global
+  const auto gs_pair = cp_async(128, true, [](int l) { return 16 * l; }, [](int l) { return 16 * l; });
+  const MemoryInstruction& g = gs_pair.first;
+  const MemoryInstruction& s = gs_pair.second;
+  CHECK(g.sectors == 16);
+  CHECK(s.bank_conflicts == 0);
+  CHECK(g.ptx() == "cp.async.cg.shared.global [16 bytes]");
+  // GMMA K-major INTER: each 16-byte chunk of a row 512 bytes from the next, every row on the
+  // same 4 banks (8-way for st.shared); each lane's chunk is its own shared sector: 32 units
+  const auto g2s2_pair = cp_async(128, true, [](int l) { return 16 * l; }, [](int l) { return 512 * (l % 8) + 16 * (l / 8); });
+  const MemoryInstruction& g2 = g2s2_pair.first;
+  const MemoryInstruction& s2 = g2s2_pair.second;
+  CHECK(g2.sectors == 32);
+  CHECK(s2.bank_conflicts == 0);
+  CHECK(s2.wavefronts == s2.ideal_wavefronts);
+  // pictures: each quarter-warp phase in its one wavefront, no 8-way spread
+  const std::vector<int64_t> served = lane_wavefront(s2);
+  CHECK(served[0] == 0);
+  CHECK(served[7] == 0);
+  CHECK(served[8] == 1);
+  CHECK(served[31] == 3);
+  // rows padded by 16 bytes in shared memory (a 144-byte pitch): row r starts 16r bytes into a
+  // sector, so an odd row's 128 bytes touch 5 shared sectors, an even row's 4: 4 + 5 + 4 + 5
+  const auto g3s3_pair = cp_async(128, true, [](int l) { return 16 * l; }, [](int l) { return 144 * (l / 8) + 16 * (l % 8); });
+  const MemoryInstruction& g3 = g3s3_pair.first;
+  CHECK(g3.sectors == 18);
+  // the same rows from a 160-byte-pitch source: rows 1..3 span two global lines, and a shared
+  // sector fed from both lines counts twice.  Row 0: 4; row 1 (lines 1|2 at byte 96, shared
+  // sectors 4.5..8.5): 4 + 1 + 1 = 6; row 2 (split at 64; shared 9..13): 4; row 3 (split at 32,
+  // shared 13.5..17.5): 6 -> 20
+  const auto g4s4_pair = cp_async(128, true, [](int l) { return 160 * (l / 8) + 16 * (l % 8); }, [](int l) { return 144 * (l / 8) + 16 * (l % 8); });
+  const MemoryInstruction& g4 = g4s4_pair.first;
+  CHECK(g4.sectors == 20);
+}
+
+TEST_CASE("cp.async.ca: destination conflicts as st.shared, as low as one pass per source line") {
+  // one 128-byte row of 4-byte copies into GMMA K INTER: 8 chunks of 16 bytes 512 bytes apart,
+  // all on banks 0..3: 8 wavefronts, 7 conflicts -- whatever the source
+  const auto gs_pair = cp_async(32, false, [](int l) { return 4 * l; }, [](int l) { return 512 * (l / 4) + 4 * (l % 4); });
+  const MemoryInstruction& g = gs_pair.first;
+  const MemoryInstruction& s = gs_pair.second;
+  CHECK(g.sectors == 4);
+  CHECK(s.wavefronts == 8);
+  CHECK(s.bank_conflicts == 7);
+  CHECK(s.bank_conflicts_min == 7);  // one source line: one pass
+  CHECK(g.ptx() == "cp.async.ca.shared.global [4 bytes]");
+  // the source row starts 64 bytes into a line: lanes 0..15 and 16..31 come from two lines;
+  // written line by line, 4 chunks each: 3 + 3 conflicts
+  const auto g2s2_pair = cp_async(32, false, [](int l) { return 64 + 4 * l; }, [](int l) { return 512 * (l / 4) + 4 * (l % 4); });
+  const MemoryInstruction& g2 = g2s2_pair.first;
+  const MemoryInstruction& s2 = g2s2_pair.second;
+  CHECK(g2.sectors == 4);  // bytes 64..191: sectors 2..5
+  CHECK(s2.bank_conflicts == 7);
+  CHECK(s2.bank_conflicts_min == 6);
+}

@@ -16,6 +16,7 @@
 #include "atoms/copy_names.hpp"
 #include "atoms/mma_names.hpp"
 #include "atoms/names.hpp"
+#include "atoms/tiled_mma.hpp"
 #include "lib/expr.hpp"
 
 using namespace cutevis;
@@ -101,4 +102,93 @@ TEST_CASE("make_tiled_copy_A/B deliver the MMA's fragments; a hand-made LDSM til
       tiled_copy("make_tiled_copy(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, Layout<Shape<_32,_4>,Stride<_1,_32>>{}, Layout<Shape<_1,_8>>{})"), tiled_mma, 'A');
   CHECK_FALSE(rows.matches);
   CHECK(rows.first_mismatch.rfind("thread 0:", 0) == 0);
+}
+
+// tests/data/mma_partition_oracle.jsonl was produced the same way (a host-only program built against
+// CUTLASS, not part of this repository): for each TiledMMA, smem tensors A (M,K) and B (N,K) and a
+// row-major C (M,N) holding their own element offsets, and each thread, it printed
+// thr_mma.partition_A/B/C(tensor).layout() and values, partition_fragment_A/B/C(tensor).layout(),
+// and make_tiled_copy_A/B(Copy_Atom<LDSM, half_t>, mma).get_slice(t).retile_D(fragment).layout().
+// The SM90 SS GMMA rows (no copies) check the descriptor fragments of shared-memory operands.
+TEST_CASE("partition_A/B/C, partition_fragment and retile_D equal CuTe's for every recorded MMA, tensor and thread") {
+  std::ifstream in(std::string(CUTEVIS_SOURCE_DIR) + "/tests/data/mma_partition_oracle.jsonl");
+  REQUIRE(in.good());
+  std::string line;
+  int checked = 0;
+  auto cute_layout = [](std::string text) {
+    std::erase(text, '_');
+    return evaluate_expression(text).to_layout();
+  };
+  while (std::getline(in, line)) {
+    nlohmann::json c = nlohmann::json::parse(line);
+    CAPTURE(line.substr(0, 200));
+    register_names();
+    Value mv = evaluate_expression(c["mma"]);
+    REQUIRE(as_tiled_mma(mv) != nullptr);
+    const TiledMma& mma = *as_tiled_mma(mv);
+    const int64_t t = c["thread"];
+    for (const char* op : {"A", "B", "C"}) {
+      CAPTURE(op);
+      const nlohmann::json& want = c[op];
+      const std::string tensor_text = c[std::string(op) == "A" ? "smem_a" : std::string(op) == "B" ? "smem_b" : "c"];
+      CopyTensor tensor = parse_copy_tensor(tensor_text, MemorySpace::kSmem);
+      ThreadPartition p = partition_mma(mma, op[0], tensor.layout, t);
+      CHECK(p.offsets == want["values"].get<std::vector<int64_t>>());
+      CHECK(rank(p.layout) == 3);
+      if (std::holds_alternative<Layout>(tensor.layout)) {
+        Layout expected = cute_layout(want["layout"]);
+        CHECK(same_function(p.layout, expected));
+        CHECK(to_string(p.layout.shape) == to_string(expected.shape));
+      }
+      const Layout fragment = partition_fragment(p);
+      CHECK(to_string(fragment) == to_string(cute_layout(want["fragment"])));
+      if (std::string(op) == "C" || !c.contains(std::string("copy_") + char(op[0] + 32))) continue;
+      const std::string copy = std::string("make_tiled_copy_") + op + "(Copy_Atom<" + c[std::string("copy_") + char(op[0] + 32)].get<std::string>() +
+                               ", half_t>{}, " + c["mma"].get<std::string>() + ")";
+      const Layout retiled = retile(tiled_copy(copy), fragment);
+      const Layout expected = cute_layout(want["retile_D"]);
+      CHECK(to_string(retiled.shape) == to_string(expected.shape));
+      CHECK(same_function(retiled, expected));
+    }
+    ++checked;
+  }
+  CHECK(checked >= 17);
+}
+
+TEST_CASE("partition_A by hand: SM80 16x8x16, thread 0 of a 2x2 tiling over a 64x64 row-major A") {
+  register_names();
+  Value mv = evaluate_expression("make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{})");
+  const TiledMma& mma = *as_tiled_mma(mv);
+  // thread 0 holds A(0,0..1), A(8,0..1), A(0,8..9), A(8,8..9) of the atom: offsets 0,1,512,513,8,9,520,521
+  // (row 8 is 512 elements on); the 2x2 tiling repeats the atom every 32 rows (MMA_M = 64/32 = 2, stride
+  // 32*64) and every 16 columns (MMA_K = 4, stride 16)
+  ThreadPartition p = partition_mma(mma, 'A', make_layout(tup(64, 64), tup(64, 1)), 0);
+  CHECK(std::vector<int64_t>(p.offsets.begin(), p.offsets.begin() + 8) == std::vector<int64_t>{0, 1, 512, 513, 8, 9, 520, 521});
+  CHECK(to_string(p.layout.shape) == "((2,2,2),2,4)");
+  CHECK(p.offset == 0);
+  // thread 5 = lane 5: row 5/4 = 1, columns 2*(5%4) = 2,3
+  CHECK(partition_mma(mma, 'A', make_layout(tup(64, 64), tup(64, 1)), 5).offsets[0] == 64 + 2);
+  CHECK_THROWS_AS(partition_mma(mma, 'A', make_layout(tup(64, 64), tup(64, 1)), 128), Error);
+}
+
+TEST_CASE("the TV layouts over a whole tensor give each thread's partition, value for value") {
+  register_names();
+  TiledCopy copy = tiled_copy("make_tiled_copy(Copy_Atom<UniversalCopy<uint32_t>, half_t>{}, Layout<Shape<_4,_8>,Stride<_8,_1>>{}, Layout<Shape<_1,_2>>{})");
+  const Layout tensor = make_layout(tup(8, 32), tup(32, 1));
+  const Layout tv = tensor_layout_tv(copy, 'S', shape(tensor));
+  CHECK(size(tv) == 256);
+  for (int64_t t = 0; t < 32; ++t) {
+    ThreadPartition p = partition_S(copy, tensor, t);
+    for (size_t i = 0; i < p.cells.size(); ++i) CHECK(tv(t + 32 * static_cast<int64_t>(i)) == p.cells[i]);
+  }
+  Value mv = evaluate_expression("make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{})");
+  const TiledMma& mma = *as_tiled_mma(mv);
+  for (char op : {'A', 'B', 'C'}) {
+    const IntTuple sh = op == 'A' ? tup(64, 32) : op == 'B' ? tup(32, 32) : tup(64, 32);
+    const Layout mtv = tensor_layout_tv(mma, op, sh);
+    for (int64_t t : {0, 5, 37, 127}) {
+      ThreadPartition p = partition_mma(mma, op, make_layout(sh), t);
+      for (size_t i = 0; i < p.cells.size(); ++i) CHECK(mtv(t + 128 * static_cast<int64_t>(i)) == p.cells[i]);
+    }
+  }
 }
