@@ -12,6 +12,7 @@
 //   cute.make_copy_atom(cute.nvgpu.CopyUniversalOp(), cutlass.Float16, num_bits_per_copy=128)
 //       -> Copy_Atom<UniversalCopy<uint128_t>, half_t>
 //   cute.nvgpu.warp.LdMatrix8x8x16bOp(transpose=False, num_matrices=4) -> SM75_U32x4_LDSM_N
+//   cute.nvgpu.warp.LdMatrix16x8x8bOp(transpose=True, num_matrices=4)  -> SM100_U8x16_LDSM_T
 //
 // An MMA Op evaluates straight to its MMA atom (cute.make_mma_atom(op) is the atom); a copy Op
 // is an object of kind "copy_op" until make_copy_atom gives it its element type.
@@ -25,6 +26,7 @@
 #include "atoms/names.hpp"
 #include "atoms/tiled_copy.hpp"
 #include "atoms/tiled_mma.hpp"
+#include "lib/cpp_syntax.hpp"
 #include "lib/dsl.hpp"
 
 namespace cutevis {
@@ -543,6 +545,16 @@ Value sm90_get_smem_layout_atom(Evaluator& ev, const Node& n) {
   return V::tag("SmemLayoutAtomKind." + smem_atom_kind(mn, checked_mul(size, t.bits), false));
 }
 
+// get_smem_layout_atom_ab's choice for an (MN, K) shape: the widest swizzle whose row divides
+// the major mode (blackwell_helpers.py).
+std::string sm100_atom_kind(Evaluator& ev, const Node& at, bool k_major, const ValueType& t, const IntTuple& mn_k) {
+  if (mn_k.is_leaf() || mn_k.rank() < 2) ev.fail(at, "smem_shape_mn_k is (MN, K), got " + to_string(mn_k));
+  const int64_t size = cutevis::size(mn_k[k_major ? 1 : 0]);
+  const int64_t bits = checked_mul(size, t.bits);
+  if (size % 8 != 0 || bits % 128 != 0) ev.fail(at, "the major mode must hold a multiple of 8 elements and of 128 bits, got " + to_string(mn_k));
+  return smem_atom_kind(!k_major, bits, !k_major && t.bits == 32);
+}
+
 // sm100_utils.get_smem_layout_atom_ab(major_mode, element_type, smem_shape_mn_k)
 Value sm100_get_smem_layout_atom_ab(Evaluator& ev, const Node& n) {
   auto a = bind_dsl_args(ev, n, {"major_mode", "element_type", "smem_shape_mn_k"}, 3);
@@ -550,10 +562,7 @@ Value sm100_get_smem_layout_atom_ab(Evaluator& ev, const Node& n) {
   const ValueType t = dtype_arg(ev, *a[1]);
   Value shape = ev.eval(*a[2]);
   if (!shape.is(V::Kind::kTuple) || shape.elements().size() < 2) ev.fail(*a[2], "smem_shape_mn_k is (MN, K), got " + shape.describe());
-  const int64_t size = cutevis::size(shape.elements()[k_major ? 1 : 0].to_int_tuple());
-  const int64_t bits = checked_mul(size, t.bits);
-  if (size % 8 != 0 || bits % 128 != 0) ev.fail(*a[2], "the major mode must hold a multiple of 8 elements and of 128 bits");
-  return V::tag("SmemLayoutAtomKind." + smem_atom_kind(!k_major, bits, !k_major && t.bits == 32));
+  return V::tag("SmemLayoutAtomKind." + sm100_atom_kind(ev, *a[2], k_major, t, shape.to_int_tuple()));
 }
 
 // The SM90 helpers' last step: get_smem_layout_atom for (LayoutEnum, dtype, major_mode_size),
@@ -607,6 +616,106 @@ Value sm100_make_smem_layout(Evaluator& ev, const Node& n) {
   try {
     AnyLayout l = tile_to_shape(atom, tup(tile[0], tile[1], stages), k_major ? tup(0, 1, 2) : tup(1, 0, 2));
     return V::layout(coalesce(l, tup(1, 1, 1)));
+  } catch (const Error& e) {
+    ev.fail(n, n.name + ": " + e.what());
+  }
+}
+
+// The layout CuTeDSL's tcgen05.tile_to_mma_shape gives: C++'s UMMA::tile_to_mma_shape, then
+// coalesced to the MMA tile shape's profile (cute/nvgpu/tcgen05/helpers.py).
+Value dsl_tile_to_mma_shape(Evaluator& ev, const Node& n, const AnyLayout& atom, const IntTuple& mma_shape, const IntTuple* order) {
+  try {
+    return V::layout(coalesce(tile_to_mma_shape(atom, mma_shape, order), mma_shape));
+  } catch (const Error& e) {
+    if (e.has_position()) throw;
+    ev.fail(n, n.name + ": " + e.what());
+  }
+}
+
+// sm100_utils.make_smem_layout_a/b(tiled_mma, mma_tiler_mnk, dtype, num_stages, is_k_major=None):
+// the operand's partition_shape of the MMA tile, the atom get_smem_layout_atom_ab picks for its
+// (MN, K) extent, tile_to_mma_shape'd with the stages appended, the major mode first.
+Value sm100_make_smem_layout_ab(Evaluator& ev, const Node& n, bool is_a) {
+  auto a = bind_dsl_args(ev, n, {"tiled_mma", "mma_tiler_mnk", is_a ? "a_dtype" : "b_dtype", "num_stages", "is_k_major"}, 4);
+  const TiledMma mma = tiled_mma_arg(ev, *a[0]);
+  bool k_major = false;
+  if (a[4]) {
+    k_major = ev.eval(*a[4]).as_bool();
+  } else {  // tiled_mma.op.a_major_mode == OperandMajorMode.K
+    const std::string& major = is_a ? mma.atom.major_a : mma.atom.major_b;
+    if (major.empty()) ev.fail(*a[0], mma.atom.name + " has no operand major mode: give is_k_major=True or False");
+    k_major = major == "K";
+  }
+  const std::vector<int64_t> mnk = ints_arg(ev, *a[1]);
+  if (mnk.size() != 3) ev.fail(*a[1], "mma_tiler_mnk is (M, N, K)");
+  const ValueType t = dtype_arg(ev, *a[2]);
+  const int64_t stages = ev.eval(*a[3]).as_int();
+  IntTuple part;  // ((MMA_MN, MMA_K), MN_MMAs, K_MMAs): tiled_mma.partition_shape_A(dice(mma_tiler_mnk, (1, None, 1)))
+  try {
+    part = partition_shape(mma, is_a ? 'A' : 'B', tup(is_a ? mnk[0] : mnk[1], mnk[2]));
+  } catch (const Error& e) {
+    ev.fail(*a[1], n.name + ": " + e.what());
+  }
+  if (part.rank() != 3 || part[0].is_leaf() || part[0].rank() != 2) ev.fail(n, n.name + ": unexpected partition shape " + to_string(part));
+  const IntTuple mn_k = tup(checked_mul(size(part[0][0]), size(part[1])), checked_mul(size(part[0][1]), size(part[2])));
+  AnyLayout atom = smem_layout_atom(ev, n, sm100_atom_kind(ev, *a[1], k_major, t, mn_k), t);
+  const IntTuple shape = tup(part[0], part[1], part[2], stages);
+  const IntTuple order = k_major ? tup(1, 2, 3) : tup(2, 1, 3);
+  return dsl_tile_to_mma_shape(ev, n, atom, shape, &order);
+}
+
+// sm100_utils.get_smem_layout_atom_epi's shape: each mode of epi_tile, a layout reduced to the
+// contiguous run TMA can use (coalesce(right_inverse(x)).shape) or an integer.
+IntTuple epi_tma_shape(Evaluator& ev, const Node& at, const Value& tile) {
+  if (!tile.is(V::Kind::kTuple) || tile.elements().size() != 2) ev.fail(at, "epi_tile is (M, N): two integers or two layouts, got " + tile.describe());
+  std::vector<IntTuple> modes;
+  for (const auto& x : tile.elements())
+    modes.push_back(x.is(V::Kind::kLayout) ? shape(coalesce(AnyLayout(right_inverse(x.to_layout())))) : x.to_int_tuple());
+  return IntTuple::tuple(modes);
+}
+
+// product_each(shape(epi_tile)): an integer per mode
+IntTuple epi_shape(const Value& tile) {
+  std::vector<IntTuple> modes;
+  for (const auto& x : tile.elements()) modes.emplace_back(x.is(V::Kind::kLayout) ? size(x.to_layout()) : size(x.to_int_tuple()));
+  return IntTuple::tuple(modes);
+}
+
+// sm100_utils.get_smem_layout_atom_epi(layout, element_type, epi_tile)
+Value sm100_get_smem_layout_atom_epi(Evaluator& ev, const Node& n) {
+  auto a = bind_dsl_args(ev, n, {"layout", "element_type", "epi_tile"}, 3);
+  const bool m_major = enum_arg(ev, *a[0], "LayoutEnum") == "COL_MAJOR";  // is_m_major_c: MN-major, else K
+  const ValueType t = dtype_arg(ev, *a[1]);
+  return V::tag("SmemLayoutAtomKind." + sm100_atom_kind(ev, *a[2], !m_major, t, epi_tma_shape(ev, *a[2], ev.eval(*a[2]))));
+}
+
+// sm100_utils.make_smem_layout_epi(epi_dtype, epi_layout, epi_tile, epi_stage): the epilogue's
+// atom tiled to (M, N, stages), M first for M-major C/D.
+Value sm100_make_smem_layout_epi(Evaluator& ev, const Node& n) {
+  auto a = bind_dsl_args(ev, n, {"epi_dtype", "epi_layout", "epi_tile", "epi_stage"}, 4);
+  ValueType t = dtype_arg(ev, *a[0]);
+  if (t.name == "bool") t = named_type("int8_t");  // Boolean is stored as Int8
+  const bool m_major = enum_arg(ev, *a[1], "LayoutEnum") == "COL_MAJOR";
+  const Value tile = ev.eval(*a[2]);
+  AnyLayout atom = smem_layout_atom(ev, n, sm100_atom_kind(ev, *a[2], !m_major, t, epi_tma_shape(ev, *a[2], tile)), t);
+  const IntTuple mn = epi_shape(tile);
+  try {
+    return V::layout(tile_to_shape(atom, tup(mn[0], mn[1], ev.eval(*a[3]).as_int()), m_major ? tup(1, 0, 2) : tup(0, 1, 2)));
+  } catch (const Error& e) {
+    ev.fail(n, n.name + ": " + e.what());
+  }
+}
+
+// sm90_utils.get_smem_store_op(layout_d, elem_ty_d, elem_ty_acc): stmatrix x4 for 16-bit D
+// (transposed for M-major D), else a universal copy.
+Value sm90_get_smem_store_op(Evaluator& ev, const Node& n) {
+  auto a = bind_dsl_args(ev, n, {"layout_d", "elem_ty_d", "elem_ty_acc"}, 3);
+  const bool m_major = enum_arg(ev, *a[0], "LayoutEnum") == "COL_MAJOR";
+  const ValueType d = dtype_arg(ev, *a[1]);
+  dtype_arg(ev, *a[2]);
+  const std::string op = d.bits == 16 ? (m_major ? "SM90_U16x8_STSM_T" : "SM90_U32x4_STSM_N") : "UniversalCopy<" + d.name + ">";
+  try {
+    return copy_atom_value(make_copy_atom(op, d));
   } catch (const Error& e) {
     ev.fail(n, n.name + ": " + e.what());
   }
@@ -666,8 +775,18 @@ void register_dsl_names(Registry& r) {
                : pick(c, {{1, "SM90_U32x1_STSM_N"}, {2, "SM90_U32x2_STSM_N"}, {4, "SM90_U32x4_STSM_N"}});
     });
   }, "cute.nvgpu.warp.StMatrix8x8x16bOp(transpose=False, num_matrices=1)");
-  r.add("cute.nvgpu.warp.LdMatrix16x16x8bOp", [](Evaluator& ev, const Node& n) {  // ldmatrix .m16n16 .trans .b8
-    return matrix_copy(ev, n, [](bool t, int64_t c, int64_t u) { return t && !u ? pick(c, {{1, "SM100_U8x8_LDSM_T"}, {2, "SM100_U8x16_LDSM_T"}}) : ""; });
+  // ldmatrix .m16n16 .trans .b8 with the register permutation that matches stmatrix .m16n8
+  // .trans: C++'s SM100_U8x8_LDSM_T / SM100_U8x16_LDSM_T (their copy() permutes the bytes).
+  // num_matrices counts 16x8 matrices: an m16n16 .x1 is two.
+  r.add("cute.nvgpu.warp.LdMatrix16x8x8bOp", [](Evaluator& ev, const Node& n) {
+    return matrix_copy(ev, n, [](bool t, int64_t c, int64_t u) { return t && !u ? pick(c, {{2, "SM100_U8x8_LDSM_T"}, {4, "SM100_U8x16_LDSM_T"}}) : ""; });
+  }, "cute.nvgpu.warp.LdMatrix16x8x8bOp(transpose=True, num_matrices=2)");
+  // ldmatrix .m16n16 .trans .b8 as PTX gives it, without that permutation (CUTLASS 4.x renamed
+  // the permuted Op LdMatrix16x8x8bOp): CuTe C++ has no such atom.
+  r.add("cute.nvgpu.warp.LdMatrix16x16x8bOp", [](Evaluator& ev, const Node& n) {
+    ev.fail(n, "cute.nvgpu.warp.LdMatrix16x16x8bOp is ldmatrix.m16n16.trans without CuTe C++'s register permutation, which no C++ atom "
+               "models; CuTe C++'s SM100_U8x8_LDSM_T / SM100_U8x16_LDSM_T are cute.nvgpu.warp.LdMatrix16x8x8bOp(transpose=True, num_matrices=2 or 4)");
+    return Value();
   }, "cute.nvgpu.warp.LdMatrix16x16x8bOp(transpose=True, num_matrices=1)");
   r.add("cute.nvgpu.warp.StMatrix16x8x8bOp", [](Evaluator& ev, const Node& n) {  // stmatrix .m16n8 .trans .b8
     return matrix_copy(ev, n, [](bool t, int64_t c, int64_t u) -> std::string {
@@ -723,10 +842,28 @@ void register_dsl_names(Registry& r) {
   r.add("sm90_utils.make_smem_layout_epi", sm90_make_smem_layout_epi,
         "sm90_utils.make_smem_layout_epi(epi_dtype, epi_layout, epi_tile, epi_stage, smem_trg_shape=None, smem_order=None)");
   r.add("sm100_utils.make_smem_layout", sm100_make_smem_layout, "sm100_utils.make_smem_layout(leading_mode, smem_tile_shape, a_dtype, num_stages)");
+  r.add("sm100_utils.make_smem_layout_a", [](Evaluator& ev, const Node& n) { return sm100_make_smem_layout_ab(ev, n, true); },
+        "sm100_utils.make_smem_layout_a(tiled_mma, mma_tiler_mnk, a_dtype, num_stages, is_k_major=None)");
+  r.add("sm100_utils.make_smem_layout_b", [](Evaluator& ev, const Node& n) { return sm100_make_smem_layout_ab(ev, n, false); },
+        "sm100_utils.make_smem_layout_b(tiled_mma, mma_tiler_mnk, b_dtype, num_stages, is_k_major=None)");
+  r.add("sm100_utils.get_smem_layout_atom_epi", sm100_get_smem_layout_atom_epi, "sm100_utils.get_smem_layout_atom_epi(layout, element_type, epi_tile)");
+  r.add("sm100_utils.make_smem_layout_epi", sm100_make_smem_layout_epi, "sm100_utils.make_smem_layout_epi(epi_dtype, epi_layout, epi_tile, epi_stage)");
+  r.add("sm90_utils.get_smem_store_op", sm90_get_smem_store_op, "sm90_utils.get_smem_store_op(layout_d, elem_ty_d, elem_ty_acc)");
+  r.add("cute.nvgpu.tcgen05.tile_to_mma_shape", [](Evaluator& ev, const Node& n) {
+    auto a = bind_dsl_args(ev, n, {"atom", "mma_tile_shape", "order"}, 2);
+    const AnyLayout atom = ev.eval(*a[0]).to_any_layout();
+    const IntTuple shape = ev.eval(*a[1]).to_int_tuple();
+    if (!a[2]) return dsl_tile_to_mma_shape(ev, n, atom, shape, nullptr);
+    const IntTuple order = ev.eval(*a[2]).to_int_tuple();
+    if (shape.is_leaf() || order.is_leaf() || order.rank() + 1 != shape.rank())
+      ev.fail(*a[2], "rank(order) must be rank(mma_tile_shape) - 1, got " + to_string(order) + " for " + to_string(shape));
+    return dsl_tile_to_mma_shape(ev, n, atom, shape, &order);
+  }, "cute.nvgpu.tcgen05.tile_to_mma_shape(atom, mma_tile_shape, order=None)");
   add_at(r, {"cute.nvgpu.warpgroup.make_smem_layout_atom", "cute.nvgpu.tcgen05.make_smem_layout_atom"}, [](Evaluator& ev, const Node& n) {
     auto a = bind_dsl_args(ev, n, {"kind", "element_type"}, 2);
     return V::layout(smem_layout_atom(ev, *a[0], enum_arg(ev, *a[0], "SmemLayoutAtomKind"), dtype_arg(ev, *a[1])));
   }, "make_smem_layout_atom(kind, element_type)");
+  register_dsl_attributes(r);
 }
 
 }  // namespace cutevis

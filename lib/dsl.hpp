@@ -16,6 +16,10 @@
 //   True / False     kName "True" / "False"
 //   a+b a-b a*b a//b a%b -a   kName "py.add" / "py.sub" / "py.mul" / "py.floordiv" / "py.mod" / "py.neg"
 //   x[i]             kName "py.getitem" (x, i);  min(...) / max(...) are "py.min" / "py.max"
+//   (e).attr         kName "py.attr" (e, attr); `name.attr` with a declared `name` stays one dotted
+//                    name.  Either calls the builtin "py.attr.ATTR" with the object first: the
+//                    attributes and methods of values (layout.shape, tiled_mma.tv_layout_C_tiled,
+//                    tiled_mma.partition_shape_A(s)) are builtins "py.attr.shape", ...
 //   f(..., loc=loc, ip=ip)   MLIR's location keywords are accepted and ignored
 // The `cute.*` names are registered by register_dsl_algebra (lib/dsl_builtins.cpp): each binds
 // CuTeDSL's keyword parameters and calls the C++ builtin of the same meaning.  The atoms and

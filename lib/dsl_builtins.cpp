@@ -127,11 +127,31 @@ Value binary(Evaluator& ev, const Node& n, char op) {
   }
 }
 
-// CuTeDSL's attributes of a value: layout.shape, layout.stride.
-Value attribute(Evaluator& ev, const Node& at, const Value& v, const std::string& attr) {
+// A node calling the attribute or method builtin "py.attr.ATTR" with `object` first (lib/dsl.hpp).
+Node attribute_call(const Node& at, const Node& object, const std::string& attr) {
+  Node c;
+  c.kind = Node::Kind::kName;
+  c.name = "py.attr." + attr;
+  c.call = Node::Call::kParen;
+  c.begin = at.begin;
+  c.end = at.end;
+  c.args.push_back(object);
+  return c;
+}
+
+// CuTeDSL's attributes of a value (layout.shape, tiled_mma.tv_layout_A, ...): the builtin "py.attr.ATTR".
+Value attribute(Evaluator& ev, const Node& at, const Node& object, const std::string& attr) {
+  const Builtin* fn = ev.registry().find("py.attr." + attr);
+  if (!fn) ev.fail(at, "cutevis knows no attribute ." + attr + " of " + ev.eval(object).describe());
+  return (*fn)(ev, attribute_call(at, object, attr));
+}
+
+// layout.shape / layout.stride
+Value layout_attribute(Evaluator& ev, const Node& n, const std::string& attr) {
+  Value v = ev.eval(n.args.at(0));
   if (v.is(V::Kind::kLayout) && attr == "shape") return V::from(shape(v.any_layout()));
   if (v.is(V::Kind::kLayout) && attr == "stride") return V::from(v.to_layout().stride);
-  ev.fail(at, "cutevis knows the attributes .shape and .stride of a layout, not ." + attr + " of " + v.describe());
+  ev.fail(n, "." + attr + " is an attribute of a layout, got " + v.describe());
 }
 
 Value get_item(const Value& v, int64_t i) {
@@ -164,18 +184,25 @@ void register_dsl_algebra(Registry& r) {
     });
   }
   r.add("py.getitem", [](Evaluator& ev, const Node& n) { return get_item(ev.eval(n.args[0]), int_arg(ev, n.args[1])); });
-  r.add("py.attr", [](Evaluator& ev, const Node& n) { return attribute(ev, n.args[1], ev.eval(n.args[0]), n.args[1].name); });
-  // name.shape / name.stride where `name` is a declared value (--from): a dotted name the
-  // parser could not tell from a module path
+  r.add("py.attr", [](Evaluator& ev, const Node& n) { return attribute(ev, n.args[1], n.args[0], n.args[1].name); });
+  for (const char* attr : {"shape", "stride"})
+    r.add(std::string("py.attr.") + attr, [attr](Evaluator& ev, const Node& n) { return layout_attribute(ev, n, attr); }, std::string("layout.") + attr);
+  // name.attr / name.method(...) where `name` is a declared value (--from): a dotted name the
+  // parser could not tell from a module path.  Only attributes some builtin defines are claimed.
   r.add_resolver([](Evaluator& ev, const Node& n, Value& out) {
     const size_t dot = n.name.rfind('.');
-    if (n.call != Node::Call::kNone || dot == std::string::npos) return false;
+    if (dot == std::string::npos || dot == 0 || n.name.rfind("py.", 0) == 0 || n.call == Node::Call::kBrace || n.has_template_args) return false;
     const std::string attr = n.name.substr(dot + 1);
-    if (attr != "shape" && attr != "stride") return false;
-    Node owner = n;
+    const Builtin* fn = ev.registry().find("py.attr." + attr);
+    if (!fn) return false;
+    Node owner;
+    owner.kind = Node::Kind::kName;
     owner.name = n.name.substr(0, dot);
+    owner.begin = n.begin;
     owner.end = n.begin + dot;
-    out = attribute(ev, n, ev.eval(owner), attr);
+    Node c = attribute_call(n, owner, attr);
+    for (const auto& a : n.args) c.args.push_back(a);  // a method's own arguments
+    out = (*fn)(ev, c);
     return true;
   });
 
@@ -206,6 +233,10 @@ void register_dsl_algebra(Registry& r) {
   alias(r, "cute.crd2idx", "crd2idx", {"coord", "layout"}, 2);
   alias(r, "cute.shape", "shape", {"input"}, 1);
   alias(r, "cute.zip", "zip", {"a", "b"}, 1);
+  r.add("cute.dice", [](Evaluator& ev, const Node& n) {  // the C++ dice takes the coordinate first
+    auto a = bind(ev, n, {"src", "dicer"}, 2);
+    return ev.eval(cpp_call(n, "dice", {a[1], a[0]}));
+  }, "cute.dice(src, dicer)");
   for (const char* op : {"size", "cosize", "rank", "get", "select"}) alias_with_modes(r, std::string("cute.") + op, op);
   alias(r, "cute.depth", "depth", {"a"}, 1);
   alias(r, "cute.make_fragment_like", "make_fragment_like", {"src"}, 1);

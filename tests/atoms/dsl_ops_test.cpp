@@ -29,6 +29,7 @@ Registry& dsl_registry() {
     register_dsl_algebra(*reg);
     register_mma_names(*reg);
     register_copy_names(*reg);
+    register_cpp_atom_names(*reg);  // partition_shape_A, get_layoutA_TV, tile_size: the C++ spellings compared with
     register_dsl_names(*reg);
     return reg;
   }();
@@ -203,7 +204,14 @@ TEST_CASE("CuTeDSL copy Ops and tiled copies are the C++ Copy_Atom and TiledCopy
       {"cute.make_copy_atom(cute.nvgpu.warp.LdMatrix8x16x8bOp(num_matrices=4, unpack_bits=6), cutlass.Float8E4M3FN)",
        "Copy_Atom<SM100_SU6_DU8x16_x4_LDSM_N, float_e4m3_t>{}"},
       {"cute.make_copy_atom(cute.nvgpu.warp.LdMatrix8x16x8bOp(num_matrices=4), cutlass.Float16)", "Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}"},
-      {"cute.make_copy_atom(cute.nvgpu.warp.LdMatrix16x16x8bOp(transpose=True, num_matrices=2), cutlass.Uint8)", "Copy_Atom<SM100_U8x16_LDSM_T, uint8_t>{}"},
+      // CuTeDSL's LdMatrix16x8x8bOp is the permuted ldmatrix.m16n16.trans C++ calls SM100_U8x8/16_LDSM_T
+      // (CUTLASS's CHANGELOG: "Permuted variant is renamed to LdMatrix16x8x8bOp")
+      {"cute.make_copy_atom(cute.nvgpu.warp.LdMatrix16x8x8bOp(transpose=True, num_matrices=4), cutlass.Uint8)", "Copy_Atom<SM100_U8x16_LDSM_T, uint8_t>{}"},
+      {"cute.make_copy_atom(cute.nvgpu.warp.LdMatrix16x8x8bOp(transpose=True, num_matrices=2), cutlass.Float8E4M3FN)",
+       "Copy_Atom<SM100_U8x8_LDSM_T, float_e4m3_t>{}"},
+      {"sm90_utils.get_smem_store_op(utils.LayoutEnum.ROW_MAJOR, cutlass.Float16, cutlass.Float32)", "Copy_Atom<SM90_U32x4_STSM_N, half_t>{}"},
+      {"sm90_utils.get_smem_store_op(utils.LayoutEnum.COL_MAJOR, cutlass.BFloat16, cutlass.Float32)", "Copy_Atom<SM90_U16x8_STSM_T, bfloat16_t>{}"},
+      {"sm90_utils.get_smem_store_op(utils.LayoutEnum.ROW_MAJOR, cutlass.Float32, cutlass.Float32)", "Copy_Atom<UniversalCopy<float>, float>{}"},
       {"cute.make_copy_atom(cute.nvgpu.warp.StMatrix16x8x8bOp(transpose=True, num_matrices=4), cutlass.Float8E4M3FN)",
        "Copy_Atom<SM100_U8x16_STSM_T, float_e4m3_t>{}"},
       {"cute.make_tiled_copy_tv(cute.make_copy_atom(cute.nvgpu.CopyUniversalOp(), cutlass.Float16, num_bits_per_copy=128), "
@@ -254,7 +262,7 @@ TEST_CASE("CuTeDSL's SMEM layout helpers give what C++ CuTe gives for the same c
     CHECK(got == eval(cpp).to_string());       // and what our C++ path gives
     ++rows;
   }
-  CHECK(rows >= 8);
+  CHECK(rows >= 32);  // 12 SM90 rows, 16 sm100 make_smem_layout_a/b rows, 4 sm100 epilogue rows
 }
 
 TEST_CASE("CuTeDSL helper choices follow hopper_helpers.py / blackwell_helpers.py") {
@@ -265,6 +273,13 @@ TEST_CASE("CuTeDSL helper choices follow hopper_helpers.py / blackwell_helpers.p
   CHECK(eval(std::string("sm100_utils.get_smem_layout_atom_ab(") + kOpMN + ", cutlass.Float32, (128, 32))").to_string() ==
         "SmemLayoutAtomKind.MN_SW128_32B");
   CHECK(eval(std::string("sm100_utils.get_smem_layout_atom_ab(") + kOpK + ", cutlass.BFloat16, (128, 64))").to_string() == "SmemLayoutAtomKind.K_SW128");
+  // the epilogue's: a layout mode counts only its contiguous run (what TMA can use)
+  CHECK(eval("sm100_utils.get_smem_layout_atom_epi(utils.LayoutEnum.ROW_MAJOR, cutlass.Float16, (128, 64))").to_string() == "SmemLayoutAtomKind.K_SW128");
+  CHECK(eval("sm100_utils.get_smem_layout_atom_epi(utils.LayoutEnum.ROW_MAJOR, cutlass.Float16, "
+             "(cute.make_layout(64), cute.make_layout((16, 2), stride=(1, 64))))")
+            .to_string() == "SmemLayoutAtomKind.K_SW32");
+  CHECK(eval("sm100_utils.get_smem_layout_atom_epi(utils.LayoutEnum.COL_MAJOR, cutlass.Float32, (128, 32))").to_string() ==
+        "SmemLayoutAtomKind.MN_SW128_32B");
 }
 
 TEST_CASE("CuTeDSL atom errors name the DSL call and what C++ would need") {
@@ -284,6 +299,19 @@ TEST_CASE("CuTeDSL atom errors name the DSL call and what C++ would need") {
   CHECK(error_of("cute.make_tiled_copy_tv(cute.nvgpu.CopyUniversalOp(), cute.make_layout(32), cute.make_layout(4))").find("needs an element type") !=
         std::string::npos);
   CHECK(error_of("cute.make_copy_atom(cute.nvgpu.warp.LdMatrix8x8x16bOp(num_matrices=3), cutlass.Float16)").find("not an instruction") != std::string::npos);
+  // the unpermuted m16n16 ldmatrix has no C++ atom: say which Op is C++'s
+  CHECK(error_of("cute.make_copy_atom(cute.nvgpu.warp.LdMatrix16x16x8bOp(transpose=True, num_matrices=1), cutlass.Uint8)").find("LdMatrix16x8x8bOp") !=
+        std::string::npos);
+  CHECK(error_of("cute.make_copy_atom(cute.nvgpu.warp.LdMatrix16x8x8bOp(transpose=True, num_matrices=1), cutlass.Uint8)").find("not an instruction") !=
+        std::string::npos);
+  CHECK(error_of("cute.make_copy_atom(cute.nvgpu.warp.LdMatrix16x8x8bOp(transpose=False, num_matrices=2), cutlass.Uint8)").find("not an instruction") !=
+        std::string::npos);
+  // sm100 helpers: a tiled MMA whose Op has no major mode needs is_k_major
+  CHECK(error_of("sm100_utils.make_smem_layout_a(cute.make_tiled_mma(cute.nvgpu.warp.MmaTF32Op((16, 8, 8))), (128, 128, 32), cutlass.TFloat32, 2)")
+            .find("is_k_major") != std::string::npos);
+  CHECK(error_of("sm100_utils.make_smem_layout_a(cute.make_layout(4), (128, 128, 32), cutlass.TFloat32, 2)").find("TiledMma") != std::string::npos);
+  CHECK(error_of("sm100_utils.get_smem_layout_atom_epi(utils.LayoutEnum.ROW_MAJOR, cutlass.Float16, (128, 4))").find("multiple of 8") !=
+        std::string::npos);
 }
 
 TEST_CASE("a CuTeDSL kernel file: scan_python's declarations evaluate to the C++ objects") {
@@ -327,4 +355,85 @@ TEST_CASE("a CuTeDSL kernel file: scan_python's declarations evaluate to the C++
         tiled_copy_text(eval("make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>, half_t>{}, Layout<Shape<_32,_8>,Stride<_8,_1>>{}, Layout<Shape<_1,_8>>{})")));
   CHECK(tiled_mma_text(named("mma")) ==
         tiled_mma_text(eval("make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{}, Tile<_32,_32,_16>{})")));
+}
+
+TEST_CASE("CuTeDSL's tcgen05.tile_to_mma_shape is C++'s UMMA::tile_to_mma_shape, coalesced to the MMA shape's profile") {
+  const std::string atom = "cute.nvgpu.tcgen05.make_smem_layout_atom(cute.nvgpu.tcgen05.SmemLayoutAtomKind.K_SW128, cutlass.Float16)";
+  const std::string cpp_atom = "composition(Swizzle<3,4,3>{}, Layout<Shape<_8,_64>,Stride<_64,_1>>{})";
+  const std::string shape = "((128, 16), 1, 4, 3)", cpp_shape = "make_shape(make_shape(_128{},_16{}),_1{},_4{},_3{})";
+  CHECK(eval("cute.nvgpu.tcgen05.tile_to_mma_shape(" + atom + ", " + shape + ", order=(1, 2, 3))").to_string() ==
+        eval("coalesce(UMMA::tile_to_mma_shape(" + cpp_atom + ", " + cpp_shape + ", Step<_1,_2,_3>{}), " + cpp_shape + ")").to_string());
+  CHECK(eval("tcgen05.tile_to_mma_shape(" + atom + ", " + shape + ")").to_string() ==
+        eval("coalesce(UMMA::tile_to_mma_shape(" + cpp_atom + ", " + cpp_shape + "), " + cpp_shape + ")").to_string());
+  CHECK(error_of("tcgen05.tile_to_mma_shape(" + atom + ", " + shape + ", order=(1, 2))").find("rank(order)") != std::string::npos);
+  CHECK(eval("cute.dice((128, 256, 64), (1, None, 1))").to_string() == eval("dice(make_coord(1,_,1), make_shape(128,256,64))").to_string());
+}
+
+TEST_CASE("CuTeDSL's attributes of atoms and tilings are the C++ objects' members") {
+  const std::string dsl = "cute.make_tiled_mma(cute.nvgpu.warp.MmaF16BF16Op(cutlass.Float16, cutlass.Float32, (16, 8, 16)), (2, 2, 1), "
+                          "permutation_mnk=(32, 32, 16))";
+  const std::string cpp = "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{}, Tile<_32,_32,_16>{})";
+  const MmaAtom atom = *as_mma_atom(eval("SM80_16x8x16_F32F16F16F32_TN{}"));
+  const TiledMma tiled = *as_tiled_mma(eval(cpp));
+  const std::pair<std::string, std::string> same[] = {
+      // CuTeDSL's TiledMma is an MmaAtom: tv_layout_A is the atom's ALayout, tv_layout_A_tiled the tiling's
+      {"(" + dsl + ").tv_layout_A", to_string(atom.layout_a)},
+      {"(" + dsl + ").tv_layout_B", to_string(atom.layout_b)},
+      {"(" + dsl + ").tv_layout_C", to_string(atom.layout_c)},
+      {"(" + dsl + ").thr_id", to_string(atom.thr_id)},
+      {"(" + dsl + ").shape_mnk", to_string(atom.shape_mnk)},
+      {"(" + dsl + ").tv_layout_A_tiled", eval("get_layoutA_TV(" + cpp + ")").to_string()},
+      {"(" + dsl + ").tv_layout_B_tiled", eval("get_layoutB_TV(" + cpp + ")").to_string()},
+      {"(" + dsl + ").tv_layout_C_tiled", eval("get_layoutC_TV(" + cpp + ")").to_string()},
+      {"(" + dsl + ").thr_layout_vmnk", to_string(tiled.thr_layout_vmnk)},
+      {"(" + dsl + ").permutation_mnk", "(32,32,16)"},
+      {"(" + dsl + ").size", eval("size(" + cpp + ")").to_string()},
+      {"(" + dsl + ").get_tile_size(0)", eval("tile_size<0>(" + cpp + ")").to_string()},
+      {"(" + dsl + ").get_tile_size(mode_idx=2)", eval("tile_size<2>(" + cpp + ")").to_string()},
+      {"(" + dsl + ").partition_shape_A((128, 64))", eval("partition_shape_A(" + cpp + ", make_shape(_128{},_64{}))").to_string()},
+      {"(" + dsl + ").partition_shape_B((128, 64))", eval("partition_shape_B(" + cpp + ", make_shape(_128{},_64{}))").to_string()},
+      {"(" + dsl + ").partition_shape_C(shape_mn=(128, 128))", eval("partition_shape_C(" + cpp + ", make_shape(_128{},_128{}))").to_string()},
+      {"(" + dsl + ").tv_layout_C_tiled.shape", to_string(shape(tiled.tv_layout_c))},
+  };
+  for (const auto& [expr, want] : same) {
+    const auto& expr_text = expr;  // clang 14 cannot capture a structured binding (CAPTURE is a lambda)
+    CAPTURE(expr_text);
+    CHECK(eval(expr).to_string() == want);
+  }
+  // the Op of a tcgen05 tiled MMA carries its major modes (sm100_utils.make_smem_layout_a reads them)
+  const std::string umma = std::string("sm100_utils.make_trivial_tiled_mma(cutlass.Float16, cutlass.Float16, ") + kOpK + ", " + kOpMN +
+                           ", cutlass.Float32, tcgen05.CtaGroup.ONE, (128, 256))";
+  CHECK(eval("(" + umma + ").op.a_major_mode").to_string() == "OperandMajorMode.K");
+  CHECK(eval("(" + umma + ").op.b_major_mode").to_string() == "OperandMajorMode.MN");
+  CHECK(tiled_mma_text(eval("(" + umma + ").op")) == tiled_mma_text(eval("SM100_MMA_F16BF16_SS<half_t,half_t,float,128,256,UMMA::Major::K,UMMA::Major::MN>{}")));
+
+  const std::string copy = "cute.make_tiled_copy_A(cute.make_copy_atom(cute.nvgpu.warp.LdMatrix8x8x16bOp(num_matrices=4), cutlass.Float16), "
+                           "cute.make_tiled_mma(cute.nvgpu.warp.MmaF16BF16Op(cutlass.Float16, cutlass.Float32, (16, 8, 16)), (2, 2, 1)))";
+  const std::string cpp_copy = "make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{}))";
+  const TiledCopy tc = *as_tiled_copy(eval(cpp_copy));
+  const std::pair<std::string, std::string> same_copy[] = {
+      {"(" + copy + ").layout_tv_tiled", to_string(tc.tiled_layout_tv)},
+      {"(" + copy + ").tiler_mn", tiler_to_string(tc)},
+      {"(" + copy + ").layout_src_tv_tiled", eval("get_layoutS_TV(" + cpp_copy + ")").to_string()},
+      {"(" + copy + ").layout_dst_tv_tiled", eval("get_layoutD_TV(" + cpp_copy + ")").to_string()},
+      {"(" + copy + ").layout_src_tv", to_string(tc.atom.val_layout_src)},
+      {"(" + copy + ").layout_dst_tv", to_string(tc.atom.val_layout_dst)},
+      {"(" + copy + ").thr_id", to_string(tc.atom.thr_id)},
+      {"(" + copy + ").value_type", "half_t"},
+      {"(" + copy + ").size", eval("size(" + cpp_copy + ")").to_string()},
+      {"cute.make_copy_atom(cute.nvgpu.CopyUniversalOp(), cutlass.Float16, num_bits_per_copy=128).layout_src_tv",
+       to_string(as_copy_atom(eval("Copy_Atom<UniversalCopy<uint128_t>, half_t>{}"))->val_layout_src)},
+  };
+  for (const auto& [expr, want] : same_copy) {
+    const auto& expr_text = expr;  // clang 14 cannot capture a structured binding (CAPTURE is a lambda)
+    CAPTURE(expr_text);
+    CHECK(eval(expr).to_string() == want);
+  }
+  // wrong object, unknown attribute, an attribute called as a method
+  CHECK(error_of("cute.make_layout(4).tv_layout_A").find("attribute of an MMA atom or TiledMma") != std::string::npos);
+  CHECK(error_of("(" + dsl + ").layout_tv_tiled").find("attribute of a TiledCopy") != std::string::npos);
+  CHECK(error_of("(" + dsl + ").tv_layout_Z").find("no attribute .tv_layout_Z") != std::string::npos);
+  CHECK(error_of("(" + dsl + ").size(1)").find("not a method") != std::string::npos);
+  CHECK(error_of("(" + dsl + ").get_tile_size(3)").find("0, 1 or 2") != std::string::npos);
+  CHECK(error_of("(" + dsl + ").get_tile_size()").find("takes one argument") != std::string::npos);
 }
