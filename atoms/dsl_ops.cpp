@@ -172,6 +172,15 @@ Value warp_mxf8f6f4(Evaluator& ev, const Node& n) {
   return warp_block_scaled(ev, n, *a[0], *a[1], *a[2], *a[3], 32, 32);
 }
 
+// MmaUniversalOp(abacc_dtype) -> UniversalFMA<T,T,T,T>: one thread, (1,1,1)
+Value universal_fma(Evaluator& ev, const Node& n) {
+  auto a = bind_dsl_args(ev, n, {"abacc_dtype"}, 1);
+  const ValueType t = dtype_arg(ev, *a[0]);
+  if (t.name != "half_t" && t.name != "float" && t.name != "double")
+    ev.fail(*a[0], "cute.nvgpu.MmaUniversalOp takes Float16, Float32 or Float64, got " + t.name);
+  return mma_atom_named(ev, n, "UniversalFMA<" + t.name + "," + t.name + "," + t.name + "," + t.name + ">");
+}
+
 // --- warpgroup: wgmma (SM90) ----------------------------------------------------------------
 // (a_dtype, b_dtype, acc_dtype, instruction_shape, a_src, a_major_mode, b_major_mode) -> the GMMA name.
 Value warpgroup_mma(Evaluator& ev, const Node& n, const ValueType& ta, const ValueType& tb, const ValueType& tc, const Node& shape_at,
@@ -344,6 +353,11 @@ Value universal_copy(Evaluator& ev, const Node& n) {
   });
 }
 
+// CopyG2ROp / CopyR2GOp / CopyS2ROp / CopyR2SOp (): a universal copy with memory semantics
+// (order, scope, cache hints) that do not change which thread moves which bits: its layouts
+// are UniversalCopy's, so the atom is UniversalCopy<uintN_t> (UniversalCopy<T> without num_bits_per_copy).
+Value memory_copy(Evaluator& ev, const Node& n) { return universal_copy(ev, n); }
+
 // cpasync.CopyG2SOp(cache_mode=LoadCacheMode.ALWAYS) -> SM80_CP_ASYNC_CACHEALWAYS<uintN_t> (GLOBAL: CACHEGLOBAL)
 Value cp_async(Evaluator& ev, const Node& n) {
   auto a = bind_dsl_args(ev, n, {"cache_mode"}, 0);
@@ -433,7 +447,9 @@ TiledMma dsl_tiled_mma(Evaluator& ev, const Node& n, const MmaAtom& atom, const 
 
 // cute.make_copy_atom(op, copy_internal_type, num_bits_per_copy=...)
 Value make_copy_atom_value(Evaluator& ev, const Node& n) {
-  auto a = bind_dsl_args(ev, n, {"op", "copy_internal_type", "num_bits_per_copy"}, 2);
+  // the memory-semantics keywords of CopyG2ROp & co. (cute/nvgpu/common.py) change no layout
+  auto a = bind_dsl_args(ev, n, {"op", "copy_internal_type", "num_bits_per_copy", "memory_order", "memory_scope", "l2_prefetch_size",
+                                 "l1c_evict_priority", "load_cache_mode", "store_cache_mode", "shared_space", "invariant"}, 2);
   Value op = ev.eval(*a[0]);
   auto* dsl_op = op.is(V::Kind::kObject) ? dynamic_cast<const CopyOpObject*>(op.object().get()) : nullptr;
   if (!dsl_op) ev.fail(*a[0], "expected a copy Op such as cute.nvgpu.CopyUniversalOp(), got " + op.describe());
@@ -755,6 +771,9 @@ void register_dsl_names(Registry& r) {
   r.add("cute.nvgpu.tcgen05.MmaMXF4NVF4Op", tcgen05_mxf4nvf4, "cute.nvgpu.tcgen05.MmaMXF4NVF4Op(sf_dtype, instruction_shape, cta_group, a_src)");
   // copy Ops
   r.add("cute.nvgpu.CopyUniversalOp", universal_copy, "cute.nvgpu.CopyUniversalOp()");
+  for (const char* op : {"CopyG2ROp", "CopyR2GOp", "CopyS2ROp", "CopyR2SOp"})
+    r.add(std::string("cute.nvgpu.") + op, memory_copy, std::string("cute.nvgpu.") + op + "()");
+  r.add("cute.nvgpu.MmaUniversalOp", universal_fma, "cute.nvgpu.MmaUniversalOp(abacc_dtype)");
   r.add("cute.nvgpu.cpasync.CopyG2SOp", cp_async, "cute.nvgpu.cpasync.CopyG2SOp(cache_mode=LoadCacheMode.ALWAYS)");
   r.add("cute.nvgpu.warp.LdMatrix8x8x16bOp", [](Evaluator& ev, const Node& n) {  // ldmatrix .m8n8 .b16
     return matrix_copy(ev, n, [](bool t, int64_t c, int64_t u) { return u ? "" : ldsm_8x8(t, c); });

@@ -79,6 +79,8 @@ TEST_CASE("CuTeDSL MMA Ops are the catalogue's atoms") {
       {"cute.nvgpu.warp.MmaTF32Op((16, 8, 8))", "SM80_16x8x8_F32TF32TF32F32_TN{}"},
       {"cute.nvgpu.warp.MmaFP8Op(cutlass.Float8E4M3FN, cutlass.Float32, (16, 8, 32))", "SM89_16x8x32_F32E4M3E4M3F32_TN{}"},
       {"warp.MmaF16BF16Op(cutlass.Float16, cutlass.Float32, (16, 8, 16))", "SM80_16x8x16_F32F16F16F32_TN{}"},  // from cutlass.cute.nvgpu import warp
+      {"cute.make_mma_atom(cute.nvgpu.MmaUniversalOp(cutlass.Float32))", "UniversalFMA<float,float,float,float>{}"},
+      {"cute.nvgpu.MmaUniversalOp(abacc_dtype=cutlass.Float64)", "UniversalFMA<double,double,double>{}"},
       {"warp.MmaMXF4Op(cutlass.Float4E2M1FN, cutlass.Float32, cutlass.Float8E8M0FNU)",
        "SM120_16x8x64_TN_VS<float_e2m1_t,float_e2m1_t,float,float_ue8m0_t,32>{}"},
       {"warp.MmaMXF4NVF4Op(cutlass.Float4E2M1FN, cutlass.Float32, cutlass.Float8E4M3FN)",
@@ -190,6 +192,14 @@ TEST_CASE("CuTeDSL copy Ops and tiled copies are the C++ Copy_Atom and TiledCopy
       {"cute.make_copy_atom(cute.nvgpu.CopyUniversalOp(), cutlass.Float16, num_bits_per_copy=128)", "Copy_Atom<UniversalCopy<uint128_t>, half_t>{}"},
       {"cute.make_copy_atom(cute.nvgpu.CopyUniversalOp(), cutlass.Float32, num_bits_per_copy=32)", "Copy_Atom<UniversalCopy<uint32_t>, float>{}"},
       {"cute.make_copy_atom(cute.nvgpu.CopyUniversalOp(), cutlass.Float32)", "Copy_Atom<UniversalCopy<float>, float>{}"},
+      // G2R / R2G / S2R / R2S: memory order, scope and cache hints move the same bits as UniversalCopy
+      {"cute.make_copy_atom(cute.nvgpu.CopyG2ROp(), cutlass.Float16, num_bits_per_copy=64, memory_order=cute.nvgpu.MemoryOrder.VOLATILE, "
+       "memory_scope=cute.nvgpu.MemoryScope.SYS, invariant=False)",
+       "Copy_Atom<UniversalCopy<uint64_t>, half_t>{}"},
+      {"cute.make_copy_atom(cute.nvgpu.CopyR2GOp(), cutlass.Float32, num_bits_per_copy=128, store_cache_mode=cute.nvgpu.StoreCacheMode.WRITE_BACK)",
+       "Copy_Atom<UniversalCopy<uint128_t>, float>{}"},
+      {"cute.make_copy_atom(cute.nvgpu.CopyS2ROp(), cutlass.BFloat16)", "Copy_Atom<UniversalCopy<bfloat16_t>, bfloat16_t>{}"},
+      {"cute.make_copy_atom(nvgpu.CopyR2SOp(), cutlass.Float16, num_bits_per_copy=32)", "Copy_Atom<UniversalCopy<uint32_t>, half_t>{}"},
       {"cute.make_copy_atom(cute.nvgpu.cpasync.CopyG2SOp(), cutlass.Float16, num_bits_per_copy=128)",
        "Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<uint128_t>, half_t>{}"},
       {"cute.make_copy_atom(cpasync.CopyG2SOp(cache_mode=cute.nvgpu.LoadCacheMode.GLOBAL), cutlass.Float32, num_bits_per_copy=128)",
@@ -296,6 +306,9 @@ TEST_CASE("CuTeDSL atom errors name the DSL call and what C++ would need") {
   CHECK(error_of("cute.make_copy_atom(cute.nvgpu.CopyUniversalOp(), cutlass.Float16, num_bits_per_copy=96)").find("8, 16, 32, 64 or 128") !=
         std::string::npos);
   CHECK(error_of("cute.make_copy_atom(cute.nvgpu.cpasync.CopyG2SOp(), cutlass.Float16)").find("num_bits_per_copy") != std::string::npos);
+  CHECK(error_of("cute.nvgpu.MmaUniversalOp(cutlass.Int8)").find("Float16, Float32 or Float64") != std::string::npos);
+  CHECK(error_of("cute.make_copy_atom(cute.nvgpu.CopyG2ROp(), cutlass.Float16, num_bits_per_copy=96)").find("8, 16, 32, 64 or 128") != std::string::npos);
+  CHECK(error_of("cute.make_copy_atom(cute.nvgpu.CopyG2ROp(), cutlass.Float16, memory_ordr=1)").find("no parameter 'memory_ordr'") != std::string::npos);
   CHECK(error_of("cute.make_tiled_copy_tv(cute.nvgpu.CopyUniversalOp(), cute.make_layout(32), cute.make_layout(4))").find("needs an element type") !=
         std::string::npos);
   CHECK(error_of("cute.make_copy_atom(cute.nvgpu.warp.LdMatrix8x8x16bOp(num_matrices=3), cutlass.Float16)").find("not an instruction") != std::string::npos);
