@@ -16,6 +16,7 @@
 //
 // An MMA Op evaluates straight to its MMA atom (cute.make_mma_atom(op) is the atom); a copy Op
 // is an object of kind "copy_op" until make_copy_atom gives it its element type.
+#include <algorithm>
 #include <functional>
 #include <memory>
 
@@ -522,6 +523,37 @@ Value sm100_trivial_tiled_mma(Evaluator& ev, const Node& n) {
   return tiled_mma_value(dsl_tiled_mma(ev, n, *as_mma_atom(atom), nullptr, nullptr));
 }
 
+// sm100_utils.make_blockscaled_trivial_tiled_mma(a_dtype, b_dtype, a_leading_mode, b_leading_mode,
+// sf_dtype, sf_vec_size, cta_group, mma_tiler_mn, a_source=SMEM), or the legacy one-ab_dtype form:
+// e2m1 x e2m1 is MmaMXF4Op (a scale per 32) or MmaMXF4NVF4Op (per 16), the f8f6f4 types MmaMXF8F6F4Op.
+Value sm100_blockscaled_tiled_mma(Evaluator& ev, const Node& n) {
+  bool legacy = false;
+  for (const auto& x : n.args) legacy = legacy || x.keyword == "ab_dtype";
+  if (!legacy && n.args.size() >= 2 && n.args[1].keyword.empty()) legacy = !ev.eval(n.args[1]).is(V::Kind::kType);
+  std::vector<const char*> params = {"a_dtype", "b_dtype", "a_leading_mode", "b_leading_mode", "sf_dtype", "sf_vec_size", "cta_group", "mma_tiler_mn", "a_source"};
+  if (legacy) params = {"ab_dtype", "a_leading_mode", "b_leading_mode", "sf_dtype", "sf_vec_size", "cta_group", "mma_tiler_mn", "a_source"};
+  auto a = bind_dsl_args(ev, n, params, params.size() - 1);
+  if (legacy) a.insert(a.begin() + 1, a[0]);
+  const ValueType ta = dtype_arg(ev, *a[0]), tb = dtype_arg(ev, *a[1]);
+  const Node smem = tag_node(n, "OperandSource.SMEM");
+  const Node& src = a[8] ? *a[8] : smem;
+  const int64_t vs = ev.eval(*a[5]).as_int();
+  const char* const f8f6f4[] = {"float_e4m3_t", "float_e5m2_t", "float_e2m3_t", "float_e3m2_t", "float_e2m1_t"};
+  auto is_f8f6f4 = [&](const ValueType& t) { return std::find(std::begin(f8f6f4), std::end(f8f6f4), t.name) != std::end(f8f6f4); };
+  Value atom;
+  if (ta.name == "float_e2m1_t" && tb.name == "float_e2m1_t") {
+    ValueType sf = vs == 32 ? named_type("float_ue8m0_t") : dtype_arg(ev, *a[4]);
+    if (sf.name == "float_e4m3_t") sf = named_type("float_ue4m3_t");  // NVFP4's unsigned scale
+    if (vs != 32 && vs != 16) ev.fail(*a[5], "unsupported sf_vec_size, got " + std::to_string(vs) + " (e2m1 takes 16 or 32)");
+    atom = tcgen05_block_scaled(ev, n, "MXF4", ta, tb, sf, static_cast<int>(vs), *a[7], *a[6], src, nullptr, nullptr, 64);
+  } else if (is_f8f6f4(ta) && is_f8f6f4(tb)) {
+    atom = tcgen05_block_scaled(ev, n, "MXF8F6F4", ta, tb, named_type("float_ue8m0_t"), 0, *a[7], *a[6], src, a[2], a[3], 32);
+  } else {
+    ev.fail(*a[0], "unsupported a_dtype/b_dtype, got " + ta.name + " and " + tb.name);
+  }
+  return tiled_mma_value(dsl_tiled_mma(ev, n, *as_mma_atom(atom), nullptr, nullptr));
+}
+
 // make_smem_layout_atom(kind, element_type): Swizzle o 0 o the compact (MN-major) or (K-major)
 // layout of one swizzle row, in elements -- CuTeDSL's own construction
 // (cute/nvgpu/warpgroup/helpers.py, tcgen05/helpers.py).
@@ -852,6 +884,8 @@ void register_dsl_names(Registry& r) {
         "sm90_utils.make_trivial_tiled_mma(a_dtype, b_dtype, a_leading_mode, b_leading_mode, acc_dtype, atom_layout_mnk, tiler_mn, a_source=SMEM)");
   r.add("sm100_utils.make_trivial_tiled_mma", sm100_trivial_tiled_mma,
         "sm100_utils.make_trivial_tiled_mma(a_dtype, b_dtype, a_leading_mode, b_leading_mode, acc_dtype, cta_group, mma_tiler_mn, a_source=SMEM)");
+  r.add("sm100_utils.make_blockscaled_trivial_tiled_mma", sm100_blockscaled_tiled_mma,
+        "sm100_utils.make_blockscaled_trivial_tiled_mma(a_dtype, b_dtype, a_leading_mode, b_leading_mode, sf_dtype, sf_vec_size, cta_group, mma_tiler_mn, a_source=SMEM)");
   r.add("sm90_utils.get_smem_layout_atom", sm90_get_smem_layout_atom, "sm90_utils.get_smem_layout_atom(layout, element_type, major_mode_size)");
   r.add("sm100_utils.get_smem_layout_atom_ab", sm100_get_smem_layout_atom_ab, "sm100_utils.get_smem_layout_atom_ab(major_mode, element_type, smem_shape_mn_k)");
   r.add("sm90_utils.make_smem_layout_a", [](Evaluator& ev, const Node& n) { return sm90_make_smem_layout(ev, n, true); },

@@ -177,6 +177,15 @@ TEST_CASE("CuTeDSL tilings are the C++ TiledMMA") {
       {std::string("sm100_utils.make_trivial_tiled_mma(cutlass.TFloat32, cutlass.TFloat32, ") + kOpK + ", " + kOpK +
            ", cutlass.Float32, tcgen05.CtaGroup.ONE, (128, 128), a_source=tcgen05.OperandSource.TMEM)",
        "make_tiled_mma(SM100_MMA_TF32_TS<tfloat32_t,tfloat32_t,float,128,128,UMMA::Major::K,UMMA::Major::K>{})"},
+      {std::string("sm100_utils.make_blockscaled_trivial_tiled_mma(cutlass.Float4E2M1FN, cutlass.Float4E2M1FN, ") + kOpK + ", " + kOpK +
+           ", cutlass.Float8E8M0FNU, 32, tcgen05.CtaGroup.ONE, (128, 256))",
+       "make_tiled_mma(SM100_MMA_MXF4_SS<float_e2m1_t,float_e2m1_t,float,float_ue8m0_t,128,256,32,UMMA::Major::K,UMMA::Major::K>{})"},
+      {std::string("sm100_utils.make_blockscaled_trivial_tiled_mma(cutlass.Float4E2M1FN, cutlass.Float4E2M1FN, ") + kOpK + ", " + kOpK +
+           ", cutlass.Float8E4M3FN, 16, tcgen05.CtaGroup.ONE, (128, 128))",
+       "make_tiled_mma(SM100_MMA_MXF4_SS<float_e2m1_t,float_e2m1_t,float,float_ue4m3_t,128,128,16,UMMA::Major::K,UMMA::Major::K>{})"},
+      {std::string("sm100_utils.make_blockscaled_trivial_tiled_mma(cutlass.Float8E4M3FN, ") + kOpMN + ", " + kOpK +  // the legacy one-ab_dtype form
+           ", cutlass.Float8E8M0FNU, 32, tcgen05.CtaGroup.TWO, (256, 128))",
+       "make_tiled_mma(SM100_MMA_MXF8F6F4_2x1SM_SS<float_e4m3_t,float_e4m3_t,float,float_ue8m0_t,256,128,UMMA::Major::MN,UMMA::Major::K>{})"},
   };
   for (const auto& [dsl, cpp] : same) {
     const auto& dsl_text = dsl;  // clang 14 cannot capture a structured binding (CAPTURE is a lambda)
