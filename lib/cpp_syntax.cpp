@@ -1,5 +1,6 @@
 // C++ operators and type-level helpers of the expression language (see lib/cpp_syntax.hpp).
 #include "lib/cpp_syntax.hpp"
+#include "lib/tensor.hpp"
 
 #include <algorithm>
 
@@ -273,6 +274,7 @@ void register_cpp_syntax(Registry& r) {
       return V::layout(tile_to_mma_shape(a[0].to_any_layout(), mma, &order));
     }, "UMMA::tile_to_mma_shape(atom, mma_tile_shape[, order])");
   }
+  register_tensor_names(r);  // make_tensor, local_tile, tensor(_,_,k) (lib/tensor.cpp)
 }
 
 }  // namespace cutevis
