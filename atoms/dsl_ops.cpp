@@ -50,6 +50,8 @@ const std::vector<EnumClass>& enum_classes() {
       {"LayoutEnum", {"ROW_MAJOR", "COL_MAJOR"}},
       {"SmemLayoutAtomKind", {"MN_INTER", "MN_SW32", "MN_SW64", "MN_SW128", "MN_SW128_32B", "K_INTER", "K_SW32", "K_SW64", "K_SW128"}},
       {"LoadCacheMode", {"ALWAYS", "GLOBAL", "STREAMING", "LAST_USE", "NONE"}},
+      {"AddressSpace", {"generic", "gmem", "smem", "rmem", "tmem", "dsmem", "cmem"}},
+      {"ReductionKind", {"ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR"}},
   };
   return e;
 }
@@ -917,6 +919,7 @@ void register_dsl_names(Registry& r) {
     return V::layout(smem_layout_atom(ev, *a[0], enum_arg(ev, *a[0], "SmemLayoutAtomKind"), dtype_arg(ev, *a[1])));
   }, "make_smem_layout_atom(kind, element_type)");
   register_dsl_attributes(r);
+  register_dsl_tma(r);
 }
 
 }  // namespace cutevis

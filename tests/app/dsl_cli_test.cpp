@@ -117,3 +117,22 @@ TEST_CASE("CuTeDSL attribute expressions draw as their C++ spelling") {
   CHECK(r.out.find("<svg") != std::string::npos);
   CHECK(r.out == run_cutevis({"layout", "--svg", "--style", "cute", std::string("get_layoutA_TV(") + kCppMma + ")"}).out);
 }
+
+TEST_CASE("--from a CuTeDSL TMA set-up: the atom equals C++'s make_tma_atom, the gmem tensor given with -D in either spelling") {
+  const std::string kernel = std::string(CUTEVIS_SOURCE_DIR) + "/tests/data/dsl_kernel_tma.py";
+  const std::string cpp =
+      "make_tma_atom(SM90_TMA_LOAD{}, make_tensor(make_gmem_ptr<half_t>(A), make_shape(1024, 256), GenRowMajor{}), "
+      "tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, make_shape(_128{},_64{})), make_shape(_128{},_64{}))";
+  const auto want = run_cutevis({"copy", "--json", cpp});
+  REQUIRE(want.exit_code == kExitOk);
+  for (const char* tensor : {"mA=make_tensor(make_gmem_ptr<half_t>(A), make_shape(1024, 256), GenRowMajor{})",
+                             "mA=cute.make_tensor(cute.make_ptr(cutlass.Float16, A, cute.AddressSpace.gmem), cute.make_layout((1024, 256), stride=(256, 1)))"}) {
+    CAPTURE(tensor);
+    auto r = run_cutevis({"copy", "--json", "--from", kernel, "-D", tensor, "tma_atom_a"});
+    CHECK(r.exit_code == kExitOk);
+    CHECK(r.out == want.out);
+  }
+  auto r = run_cutevis({"copy", "--from", kernel, "tma_atom_a"});  // no -D: the missing argument is named
+  CHECK(r.exit_code == kExitBadInput);
+  CHECK(r.err.find("mA") != std::string::npos);
+}

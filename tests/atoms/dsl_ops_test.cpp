@@ -459,3 +459,49 @@ TEST_CASE("CuTeDSL's attributes of atoms and tilings are the C++ objects' member
   CHECK(error_of("(" + dsl + ").get_tile_size(3)").find("0, 1 or 2") != std::string::npos);
   CHECK(error_of("(" + dsl + ").get_tile_size()").find("takes one argument") != std::string::npos);
 }
+
+TEST_CASE("CuTeDSL's cpasync.make_tiled_tma_atom is C++'s make_tma_atom (layout parts, checked against tma_oracle.jsonl)") {
+  // gmem tensors as CuTeDSL writes one; the C++ rows are tests/data/tma_oracle.jsonl's (real CuTe's
+  // ValLayoutSrc given beside each), with the DSL's SMEM helpers standing for the GMMA atoms
+  const std::string half_rows = "cute.make_tensor(cute.make_ptr(cutlass.Float16, gptr, cute.AddressSpace.gmem), cute.make_layout((1024, 256), stride=(256, 1)))";
+  const std::string float_cols = "cute.make_tensor(cute.make_ptr(cutlass.Float32, fptr, cute.AddressSpace.gmem), cute.make_layout((1024, 256)))";
+  struct Case {
+    std::string dsl, cpp, oracle_src;
+  };
+  const Case cases[] = {
+      {"cpasync.make_tiled_tma_atom(cpasync.CopyBulkTensorTileG2SOp(), " + half_rows +
+           ", sm90_utils.make_smem_layout_a(utils.LayoutEnum.ROW_MAJOR, (128, 128, 64), cutlass.Float16, 4), (128, 64))",
+       "make_tma_atom(SM90_TMA_LOAD{}, make_tensor(make_gmem_ptr<half_t>(gptr), make_shape(1024, 256), GenRowMajor{}), "
+       "tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, make_shape(_128{},_64{})), make_shape(_128{},_64{}))",
+       "(1,8192):(0,1)"},
+      {"cute.nvgpu.cpasync.make_tiled_tma_atom(cpasync.CopyBulkTensorTileG2SMulticastOp(cta_group=tcgen05.CtaGroup.ONE), " + float_cols +
+           ", cute.tile_to_shape(cute.nvgpu.warpgroup.make_smem_layout_atom(cute.nvgpu.warpgroup.SmemLayoutAtomKind.MN_SW128, cutlass.Float32), "
+           "(64, 32), order=(0, 1)), (64, 32), num_multicast=2)",
+       "make_tma_atom(SM90_TMA_LOAD_MULTICAST{}, make_tensor(make_gmem_ptr<float>(fptr), make_shape(1024, 256)), "
+       "tile_to_shape(GMMA::Layout_MN_SW128_Atom<float>{}, make_shape(_64{},_32{})), make_shape(_64{},_32{}), Int<2>{})",
+       "(1,256):(0,1)"},
+      {"cpasync.make_tiled_tma_atom(cpasync.CopyBulkTensorTileS2GOp(), " + half_rows +
+           ", cute.make_layout((8, 64), stride=(64, 1)), (8, 64), internal_type=cutlass.Float16)",
+       "make_tma_atom<half_t>(SM90_TMA_STORE{}, make_tensor(make_gmem_ptr<half_t>(gptr), make_shape(1024, 256), GenRowMajor{}), "
+       "make_layout(make_shape(_8{}, _64{}), GenRowMajor{}), make_shape(_8{},_64{}))",
+       "(1,512):(0,1)"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.dsl);
+    const Value dsl = eval(c.dsl);
+    const CopyAtom* atom = as_copy_atom(dsl);
+    REQUIRE(atom);
+    CHECK(to_string(atom->val_layout_src) == c.oracle_src);
+    CHECK(tiled_copy_text(dsl) == tiled_copy_text(eval(c.cpp)));
+  }
+  CHECK(eval("cpasync.CopyReduceBulkTensorTileS2GOp()").to_string() == "SM90_TMA_REDUCE_ADD");
+  CHECK(error_of("cpasync.CopyReduceBulkTensorTileS2GOp(reduction_kind=cpasync.ReductionKind.MAX)").find("only ReductionKind.ADD") != std::string::npos);
+  CHECK(error_of("cpasync.CopyBulkTensorTileG2SOp(cta_group=tcgen05.CtaGroup.TWO)").find("2-SM TMA") != std::string::npos);
+  CHECK(error_of("cpasync.make_tiled_tma_atom(cute.nvgpu.CopyUniversalOp(), " + half_rows + ", cute.make_layout((8, 64)), (8, 64))")
+            .find("TMA Op") != std::string::npos);
+  CHECK(error_of("cpasync.make_tiled_tma_atom(cpasync.CopyBulkTensorTileG2SOp(), cute.make_tensor(gptr, cute.make_layout((1024, 256))), "
+                 "cute.make_layout((8, 64)), (8, 64))")
+            .find("element type is unknown") != std::string::npos);
+  CHECK(error_of("cpasync.make_tiled_tma_atom(cpasync.CopyBulkTensorTileG2SOp(), " + half_rows + ", cute.make_layout((8, 64, 2, 2)), (8, 64))")
+            .find("non-staged") != std::string::npos);
+}
