@@ -6,7 +6,10 @@
 // template argument) or a bare layout with <T>.
 #include "atoms/copy_names.hpp"
 #include "atoms/names.hpp"
+#include "atoms/copy_catalogue.hpp"
+#include "atoms/tiled_copy.hpp"
 #include "atoms/tma.hpp"
+#include "atoms/tmem.hpp"
 
 namespace cutevis {
 
@@ -100,6 +103,33 @@ Value tma_call(Evaluator& ev, const Node& n, int which) {
   }
 }
 
+// make_tmem_copy(Copy_Atom<Op, T>{} | Op{}, tmem_tensor)
+Value tmem_call(Evaluator& ev, const Node& n) {
+  ev.expect_args(n, 2, 2);
+  Value a = ev.eval(n.args[0]);
+  Tensor t = tensor_from(ev.eval(n.args[1]));
+  const Layout& layout = as_layout(t.layout, "the tmem tensor's layout");
+  CopyAtom atom;
+  if (const CopyAtom* given = as_copy_atom(a)) {
+    atom = *given;
+    if (t.element.bits == 0) t.element = atom.value_type;  // a bare layout: the atom's type
+  } else if (a.is(V::Kind::kTag) && is_tmem_op(a.tag())) {
+    if (t.element.bits == 0)
+      ev.fail(n.args[1], "make_tmem_copy(" + a.tag() + "{}, tensor): the tensor's element type is unknown; write make_tensor(make_tmem_ptr<float>(0), layout) "
+                         "or pass Copy_Atom<" + a.tag() + ", float>{}");
+    atom = make_copy_atom(a.tag(), t.element);
+  } else {
+    ev.fail(n.args[0], "make_tmem_copy: the first argument is a tensor-memory copy such as SM100_TMEM_LOAD_32dp32b8x{} or Copy_Atom<SM100_TMEM_LOAD_32dp32b8x, float>{}, got " +
+                           a.describe());
+  }
+  try {
+    return tiled_copy_value(make_tmem_copy(atom, layout, t.element.bits));
+  } catch (const Error& e) {
+    if (e.has_position()) throw;
+    ev.fail(n, e.what());
+  }
+}
+
 }  // namespace
 
 void register_tma_names(Registry& r) {
@@ -107,6 +137,11 @@ void register_tma_names(Registry& r) {
     std::string name = op;
     r.add(name, [name](Evaluator&, const Node&) { return V::tag(name); }, name + "{} (an operation for make_tma_copy; an atom is Copy_Atom<Copy_Traits<" + name + ", NumBitsPerTMA>, T>)");
   }
+  for (const auto& a : tmem_copy_ops()) {  // SM100_TMEM_LOAD_32dp32b8x{}: an operation for make_tmem_copy
+    std::string name = a.op;
+    r.add(name, [name](Evaluator&, const Node&) { return V::tag(name); }, name + "{} (an operation for make_tmem_copy)");
+  }
+  r.add("make_tmem_copy", tmem_call, "make_tmem_copy(SM100_TMEM_LOAD_32dp32b8x{} | Copy_Atom<Op, T>{}, tmem_tensor)");
   r.add("make_tma_copy", [](Evaluator& ev, const Node& n) { return tma_call(ev, n, 0); },
         "make_tma_copy<T>(SM90_TMA_LOAD{}, gtensor, slayout[, cta_tiler[, cluster_size]])");
   r.add("make_tma_atom", [](Evaluator& ev, const Node& n) { return tma_call(ev, n, 1); },

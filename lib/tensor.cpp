@@ -41,7 +41,8 @@ std::string iterator_string(const Tensor& t, bool underscore) {
   std::string bits = t.element.bits > 0 ? std::to_string(t.element.bits) : "?";
   std::string where = t.base.empty() ? (t.space == Tensor::Space::kRmem ? "rmem" : "?") : t.base;
   if (t.offset != 0) where += (t.offset > 0 ? "+" : "") + std::to_string(t.offset);
-  return std::string(space_prefix(t.space)) + "[" + bits + "b](" + where + ")";
+  std::string ptr = std::string(space_prefix(t.space)) + "[" + bits + "b](" + where + ")";
+  return t.swizzled ? cutevis::to_string(t.swizzle) + "_" + ptr : ptr;
 }
 
 std::string PointerObject::to_string() const { return iterator_string(ptr, true); }
@@ -99,6 +100,49 @@ int64_t offset_of(const Layout& l, const Value& c) {
 
 Value coord_of(std::vector<Value> a) { return a.size() == 1 ? a[0] : V::tuple(std::move(a)); }
 
+// CuTe's dice(proj, x): the modes of x where proj is not `_` (X), as a tuple.
+Value dice_value(const Value& proj, const Value& x) {
+  if (!proj.is(V::Kind::kTuple)) return proj.is(V::Kind::kUnderscore) ? V::tuple({}) : x;
+  if (!x.is(V::Kind::kTuple) || x.elements().size() != proj.elements().size())
+    throw Error("dice: projection " + proj.to_string() + " does not match " + x.to_string());
+  std::vector<V> out;
+  for (size_t i = 0; i < x.elements().size(); ++i) {
+    const V& p = proj.elements()[i];
+    if (p.is(V::Kind::kUnderscore)) continue;
+    V d = p.is(V::Kind::kTuple) ? dice_value(p, x.elements()[i]) : x.elements()[i];
+    if (d.is(V::Kind::kTuple) && p.is(V::Kind::kTuple)) {
+      for (const auto& e : d.elements()) out.push_back(e);  // lift_dice flattens into the result
+    } else {
+      out.push_back(d);
+    }
+  }
+  return V::tuple(std::move(out));
+}
+
+IntTuple dice_tuple(const Value& proj, const IntTuple& t) {
+  if (!proj.is(V::Kind::kTuple)) return proj.is(V::Kind::kUnderscore) ? IntTuple::tuple({}) : t;
+  std::vector<IntTuple> out;
+  for (size_t i = 0; i < proj.elements().size() && i < t.rank(); ++i)
+    if (!proj.elements()[i].is(V::Kind::kUnderscore)) out.push_back(t[i]);
+  return IntTuple::tuple(std::move(out));
+}
+
+size_t rank_of(const IntTuple& t) { return t.is_leaf() ? 1 : t.rank(); }
+
+// repeat<R>(_) and append<R>(coord, _)
+Value underscores(size_t r) { return r == 1 ? V::underscore() : V::tuple(std::vector<V>(r, V::underscore())); }
+Value append_underscores(const Value& coord, size_t r) {
+  std::vector<V> e = coord.is(V::Kind::kTuple) ? coord.elements() : std::vector<V>{coord};
+  while (e.size() < r) e.push_back(V::underscore());
+  return V::tuple(std::move(e));
+}
+
+Tensor zipped(const Tensor& t, const Tiler& tiler) {
+  Tensor out = t;
+  out.layout = zipped_divide(t.layout, tiler);
+  return out;
+}
+
 }  // namespace
 
 std::string to_string(const Tensor& t, bool underscore) {
@@ -139,18 +183,19 @@ Tensor slice(const Tensor& t, const Value& coord) {
     out.layout = Layout(slice_tuple(coord, p->shape), slice_tuple(coord, p->stride));
     IntTuple idx = crd2idx(zero_underscores(coord), p->shape, p->stride);
     if (t.space == Tensor::Space::kCounting) {
-      // ArithTuple iterators add coordinates
-      out.coord = t.coord;
-      if (!(idx.is_leaf() && idx.value() == 0 && idx.basis().empty())) {
-        std::vector<IntTuple> m;
-        for (size_t i = 0; i < t.coord.rank(); ++i) {
-          int64_t add = 0;
-          for (const auto& leaf : flatten_leaves(idx))
-            if (leaf.basis().depth == 1 && static_cast<size_t>(leaf.basis().path[0]) == i) add += leaf.value();
-          m.push_back(add == 0 ? t.coord[i] : IntTuple::dynamic(checked_add(t.coord[i].value(), add)));
-        }
-        out.coord = IntTuple::tuple(std::move(m));
+      // ArithTuple iterators add coordinates: idx is a coordinate (a tuple, or one basis leaf)
+      std::vector<int64_t> add(t.coord.rank(), 0);
+      if (idx.is_tuple()) {
+        for (size_t i = 0; i < idx.rank() && i < add.size(); ++i) add[i] = idx[i].is_leaf() ? IntTuple(idx[i]).value() : 0;
+      } else if (idx.basis().depth == 1 && idx.basis().path[0] < add.size()) {
+        add[idx.basis().path[0]] = idx.value();
       }
+      std::vector<IntTuple> m;
+      for (size_t i = 0; i < add.size(); ++i) {
+        IntTuple c(t.coord[i]);
+        m.push_back(add[i] == 0 ? c : IntTuple::dynamic(checked_add(c.value(), add[i])));
+      }
+      out.coord = IntTuple::tuple(std::move(m));
     } else {
       if (!idx.is_leaf() || !idx.basis().empty()) throw Error("slice: offset " + to_string(idx) + " is not an integer");
       out.offset = checked_add(t.offset, idx.value());
@@ -161,7 +206,52 @@ Tensor slice(const Tensor& t, const Value& coord) {
   return out;
 }
 
+Tensor local_tile(const Tensor& t, const Value& tiler, const Value& coord) {
+  // inner_partition: zipped_divide, then the coordinate slices the rest mode
+  Tensor tiled = zipped(t, tiler.to_tiler());
+  const IntTuple& sh = shape(tiled.layout);
+  size_t r0 = rank_of(sh[0]), r1 = rank_of(sh[1]);
+  Value c = coord.is(V::Kind::kTuple) ? append_underscores(coord, r1) : coord;
+  return slice(tiled, V::tuple({underscores(r0), c}));
+}
+
+Tensor local_partition(const Tensor& t, const Layout& tile, int64_t index) {
+  // outer_partition(tensor, product_each(shape(tile)), tile.get_flat_coord(index))
+  IntTuple tile_shape = product_each(tile.shape);
+  IntTuple hier = idx2crd(IntTuple(index), tile.shape, tile.stride);
+  std::vector<V> flat;
+  if (tile.shape.is_leaf()) {
+    flat.push_back(V::from(hier));
+  } else {
+    for (size_t i = 0; i < tile.shape.rank(); ++i) flat.push_back(V::integer(crd2idx(hier[i], tile.shape[i])));
+  }
+  Tensor tiled = zipped(t, Tiler::from_shape(tile_shape));
+  const IntTuple& sh = shape(tiled.layout);
+  size_t r0 = rank_of(sh[0]), r1 = rank_of(sh[1]);
+  Value c = flat.size() == 1 ? flat[0] : append_underscores(V::tuple(flat), r0);
+  return slice(tiled, V::tuple({c, underscores(r1)}));
+}
+
 void register_tensor_names(Registry& r) {
+  // local_tile(tensor, tiler, coord[, proj]): the CTA's tile
+  r.add("local_tile", [](Evaluator& ev, const Node& n) {
+    ev.expect_args(n, 3, 4);
+    auto a = ev.eval_args(n);
+    Value tiler = a[1], coord = a[2];
+    if (a.size() == 4) {
+      tiler = dice_value(a[3], tiler.is(V::Kind::kLayout) ? V::from(shape(tiler.any_layout())) : tiler);
+      coord = dice_value(a[3], coord);
+    }
+    return tensor_value(local_tile(tensor_from(a[0]), tiler, coord));
+  }, "local_tile(tensor, tiler, coord[, proj])");
+  // local_partition(tensor, thr_layout, thr_idx[, proj]): one thread's elements
+  r.add("local_partition", [](Evaluator& ev, const Node& n) {
+    ev.expect_args(n, 3, 4);
+    auto a = ev.eval_args(n);
+    Layout tile = a[1].to_layout();
+    if (a.size() == 4) tile = Layout(dice_tuple(a[3], tile.shape), dice_tuple(a[3], tile.stride));
+    return tensor_value(local_partition(tensor_from(a[0]), tile, a[2].as_int()));
+  }, "local_partition(tensor, thr_layout, thr_idx[, proj])");
   // make_gmem_ptr<T>(p), make_smem_ptr<T>(p), make_tmem_ptr<T>(p): the argument is named, not evaluated
   for (auto [name, space] : {std::pair<const char*, Tensor::Space>{"make_gmem_ptr", Tensor::Space::kGmem},
                              {"make_smem_ptr", Tensor::Space::kSmem}, {"make_tmem_ptr", Tensor::Space::kTmem}}) {
@@ -213,6 +303,15 @@ void register_tensor_names(Registry& r) {
     for (size_t i = first; i < n.args.size(); ++i) rest.push_back(ev.eval(n.args[i]));
     if (rest.size() == 1) {
       t.layout = rest[0].to_any_layout();
+      const auto* c = std::get_if<ComposedLayout>(&t.layout);
+      if (c && c->smem_bits() != 0 && c->a_is_swizzle() && (t.space == Tensor::Space::kSmem || t.space == Tensor::Space::kPointer)) {
+        t.swizzled = true;  // Sw o smem_ptr[16b](unset) o L over a pointer: the swizzle moves into the pointer
+        t.swizzle = c->swizzle();
+        t.space = Tensor::Space::kSmem;
+        if (t.element.bits == 0) t.element.bits = c->smem_bits();
+        AnyLayout inner = c->layout_b();
+        t.layout = inner;
+      }
     } else {
       IntTuple shape = rest[0].to_int_tuple();
       if (rest[1].is(V::Kind::kTag)) {
@@ -247,7 +346,10 @@ void register_tensor_names(Registry& r) {
     if (!callee.is(V::Kind::kLayout)) ev.fail(n.children[0], "only a layout or a tensor can be called with a coordinate, got " + callee.describe());
     if (has_underscore(coord)) return V::layout(slice(callee.any_layout(), coord));
     const AnyLayout& l = callee.any_layout();
-    if (const Layout* p = std::get_if<Layout>(&l)) return V::from(crd2idx(coord.to_int_tuple(), p->shape, p->stride));
+    if (const Layout* p = std::get_if<Layout>(&l)) {
+      IntTuple c = coord.to_int_tuple(), idx = crd2idx(c, p->shape, p->stride);
+      return V::from(has_dynamic(c) ? make_dynamic(idx) : idx);  // a run-time coordinate gives a run-time index
+    }
     if (coord.is(V::Kind::kInt)) return V::integer(evaluate(l, coord.as_int()));
     ev.fail(n, "a composed layout is evaluated at an index here: L(i)");
   }, "x(coord...)");
