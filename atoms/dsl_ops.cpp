@@ -52,6 +52,9 @@ const std::vector<EnumClass>& enum_classes() {
       {"LoadCacheMode", {"ALWAYS", "GLOBAL", "STREAMING", "LAST_USE", "NONE"}},
       {"AddressSpace", {"generic", "gmem", "smem", "rmem", "tmem", "dsmem", "cmem"}},
       {"ReductionKind", {"ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR"}},
+      {"Repetition", {"x1", "x2", "x4", "x8", "x16", "x32", "x64", "x128"}},
+      {"Pack", {"NONE", "PACK_16b_IN_32b"}},
+      {"Unpack", {"NONE", "UNPACK_32b_IN_16b"}},
   };
   return e;
 }
@@ -396,6 +399,19 @@ std::string pick(int64_t count, const std::vector<std::pair<int64_t, const char*
 std::string ldsm_8x8(bool transpose, int64_t count) {
   return transpose ? pick(count, {{1, "SM75_U16x2_LDSM_T"}, {2, "SM75_U16x4_LDSM_T"}, {4, "SM75_U16x8_LDSM_T"}})
                    : pick(count, {{1, "SM75_U32x1_LDSM_N"}, {2, "SM75_U32x2_LDSM_N"}, {4, "SM75_U32x4_LDSM_N"}});
+}
+
+// tcgen05.Ld32x32bOp(repeat=Repetition.x1, pack=Pack.NONE) and the other TMEM loads / stores:
+// SM100_TMEM_LOAD_<shape><N>x[_16b] / SM100_TMEM_STORE_<shape><N>x[_16b] (cute/arch/copy_sm100.hpp).
+Builtin tmem_copy(const std::string& kind, const std::string& shape) {
+  const bool load = kind == "LOAD";
+  return [load, kind, shape](Evaluator& ev, const Node& n) {
+    auto a = bind_dsl_args(ev, n, {"repeat", load ? "pack" : "unpack"}, 0);
+    const std::string rep = a[0] ? enum_arg(ev, *a[0], "Repetition") : "x1";
+    const std::string packing = a[1] ? enum_arg(ev, *a[1], load ? "Pack" : "Unpack") : "NONE";
+    const std::string op = "SM100_TMEM_" + kind + "_" + shape + rep.substr(1) + "x" + (packing == "NONE" ? "" : "_16b");
+    return copy_op(n, [op](const ValueType&, int64_t, Evaluator&, const Node&) { return op; });
+  };
 }
 
 // --- atoms and tilings ---------------------------------------------------------------------
@@ -808,6 +824,19 @@ void register_dsl_names(Registry& r) {
   for (const char* op : {"CopyG2ROp", "CopyR2GOp", "CopyS2ROp", "CopyR2SOp"})
     r.add(std::string("cute.nvgpu.") + op, memory_copy, std::string("cute.nvgpu.") + op + "()");
   r.add("cute.nvgpu.MmaUniversalOp", universal_fma, "cute.nvgpu.MmaUniversalOp(abacc_dtype)");
+  // tcgen05 TMEM loads and stores (tcgen05/copy.py): the Op's shape is C++'s data-path shape
+  for (auto [dsl, cpp] : {std::pair<const char*, const char*>{"32x32b", "32dp32b"}, {"16x32bx2", "16dp32b"}, {"16x64b", "16dp64b"},
+                          {"16x128b", "16dp128b"}, {"16x256b", "16dp256b"}}) {
+    r.add(std::string("cute.nvgpu.tcgen05.Ld") + dsl + "Op", tmem_copy("LOAD", cpp),
+          std::string("cute.nvgpu.tcgen05.Ld") + dsl + "Op(repeat=Repetition.x1, pack=Pack.NONE)");
+    r.add(std::string("cute.nvgpu.tcgen05.St") + dsl + "Op", tmem_copy("STORE", cpp),
+          std::string("cute.nvgpu.tcgen05.St") + dsl + "Op(repeat=Repetition.x1, unpack=Unpack.NONE)");
+  }
+  r.add("cute.nvgpu.tcgen05.make_tmem_copy", [](Evaluator& ev, const Node& n) {  // C++ make_tmem_copy(atom, tmem_tensor)
+    auto a = bind_dsl_args(ev, n, {"atom", "tmem_tensor"}, 2);
+    copy_atom_arg(ev, *a[0]);  // the DSL's own message for an Op without an element type
+    return ev.eval(cpp_call(n, "make_tmem_copy", {a[0], a[1]}));
+  }, "cute.nvgpu.tcgen05.make_tmem_copy(atom, tmem_tensor)");
   r.add("cute.nvgpu.cpasync.CopyG2SOp", cp_async, "cute.nvgpu.cpasync.CopyG2SOp(cache_mode=LoadCacheMode.ALWAYS)");
   r.add("cute.nvgpu.warp.LdMatrix8x8x16bOp", [](Evaluator& ev, const Node& n) {  // ldmatrix .m8n8 .b16
     return matrix_copy(ev, n, [](bool t, int64_t c, int64_t u) { return u ? "" : ldsm_8x8(t, c); });

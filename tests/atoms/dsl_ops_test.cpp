@@ -505,3 +505,52 @@ TEST_CASE("CuTeDSL's cpasync.make_tiled_tma_atom is C++'s make_tma_atom (layout 
   CHECK(error_of("cpasync.make_tiled_tma_atom(cpasync.CopyBulkTensorTileG2SOp(), " + half_rows + ", cute.make_layout((8, 64, 2, 2)), (8, 64))")
             .find("non-staged") != std::string::npos);
 }
+
+TEST_CASE("CuTeDSL's tcgen05 TMEM copy Ops and tcgen05.make_tmem_copy are C++'s (checked against tmem_oracle.jsonl)") {
+  // tmem tensors as CuTeDSL writes them; each row: the DSL call, its C++ spelling, and what real
+  // CuTe printed for the C++ one (tests/data/tmem_oracle.jsonl: TiledLayout_TV, get_layoutD_TV)
+  auto tmem = [](const std::string& type, const std::string& layout) {
+    return "cute.make_tensor(cute.make_ptr(cutlass." + type + ", 0, cute.AddressSpace.tmem), " + layout + ")";
+  };
+  struct Case {
+    std::string dsl, cpp, oracle_tv, oracle_d;
+  };
+  const Case cases[] = {
+      {"tcgen05.make_tmem_copy(cute.make_copy_atom(tcgen05.Ld32x32bOp(tcgen05.Repetition.x8), cutlass.Float32), " +
+           tmem("Float32", "cute.make_layout((128, 256), stride=(65536, 1))") + ")",
+       "make_tmem_copy(SM100_TMEM_LOAD_32dp32b8x{}, make_tensor(make_tmem_ptr<float>(0), Layout<Shape<_128,_256>, Stride<_65536,_1>>{}))",
+       "((32,4),(8,32)):((0,1),(128,4))", "((32,4),(8,1)):((4,1),(128,0))"},
+      {"tcgen05.make_tmem_copy(cute.make_copy_atom(tcgen05.St32x32bOp(repeat=tcgen05.Repetition.x4), cutlass.Float32), " +
+           tmem("Float32", "cute.make_layout((128, 128), stride=(65536, 1))") + ")",
+       "make_tmem_copy(SM100_TMEM_STORE_32dp32b4x{}, make_tensor(make_tmem_ptr<float>(0), Layout<Shape<_128,_128>, Stride<_65536,_1>>{}))",
+       "((32,4),(4,32)):((0,1),(128,4))", "((32,4),((4,32),1)):((0,1),((128,4),0))"},
+      {"cute.nvgpu.tcgen05.make_tmem_copy(cute.make_copy_atom(tcgen05.Ld16x256bOp(), cutlass.Float32), " +
+           tmem("Float32", "cute.make_layout((128, 256), stride=(65536, 1))") + ")",
+       "make_tmem_copy(SM100_TMEM_LOAD_16dp256b1x{}, make_tensor(make_tmem_ptr<float>(0), Layout<Shape<_128,_256>, Stride<_65536,_1>>{}))",
+       "((32,4),(8,16)):((0,1),(64,4))", "((4,8,4),((2,2),1)):((128,4,1),((64,32),0))"},
+      {"tcgen05.make_tmem_copy(cute.make_copy_atom(tcgen05.Ld16x32bx2Op(tcgen05.Repetition.x2), cutlass.Float32), " +
+           tmem("Float32", "cute.make_layout((128, 64), stride=(65536, 1))") + ")",
+       "make_tmem_copy(SM100_TMEM_LOAD_16dp32b2x{}, make_tensor(make_tmem_ptr<float>(0), Layout<Shape<_128,_64>, Stride<_65536,_1>>{}))",
+       "((32,4),(4,16)):((0,1),(64,4))", "((16,2,4),(2,1)):((4,128,1),(64,0))"},
+      {"tcgen05.make_tmem_copy(cute.make_copy_atom(tcgen05.Ld32x32bOp(tcgen05.Repetition.x16, tcgen05.Pack.PACK_16b_IN_32b), cutlass.Float16), " +
+           tmem("Float16", "cute.make_layout((128, 64), stride=(131072, 1))") + ")",
+       "make_tmem_copy(SM100_TMEM_LOAD_32dp32b16x_16b{}, make_tensor(make_tmem_ptr<half_t>(0), Layout<Shape<_128,_64>, Stride<_131072,_1>>{}))",
+       "((32,4),(32,32)):((0,1),(128,4))", "((32,4),(32,1)):((4,1),(128,0))"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.dsl);
+    const Value dsl = eval(c.dsl);
+    const TiledCopy* tc = as_tiled_copy(dsl);
+    REQUIRE(tc);
+    CHECK(to_string(tc->tiled_layout_tv) == c.oracle_tv);
+    CHECK(to_string(tc->layout_d_tv) == c.oracle_d);
+    CHECK(tiled_copy_text(dsl) == tiled_copy_text(eval(c.cpp)));
+  }
+  CHECK(tiled_copy_text(eval("cute.make_copy_atom(tcgen05.St16x128bOp(tcgen05.Repetition.x2, tcgen05.Unpack.UNPACK_32b_IN_16b), cutlass.BFloat16)")) ==
+        tiled_copy_text(eval("Copy_Atom<SM100_TMEM_STORE_16dp128b2x_16b, bfloat16_t>{}")));
+  CHECK(error_of("cute.make_copy_atom(tcgen05.Ld16x256bOp(tcgen05.Repetition.x128), cutlass.Float32)").find("SM100_TMEM_LOAD_16dp256b128x") !=
+        std::string::npos);
+  CHECK(error_of("tcgen05.Ld32x32bOp(tcgen05.Repetition.x3)").find("has no member x3") != std::string::npos);
+  CHECK(error_of("tcgen05.make_tmem_copy(tcgen05.Ld32x32bOp(), " + tmem("Float32", "cute.make_layout((128, 32), stride=(65536, 1))") + ")")
+            .find("needs an element type") != std::string::npos);
+}
