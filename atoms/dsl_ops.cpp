@@ -17,6 +17,8 @@
 // An MMA Op evaluates straight to its MMA atom (cute.make_mma_atom(op) is the atom); a copy Op
 // is an object of kind "copy_op" until make_copy_atom gives it its element type.
 #include <algorithm>
+#include <cinttypes>
+#include <cstdio>
 #include <functional>
 #include <memory>
 
@@ -787,6 +789,52 @@ Value sm90_get_smem_store_op(Evaluator& ev, const Node& n) {
   }
 }
 
+// tcgen05.get_tmem_copy_properties of a TMEM load: (data paths, bits, repetitions, packed),
+// read off the C++ name SM100_TMEM_LOAD_<dp>dp<bits>b<N>x[_16b]; false for anything else.
+bool tmem_load_properties(const std::string& op, int64_t& dp, int64_t& bits, int64_t& rep, bool& packed) {
+  const std::string prefix = "SM100_TMEM_LOAD_";
+  if (op.rfind(prefix, 0) != 0) return false;
+  if (std::sscanf(op.c_str() + prefix.size(), "%" SCNd64 "dp%" SCNd64 "b%" SCNd64 "x", &dp, &bits, &rep) != 3) return false;
+  packed = op.size() > 4 && op.compare(op.size() - 4, 4, "_16b") == 0;
+  return true;
+}
+
+// sm100_utils.get_smem_store_op(layout_d, elem_ty_d, elem_ty_acc, tiled_tmem_load): the widest
+// stmatrix whose registers match the TMEM load's (blackwell_helpers.py), else a universal copy.
+Value sm100_get_smem_store_op(Evaluator& ev, const Node& n) {
+  auto a = bind_dsl_args(ev, n, {"layout_d", "elem_ty_d", "elem_ty_acc", "tiled_tmem_load"}, 4);
+  const bool m_major = enum_arg(ev, *a[0], "LayoutEnum") == "COL_MAJOR", n_major = !m_major;
+  const ValueType d = dtype_arg(ev, *a[1]), acc = dtype_arg(ev, *a[2]);
+  const Value load = ev.eval(*a[3]);
+  const TiledCopy* tiled = as_tiled_copy(load);
+  const CopyAtom* atom = tiled ? &tiled->atom : as_copy_atom(load);
+  if (!atom) ev.fail(*a[3], "tiled_tmem_load is a TiledCopy (tcgen05.make_tmem_copy(...)), got " + load.describe());
+  int64_t dp = 0, bits = 0, rep = 0;
+  bool packed = false;
+  std::string op = "UniversalCopy<" + d.name + ">";
+  if (tmem_load_properties(atom->op, dp, bits, rep, packed)) {
+    const bool plain = !packed, f32_acc = acc.bits == 32, dp16 = dp == 16;
+    auto in = [](int64_t x, std::initializer_list<int64_t> set) { return std::find(set.begin(), set.end(), x) != set.end(); };
+    const bool m8n8_4x = (f32_acc && d.bits == 32 && n_major && dp16 && bits == 128 && in(rep, {2, 4, 8, 16, 32, 64}) && plain) ||
+                         (f32_acc && d.bits == 16 && dp16 && bits == 256 && in(rep, {2, 4, 8, 16, 32}) && plain) ||
+                         (acc.bits == 16 && d.bits == 16 && dp16 && bits == 128 && in(rep, {2, 4, 8, 16, 32, 64}) && packed);
+    const bool m8n8_2x = (f32_acc && d.bits == 32 && n_major && dp16 && bits == 128 && rep == 1 && plain) ||
+                         (f32_acc && d.bits == 16 && dp16 && bits == 256 && rep == 1 && plain) ||
+                         (acc.bits == 16 && d.bits == 16 && dp16 && bits == 128 && rep == 1 && packed);
+    const bool m16n8 = f32_acc && d.bits == 8 && m_major && dp16 && bits == 256 && plain;
+    if (m8n8_4x) op = m_major ? "SM90_U16x8_STSM_T" : "SM90_U32x4_STSM_N";  // StMatrix8x8x16bOp(is_m_major, 4)
+    else if (m8n8_2x) op = m_major ? "SM90_U16x4_STSM_T" : "SM90_U32x2_STSM_N";
+    else if (m16n8 && in(rep, {4, 8, 16, 32})) op = "SM100_U8x16_STSM_T";  // StMatrix16x8x8bOp(transpose=True, 4)
+    else if (m16n8 && rep == 2) op = "SM100_U8x8_STSM_T";
+    else if (m16n8 && rep == 1) op = "SM100_U8x4_STSM_T";
+  }
+  try {
+    return copy_atom_value(make_copy_atom(op, d));
+  } catch (const Error& e) {
+    ev.fail(n, n.name + ": " + e.what());
+  }
+}
+
 void add_at(Registry& r, std::initializer_list<const char*> names, const Builtin& fn, const std::string& signature) {
   for (const char* name : names) r.add(name, fn, signature);
 }
@@ -932,6 +980,7 @@ void register_dsl_names(Registry& r) {
         "sm100_utils.make_smem_layout_b(tiled_mma, mma_tiler_mnk, b_dtype, num_stages, is_k_major=None)");
   r.add("sm100_utils.get_smem_layout_atom_epi", sm100_get_smem_layout_atom_epi, "sm100_utils.get_smem_layout_atom_epi(layout, element_type, epi_tile)");
   r.add("sm100_utils.make_smem_layout_epi", sm100_make_smem_layout_epi, "sm100_utils.make_smem_layout_epi(epi_dtype, epi_layout, epi_tile, epi_stage)");
+  r.add("sm100_utils.get_smem_store_op", sm100_get_smem_store_op, "sm100_utils.get_smem_store_op(layout_d, elem_ty_d, elem_ty_acc, tiled_tmem_load)");
   r.add("sm90_utils.get_smem_store_op", sm90_get_smem_store_op, "sm90_utils.get_smem_store_op(layout_d, elem_ty_d, elem_ty_acc)");
   r.add("cute.nvgpu.tcgen05.tile_to_mma_shape", [](Evaluator& ev, const Node& n) {
     auto a = bind_dsl_args(ev, n, {"atom", "mma_tile_shape", "order"}, 2);

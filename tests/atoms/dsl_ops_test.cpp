@@ -551,6 +551,33 @@ TEST_CASE("CuTeDSL's tcgen05 TMEM copy Ops and tcgen05.make_tmem_copy are C++'s 
   CHECK(error_of("cute.make_copy_atom(tcgen05.Ld16x256bOp(tcgen05.Repetition.x128), cutlass.Float32)").find("SM100_TMEM_LOAD_16dp256b128x") !=
         std::string::npos);
   CHECK(error_of("tcgen05.Ld32x32bOp(tcgen05.Repetition.x3)").find("has no member x3") != std::string::npos);
+  // sm100_utils.get_smem_store_op picks the stmatrix that matches the TMEM load (blackwell_helpers.py)
+  auto load = [&](const std::string& op, const std::string& type) {
+    return "tcgen05.make_tmem_copy(cute.make_copy_atom(" + op + ", cutlass." + type + "), " +
+           tmem(type, "cute.make_layout((128, 256), stride=(" + std::string(type == "Float16" ? "131072" : "65536") + ", 1))") + ")";
+  };
+  const std::pair<std::string, std::string> store_ops[] = {
+      {"sm100_utils.get_smem_store_op(utils.LayoutEnum.ROW_MAJOR, cutlass.Float16, cutlass.Float32, " +
+           load("tcgen05.Ld16x256bOp(tcgen05.Repetition.x2)", "Float32") + ")",
+       "Copy_Atom<SM90_U32x4_STSM_N, half_t>{}"},
+      {"sm100_utils.get_smem_store_op(utils.LayoutEnum.COL_MAJOR, cutlass.Float16, cutlass.Float32, " +
+           load("tcgen05.Ld16x256bOp(tcgen05.Repetition.x1)", "Float32") + ")",
+       "Copy_Atom<SM90_U16x4_STSM_T, half_t>{}"},
+      {"sm100_utils.get_smem_store_op(utils.LayoutEnum.COL_MAJOR, cutlass.Float8E4M3FN, cutlass.Float32, " +
+           load("tcgen05.Ld16x256bOp(tcgen05.Repetition.x4)", "Float32") + ")",
+       "Copy_Atom<SM100_U8x16_STSM_T, float_e4m3_t>{}"},
+      {"sm100_utils.get_smem_store_op(utils.LayoutEnum.ROW_MAJOR, cutlass.Float32, cutlass.Float32, " +
+           load("tcgen05.Ld32x32bOp(tcgen05.Repetition.x8)", "Float32") + ")",
+       "Copy_Atom<UniversalCopy<float>, float>{}"},
+      {"sm100_utils.get_smem_store_op(utils.LayoutEnum.ROW_MAJOR, cutlass.Float16, cutlass.Float16, " +
+           load("tcgen05.Ld16x128bOp(tcgen05.Repetition.x4, tcgen05.Pack.PACK_16b_IN_32b)", "Float16") + ")",
+       "Copy_Atom<SM90_U32x4_STSM_N, half_t>{}"},
+  };
+  for (const auto& [dsl, cpp] : store_ops) {
+    const auto& dsl_text = dsl;  // clang 14 cannot capture a structured binding (CAPTURE is a lambda)
+    CAPTURE(dsl_text);
+    CHECK(tiled_copy_text(eval(dsl)) == tiled_copy_text(eval(cpp)));
+  }
   CHECK(error_of("tcgen05.make_tmem_copy(tcgen05.Ld32x32bOp(), " + tmem("Float32", "cute.make_layout((128, 32), stride=(65536, 1))") + ")")
             .find("needs an element type") != std::string::npos);
 }
