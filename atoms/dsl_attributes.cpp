@@ -12,6 +12,9 @@
 //              .layout_src_tv_tiled / .layout_dst_tv_tiled (get_layoutS/D_TV)  .size (threads)
 // A TiledMma is an MmaAtom in CuTeDSL (class TiledMma(MmaAtom)), so tiled_mma.tv_layout_A is
 // the atom's ALayout and tiled_mma.tv_layout_A_tiled the tiling's; likewise for copies.
+#include <functional>
+#include <map>
+
 #include "atoms/copy_catalogue.hpp"
 #include "atoms/copy_names.hpp"
 #include "atoms/mma_catalogue.hpp"
@@ -55,12 +58,15 @@ void attribute(Registry& r, const std::string& attr, const Getter& get, const st
 Value mma_attribute(Evaluator& ev, const Node& n, const Value& v, const std::string& attr) {
   const MmaAtom* a = mma_atom_of(v);
   if (!a) not_an_attribute(ev, n, attr, "an MMA atom or TiledMma", v);
-  if (attr == "thr_id") return V::layout(a->thr_id);
-  if (attr == "shape_mnk") return V::from(a->shape_mnk);
-  if (attr == "tv_layout_A") return V::layout(a->layout_a);
-  if (attr == "tv_layout_B") return V::layout(a->layout_b);
-  if (attr == "tv_layout_C") return V::layout(a->layout_c);
-  if (attr == "op") return mma_atom_value(*a);  // a CuTeDSL MMA Op evaluates to its atom (atoms/dsl_ops.cpp)
+  static const std::map<std::string, std::function<Value(const MmaAtom&)>> members = {
+      {"thr_id", [](const MmaAtom& m) { return V::layout(m.thr_id); }},
+      {"shape_mnk", [](const MmaAtom& m) { return V::from(m.shape_mnk); }},
+      {"tv_layout_A", [](const MmaAtom& m) { return V::layout(m.layout_a); }},
+      {"tv_layout_B", [](const MmaAtom& m) { return V::layout(m.layout_b); }},
+      {"tv_layout_C", [](const MmaAtom& m) { return V::layout(m.layout_c); }},
+      {"op", [](const MmaAtom& m) { return mma_atom_value(m); }},  // a CuTeDSL MMA Op evaluates to its atom (atoms/dsl_ops.cpp)
+  };
+  if (auto it = members.find(attr); it != members.end()) return it->second(*a);
   // a_major_mode / b_major_mode: the Op's OperandMajorMode (warpgroup and tcgen05 Ops only)
   const std::string& major = attr == "a_major_mode" ? a->major_a : a->major_b;
   if (major.empty()) ev.fail(n, a->name + " has no operand major mode (warpgroup and tcgen05 MMAs have one)");
@@ -85,29 +91,25 @@ const TiledMma& tiled_mma_of(Evaluator& ev, const Node& n, const Value& v, const
 
 Value tiled_mma_attribute(Evaluator& ev, const Node& n, const Value& v, const std::string& attr) {
   const TiledMma& m = tiled_mma_of(ev, n, v, attr);
-  if (attr == "tv_layout_A_tiled") return V::layout(m.tv_layout_a);
-  if (attr == "tv_layout_B_tiled") return V::layout(m.tv_layout_b);
-  if (attr == "tv_layout_C_tiled") return V::layout(m.tv_layout_c);
-  if (attr == "thr_layout_vmnk") return V::layout(m.thr_layout_vmnk);
-  return tiler_value(m.permutation);  // permutation_mnk
+  if (attr == "permutation_mnk") return tiler_value(m.permutation);
+  return V::layout(attr == "tv_layout_A_tiled"   ? m.tv_layout_a
+                   : attr == "tv_layout_B_tiled" ? m.tv_layout_b
+                   : attr == "tv_layout_C_tiled" ? m.tv_layout_c
+                                                 : m.thr_layout_vmnk);  // or thr_layout_vmnk
 }
 
 Value copy_attribute(Evaluator& ev, const Node& n, const Value& v, const std::string& attr) {
   const CopyAtom* a = copy_atom_of(v);
   if (!a) not_an_attribute(ev, n, attr, "a copy atom or TiledCopy", v);
-  if (attr == "layout_src_tv") return V::layout(a->val_layout_src);
-  if (attr == "layout_dst_tv") return V::layout(a->val_layout_dst);
   if (attr == "value_type") return V::type(a->value_type);
-  return V::layout(a->thr_id);  // thr_id
+  return V::layout(attr == "layout_src_tv" ? a->val_layout_src : attr == "layout_dst_tv" ? a->val_layout_dst : a->thr_id);  // or thr_id
 }
 
 Value tiled_copy_attribute(Evaluator& ev, const Node& n, const Value& v, const std::string& attr) {
   const TiledCopy* c = as_tiled_copy(v);
   if (!c) not_an_attribute(ev, n, attr, "a TiledCopy (cute.make_tiled_copy_tv(...))", v);
-  if (attr == "layout_tv_tiled") return V::layout(c->tiled_layout_tv);
-  if (attr == "layout_src_tv_tiled") return V::layout(c->layout_s_tv);
-  if (attr == "layout_dst_tv_tiled") return V::layout(c->layout_d_tv);
-  return c->tiler_is_shape ? V::from(c->tile_mn) : tiler_value(c->tiler_mn);  // tiler_mn
+  if (attr == "tiler_mn") return c->tiler_is_shape ? V::from(c->tile_mn) : tiler_value(c->tiler_mn);
+  return V::layout(attr == "layout_tv_tiled" ? c->tiled_layout_tv : attr == "layout_src_tv_tiled" ? c->layout_s_tv : c->layout_d_tv);
 }
 
 // The one argument of a method call obj.NAME(arg) (keyword `keyword` allowed).

@@ -515,27 +515,26 @@ TEST_CASE("CuTeDSL's tcgen05 TMEM copy Ops and tcgen05.make_tmem_copy are C++'s 
   struct Case {
     std::string dsl, cpp, oracle_tv, oracle_d;
   };
+  // tcgen05.make_tmem_copy(make_copy_atom(OP, T), a (128, cols) tmem tensor) and the C++ spelling
+  auto row = [&](const std::string& op, const std::string& type, int cols, const std::string& cpp_op, const std::string& tv, const std::string& d) {
+    const bool half = type == "Float16";
+    const std::string dp = half ? "131072" : "65536", n = std::to_string(cols);
+    return Case{"tcgen05.make_tmem_copy(cute.make_copy_atom(tcgen05." + op + ", cutlass." + type + "), " +
+                    tmem(type, "cute.make_layout((128, " + n + "), stride=(" + dp + ", 1))") + ")",
+                "make_tmem_copy(" + cpp_op + "{}, make_tensor(make_tmem_ptr<" + (half ? "half_t" : "float") + ">(0), Layout<Shape<_128,_" + n +
+                    ">, Stride<_" + dp + ",_1>>{}))",
+                tv, d};
+  };
   const Case cases[] = {
-      {"tcgen05.make_tmem_copy(cute.make_copy_atom(tcgen05.Ld32x32bOp(tcgen05.Repetition.x8), cutlass.Float32), " +
-           tmem("Float32", "cute.make_layout((128, 256), stride=(65536, 1))") + ")",
-       "make_tmem_copy(SM100_TMEM_LOAD_32dp32b8x{}, make_tensor(make_tmem_ptr<float>(0), Layout<Shape<_128,_256>, Stride<_65536,_1>>{}))",
-       "((32,4),(8,32)):((0,1),(128,4))", "((32,4),(8,1)):((4,1),(128,0))"},
-      {"tcgen05.make_tmem_copy(cute.make_copy_atom(tcgen05.St32x32bOp(repeat=tcgen05.Repetition.x4), cutlass.Float32), " +
-           tmem("Float32", "cute.make_layout((128, 128), stride=(65536, 1))") + ")",
-       "make_tmem_copy(SM100_TMEM_STORE_32dp32b4x{}, make_tensor(make_tmem_ptr<float>(0), Layout<Shape<_128,_128>, Stride<_65536,_1>>{}))",
-       "((32,4),(4,32)):((0,1),(128,4))", "((32,4),((4,32),1)):((0,1),((128,4),0))"},
-      {"cute.nvgpu.tcgen05.make_tmem_copy(cute.make_copy_atom(tcgen05.Ld16x256bOp(), cutlass.Float32), " +
-           tmem("Float32", "cute.make_layout((128, 256), stride=(65536, 1))") + ")",
-       "make_tmem_copy(SM100_TMEM_LOAD_16dp256b1x{}, make_tensor(make_tmem_ptr<float>(0), Layout<Shape<_128,_256>, Stride<_65536,_1>>{}))",
-       "((32,4),(8,16)):((0,1),(64,4))", "((4,8,4),((2,2),1)):((128,4,1),((64,32),0))"},
-      {"tcgen05.make_tmem_copy(cute.make_copy_atom(tcgen05.Ld16x32bx2Op(tcgen05.Repetition.x2), cutlass.Float32), " +
-           tmem("Float32", "cute.make_layout((128, 64), stride=(65536, 1))") + ")",
-       "make_tmem_copy(SM100_TMEM_LOAD_16dp32b2x{}, make_tensor(make_tmem_ptr<float>(0), Layout<Shape<_128,_64>, Stride<_65536,_1>>{}))",
-       "((32,4),(4,16)):((0,1),(64,4))", "((16,2,4),(2,1)):((4,128,1),(64,0))"},
-      {"tcgen05.make_tmem_copy(cute.make_copy_atom(tcgen05.Ld32x32bOp(tcgen05.Repetition.x16, tcgen05.Pack.PACK_16b_IN_32b), cutlass.Float16), " +
-           tmem("Float16", "cute.make_layout((128, 64), stride=(131072, 1))") + ")",
-       "make_tmem_copy(SM100_TMEM_LOAD_32dp32b16x_16b{}, make_tensor(make_tmem_ptr<half_t>(0), Layout<Shape<_128,_64>, Stride<_131072,_1>>{}))",
-       "((32,4),(32,32)):((0,1),(128,4))", "((32,4),(32,1)):((4,1),(128,0))"},
+      row("Ld32x32bOp(tcgen05.Repetition.x8)", "Float32", 256, "SM100_TMEM_LOAD_32dp32b8x", "((32,4),(8,32)):((0,1),(128,4))",
+          "((32,4),(8,1)):((4,1),(128,0))"),
+      row("St32x32bOp(repeat=tcgen05.Repetition.x4)", "Float32", 128, "SM100_TMEM_STORE_32dp32b4x", "((32,4),(4,32)):((0,1),(128,4))",
+          "((32,4),((4,32),1)):((0,1),((128,4),0))"),
+      row("Ld16x256bOp()", "Float32", 256, "SM100_TMEM_LOAD_16dp256b1x", "((32,4),(8,16)):((0,1),(64,4))", "((4,8,4),((2,2),1)):((128,4,1),((64,32),0))"),
+      row("Ld16x32bx2Op(tcgen05.Repetition.x2)", "Float32", 64, "SM100_TMEM_LOAD_16dp32b2x", "((32,4),(4,16)):((0,1),(64,4))",
+          "((16,2,4),(2,1)):((4,128,1),(64,0))"),
+      row("Ld32x32bOp(tcgen05.Repetition.x16, tcgen05.Pack.PACK_16b_IN_32b)", "Float16", 64, "SM100_TMEM_LOAD_32dp32b16x_16b",
+          "((32,4),(32,32)):((0,1),(128,4))", "((32,4),(32,1)):((4,1),(128,0))"),
   };
   for (const auto& c : cases) {
     CAPTURE(c.dsl);
