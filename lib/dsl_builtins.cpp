@@ -6,6 +6,7 @@
 //   cute.slice_(src, coord)                     -> slice(coord, src)
 //   cute.recast_layout(new_bits, old_bits, L)   -> recast_layout of L from old_bits to new_bits
 #include <algorithm>
+#include <cctype>
 
 #include "lib/dsl.hpp"
 
@@ -187,6 +188,16 @@ void register_dsl_algebra(Registry& r) {
   r.add("py.attr", [](Evaluator& ev, const Node& n) { return attribute(ev, n.args[1], n.args[0], n.args[1].name); });
   for (const char* attr : {"shape", "stride"})
     r.add(std::string("py.attr.") + attr, [attr](Evaluator& ev, const Node& n) { return layout_attribute(ev, n, attr); }, std::string("layout.") + attr);
+  // CuTeDSL's Numeric names (Float16, BFloat16, Int8, ...) before the atom catalogue's resolvers,
+  // which would otherwise build their name tables to decline them (C++'s half_t, float are lower case)
+  r.add_resolver([](Evaluator&, const Node& n, Value& out) {
+    ValueType t;
+    if (n.call != Node::Call::kNone || n.has_template_args || n.name.empty() || !std::isupper(static_cast<unsigned char>(n.name[0])) ||
+        n.name.find(':') != std::string::npos || !lookup_value_type(n.name, t))
+      return false;
+    out = V::type(t);
+    return true;
+  });
   // name.attr / name.method(...) where `name` is a declared value (--from): a dotted name the
   // parser could not tell from a module path.  Only attributes some builtin defines are claimed.
   r.add_resolver([](Evaluator& ev, const Node& n, Value& out) {
