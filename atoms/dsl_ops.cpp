@@ -38,54 +38,12 @@ namespace {
 
 using V = Value;
 
-// --- CuTeDSL's enums --------------------------------------------------------------------
-struct EnumClass {
-  const char* name;
-  std::vector<const char*> members;
-};
-
-const std::vector<EnumClass>& enum_classes() {
-  static const std::vector<EnumClass> e = {
-      {"OperandMajorMode", {"K", "MN"}},
-      {"OperandSource", {"RMEM", "SMEM", "TMEM"}},
-      {"CtaGroup", {"ONE", "TWO"}},
-      {"LayoutEnum", {"ROW_MAJOR", "COL_MAJOR"}},
-      {"SmemLayoutAtomKind", {"MN_INTER", "MN_SW32", "MN_SW64", "MN_SW128", "MN_SW128_32B", "K_INTER", "K_SW32", "K_SW64", "K_SW128"}},
-      {"LoadCacheMode", {"ALWAYS", "GLOBAL", "STREAMING", "LAST_USE", "NONE"}},
-      {"AddressSpace", {"generic", "gmem", "smem", "rmem", "tmem", "dsmem", "cmem"}},
-      {"ReductionKind", {"ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR"}},
-      {"Repetition", {"x1", "x2", "x4", "x8", "x16", "x32", "x64", "x128"}},
-      {"Pack", {"NONE", "PACK_16b_IN_32b"}},
-      {"Unpack", {"NONE", "UNPACK_32b_IN_16b"}},
-  };
-  return e;
-}
-
-// `...OperandMajorMode.K` is the tag "OperandMajorMode.K", whichever module it was reached through.
-bool resolve_enum(Evaluator& ev, const Node& n, Value& out) {
-  const size_t dot = n.name.rfind('.');
-  if (dot == std::string::npos || n.call != Node::Call::kNone) return false;
-  const size_t cls_begin = n.name.rfind('.', dot - 1) == std::string::npos ? 0 : n.name.rfind('.', dot - 1) + 1;
-  const std::string cls = n.name.substr(cls_begin, dot - cls_begin), member = n.name.substr(dot + 1);
-  for (const auto& e : enum_classes()) {
-    if (cls != e.name) continue;
-    for (const char* m : e.members)
-      if (member == m) {
-        out = V::tag(cls + "." + member);
-        return true;
-      }
-    std::string known;
-    for (const char* m : e.members) known += (known.empty() ? "" : ", ") + std::string(m);
-    ev.fail(n, cls + " has no member " + member + " (it has " + known + ")");
-  }
-  return false;
-}
-
 // The member of enum `cls` an argument names.
 std::string enum_arg(Evaluator& ev, const Node& at, const std::string& cls) {
   Value v = ev.eval(at);
   if (v.is(V::Kind::kTag) && v.tag().rfind(cls + ".", 0) == 0) return v.tag().substr(cls.size() + 1);
-  ev.fail(at, "expected a " + cls + " (e.g. " + cls + "." + enum_classes().front().members.front() + "), got " + v.describe());
+  const std::vector<std::string> members = dsl_enum_members(cls);
+  ev.fail(at, "expected a " + cls + (members.empty() ? "" : " (e.g. " + cls + "." + members.front() + ")") + ", got " + v.describe());
 }
 
 ValueType dtype_arg(Evaluator& ev, const Node& at) {
@@ -842,7 +800,6 @@ void add_at(Registry& r, std::initializer_list<const char*> names, const Builtin
 }  // namespace
 
 void register_dsl_names(Registry& r) {
-  r.add_resolver(resolve_enum);
   // warp (mma.sync)
   r.add("cute.nvgpu.warp.MmaF16BF16Op", warp_f16bf16, "cute.nvgpu.warp.MmaF16BF16Op(ab_dtype, acc_dtype, shape_mnk)");
   r.add("cute.nvgpu.warp.MmaTF32Op", warp_tf32, "cute.nvgpu.warp.MmaTF32Op(shape_mnk)");

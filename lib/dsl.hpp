@@ -70,6 +70,10 @@ std::vector<const Node*> bind_dsl_args(Evaluator& ev, const Node& n, const std::
 // point into the DSL text.
 Node cpp_call(const Node& n, const std::string& cpp, const std::vector<const Node*>& args, const Node* modes = nullptr);
 
+// The members of a CuTeDSL enum class ("OperandMajorMode" -> K, MN); a member written
+// `...OperandMajorMode.K` evaluates to the tag "OperandMajorMode.K".  Empty for an unknown class.
+std::vector<std::string> dsl_enum_members(const std::string& cls);
+
 // The CuTeDSL names of the layout algebra (cute.make_layout, cute.logical_divide, ...).
 void register_dsl_algebra(Registry& r);
 

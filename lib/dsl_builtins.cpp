@@ -9,6 +9,7 @@
 #include <cctype>
 
 #include "lib/dsl.hpp"
+#include "lib/environment.hpp"
 
 namespace cutevis {
 
@@ -128,6 +129,49 @@ Value binary(Evaluator& ev, const Node& n, char op) {
   }
 }
 
+// --- CuTeDSL's enums --------------------------------------------------------------------
+struct EnumClass {
+  const char* name;
+  std::vector<const char*> members;
+};
+
+const std::vector<EnumClass>& enum_classes() {
+  static const std::vector<EnumClass> e = {
+      {"OperandMajorMode", {"K", "MN"}},
+      {"OperandSource", {"RMEM", "SMEM", "TMEM"}},
+      {"CtaGroup", {"ONE", "TWO"}},
+      {"LayoutEnum", {"ROW_MAJOR", "COL_MAJOR"}},
+      {"SmemLayoutAtomKind", {"MN_INTER", "MN_SW32", "MN_SW64", "MN_SW128", "MN_SW128_32B", "K_INTER", "K_SW32", "K_SW64", "K_SW128"}},
+      {"LoadCacheMode", {"ALWAYS", "GLOBAL", "STREAMING", "LAST_USE", "NONE"}},
+      {"AddressSpace", {"generic", "gmem", "smem", "rmem", "tmem", "dsmem", "cmem"}},
+      {"ReductionKind", {"ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR"}},
+      {"Repetition", {"x1", "x2", "x4", "x8", "x16", "x32", "x64", "x128"}},
+      {"Pack", {"NONE", "PACK_16b_IN_32b"}},
+      {"Unpack", {"NONE", "UNPACK_32b_IN_16b"}},
+  };
+  return e;
+}
+
+// `...OperandMajorMode.K` is the tag "OperandMajorMode.K", whichever module it was reached through.
+bool resolve_enum(Evaluator& ev, const Node& n, Value& out) {
+  const size_t dot = n.name.rfind('.');
+  if (dot == std::string::npos || dot == 0 || n.call != Node::Call::kNone) return false;
+  const size_t cls_begin = n.name.rfind('.', dot - 1) == std::string::npos ? 0 : n.name.rfind('.', dot - 1) + 1;
+  const std::string cls = n.name.substr(cls_begin, dot - cls_begin), member = n.name.substr(dot + 1);
+  for (const auto& e : enum_classes()) {
+    if (cls != e.name) continue;
+    for (const char* m : e.members)
+      if (member == m) {
+        out = V::tag(cls + "." + member);
+        return true;
+      }
+    std::string known;
+    for (const char* m : e.members) known += (known.empty() ? "" : ", ") + std::string(m);
+    ev.fail(n, cls + " has no member " + member + " (it has " + known + ")");
+  }
+  return false;
+}
+
 // A node calling the attribute or method builtin "py.attr.ATTR" with `object` first (lib/dsl.hpp).
 Node attribute_call(const Node& at, const Node& object, const std::string& attr) {
   Node c;
@@ -168,6 +212,12 @@ Value get_item(const Value& v, int64_t i) {
 
 }  // namespace
 
+std::vector<std::string> dsl_enum_members(const std::string& cls) {
+  for (const auto& e : enum_classes())
+    if (cls == e.name) return std::vector<std::string>(e.members.begin(), e.members.end());
+  return {};
+}
+
 void register_dsl_algebra(Registry& r) {
   // --- Python itself ------------------------------------------------------------------
   r.add("True", [](Evaluator&, const Node&) { return V::boolean(true); });
@@ -188,8 +238,10 @@ void register_dsl_algebra(Registry& r) {
   r.add("py.attr", [](Evaluator& ev, const Node& n) { return attribute(ev, n.args[1], n.args[0], n.args[1].name); });
   for (const char* attr : {"shape", "stride"})
     r.add(std::string("py.attr.") + attr, [attr](Evaluator& ev, const Node& n) { return layout_attribute(ev, n, attr); }, std::string("layout.") + attr);
-  // CuTeDSL's Numeric names (Float16, BFloat16, Int8, ...) before the atom catalogue's resolvers,
-  // which would otherwise build their name tables to decline them (C++'s half_t, float are lower case)
+  // CuTeDSL's enum members and Numeric names (Float16, BFloat16, Int8, ...) before the atom
+  // catalogue's resolvers, which would otherwise build their name tables to decline them
+  r.add_resolver(resolve_enum);
+  // (upper case: C++'s half_t, float are lower case)
   r.add_resolver([](Evaluator&, const Node& n, Value& out) {
     ValueType t;
     if (n.call != Node::Call::kNone || n.has_template_args || n.name.empty() || !std::isupper(static_cast<unsigned char>(n.name[0])) ||
@@ -211,6 +263,11 @@ void register_dsl_algebra(Registry& r) {
     owner.name = n.name.substr(0, dot);
     owner.begin = n.begin;
     owner.end = n.begin + dot;
+    try {  // `self.size` with no `self`: the whole dotted name is what is undefined (give -D self.size=...)
+      ev.eval(owner);
+    } catch (const UnknownName&) {
+      return false;
+    }
     Node c = attribute_call(n, owner, attr);
     for (const auto& a : n.args) c.args.push_back(a);  // a method's own arguments
     out = (*fn)(ev, c);

@@ -103,6 +103,13 @@ TEST_CASE("--from a CuTeDSL Blackwell kernel: sm100 SMEM helpers and tiled-MMA a
     CAPTURE(name);
     CHECK(r.out.find(name) != std::string::npos);
   }
+  // an attribute of `self` that the file never sets is what -D must give, not `self`
+  r = from({"eval", "-D", "self.num_ab_stage=2", "tile_n"});
+  CHECK(r.exit_code == kExitOk);
+  r = run_cutevis({"eval", "--from", kernel, "-D", tiler, "--dsl", "self.size"});
+  CHECK(r.exit_code == kExitBadInput);
+  CHECK(r.err.find("self.size") != std::string::npos);
+  CHECK(r.err.find("unknown name 'self'") == std::string::npos);
   // the attribute of a value that has none: one line and a caret
   r = run_cutevis({"eval", "cute.make_layout((4, 8)).tv_layout_C_tiled"});
   CHECK(r.exit_code == kExitBadInput);
