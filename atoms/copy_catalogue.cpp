@@ -8,6 +8,7 @@
 #include <map>
 
 #include "atoms/notation.hpp"
+#include "atoms/tmem.hpp"
 
 namespace cutevis {
 
@@ -173,6 +174,7 @@ std::vector<CopyAtom> fixed_ops() {
   ops.push_back(op_traits("SM100_STORE_256bit_CACHE_NOALLOCATION", "SM100_STORE", 100, one_thr_id(), bits256, bits256, bits256,
                           "st.global.L1::no_allocate.v8.f32 [%0], {" + operands(1, 8) + "};\n", {"uint32_t", 8}, {"uint256_t", 1},
                           "(T1,V256b) -> (T1,V256b): one 256b global store, no L1 allocation"));
+  for (auto& a : tmem_copy_ops()) ops.push_back(std::move(a));  // SM100 tcgen05.ld/st (atoms/tmem.cpp)
   return ops;
 }
 
@@ -450,6 +452,8 @@ std::vector<CopyAtom> copy_catalogue() {
     for (const char* t : types) out.push_back(with_value_type(traits, value_type_named(t)));
   };
   for (const auto& [op, traits] : fixed_op_table()) {
+    // tcgen05 ld/st: by name only (their RefLayout is the tmem side, broadcast over the warp: not a listing's atom)
+    if (traits.family == "SM100_TMEM") continue;
     if (traits.family == "SM100_LDSM" || traits.family == "SM100_STSM")
       add(traits, {"uint8_t", "float_e4m3_t"});
     else if (traits.family == "SM50_Shuffle" || traits.family == "SM100_LOAD" || traits.family == "SM100_STORE")

@@ -7,6 +7,7 @@
 #include "atoms/names.hpp"
 #include "atoms/tiled_copy.hpp"
 #include "atoms/tiled_mma.hpp"
+#include "atoms/tma.hpp"
 
 namespace cutevis {
 
@@ -20,6 +21,7 @@ const TiledMma& mma_arg(Evaluator& ev, const Node& n, const Value& v) {
 }  // namespace
 
 void register_cpp_atom_names(Registry& r) {
+  register_tma_names(r);  // make_tma_copy, make_tma_atom, make_tma_copy_A/B/C_sm90 (atoms/tma_names.cpp)
   // size(TiledMMA) / size(TiledCopy): the number of threads (CuTe: size(get_thr_layout_vmnk()))
   if (const Builtin* base = r.find("size")) {
     Builtin layout_size = *base;

@@ -12,9 +12,13 @@
 //   cute.make_copy_atom(cute.nvgpu.CopyUniversalOp(), cutlass.Float16, num_bits_per_copy=128)
 //       -> Copy_Atom<UniversalCopy<uint128_t>, half_t>
 //   cute.nvgpu.warp.LdMatrix8x8x16bOp(transpose=False, num_matrices=4) -> SM75_U32x4_LDSM_N
+//   cute.nvgpu.warp.LdMatrix16x8x8bOp(transpose=True, num_matrices=4)  -> SM100_U8x16_LDSM_T
 //
 // An MMA Op evaluates straight to its MMA atom (cute.make_mma_atom(op) is the atom); a copy Op
 // is an object of kind "copy_op" until make_copy_atom gives it its element type.
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
 #include <functional>
 #include <memory>
 
@@ -25,6 +29,7 @@
 #include "atoms/names.hpp"
 #include "atoms/tiled_copy.hpp"
 #include "atoms/tiled_mma.hpp"
+#include "lib/cpp_syntax.hpp"
 #include "lib/dsl.hpp"
 
 namespace cutevis {
@@ -33,49 +38,12 @@ namespace {
 
 using V = Value;
 
-// --- CuTeDSL's enums --------------------------------------------------------------------
-struct EnumClass {
-  const char* name;
-  std::vector<const char*> members;
-};
-
-const std::vector<EnumClass>& enum_classes() {
-  static const std::vector<EnumClass> e = {
-      {"OperandMajorMode", {"K", "MN"}},
-      {"OperandSource", {"RMEM", "SMEM", "TMEM"}},
-      {"CtaGroup", {"ONE", "TWO"}},
-      {"LayoutEnum", {"ROW_MAJOR", "COL_MAJOR"}},
-      {"SmemLayoutAtomKind", {"MN_INTER", "MN_SW32", "MN_SW64", "MN_SW128", "MN_SW128_32B", "K_INTER", "K_SW32", "K_SW64", "K_SW128"}},
-      {"LoadCacheMode", {"ALWAYS", "GLOBAL", "STREAMING", "LAST_USE", "NONE"}},
-  };
-  return e;
-}
-
-// `...OperandMajorMode.K` is the tag "OperandMajorMode.K", whichever module it was reached through.
-bool resolve_enum(Evaluator& ev, const Node& n, Value& out) {
-  const size_t dot = n.name.rfind('.');
-  if (dot == std::string::npos || n.call != Node::Call::kNone) return false;
-  const size_t cls_begin = n.name.rfind('.', dot - 1) == std::string::npos ? 0 : n.name.rfind('.', dot - 1) + 1;
-  const std::string cls = n.name.substr(cls_begin, dot - cls_begin), member = n.name.substr(dot + 1);
-  for (const auto& e : enum_classes()) {
-    if (cls != e.name) continue;
-    for (const char* m : e.members)
-      if (member == m) {
-        out = V::tag(cls + "." + member);
-        return true;
-      }
-    std::string known;
-    for (const char* m : e.members) known += (known.empty() ? "" : ", ") + std::string(m);
-    ev.fail(n, cls + " has no member " + member + " (it has " + known + ")");
-  }
-  return false;
-}
-
 // The member of enum `cls` an argument names.
 std::string enum_arg(Evaluator& ev, const Node& at, const std::string& cls) {
   Value v = ev.eval(at);
   if (v.is(V::Kind::kTag) && v.tag().rfind(cls + ".", 0) == 0) return v.tag().substr(cls.size() + 1);
-  ev.fail(at, "expected a " + cls + " (e.g. " + cls + "." + enum_classes().front().members.front() + "), got " + v.describe());
+  const std::vector<std::string> members = dsl_enum_members(cls);
+  ev.fail(at, "expected a " + cls + (members.empty() ? "" : " (e.g. " + cls + "." + members.front() + ")") + ", got " + v.describe());
 }
 
 ValueType dtype_arg(Evaluator& ev, const Node& at) {
@@ -168,6 +136,15 @@ Builtin warp_block_scaled_same(int k, int vs) {
 Value warp_mxf8f6f4(Evaluator& ev, const Node& n) {
   auto a = bind_dsl_args(ev, n, {"a_dtype", "b_dtype", "acc_dtype", "sf_type"}, 4);
   return warp_block_scaled(ev, n, *a[0], *a[1], *a[2], *a[3], 32, 32);
+}
+
+// MmaUniversalOp(abacc_dtype) -> UniversalFMA<T,T,T,T>: one thread, (1,1,1)
+Value universal_fma(Evaluator& ev, const Node& n) {
+  auto a = bind_dsl_args(ev, n, {"abacc_dtype"}, 1);
+  const ValueType t = dtype_arg(ev, *a[0]);
+  if (t.name != "half_t" && t.name != "float" && t.name != "double")
+    ev.fail(*a[0], "cute.nvgpu.MmaUniversalOp takes Float16, Float32 or Float64, got " + t.name);
+  return mma_atom_named(ev, n, "UniversalFMA<" + t.name + "," + t.name + "," + t.name + "," + t.name + ">");
 }
 
 // --- warpgroup: wgmma (SM90) ----------------------------------------------------------------
@@ -342,6 +319,11 @@ Value universal_copy(Evaluator& ev, const Node& n) {
   });
 }
 
+// CopyG2ROp / CopyR2GOp / CopyS2ROp / CopyR2SOp (): a universal copy with memory semantics
+// (order, scope, cache hints) that do not change which thread moves which bits: its layouts
+// are UniversalCopy's, so the atom is UniversalCopy<uintN_t> (UniversalCopy<T> without num_bits_per_copy).
+Value memory_copy(Evaluator& ev, const Node& n) { return universal_copy(ev, n); }
+
 // cpasync.CopyG2SOp(cache_mode=LoadCacheMode.ALWAYS) -> SM80_CP_ASYNC_CACHEALWAYS<uintN_t> (GLOBAL: CACHEGLOBAL)
 Value cp_async(Evaluator& ev, const Node& n) {
   auto a = bind_dsl_args(ev, n, {"cache_mode"}, 0);
@@ -377,6 +359,19 @@ std::string pick(int64_t count, const std::vector<std::pair<int64_t, const char*
 std::string ldsm_8x8(bool transpose, int64_t count) {
   return transpose ? pick(count, {{1, "SM75_U16x2_LDSM_T"}, {2, "SM75_U16x4_LDSM_T"}, {4, "SM75_U16x8_LDSM_T"}})
                    : pick(count, {{1, "SM75_U32x1_LDSM_N"}, {2, "SM75_U32x2_LDSM_N"}, {4, "SM75_U32x4_LDSM_N"}});
+}
+
+// tcgen05.Ld32x32bOp(repeat=Repetition.x1, pack=Pack.NONE) and the other TMEM loads / stores:
+// SM100_TMEM_LOAD_<shape><N>x[_16b] / SM100_TMEM_STORE_<shape><N>x[_16b] (cute/arch/copy_sm100.hpp).
+Builtin tmem_copy(const std::string& kind, const std::string& shape) {
+  const bool load = kind == "LOAD";
+  return [load, kind, shape](Evaluator& ev, const Node& n) {
+    auto a = bind_dsl_args(ev, n, {"repeat", load ? "pack" : "unpack"}, 0);
+    const std::string rep = a[0] ? enum_arg(ev, *a[0], "Repetition") : "x1";
+    const std::string packing = a[1] ? enum_arg(ev, *a[1], load ? "Pack" : "Unpack") : "NONE";
+    const std::string op = "SM100_TMEM_" + kind + "_" + shape + rep.substr(1) + "x" + (packing == "NONE" ? "" : "_16b");
+    return copy_op(n, [op](const ValueType&, int64_t, Evaluator&, const Node&) { return op; });
+  };
 }
 
 // --- atoms and tilings ---------------------------------------------------------------------
@@ -431,7 +426,9 @@ TiledMma dsl_tiled_mma(Evaluator& ev, const Node& n, const MmaAtom& atom, const 
 
 // cute.make_copy_atom(op, copy_internal_type, num_bits_per_copy=...)
 Value make_copy_atom_value(Evaluator& ev, const Node& n) {
-  auto a = bind_dsl_args(ev, n, {"op", "copy_internal_type", "num_bits_per_copy"}, 2);
+  // the memory-semantics keywords of CopyG2ROp & co. (cute/nvgpu/common.py) change no layout
+  auto a = bind_dsl_args(ev, n, {"op", "copy_internal_type", "num_bits_per_copy", "memory_order", "memory_scope", "l2_prefetch_size",
+                                 "l1c_evict_priority", "load_cache_mode", "store_cache_mode", "shared_space", "invariant"}, 2);
   Value op = ev.eval(*a[0]);
   auto* dsl_op = op.is(V::Kind::kObject) ? dynamic_cast<const CopyOpObject*>(op.object().get()) : nullptr;
   if (!dsl_op) ev.fail(*a[0], "expected a copy Op such as cute.nvgpu.CopyUniversalOp(), got " + op.describe());
@@ -504,6 +501,37 @@ Value sm100_trivial_tiled_mma(Evaluator& ev, const Node& n) {
   return tiled_mma_value(dsl_tiled_mma(ev, n, *as_mma_atom(atom), nullptr, nullptr));
 }
 
+// sm100_utils.make_blockscaled_trivial_tiled_mma(a_dtype, b_dtype, a_leading_mode, b_leading_mode,
+// sf_dtype, sf_vec_size, cta_group, mma_tiler_mn, a_source=SMEM), or the legacy one-ab_dtype form:
+// e2m1 x e2m1 is MmaMXF4Op (a scale per 32) or MmaMXF4NVF4Op (per 16), the f8f6f4 types MmaMXF8F6F4Op.
+Value sm100_blockscaled_tiled_mma(Evaluator& ev, const Node& n) {
+  bool legacy = false;
+  for (const auto& x : n.args) legacy = legacy || x.keyword == "ab_dtype";
+  if (!legacy && n.args.size() >= 2 && n.args[1].keyword.empty()) legacy = !ev.eval(n.args[1]).is(V::Kind::kType);
+  std::vector<const char*> params = {"a_dtype", "b_dtype", "a_leading_mode", "b_leading_mode", "sf_dtype", "sf_vec_size", "cta_group", "mma_tiler_mn", "a_source"};
+  if (legacy) params = {"ab_dtype", "a_leading_mode", "b_leading_mode", "sf_dtype", "sf_vec_size", "cta_group", "mma_tiler_mn", "a_source"};
+  auto a = bind_dsl_args(ev, n, params, params.size() - 1);
+  if (legacy) a.insert(a.begin() + 1, a[0]);
+  const ValueType ta = dtype_arg(ev, *a[0]), tb = dtype_arg(ev, *a[1]);
+  const Node smem = tag_node(n, "OperandSource.SMEM");
+  const Node& src = a[8] ? *a[8] : smem;
+  const int64_t vs = ev.eval(*a[5]).as_int();
+  const char* const f8f6f4[] = {"float_e4m3_t", "float_e5m2_t", "float_e2m3_t", "float_e3m2_t", "float_e2m1_t"};
+  auto is_f8f6f4 = [&](const ValueType& t) { return std::find(std::begin(f8f6f4), std::end(f8f6f4), t.name) != std::end(f8f6f4); };
+  Value atom;
+  if (ta.name == "float_e2m1_t" && tb.name == "float_e2m1_t") {
+    ValueType sf = vs == 32 ? named_type("float_ue8m0_t") : dtype_arg(ev, *a[4]);
+    if (sf.name == "float_e4m3_t") sf = named_type("float_ue4m3_t");  // NVFP4's unsigned scale
+    if (vs != 32 && vs != 16) ev.fail(*a[5], "unsupported sf_vec_size, got " + std::to_string(vs) + " (e2m1 takes 16 or 32)");
+    atom = tcgen05_block_scaled(ev, n, "MXF4", ta, tb, sf, static_cast<int>(vs), *a[7], *a[6], src, nullptr, nullptr, 64);
+  } else if (is_f8f6f4(ta) && is_f8f6f4(tb)) {
+    atom = tcgen05_block_scaled(ev, n, "MXF8F6F4", ta, tb, named_type("float_ue8m0_t"), 0, *a[7], *a[6], src, a[2], a[3], 32);
+  } else {
+    ev.fail(*a[0], "unsupported a_dtype/b_dtype, got " + ta.name + " and " + tb.name);
+  }
+  return tiled_mma_value(dsl_tiled_mma(ev, n, *as_mma_atom(atom), nullptr, nullptr));
+}
+
 // make_smem_layout_atom(kind, element_type): Swizzle o 0 o the compact (MN-major) or (K-major)
 // layout of one swizzle row, in elements -- CuTeDSL's own construction
 // (cute/nvgpu/warpgroup/helpers.py, tcgen05/helpers.py).
@@ -543,6 +571,16 @@ Value sm90_get_smem_layout_atom(Evaluator& ev, const Node& n) {
   return V::tag("SmemLayoutAtomKind." + smem_atom_kind(mn, checked_mul(size, t.bits), false));
 }
 
+// get_smem_layout_atom_ab's choice for an (MN, K) shape: the widest swizzle whose row divides
+// the major mode (blackwell_helpers.py).
+std::string sm100_atom_kind(Evaluator& ev, const Node& at, bool k_major, const ValueType& t, const IntTuple& mn_k) {
+  if (mn_k.is_leaf() || mn_k.rank() < 2) ev.fail(at, "smem_shape_mn_k is (MN, K), got " + to_string(mn_k));
+  const int64_t size = cutevis::size(mn_k[k_major ? 1 : 0]);
+  const int64_t bits = checked_mul(size, t.bits);
+  if (size % 8 != 0 || bits % 128 != 0) ev.fail(at, "the major mode must hold a multiple of 8 elements and of 128 bits, got " + to_string(mn_k));
+  return smem_atom_kind(!k_major, bits, !k_major && t.bits == 32);
+}
+
 // sm100_utils.get_smem_layout_atom_ab(major_mode, element_type, smem_shape_mn_k)
 Value sm100_get_smem_layout_atom_ab(Evaluator& ev, const Node& n) {
   auto a = bind_dsl_args(ev, n, {"major_mode", "element_type", "smem_shape_mn_k"}, 3);
@@ -550,10 +588,7 @@ Value sm100_get_smem_layout_atom_ab(Evaluator& ev, const Node& n) {
   const ValueType t = dtype_arg(ev, *a[1]);
   Value shape = ev.eval(*a[2]);
   if (!shape.is(V::Kind::kTuple) || shape.elements().size() < 2) ev.fail(*a[2], "smem_shape_mn_k is (MN, K), got " + shape.describe());
-  const int64_t size = cutevis::size(shape.elements()[k_major ? 1 : 0].to_int_tuple());
-  const int64_t bits = checked_mul(size, t.bits);
-  if (size % 8 != 0 || bits % 128 != 0) ev.fail(*a[2], "the major mode must hold a multiple of 8 elements and of 128 bits");
-  return V::tag("SmemLayoutAtomKind." + smem_atom_kind(!k_major, bits, !k_major && t.bits == 32));
+  return V::tag("SmemLayoutAtomKind." + sm100_atom_kind(ev, *a[2], k_major, t, shape.to_int_tuple()));
 }
 
 // The SM90 helpers' last step: get_smem_layout_atom for (LayoutEnum, dtype, major_mode_size),
@@ -612,6 +647,152 @@ Value sm100_make_smem_layout(Evaluator& ev, const Node& n) {
   }
 }
 
+// The layout CuTeDSL's tcgen05.tile_to_mma_shape gives: C++'s UMMA::tile_to_mma_shape, then
+// coalesced to the MMA tile shape's profile (cute/nvgpu/tcgen05/helpers.py).
+Value dsl_tile_to_mma_shape(Evaluator& ev, const Node& n, const AnyLayout& atom, const IntTuple& mma_shape, const IntTuple* order) {
+  try {
+    return V::layout(coalesce(tile_to_mma_shape(atom, mma_shape, order), mma_shape));
+  } catch (const Error& e) {
+    if (e.has_position()) throw;
+    ev.fail(n, n.name + ": " + e.what());
+  }
+}
+
+// sm100_utils.make_smem_layout_a/b(tiled_mma, mma_tiler_mnk, dtype, num_stages, is_k_major=None):
+// the operand's partition_shape of the MMA tile, the atom get_smem_layout_atom_ab picks for its
+// (MN, K) extent, tile_to_mma_shape'd with the stages appended, the major mode first.
+Value sm100_make_smem_layout_ab(Evaluator& ev, const Node& n, bool is_a) {
+  auto a = bind_dsl_args(ev, n, {"tiled_mma", "mma_tiler_mnk", is_a ? "a_dtype" : "b_dtype", "num_stages", "is_k_major"}, 4);
+  const TiledMma mma = tiled_mma_arg(ev, *a[0]);
+  bool k_major = false;
+  if (a[4]) {
+    k_major = ev.eval(*a[4]).as_bool();
+  } else {  // tiled_mma.op.a_major_mode == OperandMajorMode.K
+    const std::string& major = is_a ? mma.atom.major_a : mma.atom.major_b;
+    if (major.empty()) ev.fail(*a[0], mma.atom.name + " has no operand major mode: give is_k_major=True or False");
+    k_major = major == "K";
+  }
+  const std::vector<int64_t> mnk = ints_arg(ev, *a[1]);
+  if (mnk.size() != 3) ev.fail(*a[1], "mma_tiler_mnk is (M, N, K)");
+  const ValueType t = dtype_arg(ev, *a[2]);
+  const int64_t stages = ev.eval(*a[3]).as_int();
+  IntTuple part;  // ((MMA_MN, MMA_K), MN_MMAs, K_MMAs): tiled_mma.partition_shape_A(dice(mma_tiler_mnk, (1, None, 1)))
+  try {
+    part = partition_shape(mma, is_a ? 'A' : 'B', tup(is_a ? mnk[0] : mnk[1], mnk[2]));
+  } catch (const Error& e) {
+    ev.fail(*a[1], n.name + ": " + e.what());
+  }
+  if (part.rank() != 3 || part[0].is_leaf() || part[0].rank() != 2) ev.fail(n, n.name + ": unexpected partition shape " + to_string(part));
+  const IntTuple mn_k = tup(checked_mul(size(part[0][0]), size(part[1])), checked_mul(size(part[0][1]), size(part[2])));
+  AnyLayout atom = smem_layout_atom(ev, n, sm100_atom_kind(ev, *a[1], k_major, t, mn_k), t);
+  const IntTuple shape = tup(part[0], part[1], part[2], stages);
+  const IntTuple order = k_major ? tup(1, 2, 3) : tup(2, 1, 3);
+  return dsl_tile_to_mma_shape(ev, n, atom, shape, &order);
+}
+
+// sm100_utils.get_smem_layout_atom_epi's shape: each mode of epi_tile, a layout reduced to the
+// contiguous run TMA can use (coalesce(right_inverse(x)).shape) or an integer.
+IntTuple epi_tma_shape(Evaluator& ev, const Node& at, const Value& tile) {
+  if (!tile.is(V::Kind::kTuple) || tile.elements().size() != 2) ev.fail(at, "epi_tile is (M, N): two integers or two layouts, got " + tile.describe());
+  std::vector<IntTuple> modes;
+  for (const auto& x : tile.elements())
+    modes.push_back(x.is(V::Kind::kLayout) ? shape(coalesce(AnyLayout(right_inverse(x.to_layout())))) : x.to_int_tuple());
+  return IntTuple::tuple(modes);
+}
+
+// product_each(shape(epi_tile)): an integer per mode
+IntTuple epi_shape(const Value& tile) {
+  std::vector<IntTuple> modes;
+  for (const auto& x : tile.elements()) modes.emplace_back(x.is(V::Kind::kLayout) ? size(x.to_layout()) : size(x.to_int_tuple()));
+  return IntTuple::tuple(modes);
+}
+
+// sm100_utils.get_smem_layout_atom_epi(layout, element_type, epi_tile)
+Value sm100_get_smem_layout_atom_epi(Evaluator& ev, const Node& n) {
+  auto a = bind_dsl_args(ev, n, {"layout", "element_type", "epi_tile"}, 3);
+  const bool m_major = enum_arg(ev, *a[0], "LayoutEnum") == "COL_MAJOR";  // is_m_major_c: MN-major, else K
+  const ValueType t = dtype_arg(ev, *a[1]);
+  return V::tag("SmemLayoutAtomKind." + sm100_atom_kind(ev, *a[2], !m_major, t, epi_tma_shape(ev, *a[2], ev.eval(*a[2]))));
+}
+
+// sm100_utils.make_smem_layout_epi(epi_dtype, epi_layout, epi_tile, epi_stage): the epilogue's
+// atom tiled to (M, N, stages), M first for M-major C/D.
+Value sm100_make_smem_layout_epi(Evaluator& ev, const Node& n) {
+  auto a = bind_dsl_args(ev, n, {"epi_dtype", "epi_layout", "epi_tile", "epi_stage"}, 4);
+  ValueType t = dtype_arg(ev, *a[0]);
+  if (t.name == "bool") t = named_type("int8_t");  // Boolean is stored as Int8
+  const bool m_major = enum_arg(ev, *a[1], "LayoutEnum") == "COL_MAJOR";
+  const Value tile = ev.eval(*a[2]);
+  AnyLayout atom = smem_layout_atom(ev, n, sm100_atom_kind(ev, *a[2], !m_major, t, epi_tma_shape(ev, *a[2], tile)), t);
+  const IntTuple mn = epi_shape(tile);
+  try {
+    return V::layout(tile_to_shape(atom, tup(mn[0], mn[1], ev.eval(*a[3]).as_int()), m_major ? tup(1, 0, 2) : tup(0, 1, 2)));
+  } catch (const Error& e) {
+    ev.fail(n, n.name + ": " + e.what());
+  }
+}
+
+// sm90_utils.get_smem_store_op(layout_d, elem_ty_d, elem_ty_acc): stmatrix x4 for 16-bit D
+// (transposed for M-major D), else a universal copy.
+Value sm90_get_smem_store_op(Evaluator& ev, const Node& n) {
+  auto a = bind_dsl_args(ev, n, {"layout_d", "elem_ty_d", "elem_ty_acc"}, 3);
+  const bool m_major = enum_arg(ev, *a[0], "LayoutEnum") == "COL_MAJOR";
+  const ValueType d = dtype_arg(ev, *a[1]);
+  dtype_arg(ev, *a[2]);
+  const std::string op = d.bits == 16 ? (m_major ? "SM90_U16x8_STSM_T" : "SM90_U32x4_STSM_N") : "UniversalCopy<" + d.name + ">";
+  try {
+    return copy_atom_value(make_copy_atom(op, d));
+  } catch (const Error& e) {
+    ev.fail(n, n.name + ": " + e.what());
+  }
+}
+
+// tcgen05.get_tmem_copy_properties of a TMEM load: (data paths, bits, repetitions, packed),
+// read off the C++ name SM100_TMEM_LOAD_<dp>dp<bits>b<N>x[_16b]; false for anything else.
+bool tmem_load_properties(const std::string& op, int64_t& dp, int64_t& bits, int64_t& rep, bool& packed) {
+  const std::string prefix = "SM100_TMEM_LOAD_";
+  if (op.rfind(prefix, 0) != 0) return false;
+  if (std::sscanf(op.c_str() + prefix.size(), "%" SCNd64 "dp%" SCNd64 "b%" SCNd64 "x", &dp, &bits, &rep) != 3) return false;
+  packed = op.size() > 4 && op.compare(op.size() - 4, 4, "_16b") == 0;
+  return true;
+}
+
+// sm100_utils.get_smem_store_op(layout_d, elem_ty_d, elem_ty_acc, tiled_tmem_load): the widest
+// stmatrix whose registers match the TMEM load's (blackwell_helpers.py), else a universal copy.
+Value sm100_get_smem_store_op(Evaluator& ev, const Node& n) {
+  auto a = bind_dsl_args(ev, n, {"layout_d", "elem_ty_d", "elem_ty_acc", "tiled_tmem_load"}, 4);
+  const bool m_major = enum_arg(ev, *a[0], "LayoutEnum") == "COL_MAJOR", n_major = !m_major;
+  const ValueType d = dtype_arg(ev, *a[1]), acc = dtype_arg(ev, *a[2]);
+  const Value load = ev.eval(*a[3]);
+  const TiledCopy* tiled = as_tiled_copy(load);
+  const CopyAtom* atom = tiled ? &tiled->atom : as_copy_atom(load);
+  if (!atom) ev.fail(*a[3], "tiled_tmem_load is a TiledCopy (tcgen05.make_tmem_copy(...)), got " + load.describe());
+  int64_t dp = 0, bits = 0, rep = 0;
+  bool packed = false;
+  std::string op = "UniversalCopy<" + d.name + ">";
+  if (tmem_load_properties(atom->op, dp, bits, rep, packed)) {
+    const bool plain = !packed, f32_acc = acc.bits == 32, dp16 = dp == 16;
+    auto in = [](int64_t x, std::initializer_list<int64_t> set) { return std::find(set.begin(), set.end(), x) != set.end(); };
+    const bool m8n8_4x = (f32_acc && d.bits == 32 && n_major && dp16 && bits == 128 && in(rep, {2, 4, 8, 16, 32, 64}) && plain) ||
+                         (f32_acc && d.bits == 16 && dp16 && bits == 256 && in(rep, {2, 4, 8, 16, 32}) && plain) ||
+                         (acc.bits == 16 && d.bits == 16 && dp16 && bits == 128 && in(rep, {2, 4, 8, 16, 32, 64}) && packed);
+    const bool m8n8_2x = (f32_acc && d.bits == 32 && n_major && dp16 && bits == 128 && rep == 1 && plain) ||
+                         (f32_acc && d.bits == 16 && dp16 && bits == 256 && rep == 1 && plain) ||
+                         (acc.bits == 16 && d.bits == 16 && dp16 && bits == 128 && rep == 1 && packed);
+    const bool m16n8 = f32_acc && d.bits == 8 && m_major && dp16 && bits == 256 && plain;
+    if (m8n8_4x) op = m_major ? "SM90_U16x8_STSM_T" : "SM90_U32x4_STSM_N";  // StMatrix8x8x16bOp(is_m_major, 4)
+    else if (m8n8_2x) op = m_major ? "SM90_U16x4_STSM_T" : "SM90_U32x2_STSM_N";
+    else if (m16n8 && in(rep, {4, 8, 16, 32})) op = "SM100_U8x16_STSM_T";  // StMatrix16x8x8bOp(transpose=True, 4)
+    else if (m16n8 && rep == 2) op = "SM100_U8x8_STSM_T";
+    else if (m16n8 && rep == 1) op = "SM100_U8x4_STSM_T";
+  }
+  try {
+    return copy_atom_value(make_copy_atom(op, d));
+  } catch (const Error& e) {
+    ev.fail(n, n.name + ": " + e.what());
+  }
+}
+
 void add_at(Registry& r, std::initializer_list<const char*> names, const Builtin& fn, const std::string& signature) {
   for (const char* name : names) r.add(name, fn, signature);
 }
@@ -619,7 +800,6 @@ void add_at(Registry& r, std::initializer_list<const char*> names, const Builtin
 }  // namespace
 
 void register_dsl_names(Registry& r) {
-  r.add_resolver(resolve_enum);
   // warp (mma.sync)
   r.add("cute.nvgpu.warp.MmaF16BF16Op", warp_f16bf16, "cute.nvgpu.warp.MmaF16BF16Op(ab_dtype, acc_dtype, shape_mnk)");
   r.add("cute.nvgpu.warp.MmaTF32Op", warp_tf32, "cute.nvgpu.warp.MmaTF32Op(shape_mnk)");
@@ -646,6 +826,22 @@ void register_dsl_names(Registry& r) {
   r.add("cute.nvgpu.tcgen05.MmaMXF4NVF4Op", tcgen05_mxf4nvf4, "cute.nvgpu.tcgen05.MmaMXF4NVF4Op(sf_dtype, instruction_shape, cta_group, a_src)");
   // copy Ops
   r.add("cute.nvgpu.CopyUniversalOp", universal_copy, "cute.nvgpu.CopyUniversalOp()");
+  for (const char* op : {"CopyG2ROp", "CopyR2GOp", "CopyS2ROp", "CopyR2SOp"})
+    r.add(std::string("cute.nvgpu.") + op, memory_copy, std::string("cute.nvgpu.") + op + "()");
+  r.add("cute.nvgpu.MmaUniversalOp", universal_fma, "cute.nvgpu.MmaUniversalOp(abacc_dtype)");
+  // tcgen05 TMEM loads and stores (tcgen05/copy.py): the Op's shape is C++'s data-path shape
+  for (auto [dsl, cpp] : {std::pair<const char*, const char*>{"32x32b", "32dp32b"}, {"16x32bx2", "16dp32b"}, {"16x64b", "16dp64b"},
+                          {"16x128b", "16dp128b"}, {"16x256b", "16dp256b"}}) {
+    r.add(std::string("cute.nvgpu.tcgen05.Ld") + dsl + "Op", tmem_copy("LOAD", cpp),
+          std::string("cute.nvgpu.tcgen05.Ld") + dsl + "Op(repeat=Repetition.x1, pack=Pack.NONE)");
+    r.add(std::string("cute.nvgpu.tcgen05.St") + dsl + "Op", tmem_copy("STORE", cpp),
+          std::string("cute.nvgpu.tcgen05.St") + dsl + "Op(repeat=Repetition.x1, unpack=Unpack.NONE)");
+  }
+  r.add("cute.nvgpu.tcgen05.make_tmem_copy", [](Evaluator& ev, const Node& n) {  // C++ make_tmem_copy(atom, tmem_tensor)
+    auto a = bind_dsl_args(ev, n, {"atom", "tmem_tensor"}, 2);
+    copy_atom_arg(ev, *a[0]);  // the DSL's own message for an Op without an element type
+    return ev.eval(cpp_call(n, "make_tmem_copy", {a[0], a[1]}));
+  }, "cute.nvgpu.tcgen05.make_tmem_copy(atom, tmem_tensor)");
   r.add("cute.nvgpu.cpasync.CopyG2SOp", cp_async, "cute.nvgpu.cpasync.CopyG2SOp(cache_mode=LoadCacheMode.ALWAYS)");
   r.add("cute.nvgpu.warp.LdMatrix8x8x16bOp", [](Evaluator& ev, const Node& n) {  // ldmatrix .m8n8 .b16
     return matrix_copy(ev, n, [](bool t, int64_t c, int64_t u) { return u ? "" : ldsm_8x8(t, c); });
@@ -666,8 +862,18 @@ void register_dsl_names(Registry& r) {
                : pick(c, {{1, "SM90_U32x1_STSM_N"}, {2, "SM90_U32x2_STSM_N"}, {4, "SM90_U32x4_STSM_N"}});
     });
   }, "cute.nvgpu.warp.StMatrix8x8x16bOp(transpose=False, num_matrices=1)");
-  r.add("cute.nvgpu.warp.LdMatrix16x16x8bOp", [](Evaluator& ev, const Node& n) {  // ldmatrix .m16n16 .trans .b8
-    return matrix_copy(ev, n, [](bool t, int64_t c, int64_t u) { return t && !u ? pick(c, {{1, "SM100_U8x8_LDSM_T"}, {2, "SM100_U8x16_LDSM_T"}}) : ""; });
+  // ldmatrix .m16n16 .trans .b8 with the register permutation that matches stmatrix .m16n8
+  // .trans: C++'s SM100_U8x8_LDSM_T / SM100_U8x16_LDSM_T (their copy() permutes the bytes).
+  // num_matrices counts 16x8 matrices: an m16n16 .x1 is two.
+  r.add("cute.nvgpu.warp.LdMatrix16x8x8bOp", [](Evaluator& ev, const Node& n) {
+    return matrix_copy(ev, n, [](bool t, int64_t c, int64_t u) { return t && !u ? pick(c, {{2, "SM100_U8x8_LDSM_T"}, {4, "SM100_U8x16_LDSM_T"}}) : ""; });
+  }, "cute.nvgpu.warp.LdMatrix16x8x8bOp(transpose=True, num_matrices=2)");
+  // ldmatrix .m16n16 .trans .b8 as PTX gives it, without that permutation (CUTLASS 4.x renamed
+  // the permuted Op LdMatrix16x8x8bOp): CuTe C++ has no such atom.
+  r.add("cute.nvgpu.warp.LdMatrix16x16x8bOp", [](Evaluator& ev, const Node& n) {
+    ev.fail(n, "cute.nvgpu.warp.LdMatrix16x16x8bOp is ldmatrix.m16n16.trans without CuTe C++'s register permutation, which no C++ atom "
+               "models; CuTe C++'s SM100_U8x8_LDSM_T / SM100_U8x16_LDSM_T are cute.nvgpu.warp.LdMatrix16x8x8bOp(transpose=True, num_matrices=2 or 4)");
+    return Value();
   }, "cute.nvgpu.warp.LdMatrix16x16x8bOp(transpose=True, num_matrices=1)");
   r.add("cute.nvgpu.warp.StMatrix16x8x8bOp", [](Evaluator& ev, const Node& n) {  // stmatrix .m16n8 .trans .b8
     return matrix_copy(ev, n, [](bool t, int64_t c, int64_t u) -> std::string {
@@ -714,6 +920,8 @@ void register_dsl_names(Registry& r) {
         "sm90_utils.make_trivial_tiled_mma(a_dtype, b_dtype, a_leading_mode, b_leading_mode, acc_dtype, atom_layout_mnk, tiler_mn, a_source=SMEM)");
   r.add("sm100_utils.make_trivial_tiled_mma", sm100_trivial_tiled_mma,
         "sm100_utils.make_trivial_tiled_mma(a_dtype, b_dtype, a_leading_mode, b_leading_mode, acc_dtype, cta_group, mma_tiler_mn, a_source=SMEM)");
+  r.add("sm100_utils.make_blockscaled_trivial_tiled_mma", sm100_blockscaled_tiled_mma,
+        "sm100_utils.make_blockscaled_trivial_tiled_mma(a_dtype, b_dtype, a_leading_mode, b_leading_mode, sf_dtype, sf_vec_size, cta_group, mma_tiler_mn, a_source=SMEM)");
   r.add("sm90_utils.get_smem_layout_atom", sm90_get_smem_layout_atom, "sm90_utils.get_smem_layout_atom(layout, element_type, major_mode_size)");
   r.add("sm100_utils.get_smem_layout_atom_ab", sm100_get_smem_layout_atom_ab, "sm100_utils.get_smem_layout_atom_ab(major_mode, element_type, smem_shape_mn_k)");
   r.add("sm90_utils.make_smem_layout_a", [](Evaluator& ev, const Node& n) { return sm90_make_smem_layout(ev, n, true); },
@@ -723,10 +931,30 @@ void register_dsl_names(Registry& r) {
   r.add("sm90_utils.make_smem_layout_epi", sm90_make_smem_layout_epi,
         "sm90_utils.make_smem_layout_epi(epi_dtype, epi_layout, epi_tile, epi_stage, smem_trg_shape=None, smem_order=None)");
   r.add("sm100_utils.make_smem_layout", sm100_make_smem_layout, "sm100_utils.make_smem_layout(leading_mode, smem_tile_shape, a_dtype, num_stages)");
+  r.add("sm100_utils.make_smem_layout_a", [](Evaluator& ev, const Node& n) { return sm100_make_smem_layout_ab(ev, n, true); },
+        "sm100_utils.make_smem_layout_a(tiled_mma, mma_tiler_mnk, a_dtype, num_stages, is_k_major=None)");
+  r.add("sm100_utils.make_smem_layout_b", [](Evaluator& ev, const Node& n) { return sm100_make_smem_layout_ab(ev, n, false); },
+        "sm100_utils.make_smem_layout_b(tiled_mma, mma_tiler_mnk, b_dtype, num_stages, is_k_major=None)");
+  r.add("sm100_utils.get_smem_layout_atom_epi", sm100_get_smem_layout_atom_epi, "sm100_utils.get_smem_layout_atom_epi(layout, element_type, epi_tile)");
+  r.add("sm100_utils.make_smem_layout_epi", sm100_make_smem_layout_epi, "sm100_utils.make_smem_layout_epi(epi_dtype, epi_layout, epi_tile, epi_stage)");
+  r.add("sm100_utils.get_smem_store_op", sm100_get_smem_store_op, "sm100_utils.get_smem_store_op(layout_d, elem_ty_d, elem_ty_acc, tiled_tmem_load)");
+  r.add("sm90_utils.get_smem_store_op", sm90_get_smem_store_op, "sm90_utils.get_smem_store_op(layout_d, elem_ty_d, elem_ty_acc)");
+  r.add("cute.nvgpu.tcgen05.tile_to_mma_shape", [](Evaluator& ev, const Node& n) {
+    auto a = bind_dsl_args(ev, n, {"atom", "mma_tile_shape", "order"}, 2);
+    const AnyLayout atom = ev.eval(*a[0]).to_any_layout();
+    const IntTuple shape = ev.eval(*a[1]).to_int_tuple();
+    if (!a[2]) return dsl_tile_to_mma_shape(ev, n, atom, shape, nullptr);
+    const IntTuple order = ev.eval(*a[2]).to_int_tuple();
+    if (shape.is_leaf() || order.is_leaf() || order.rank() + 1 != shape.rank())
+      ev.fail(*a[2], "rank(order) must be rank(mma_tile_shape) - 1, got " + to_string(order) + " for " + to_string(shape));
+    return dsl_tile_to_mma_shape(ev, n, atom, shape, &order);
+  }, "cute.nvgpu.tcgen05.tile_to_mma_shape(atom, mma_tile_shape, order=None)");
   add_at(r, {"cute.nvgpu.warpgroup.make_smem_layout_atom", "cute.nvgpu.tcgen05.make_smem_layout_atom"}, [](Evaluator& ev, const Node& n) {
     auto a = bind_dsl_args(ev, n, {"kind", "element_type"}, 2);
     return V::layout(smem_layout_atom(ev, *a[0], enum_arg(ev, *a[0], "SmemLayoutAtomKind"), dtype_arg(ev, *a[1])));
   }, "make_smem_layout_atom(kind, element_type)");
+  register_dsl_attributes(r);
+  register_dsl_tma(r);
 }
 
 }  // namespace cutevis

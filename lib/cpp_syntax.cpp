@@ -1,5 +1,6 @@
 // C++ operators and type-level helpers of the expression language (see lib/cpp_syntax.hpp).
 #include "lib/cpp_syntax.hpp"
+#include "lib/tensor.hpp"
 
 #include <algorithm>
 
@@ -114,6 +115,20 @@ Value cast_value(Evaluator& ev, const Node& n, const ValueType& to) {
   Value v = ev.eval(n.args.back());
   if (to.name == "bool" || to.bits == 1) return V::boolean(truth(ev, n.args.back(), v, "cast"));
   return integer_result(int_operand(ev, n.args.back(), v, "cast"), v);
+}
+
+// UMMA::tile_to_mma_shape (cute/atom/mma_traits_sm100.hpp): tile the atom to (BLK_M,BLK_N,...) =
+// zip((MMA_M,MMA_N), (M_MMAs,N_MMAs)) ++ the rest, then tiled_divide by the MMA's (MMA_M,MMA_N).
+AnyLayout tile_to_mma_shape(const AnyLayout& atom, const IntTuple& mma_tile_shape, const IntTuple* order) {
+  if (mma_tile_shape.is_leaf() || mma_tile_shape.rank() < 3)
+    throw Error("the MMA tile shape is ((MMA_M,MMA_N),M_MMAs,N_MMAs,...), got " + to_string(mma_tile_shape));
+  std::vector<IntTuple> mn;
+  IntTuple zipped = zip(mma_tile_shape[0], take(mma_tile_shape, 1, 3));
+  for (size_t i = 0; i < zipped.rank(); ++i) mn.push_back(zipped[i]);
+  for (size_t i = 3; i < mma_tile_shape.rank(); ++i) mn.push_back(mma_tile_shape[i]);
+  const IntTuple mn_shape = IntTuple::tuple(mn);
+  AnyLayout tiled = order ? tile_to_shape(atom, mn_shape, *order) : tile_to_shape(atom, mn_shape);
+  return tiled_divide(tiled, Tiler::from_shape(product_each(mma_tile_shape[0])));
 }
 
 void register_cpp_syntax(Registry& r) {
@@ -238,37 +253,28 @@ void register_cpp_syntax(Registry& r) {
       return V::layout(upcast(AnyLayout(bits_atom), bits));
     }, std::string(prefix) + "Layout_MN_SW128_32B_Atom<T>{}");
   }
-  // UMMA::tile_to_mma_shape(atom, ((MMA_M,MMA_N),M_MMAs,N_MMAs,...)[, order]):
-  //   tile the atom to (BLK_M,BLK_N,...), then tiled_divide by the MMA's (MMA_M,MMA_N)
+  // UMMA::tile_to_mma_shape(atom, ((MMA_M,MMA_N),M_MMAs,N_MMAs,...)[, order])
   for (const char* name : {"UMMA::tile_to_mma_shape", "SM100::UMMA::tile_to_mma_shape", "cute::UMMA::tile_to_mma_shape", "tile_to_mma_shape"}) {
     r.add(name, [](Evaluator& ev, const Node& n) {
       ev.expect_args(n, 2, 3);
       auto a = ev.eval_args(n);
       IntTuple mma = a[1].is(V::Kind::kLayout) ? shape(a[1].any_layout()) : a[1].to_int_tuple();
       if (mma.is_leaf() || mma.rank() < 3) ev.fail(n.args[1], "the MMA tile shape is ((MMA_M,MMA_N),M_MMAs,N_MMAs,...), got " + to_string(mma));
-      std::vector<IntTuple> mn;
-      IntTuple zipped = zip(mma[0], take(mma, 1, 3));
-      for (size_t i = 0; i < zipped.rank(); ++i) mn.push_back(zipped[i]);
-      for (size_t i = 3; i < mma.rank(); ++i) mn.push_back(mma[i]);
-      IntTuple mn_shape = IntTuple::tuple(mn);
-      AnyLayout atom = a[0].to_any_layout();
-      AnyLayout tiled;
-      if (a.size() == 3 && !(a[2].is(V::Kind::kTag) && (a[2].tag() == "GenColMajor" || a[2].tag() == "LayoutLeft"))) {
-        IntTuple order;
-        if (a[2].is(V::Kind::kTag)) {  // GenRowMajor / LayoutRight: the last mode first
-          std::vector<IntTuple> o;
-          for (size_t i = 0; i < mn_shape.rank(); ++i) o.emplace_back(static_cast<int64_t>(mn_shape.rank() - 1 - i));
-          order = IntTuple::tuple(o);
-        } else {
-          order = a[2].to_int_tuple();
-        }
-        tiled = tile_to_shape(atom, mn_shape, order);
+      if (a.size() < 3 || (a[2].is(V::Kind::kTag) && (a[2].tag() == "GenColMajor" || a[2].tag() == "LayoutLeft")))
+        return V::layout(tile_to_mma_shape(a[0].to_any_layout(), mma, nullptr));
+      IntTuple order;
+      if (a[2].is(V::Kind::kTag)) {  // GenRowMajor / LayoutRight: the last mode first
+        std::vector<IntTuple> o;
+        const size_t r = mma.rank() - 1;  // the rank of (BLK_M,BLK_N,...)
+        for (size_t i = 0; i < r; ++i) o.emplace_back(static_cast<int64_t>(r - 1 - i));
+        order = IntTuple::tuple(o);
       } else {
-        tiled = tile_to_shape(atom, mn_shape);
+        order = a[2].to_int_tuple();
       }
-      return V::layout(tiled_divide(tiled, Tiler::from_shape(product_each(mma[0]))));
+      return V::layout(tile_to_mma_shape(a[0].to_any_layout(), mma, &order));
     }, "UMMA::tile_to_mma_shape(atom, mma_tile_shape[, order])");
   }
+  register_tensor_names(r);  // make_tensor, local_tile, tensor(_,_,k) (lib/tensor.cpp)
 }
 
 }  // namespace cutevis

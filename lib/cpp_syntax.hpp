@@ -18,6 +18,10 @@ Value eval_operator(Evaluator& ev, const Node& n);  // Node::Kind::kOperator
 Value eval_scope(Evaluator& ev, const Node& n);     // Node::Kind::kScope: X::value, X::type
 Value cast_value(Evaluator& ev, const Node& n, const ValueType& to);  // int(6), static_cast<int>(x)
 
+// UMMA::tile_to_mma_shape(atom, ((MMA_M,MMA_N),M_MMAs,N_MMAs,...), order): the atom tiled to
+// the MMA's tile, ((MMA_M,MMA_N),M_MMAs,N_MMAs,...); no order is column-major.
+AnyLayout tile_to_mma_shape(const AnyLayout& atom, const IntTuple& mma_tile_shape, const IntTuple* order);
+
 void register_cpp_syntax(Registry& r);  // called by register_algebra
 
 }  // namespace cutevis

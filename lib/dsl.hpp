@@ -16,6 +16,10 @@
 //   True / False     kName "True" / "False"
 //   a+b a-b a*b a//b a%b -a   kName "py.add" / "py.sub" / "py.mul" / "py.floordiv" / "py.mod" / "py.neg"
 //   x[i]             kName "py.getitem" (x, i);  min(...) / max(...) are "py.min" / "py.max"
+//   (e).attr         kName "py.attr" (e, attr); `name.attr` with a declared `name` stays one dotted
+//                    name.  Either calls the builtin "py.attr.ATTR" with the object first: the
+//                    attributes and methods of values (layout.shape, tiled_mma.tv_layout_C_tiled,
+//                    tiled_mma.partition_shape_A(s)) are builtins "py.attr.shape", ...
 //   f(..., loc=loc, ip=ip)   MLIR's location keywords are accepted and ignored
 // The `cute.*` names are registered by register_dsl_algebra (lib/dsl_builtins.cpp): each binds
 // CuTeDSL's keyword parameters and calls the C++ builtin of the same meaning.  The atoms and
@@ -65,6 +69,10 @@ std::vector<const Node*> bind_dsl_args(Evaluator& ev, const Node& n, const std::
 // or list of them) as template arguments: the C++ builtin does the work, and errors still
 // point into the DSL text.
 Node cpp_call(const Node& n, const std::string& cpp, const std::vector<const Node*>& args, const Node* modes = nullptr);
+
+// The members of a CuTeDSL enum class ("OperandMajorMode" -> K, MN); a member written
+// `...OperandMajorMode.K` evaluates to the tag "OperandMajorMode.K".  Empty for an unknown class.
+std::vector<std::string> dsl_enum_members(const std::string& cls);
 
 // The CuTeDSL names of the layout algebra (cute.make_layout, cute.logical_divide, ...).
 void register_dsl_algebra(Registry& r);

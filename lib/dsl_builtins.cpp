@@ -6,8 +6,10 @@
 //   cute.slice_(src, coord)                     -> slice(coord, src)
 //   cute.recast_layout(new_bits, old_bits, L)   -> recast_layout of L from old_bits to new_bits
 #include <algorithm>
+#include <cctype>
 
 #include "lib/dsl.hpp"
+#include "lib/environment.hpp"
 
 namespace cutevis {
 
@@ -127,11 +129,74 @@ Value binary(Evaluator& ev, const Node& n, char op) {
   }
 }
 
-// CuTeDSL's attributes of a value: layout.shape, layout.stride.
-Value attribute(Evaluator& ev, const Node& at, const Value& v, const std::string& attr) {
+// --- CuTeDSL's enums --------------------------------------------------------------------
+struct EnumClass {
+  const char* name;
+  std::vector<const char*> members;
+};
+
+const std::vector<EnumClass>& enum_classes() {
+  static const std::vector<EnumClass> e = {
+      {"OperandMajorMode", {"K", "MN"}},
+      {"OperandSource", {"RMEM", "SMEM", "TMEM"}},
+      {"CtaGroup", {"ONE", "TWO"}},
+      {"LayoutEnum", {"ROW_MAJOR", "COL_MAJOR"}},
+      {"SmemLayoutAtomKind", {"MN_INTER", "MN_SW32", "MN_SW64", "MN_SW128", "MN_SW128_32B", "K_INTER", "K_SW32", "K_SW64", "K_SW128"}},
+      {"LoadCacheMode", {"ALWAYS", "GLOBAL", "STREAMING", "LAST_USE", "NONE"}},
+      {"AddressSpace", {"generic", "gmem", "smem", "rmem", "tmem", "dsmem", "cmem"}},
+      {"ReductionKind", {"ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR"}},
+      {"Repetition", {"x1", "x2", "x4", "x8", "x16", "x32", "x64", "x128"}},
+      {"Pack", {"NONE", "PACK_16b_IN_32b"}},
+      {"Unpack", {"NONE", "UNPACK_32b_IN_16b"}},
+  };
+  return e;
+}
+
+// `...OperandMajorMode.K` is the tag "OperandMajorMode.K", whichever module it was reached through.
+bool resolve_enum(Evaluator& ev, const Node& n, Value& out) {
+  const size_t dot = n.name.rfind('.');
+  if (dot == std::string::npos || dot == 0 || n.call != Node::Call::kNone) return false;
+  const size_t cls_begin = n.name.rfind('.', dot - 1) == std::string::npos ? 0 : n.name.rfind('.', dot - 1) + 1;
+  const std::string cls = n.name.substr(cls_begin, dot - cls_begin), member = n.name.substr(dot + 1);
+  for (const auto& e : enum_classes()) {
+    if (cls != e.name) continue;
+    for (const char* m : e.members)
+      if (member == m) {
+        out = V::tag(cls + "." + member);
+        return true;
+      }
+    std::string known;
+    for (const char* m : e.members) known += (known.empty() ? "" : ", ") + std::string(m);
+    ev.fail(n, cls + " has no member " + member + " (it has " + known + ")");
+  }
+  return false;
+}
+
+// A node calling the attribute or method builtin "py.attr.ATTR" with `object` first (lib/dsl.hpp).
+Node attribute_call(const Node& at, const Node& object, const std::string& attr) {
+  Node c;
+  c.kind = Node::Kind::kName;
+  c.name = "py.attr." + attr;
+  c.call = Node::Call::kParen;
+  c.begin = at.begin;
+  c.end = at.end;
+  c.args.push_back(object);
+  return c;
+}
+
+// CuTeDSL's attributes of a value (layout.shape, tiled_mma.tv_layout_A, ...): the builtin "py.attr.ATTR".
+Value attribute(Evaluator& ev, const Node& at, const Node& object, const std::string& attr) {
+  const Builtin* fn = ev.registry().find("py.attr." + attr);
+  if (!fn) ev.fail(at, "cutevis knows no attribute ." + attr + " of " + ev.eval(object).describe());
+  return (*fn)(ev, attribute_call(at, object, attr));
+}
+
+// layout.shape / layout.stride
+Value layout_attribute(Evaluator& ev, const Node& n, const std::string& attr) {
+  Value v = ev.eval(n.args.at(0));
   if (v.is(V::Kind::kLayout) && attr == "shape") return V::from(shape(v.any_layout()));
   if (v.is(V::Kind::kLayout) && attr == "stride") return V::from(v.to_layout().stride);
-  ev.fail(at, "cutevis knows the attributes .shape and .stride of a layout, not ." + attr + " of " + v.describe());
+  ev.fail(n, "." + attr + " is an attribute of a layout, got " + v.describe());
 }
 
 Value get_item(const Value& v, int64_t i) {
@@ -146,6 +211,12 @@ Value get_item(const Value& v, int64_t i) {
 }
 
 }  // namespace
+
+std::vector<std::string> dsl_enum_members(const std::string& cls) {
+  for (const auto& e : enum_classes())
+    if (cls == e.name) return std::vector<std::string>(e.members.begin(), e.members.end());
+  return {};
+}
 
 void register_dsl_algebra(Registry& r) {
   // --- Python itself ------------------------------------------------------------------
@@ -164,18 +235,42 @@ void register_dsl_algebra(Registry& r) {
     });
   }
   r.add("py.getitem", [](Evaluator& ev, const Node& n) { return get_item(ev.eval(n.args[0]), int_arg(ev, n.args[1])); });
-  r.add("py.attr", [](Evaluator& ev, const Node& n) { return attribute(ev, n.args[1], ev.eval(n.args[0]), n.args[1].name); });
-  // name.shape / name.stride where `name` is a declared value (--from): a dotted name the
-  // parser could not tell from a module path
+  r.add("py.attr", [](Evaluator& ev, const Node& n) { return attribute(ev, n.args[1], n.args[0], n.args[1].name); });
+  for (const char* attr : {"shape", "stride"})
+    r.add(std::string("py.attr.") + attr, [attr](Evaluator& ev, const Node& n) { return layout_attribute(ev, n, attr); }, std::string("layout.") + attr);
+  // CuTeDSL's enum members and Numeric names (Float16, BFloat16, Int8, ...) before the atom
+  // catalogue's resolvers, which would otherwise build their name tables to decline them
+  r.add_resolver(resolve_enum);
+  // (upper case: C++'s half_t, float are lower case)
+  r.add_resolver([](Evaluator&, const Node& n, Value& out) {
+    ValueType t;
+    if (n.call != Node::Call::kNone || n.has_template_args || n.name.empty() || !std::isupper(static_cast<unsigned char>(n.name[0])) ||
+        n.name.find(':') != std::string::npos || !lookup_value_type(n.name, t))
+      return false;
+    out = V::type(t);
+    return true;
+  });
+  // name.attr / name.method(...) where `name` is a declared value (--from): a dotted name the
+  // parser could not tell from a module path.  Only attributes some builtin defines are claimed.
   r.add_resolver([](Evaluator& ev, const Node& n, Value& out) {
     const size_t dot = n.name.rfind('.');
-    if (n.call != Node::Call::kNone || dot == std::string::npos) return false;
+    if (dot == std::string::npos || dot == 0 || n.name.rfind("py.", 0) == 0 || n.call == Node::Call::kBrace || n.has_template_args) return false;
     const std::string attr = n.name.substr(dot + 1);
-    if (attr != "shape" && attr != "stride") return false;
-    Node owner = n;
+    const Builtin* fn = ev.registry().find("py.attr." + attr);
+    if (!fn) return false;
+    Node owner;
+    owner.kind = Node::Kind::kName;
     owner.name = n.name.substr(0, dot);
+    owner.begin = n.begin;
     owner.end = n.begin + dot;
-    out = attribute(ev, n, ev.eval(owner), attr);
+    try {  // `self.size` with no `self`: the whole dotted name is what is undefined (give -D self.size=...)
+      ev.eval(owner);
+    } catch (const UnknownName&) {
+      return false;
+    }
+    Node c = attribute_call(n, owner, attr);
+    for (const auto& a : n.args) c.args.push_back(a);  // a method's own arguments
+    out = (*fn)(ev, c);
     return true;
   });
 
@@ -206,6 +301,10 @@ void register_dsl_algebra(Registry& r) {
   alias(r, "cute.crd2idx", "crd2idx", {"coord", "layout"}, 2);
   alias(r, "cute.shape", "shape", {"input"}, 1);
   alias(r, "cute.zip", "zip", {"a", "b"}, 1);
+  r.add("cute.dice", [](Evaluator& ev, const Node& n) {  // the C++ dice takes the coordinate first
+    auto a = bind(ev, n, {"src", "dicer"}, 2);
+    return ev.eval(cpp_call(n, "dice", {a[1], a[0]}));
+  }, "cute.dice(src, dicer)");
   for (const char* op : {"size", "cosize", "rank", "get", "select"}) alias_with_modes(r, std::string("cute.") + op, op);
   alias(r, "cute.depth", "depth", {"a"}, 1);
   alias(r, "cute.make_fragment_like", "make_fragment_like", {"src"}, 1);

@@ -209,6 +209,13 @@ class DslParser {
     Node x = atom();
     while (true) {
       if (is("(")) {
+        if (x.kind == Node::Kind::kName && x.name == "py.attr") {  // (..).method(args): "py.attr.method"(obj, args)
+          Node obj = std::move(x.args[0]);
+          const size_t b = obj.begin;
+          x = call("py.attr." + x.args[1].name, {}, b, x.end);
+          x.call = Node::Call::kNone;
+          x.args.push_back(std::move(obj));
+        }
         if (x.kind != Node::Kind::kName || x.call != Node::Call::kNone) fail("only named functions can be called here", peek());
         arguments(x);
       } else if (is("[")) {

@@ -468,6 +468,15 @@ Value Evaluator::eval(const Node& node) {
 Value Evaluator::eval_name(const Node& node) {
   if (env_ && !node.has_template_args && node.args.empty())  // a declared name, X or X{}
     if (const Declaration* d = env_->find(node.name, scope_, within_)) return declared_value(*d, node);
+  if (env_ && !node.has_template_args && node.call == Node::Call::kParen && !node.args.empty() && !registry_.find(node.name))
+    if (env_->find(node.name, scope_, within_)) {  // sA(_,_,k): a declared layout or tensor called (lib/tensor.cpp)
+      Node call = node, callee = node;
+      callee.args.clear();
+      callee.call = Node::Call::kNone;
+      call.name = "operator()";
+      call.children = {std::move(callee)};
+      return eval(call);
+    }
   std::string name = node.name;
   for (const char* prefix : {"cute::", "cutlass::", "std::"})
     if (name.rfind(prefix, 0) == 0 && registry_.find(name.substr(std::string(prefix).size()))) name = name.substr(std::string(prefix).size());

@@ -323,6 +323,8 @@ class Parser {
         m.end = toks_[pos_ - 1].end;
         m.children.push_back(std::move(n));
         n = std::move(m);
+      } else if (is_punct("(") && n.kind == Node::Kind::kName && n.call != Node::Call::kNone) {
+        n = call_operator(std::move(n));  // SmemLayout{}(_,_,0), local_tile(...)(_,_,k): lib/tensor.cpp
       } else if (n.kind != Node::Kind::kName && (is_punct("{") || is_punct("(")) && is_punct(is_punct("{") ? "}" : ")", 1) &&
                  (n.kind == Node::Kind::kScope || n.kind == Node::Kind::kDecltype)) {
         next();  // decltype(E){} and X::type{} are the value itself
@@ -331,6 +333,31 @@ class Parser {
         return n;
       }
     }
+  }
+
+  // callee(args): the call operator of a value, a node named "operator()" with the callee as its child.
+  Node call_operator(Node callee) {
+    DepthGuard guard(*this);
+    Node n;
+    n.kind = Node::Kind::kName;
+    n.name = "operator()";
+    n.call = Node::Call::kParen;
+    n.begin = callee.begin;
+    const Token& open = next();
+    bool saved = no_greater_;
+    no_greater_ = false;
+    if (!is_punct(")")) {
+      n.args.push_back(composed());
+      while (is_punct(",")) {
+        next();
+        n.args.push_back(composed());
+      }
+    }
+    no_greater_ = saved;
+    n.end = peek().end;
+    expect(")", open);
+    n.children.push_back(std::move(callee));
+    return n;
   }
 
   Node number() {

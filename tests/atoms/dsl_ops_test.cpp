@@ -29,6 +29,7 @@ Registry& dsl_registry() {
     register_dsl_algebra(*reg);
     register_mma_names(*reg);
     register_copy_names(*reg);
+    register_cpp_atom_names(*reg);  // partition_shape_A, get_layoutA_TV, tile_size: the C++ spellings compared with
     register_dsl_names(*reg);
     return reg;
   }();
@@ -78,6 +79,8 @@ TEST_CASE("CuTeDSL MMA Ops are the catalogue's atoms") {
       {"cute.nvgpu.warp.MmaTF32Op((16, 8, 8))", "SM80_16x8x8_F32TF32TF32F32_TN{}"},
       {"cute.nvgpu.warp.MmaFP8Op(cutlass.Float8E4M3FN, cutlass.Float32, (16, 8, 32))", "SM89_16x8x32_F32E4M3E4M3F32_TN{}"},
       {"warp.MmaF16BF16Op(cutlass.Float16, cutlass.Float32, (16, 8, 16))", "SM80_16x8x16_F32F16F16F32_TN{}"},  // from cutlass.cute.nvgpu import warp
+      {"cute.make_mma_atom(cute.nvgpu.MmaUniversalOp(cutlass.Float32))", "UniversalFMA<float,float,float,float>{}"},
+      {"cute.nvgpu.MmaUniversalOp(abacc_dtype=cutlass.Float64)", "UniversalFMA<double,double,double>{}"},
       {"warp.MmaMXF4Op(cutlass.Float4E2M1FN, cutlass.Float32, cutlass.Float8E8M0FNU)",
        "SM120_16x8x64_TN_VS<float_e2m1_t,float_e2m1_t,float,float_ue8m0_t,32>{}"},
       {"warp.MmaMXF4NVF4Op(cutlass.Float4E2M1FN, cutlass.Float32, cutlass.Float8E4M3FN)",
@@ -174,6 +177,15 @@ TEST_CASE("CuTeDSL tilings are the C++ TiledMMA") {
       {std::string("sm100_utils.make_trivial_tiled_mma(cutlass.TFloat32, cutlass.TFloat32, ") + kOpK + ", " + kOpK +
            ", cutlass.Float32, tcgen05.CtaGroup.ONE, (128, 128), a_source=tcgen05.OperandSource.TMEM)",
        "make_tiled_mma(SM100_MMA_TF32_TS<tfloat32_t,tfloat32_t,float,128,128,UMMA::Major::K,UMMA::Major::K>{})"},
+      {std::string("sm100_utils.make_blockscaled_trivial_tiled_mma(cutlass.Float4E2M1FN, cutlass.Float4E2M1FN, ") + kOpK + ", " + kOpK +
+           ", cutlass.Float8E8M0FNU, 32, tcgen05.CtaGroup.ONE, (128, 256))",
+       "make_tiled_mma(SM100_MMA_MXF4_SS<float_e2m1_t,float_e2m1_t,float,float_ue8m0_t,128,256,32,UMMA::Major::K,UMMA::Major::K>{})"},
+      {std::string("sm100_utils.make_blockscaled_trivial_tiled_mma(cutlass.Float4E2M1FN, cutlass.Float4E2M1FN, ") + kOpK + ", " + kOpK +
+           ", cutlass.Float8E4M3FN, 16, tcgen05.CtaGroup.ONE, (128, 128))",
+       "make_tiled_mma(SM100_MMA_MXF4_SS<float_e2m1_t,float_e2m1_t,float,float_ue4m3_t,128,128,16,UMMA::Major::K,UMMA::Major::K>{})"},
+      {std::string("sm100_utils.make_blockscaled_trivial_tiled_mma(cutlass.Float8E4M3FN, ") + kOpMN + ", " + kOpK +  // the legacy one-ab_dtype form
+           ", cutlass.Float8E8M0FNU, 32, tcgen05.CtaGroup.TWO, (256, 128))",
+       "make_tiled_mma(SM100_MMA_MXF8F6F4_2x1SM_SS<float_e4m3_t,float_e4m3_t,float,float_ue8m0_t,256,128,UMMA::Major::MN,UMMA::Major::K>{})"},
   };
   for (const auto& [dsl, cpp] : same) {
     const auto& dsl_text = dsl;  // clang 14 cannot capture a structured binding (CAPTURE is a lambda)
@@ -189,6 +201,14 @@ TEST_CASE("CuTeDSL copy Ops and tiled copies are the C++ Copy_Atom and TiledCopy
       {"cute.make_copy_atom(cute.nvgpu.CopyUniversalOp(), cutlass.Float16, num_bits_per_copy=128)", "Copy_Atom<UniversalCopy<uint128_t>, half_t>{}"},
       {"cute.make_copy_atom(cute.nvgpu.CopyUniversalOp(), cutlass.Float32, num_bits_per_copy=32)", "Copy_Atom<UniversalCopy<uint32_t>, float>{}"},
       {"cute.make_copy_atom(cute.nvgpu.CopyUniversalOp(), cutlass.Float32)", "Copy_Atom<UniversalCopy<float>, float>{}"},
+      // G2R / R2G / S2R / R2S: memory order, scope and cache hints move the same bits as UniversalCopy
+      {"cute.make_copy_atom(cute.nvgpu.CopyG2ROp(), cutlass.Float16, num_bits_per_copy=64, memory_order=cute.nvgpu.MemoryOrder.VOLATILE, "
+       "memory_scope=cute.nvgpu.MemoryScope.SYS, invariant=False)",
+       "Copy_Atom<UniversalCopy<uint64_t>, half_t>{}"},
+      {"cute.make_copy_atom(cute.nvgpu.CopyR2GOp(), cutlass.Float32, num_bits_per_copy=128, store_cache_mode=cute.nvgpu.StoreCacheMode.WRITE_BACK)",
+       "Copy_Atom<UniversalCopy<uint128_t>, float>{}"},
+      {"cute.make_copy_atom(cute.nvgpu.CopyS2ROp(), cutlass.BFloat16)", "Copy_Atom<UniversalCopy<bfloat16_t>, bfloat16_t>{}"},
+      {"cute.make_copy_atom(nvgpu.CopyR2SOp(), cutlass.Float16, num_bits_per_copy=32)", "Copy_Atom<UniversalCopy<uint32_t>, half_t>{}"},
       {"cute.make_copy_atom(cute.nvgpu.cpasync.CopyG2SOp(), cutlass.Float16, num_bits_per_copy=128)",
        "Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<uint128_t>, half_t>{}"},
       {"cute.make_copy_atom(cpasync.CopyG2SOp(cache_mode=cute.nvgpu.LoadCacheMode.GLOBAL), cutlass.Float32, num_bits_per_copy=128)",
@@ -203,7 +223,14 @@ TEST_CASE("CuTeDSL copy Ops and tiled copies are the C++ Copy_Atom and TiledCopy
       {"cute.make_copy_atom(cute.nvgpu.warp.LdMatrix8x16x8bOp(num_matrices=4, unpack_bits=6), cutlass.Float8E4M3FN)",
        "Copy_Atom<SM100_SU6_DU8x16_x4_LDSM_N, float_e4m3_t>{}"},
       {"cute.make_copy_atom(cute.nvgpu.warp.LdMatrix8x16x8bOp(num_matrices=4), cutlass.Float16)", "Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}"},
-      {"cute.make_copy_atom(cute.nvgpu.warp.LdMatrix16x16x8bOp(transpose=True, num_matrices=2), cutlass.Uint8)", "Copy_Atom<SM100_U8x16_LDSM_T, uint8_t>{}"},
+      // CuTeDSL's LdMatrix16x8x8bOp is the permuted ldmatrix.m16n16.trans C++ calls SM100_U8x8/16_LDSM_T
+      // (CUTLASS's CHANGELOG: "Permuted variant is renamed to LdMatrix16x8x8bOp")
+      {"cute.make_copy_atom(cute.nvgpu.warp.LdMatrix16x8x8bOp(transpose=True, num_matrices=4), cutlass.Uint8)", "Copy_Atom<SM100_U8x16_LDSM_T, uint8_t>{}"},
+      {"cute.make_copy_atom(cute.nvgpu.warp.LdMatrix16x8x8bOp(transpose=True, num_matrices=2), cutlass.Float8E4M3FN)",
+       "Copy_Atom<SM100_U8x8_LDSM_T, float_e4m3_t>{}"},
+      {"sm90_utils.get_smem_store_op(utils.LayoutEnum.ROW_MAJOR, cutlass.Float16, cutlass.Float32)", "Copy_Atom<SM90_U32x4_STSM_N, half_t>{}"},
+      {"sm90_utils.get_smem_store_op(utils.LayoutEnum.COL_MAJOR, cutlass.BFloat16, cutlass.Float32)", "Copy_Atom<SM90_U16x8_STSM_T, bfloat16_t>{}"},
+      {"sm90_utils.get_smem_store_op(utils.LayoutEnum.ROW_MAJOR, cutlass.Float32, cutlass.Float32)", "Copy_Atom<UniversalCopy<float>, float>{}"},
       {"cute.make_copy_atom(cute.nvgpu.warp.StMatrix16x8x8bOp(transpose=True, num_matrices=4), cutlass.Float8E4M3FN)",
        "Copy_Atom<SM100_U8x16_STSM_T, float_e4m3_t>{}"},
       {"cute.make_tiled_copy_tv(cute.make_copy_atom(cute.nvgpu.CopyUniversalOp(), cutlass.Float16, num_bits_per_copy=128), "
@@ -254,7 +281,7 @@ TEST_CASE("CuTeDSL's SMEM layout helpers give what C++ CuTe gives for the same c
     CHECK(got == eval(cpp).to_string());       // and what our C++ path gives
     ++rows;
   }
-  CHECK(rows >= 8);
+  CHECK(rows >= 32);  // 12 SM90 rows, 16 sm100 make_smem_layout_a/b rows, 4 sm100 epilogue rows
 }
 
 TEST_CASE("CuTeDSL helper choices follow hopper_helpers.py / blackwell_helpers.py") {
@@ -265,6 +292,13 @@ TEST_CASE("CuTeDSL helper choices follow hopper_helpers.py / blackwell_helpers.p
   CHECK(eval(std::string("sm100_utils.get_smem_layout_atom_ab(") + kOpMN + ", cutlass.Float32, (128, 32))").to_string() ==
         "SmemLayoutAtomKind.MN_SW128_32B");
   CHECK(eval(std::string("sm100_utils.get_smem_layout_atom_ab(") + kOpK + ", cutlass.BFloat16, (128, 64))").to_string() == "SmemLayoutAtomKind.K_SW128");
+  // the epilogue's: a layout mode counts only its contiguous run (what TMA can use)
+  CHECK(eval("sm100_utils.get_smem_layout_atom_epi(utils.LayoutEnum.ROW_MAJOR, cutlass.Float16, (128, 64))").to_string() == "SmemLayoutAtomKind.K_SW128");
+  CHECK(eval("sm100_utils.get_smem_layout_atom_epi(utils.LayoutEnum.ROW_MAJOR, cutlass.Float16, "
+             "(cute.make_layout(64), cute.make_layout((16, 2), stride=(1, 64))))")
+            .to_string() == "SmemLayoutAtomKind.K_SW32");
+  CHECK(eval("sm100_utils.get_smem_layout_atom_epi(utils.LayoutEnum.COL_MAJOR, cutlass.Float32, (128, 32))").to_string() ==
+        "SmemLayoutAtomKind.MN_SW128_32B");
 }
 
 TEST_CASE("CuTeDSL atom errors name the DSL call and what C++ would need") {
@@ -281,9 +315,25 @@ TEST_CASE("CuTeDSL atom errors name the DSL call and what C++ would need") {
   CHECK(error_of("cute.make_copy_atom(cute.nvgpu.CopyUniversalOp(), cutlass.Float16, num_bits_per_copy=96)").find("8, 16, 32, 64 or 128") !=
         std::string::npos);
   CHECK(error_of("cute.make_copy_atom(cute.nvgpu.cpasync.CopyG2SOp(), cutlass.Float16)").find("num_bits_per_copy") != std::string::npos);
+  CHECK(error_of("cute.nvgpu.MmaUniversalOp(cutlass.Int8)").find("Float16, Float32 or Float64") != std::string::npos);
+  CHECK(error_of("cute.make_copy_atom(cute.nvgpu.CopyG2ROp(), cutlass.Float16, num_bits_per_copy=96)").find("8, 16, 32, 64 or 128") != std::string::npos);
+  CHECK(error_of("cute.make_copy_atom(cute.nvgpu.CopyG2ROp(), cutlass.Float16, memory_ordr=1)").find("no parameter 'memory_ordr'") != std::string::npos);
   CHECK(error_of("cute.make_tiled_copy_tv(cute.nvgpu.CopyUniversalOp(), cute.make_layout(32), cute.make_layout(4))").find("needs an element type") !=
         std::string::npos);
   CHECK(error_of("cute.make_copy_atom(cute.nvgpu.warp.LdMatrix8x8x16bOp(num_matrices=3), cutlass.Float16)").find("not an instruction") != std::string::npos);
+  // the unpermuted m16n16 ldmatrix has no C++ atom: say which Op is C++'s
+  CHECK(error_of("cute.make_copy_atom(cute.nvgpu.warp.LdMatrix16x16x8bOp(transpose=True, num_matrices=1), cutlass.Uint8)").find("LdMatrix16x8x8bOp") !=
+        std::string::npos);
+  CHECK(error_of("cute.make_copy_atom(cute.nvgpu.warp.LdMatrix16x8x8bOp(transpose=True, num_matrices=1), cutlass.Uint8)").find("not an instruction") !=
+        std::string::npos);
+  CHECK(error_of("cute.make_copy_atom(cute.nvgpu.warp.LdMatrix16x8x8bOp(transpose=False, num_matrices=2), cutlass.Uint8)").find("not an instruction") !=
+        std::string::npos);
+  // sm100 helpers: a tiled MMA whose Op has no major mode needs is_k_major
+  CHECK(error_of("sm100_utils.make_smem_layout_a(cute.make_tiled_mma(cute.nvgpu.warp.MmaTF32Op((16, 8, 8))), (128, 128, 32), cutlass.TFloat32, 2)")
+            .find("is_k_major") != std::string::npos);
+  CHECK(error_of("sm100_utils.make_smem_layout_a(cute.make_layout(4), (128, 128, 32), cutlass.TFloat32, 2)").find("TiledMma") != std::string::npos);
+  CHECK(error_of("sm100_utils.get_smem_layout_atom_epi(utils.LayoutEnum.ROW_MAJOR, cutlass.Float16, (128, 4))").find("multiple of 8") !=
+        std::string::npos);
 }
 
 TEST_CASE("a CuTeDSL kernel file: scan_python's declarations evaluate to the C++ objects") {
@@ -327,4 +377,206 @@ TEST_CASE("a CuTeDSL kernel file: scan_python's declarations evaluate to the C++
         tiled_copy_text(eval("make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>, half_t>{}, Layout<Shape<_32,_8>,Stride<_8,_1>>{}, Layout<Shape<_1,_8>>{})")));
   CHECK(tiled_mma_text(named("mma")) ==
         tiled_mma_text(eval("make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{}, Tile<_32,_32,_16>{})")));
+}
+
+TEST_CASE("CuTeDSL's tcgen05.tile_to_mma_shape is C++'s UMMA::tile_to_mma_shape, coalesced to the MMA shape's profile") {
+  const std::string atom = "cute.nvgpu.tcgen05.make_smem_layout_atom(cute.nvgpu.tcgen05.SmemLayoutAtomKind.K_SW128, cutlass.Float16)";
+  const std::string cpp_atom = "composition(Swizzle<3,4,3>{}, Layout<Shape<_8,_64>,Stride<_64,_1>>{})";
+  const std::string shape = "((128, 16), 1, 4, 3)", cpp_shape = "make_shape(make_shape(_128{},_16{}),_1{},_4{},_3{})";
+  CHECK(eval("cute.nvgpu.tcgen05.tile_to_mma_shape(" + atom + ", " + shape + ", order=(1, 2, 3))").to_string() ==
+        eval("coalesce(UMMA::tile_to_mma_shape(" + cpp_atom + ", " + cpp_shape + ", Step<_1,_2,_3>{}), " + cpp_shape + ")").to_string());
+  CHECK(eval("tcgen05.tile_to_mma_shape(" + atom + ", " + shape + ")").to_string() ==
+        eval("coalesce(UMMA::tile_to_mma_shape(" + cpp_atom + ", " + cpp_shape + "), " + cpp_shape + ")").to_string());
+  CHECK(error_of("tcgen05.tile_to_mma_shape(" + atom + ", " + shape + ", order=(1, 2))").find("rank(order)") != std::string::npos);
+  CHECK(eval("cute.dice((128, 256, 64), (1, None, 1))").to_string() == eval("dice(make_coord(1,_,1), make_shape(128,256,64))").to_string());
+}
+
+TEST_CASE("CuTeDSL's attributes of atoms and tilings are the C++ objects' members") {
+  const std::string dsl = "cute.make_tiled_mma(cute.nvgpu.warp.MmaF16BF16Op(cutlass.Float16, cutlass.Float32, (16, 8, 16)), (2, 2, 1), "
+                          "permutation_mnk=(32, 32, 16))";
+  const std::string cpp = "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{}, Tile<_32,_32,_16>{})";
+  const MmaAtom atom = *as_mma_atom(eval("SM80_16x8x16_F32F16F16F32_TN{}"));
+  const TiledMma tiled = *as_tiled_mma(eval(cpp));
+  const std::pair<std::string, std::string> same[] = {
+      // CuTeDSL's TiledMma is an MmaAtom: tv_layout_A is the atom's ALayout, tv_layout_A_tiled the tiling's
+      {"(" + dsl + ").tv_layout_A", to_string(atom.layout_a)},
+      {"(" + dsl + ").tv_layout_B", to_string(atom.layout_b)},
+      {"(" + dsl + ").tv_layout_C", to_string(atom.layout_c)},
+      {"(" + dsl + ").thr_id", to_string(atom.thr_id)},
+      {"(" + dsl + ").shape_mnk", to_string(atom.shape_mnk)},
+      {"(" + dsl + ").tv_layout_A_tiled", eval("get_layoutA_TV(" + cpp + ")").to_string()},
+      {"(" + dsl + ").tv_layout_B_tiled", eval("get_layoutB_TV(" + cpp + ")").to_string()},
+      {"(" + dsl + ").tv_layout_C_tiled", eval("get_layoutC_TV(" + cpp + ")").to_string()},
+      {"(" + dsl + ").thr_layout_vmnk", to_string(tiled.thr_layout_vmnk)},
+      {"(" + dsl + ").permutation_mnk", "(32,32,16)"},
+      {"(" + dsl + ").size", eval("size(" + cpp + ")").to_string()},
+      {"(" + dsl + ").get_tile_size(0)", eval("tile_size<0>(" + cpp + ")").to_string()},
+      {"(" + dsl + ").get_tile_size(mode_idx=2)", eval("tile_size<2>(" + cpp + ")").to_string()},
+      {"(" + dsl + ").partition_shape_A((128, 64))", eval("partition_shape_A(" + cpp + ", make_shape(_128{},_64{}))").to_string()},
+      {"(" + dsl + ").partition_shape_B((128, 64))", eval("partition_shape_B(" + cpp + ", make_shape(_128{},_64{}))").to_string()},
+      {"(" + dsl + ").partition_shape_C(shape_mn=(128, 128))", eval("partition_shape_C(" + cpp + ", make_shape(_128{},_128{}))").to_string()},
+      {"(" + dsl + ").tv_layout_C_tiled.shape", to_string(shape(tiled.tv_layout_c))},
+  };
+  for (const auto& [expr, want] : same) {
+    const auto& expr_text = expr;  // clang 14 cannot capture a structured binding (CAPTURE is a lambda)
+    CAPTURE(expr_text);
+    CHECK(eval(expr).to_string() == want);
+  }
+  // the Op of a tcgen05 tiled MMA carries its major modes (sm100_utils.make_smem_layout_a reads them)
+  const std::string umma = std::string("sm100_utils.make_trivial_tiled_mma(cutlass.Float16, cutlass.Float16, ") + kOpK + ", " + kOpMN +
+                           ", cutlass.Float32, tcgen05.CtaGroup.ONE, (128, 256))";
+  CHECK(eval("(" + umma + ").op.a_major_mode").to_string() == "OperandMajorMode.K");
+  CHECK(eval("(" + umma + ").op.b_major_mode").to_string() == "OperandMajorMode.MN");
+  CHECK(tiled_mma_text(eval("(" + umma + ").op")) == tiled_mma_text(eval("SM100_MMA_F16BF16_SS<half_t,half_t,float,128,256,UMMA::Major::K,UMMA::Major::MN>{}")));
+
+  const std::string copy = "cute.make_tiled_copy_A(cute.make_copy_atom(cute.nvgpu.warp.LdMatrix8x8x16bOp(num_matrices=4), cutlass.Float16), "
+                           "cute.make_tiled_mma(cute.nvgpu.warp.MmaF16BF16Op(cutlass.Float16, cutlass.Float32, (16, 8, 16)), (2, 2, 1)))";
+  const std::string cpp_copy = "make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{}))";
+  const TiledCopy tc = *as_tiled_copy(eval(cpp_copy));
+  const std::pair<std::string, std::string> same_copy[] = {
+      {"(" + copy + ").layout_tv_tiled", to_string(tc.tiled_layout_tv)},
+      {"(" + copy + ").tiler_mn", tiler_to_string(tc)},
+      {"(" + copy + ").layout_src_tv_tiled", eval("get_layoutS_TV(" + cpp_copy + ")").to_string()},
+      {"(" + copy + ").layout_dst_tv_tiled", eval("get_layoutD_TV(" + cpp_copy + ")").to_string()},
+      {"(" + copy + ").layout_src_tv", to_string(tc.atom.val_layout_src)},
+      {"(" + copy + ").layout_dst_tv", to_string(tc.atom.val_layout_dst)},
+      {"(" + copy + ").thr_id", to_string(tc.atom.thr_id)},
+      {"(" + copy + ").value_type", "half_t"},
+      {"(" + copy + ").size", eval("size(" + cpp_copy + ")").to_string()},
+      {"cute.make_copy_atom(cute.nvgpu.CopyUniversalOp(), cutlass.Float16, num_bits_per_copy=128).layout_src_tv",
+       to_string(as_copy_atom(eval("Copy_Atom<UniversalCopy<uint128_t>, half_t>{}"))->val_layout_src)},
+  };
+  for (const auto& [expr, want] : same_copy) {
+    const auto& expr_text = expr;  // clang 14 cannot capture a structured binding (CAPTURE is a lambda)
+    CAPTURE(expr_text);
+    CHECK(eval(expr).to_string() == want);
+  }
+  // wrong object, unknown attribute, an attribute called as a method
+  CHECK(error_of("cute.make_layout(4).tv_layout_A").find("attribute of an MMA atom or TiledMma") != std::string::npos);
+  CHECK(error_of("(" + dsl + ").layout_tv_tiled").find("attribute of a TiledCopy") != std::string::npos);
+  CHECK(error_of("(" + dsl + ").tv_layout_Z").find("no attribute .tv_layout_Z") != std::string::npos);
+  CHECK(error_of("(" + dsl + ").size(1)").find("not a method") != std::string::npos);
+  CHECK(error_of("(" + dsl + ").get_tile_size(3)").find("0, 1 or 2") != std::string::npos);
+  CHECK(error_of("(" + dsl + ").get_tile_size()").find("takes one argument") != std::string::npos);
+}
+
+TEST_CASE("CuTeDSL's cpasync.make_tiled_tma_atom is C++'s make_tma_atom (layout parts, checked against tma_oracle.jsonl)") {
+  // gmem tensors as CuTeDSL writes one; the C++ rows are tests/data/tma_oracle.jsonl's (real CuTe's
+  // ValLayoutSrc given beside each), with the DSL's SMEM helpers standing for the GMMA atoms
+  const std::string half_rows = "cute.make_tensor(cute.make_ptr(cutlass.Float16, gptr, cute.AddressSpace.gmem), cute.make_layout((1024, 256), stride=(256, 1)))";
+  const std::string float_cols = "cute.make_tensor(cute.make_ptr(cutlass.Float32, fptr, cute.AddressSpace.gmem), cute.make_layout((1024, 256)))";
+  struct Case {
+    std::string dsl, cpp, oracle_src;
+  };
+  const Case cases[] = {
+      {"cpasync.make_tiled_tma_atom(cpasync.CopyBulkTensorTileG2SOp(), " + half_rows +
+           ", sm90_utils.make_smem_layout_a(utils.LayoutEnum.ROW_MAJOR, (128, 128, 64), cutlass.Float16, 4), (128, 64))",
+       "make_tma_atom(SM90_TMA_LOAD{}, make_tensor(make_gmem_ptr<half_t>(gptr), make_shape(1024, 256), GenRowMajor{}), "
+       "tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, make_shape(_128{},_64{})), make_shape(_128{},_64{}))",
+       "(1,8192):(0,1)"},
+      {"cute.nvgpu.cpasync.make_tiled_tma_atom(cpasync.CopyBulkTensorTileG2SMulticastOp(cta_group=tcgen05.CtaGroup.ONE), " + float_cols +
+           ", cute.tile_to_shape(cute.nvgpu.warpgroup.make_smem_layout_atom(cute.nvgpu.warpgroup.SmemLayoutAtomKind.MN_SW128, cutlass.Float32), "
+           "(64, 32), order=(0, 1)), (64, 32), num_multicast=2)",
+       "make_tma_atom(SM90_TMA_LOAD_MULTICAST{}, make_tensor(make_gmem_ptr<float>(fptr), make_shape(1024, 256)), "
+       "tile_to_shape(GMMA::Layout_MN_SW128_Atom<float>{}, make_shape(_64{},_32{})), make_shape(_64{},_32{}), Int<2>{})",
+       "(1,256):(0,1)"},
+      {"cpasync.make_tiled_tma_atom(cpasync.CopyBulkTensorTileS2GOp(), " + half_rows +
+           ", cute.make_layout((8, 64), stride=(64, 1)), (8, 64), internal_type=cutlass.Float16)",
+       "make_tma_atom<half_t>(SM90_TMA_STORE{}, make_tensor(make_gmem_ptr<half_t>(gptr), make_shape(1024, 256), GenRowMajor{}), "
+       "make_layout(make_shape(_8{}, _64{}), GenRowMajor{}), make_shape(_8{},_64{}))",
+       "(1,512):(0,1)"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.dsl);
+    const Value dsl = eval(c.dsl);
+    const CopyAtom* atom = as_copy_atom(dsl);
+    REQUIRE(atom);
+    CHECK(to_string(atom->val_layout_src) == c.oracle_src);
+    CHECK(tiled_copy_text(dsl) == tiled_copy_text(eval(c.cpp)));
+  }
+  CHECK(eval("cpasync.CopyReduceBulkTensorTileS2GOp()").to_string() == "SM90_TMA_REDUCE_ADD");
+  CHECK(error_of("cpasync.CopyReduceBulkTensorTileS2GOp(reduction_kind=cpasync.ReductionKind.MAX)").find("only ReductionKind.ADD") != std::string::npos);
+  CHECK(error_of("cpasync.CopyBulkTensorTileG2SOp(cta_group=tcgen05.CtaGroup.TWO)").find("2-SM TMA") != std::string::npos);
+  CHECK(error_of("cpasync.make_tiled_tma_atom(cute.nvgpu.CopyUniversalOp(), " + half_rows + ", cute.make_layout((8, 64)), (8, 64))")
+            .find("TMA Op") != std::string::npos);
+  CHECK(error_of("cpasync.make_tiled_tma_atom(cpasync.CopyBulkTensorTileG2SOp(), cute.make_tensor(gptr, cute.make_layout((1024, 256))), "
+                 "cute.make_layout((8, 64)), (8, 64))")
+            .find("element type is unknown") != std::string::npos);
+  CHECK(error_of("cpasync.make_tiled_tma_atom(cpasync.CopyBulkTensorTileG2SOp(), " + half_rows + ", cute.make_layout((8, 64, 2, 2)), (8, 64))")
+            .find("non-staged") != std::string::npos);
+}
+
+TEST_CASE("CuTeDSL's tcgen05 TMEM copy Ops and tcgen05.make_tmem_copy are C++'s (checked against tmem_oracle.jsonl)") {
+  // tmem tensors as CuTeDSL writes them; each row: the DSL call, its C++ spelling, and what real
+  // CuTe printed for the C++ one (tests/data/tmem_oracle.jsonl: TiledLayout_TV, get_layoutD_TV)
+  auto tmem = [](const std::string& type, const std::string& layout) {
+    return "cute.make_tensor(cute.make_ptr(cutlass." + type + ", 0, cute.AddressSpace.tmem), " + layout + ")";
+  };
+  struct Case {
+    std::string dsl, cpp, oracle_tv, oracle_d;
+  };
+  // tcgen05.make_tmem_copy(make_copy_atom(OP, T), a (128, cols) tmem tensor) and the C++ spelling
+  auto row = [&](const std::string& op, const std::string& type, int cols, const std::string& cpp_op, const std::string& tv, const std::string& d) {
+    const bool half = type == "Float16";
+    const std::string dp = half ? "131072" : "65536", n = std::to_string(cols);
+    return Case{"tcgen05.make_tmem_copy(cute.make_copy_atom(tcgen05." + op + ", cutlass." + type + "), " +
+                    tmem(type, "cute.make_layout((128, " + n + "), stride=(" + dp + ", 1))") + ")",
+                "make_tmem_copy(" + cpp_op + "{}, make_tensor(make_tmem_ptr<" + (half ? "half_t" : "float") + ">(0), Layout<Shape<_128,_" + n +
+                    ">, Stride<_" + dp + ",_1>>{}))",
+                tv, d};
+  };
+  const Case cases[] = {
+      row("Ld32x32bOp(tcgen05.Repetition.x8)", "Float32", 256, "SM100_TMEM_LOAD_32dp32b8x", "((32,4),(8,32)):((0,1),(128,4))",
+          "((32,4),(8,1)):((4,1),(128,0))"),
+      row("St32x32bOp(repeat=tcgen05.Repetition.x4)", "Float32", 128, "SM100_TMEM_STORE_32dp32b4x", "((32,4),(4,32)):((0,1),(128,4))",
+          "((32,4),((4,32),1)):((0,1),((128,4),0))"),
+      row("Ld16x256bOp()", "Float32", 256, "SM100_TMEM_LOAD_16dp256b1x", "((32,4),(8,16)):((0,1),(64,4))", "((4,8,4),((2,2),1)):((128,4,1),((64,32),0))"),
+      row("Ld16x32bx2Op(tcgen05.Repetition.x2)", "Float32", 64, "SM100_TMEM_LOAD_16dp32b2x", "((32,4),(4,16)):((0,1),(64,4))",
+          "((16,2,4),(2,1)):((4,128,1),(64,0))"),
+      row("Ld32x32bOp(tcgen05.Repetition.x16, tcgen05.Pack.PACK_16b_IN_32b)", "Float16", 64, "SM100_TMEM_LOAD_32dp32b16x_16b",
+          "((32,4),(32,32)):((0,1),(128,4))", "((32,4),(32,1)):((4,1),(128,0))"),
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.dsl);
+    const Value dsl = eval(c.dsl);
+    const TiledCopy* tc = as_tiled_copy(dsl);
+    REQUIRE(tc);
+    CHECK(to_string(tc->tiled_layout_tv) == c.oracle_tv);
+    CHECK(to_string(tc->layout_d_tv) == c.oracle_d);
+    CHECK(tiled_copy_text(dsl) == tiled_copy_text(eval(c.cpp)));
+  }
+  CHECK(tiled_copy_text(eval("cute.make_copy_atom(tcgen05.St16x128bOp(tcgen05.Repetition.x2, tcgen05.Unpack.UNPACK_32b_IN_16b), cutlass.BFloat16)")) ==
+        tiled_copy_text(eval("Copy_Atom<SM100_TMEM_STORE_16dp128b2x_16b, bfloat16_t>{}")));
+  CHECK(error_of("cute.make_copy_atom(tcgen05.Ld16x256bOp(tcgen05.Repetition.x128), cutlass.Float32)").find("SM100_TMEM_LOAD_16dp256b128x") !=
+        std::string::npos);
+  CHECK(error_of("tcgen05.Ld32x32bOp(tcgen05.Repetition.x3)").find("has no member x3") != std::string::npos);
+  // sm100_utils.get_smem_store_op picks the stmatrix that matches the TMEM load (blackwell_helpers.py)
+  auto load = [&](const std::string& op, const std::string& type) {
+    return "tcgen05.make_tmem_copy(cute.make_copy_atom(" + op + ", cutlass." + type + "), " +
+           tmem(type, "cute.make_layout((128, 256), stride=(" + std::string(type == "Float16" ? "131072" : "65536") + ", 1))") + ")";
+  };
+  const std::pair<std::string, std::string> store_ops[] = {
+      {"sm100_utils.get_smem_store_op(utils.LayoutEnum.ROW_MAJOR, cutlass.Float16, cutlass.Float32, " +
+           load("tcgen05.Ld16x256bOp(tcgen05.Repetition.x2)", "Float32") + ")",
+       "Copy_Atom<SM90_U32x4_STSM_N, half_t>{}"},
+      {"sm100_utils.get_smem_store_op(utils.LayoutEnum.COL_MAJOR, cutlass.Float16, cutlass.Float32, " +
+           load("tcgen05.Ld16x256bOp(tcgen05.Repetition.x1)", "Float32") + ")",
+       "Copy_Atom<SM90_U16x4_STSM_T, half_t>{}"},
+      {"sm100_utils.get_smem_store_op(utils.LayoutEnum.COL_MAJOR, cutlass.Float8E4M3FN, cutlass.Float32, " +
+           load("tcgen05.Ld16x256bOp(tcgen05.Repetition.x4)", "Float32") + ")",
+       "Copy_Atom<SM100_U8x16_STSM_T, float_e4m3_t>{}"},
+      {"sm100_utils.get_smem_store_op(utils.LayoutEnum.ROW_MAJOR, cutlass.Float32, cutlass.Float32, " +
+           load("tcgen05.Ld32x32bOp(tcgen05.Repetition.x8)", "Float32") + ")",
+       "Copy_Atom<UniversalCopy<float>, float>{}"},
+      {"sm100_utils.get_smem_store_op(utils.LayoutEnum.ROW_MAJOR, cutlass.Float16, cutlass.Float16, " +
+           load("tcgen05.Ld16x128bOp(tcgen05.Repetition.x4, tcgen05.Pack.PACK_16b_IN_32b)", "Float16") + ")",
+       "Copy_Atom<SM90_U32x4_STSM_N, half_t>{}"},
+  };
+  for (const auto& [dsl, cpp] : store_ops) {
+    const auto& dsl_text = dsl;  // clang 14 cannot capture a structured binding (CAPTURE is a lambda)
+    CAPTURE(dsl_text);
+    CHECK(tiled_copy_text(eval(dsl)) == tiled_copy_text(eval(cpp)));
+  }
+  CHECK(error_of("tcgen05.make_tmem_copy(tcgen05.Ld32x32bOp(), " + tmem("Float32", "cute.make_layout((128, 32), stride=(65536, 1))") + ")")
+            .find("needs an element type") != std::string::npos);
 }

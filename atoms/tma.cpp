@@ -1,0 +1,151 @@
+// The layout parts of CuTe's TMA constructors; see atoms/tma.hpp.  Each step names the CuTe
+// variable it computes (copy_traits_sm90_tma.hpp: construct_tma_gbasis, make_tma_copy_desc,
+// make_tma_copy_atom, make_tma_copy_tiled).
+#include "atoms/tma.hpp"
+
+#include <algorithm>
+
+#include "atoms/copy_catalogue.hpp"
+#include "atoms/copy_names.hpp"
+#include "atoms/names.hpp"
+#include "atoms/tiled_copy.hpp"
+
+namespace cutevis {
+
+namespace {
+
+const std::vector<std::string>& tma_op_names() {
+  static const std::vector<std::string> ops = {"SM90_TMA_LOAD", "SM90_TMA_LOAD_MULTICAST", "SM90_TMA_STORE", "SM90_TMA_REDUCE_ADD"};
+  return ops;
+}
+
+std::string str(int64_t v) { return std::to_string(v); }
+
+// get_nonswizzle_portion(slayout): the layout under a swizzle (Sw<B,M,S> o 0 o L -> L)
+Layout nonswizzle_portion(const AnyLayout& slayout) {
+  if (const Layout* l = std::get_if<Layout>(&slayout)) return *l;
+  const ComposedLayout& c = std::get<ComposedLayout>(slayout);
+  if (!c.a_is_swizzle()) throw Error("make_tma_copy: the smem layout " + to_string(slayout) + " is not a swizzled layout (Sw<B,M,S> o offset o L)");
+  return as_layout(c.layout_b(), "the smem layout under the swizzle");
+}
+
+// A stride leaf of CuTe's sidx2gmode: is it the static basis element 1@i (basis_value == _1)?
+bool is_unit_basis(const IntTuple& leaf) { return leaf.is_leaf() && !has_dynamic(leaf) && leaf.value() == 1 && !leaf.basis().empty(); }
+
+// The gmem stride a basis element E<i,j,...> scaled by v points at: v * stride<i,j,...>(gmem).
+int64_t gmem_stride_of(const Layout& gmem, const IntTuple& leaf) {
+  IntTuple t = gmem.stride;
+  for (int m : leaf.basis().modes()) {
+    if (t.is_leaf()) {
+      if (m != 0) throw Error("make_tma_copy: the tile names gmem mode " + str(m) + " of " + to_string(gmem));
+      continue;
+    }
+    if (static_cast<size_t>(m) >= t.rank()) throw Error("make_tma_copy: the tile names gmem mode " + str(m) + " of " + to_string(gmem));
+    t = IntTuple(t[static_cast<size_t>(m)]);
+  }
+  if (!t.is_leaf() || !t.basis().empty()) throw Error("make_tma_copy: gmem stride " + to_string(t) + " is not an integer");
+  return checked_mul(leaf.value(), t.value());
+}
+
+struct SmemToGmem {
+  Layout inv_smem;    // inv_smem_layout: smem idx -> smem coord
+  Layout sidx2gmode;  // smem idx -> gmem mode, truncated to the static-1 basis modes
+};
+
+// construct_tma_gbasis up to sidx2gmode (the part that fixes the box).
+SmemToGmem smem_to_gmode(const TmaRequest& r) {
+  Layout smem = nonswizzle_portion(r.smem);
+  Layout cta_v_map = composition(make_identity_layout(r.gmem.shape), r.cta_tiler);  // V: CTA val idx -> gmem mode
+  if (size(smem) != size(cta_v_map))
+    throw Error("TMA requires CTA_Tile and SLayout top-level size equivalence: size(slayout) = " + str(size(smem)) + ", size of the CTA tile " +
+                to_string(product_each(cta_v_map.shape)) + " = " + str(size(cta_v_map)));
+  SmemToGmem out;
+  out.inv_smem = right_inverse(smem);
+  Layout full = flatten(coalesce(composition(cta_v_map, out.inv_smem)));  // sidx2gmode_full
+  std::vector<IntTuple> shapes = flatten_leaves(full.shape), strides = flatten_leaves(full.stride);
+  size_t smem_rank = 0;
+  while (smem_rank < strides.size() && is_unit_basis(strides[smem_rank])) ++smem_rank;
+  if (smem_rank == 0)
+    throw Error("make_tma_copy: could not find a common tile-gmem vectorization (smem index -> gmem mode is " + to_string(full, true) +
+                "); does the tile select out major gmem modes?");
+  out.sidx2gmode = Layout(IntTuple::tuple(std::vector<IntTuple>(shapes.begin(), shapes.begin() + static_cast<std::ptrdiff_t>(smem_rank))),
+                          IntTuple::tuple(std::vector<IntTuple>(strides.begin(), strides.begin() + static_cast<std::ptrdiff_t>(smem_rank))));
+  return out;
+}
+
+// CuTe's host checks on the descriptor (make_tma_copy_desc): a unit gmem stride on the first
+// TMA mode, and box extents <= 256 after coalesce_256 and the multicast split.
+void check_descriptor(const TmaRequest& r, const Layout& sidx2gmode, int64_t multicast) {
+  std::vector<IntTuple> shapes = flatten_leaves(sidx2gmode.shape), strides = flatten_leaves(sidx2gmode.stride);
+  int64_t first = gmem_stride_of(r.gmem, strides[0]);
+  if (first != 1)
+    throw Error("make_tma_copy: majorness of smem doesn't match majorness of gmem: the smem's contiguous mode runs along gmem stride " + str(first) +
+                " (CuTe asserts gmem_prob_stride[0] == 1)");
+  // coalesce_256 over (box shape, gmem stride)
+  std::vector<int64_t> ns{shapes[0].value()}, nd{first};
+  for (size_t i = 1; i < shapes.size(); ++i) {
+    int64_t s = shapes[i].value(), d = gmem_stride_of(r.gmem, strides[i]);
+    if (s == 1) continue;
+    if (ns.size() == 1 && ns[0] == 1) {
+      ns[0] = s;
+      nd[0] = d;
+    } else if (checked_mul(ns.back(), nd.back()) == d && checked_mul(s, ns.back()) <= 256) {
+      ns.back() *= s;
+    } else {
+      ns.push_back(s);
+      nd.push_back(d);
+    }
+  }
+  while (ns.size() > 5) {  // group<4,-1>: the TMA has at most 5 modes
+    ns[4] = checked_mul(ns[4], ns.back());
+    ns.pop_back();
+  }
+  for (size_t i = ns.size(); i-- > 0 && multicast > 1;) {
+    int64_t next = (multicast + ns[i] - 1) / ns[i];
+    ns[i] = (ns[i] + multicast - 1) / multicast;
+    multicast = next;
+  }
+  for (size_t i = 0; i < ns.size(); ++i)
+    if (ns[i] > 256) throw Error("make_tma_copy: TMA box extent " + str(ns[i]) + " in mode " + str(static_cast<int64_t>(i)) + " exceeds 256 (CuTe asserts smem_box_shape[i] <= 256)");
+}
+
+int64_t internal_bits(const TmaRequest& r) { return r.internal.bits > 0 ? r.internal.bits : r.element.bits; }
+
+}  // namespace
+
+bool is_tma_op(const std::string& op) {
+  const auto& ops = tma_op_names();
+  return std::find(ops.begin(), ops.end(), op) != ops.end();
+}
+
+int64_t tma_box_elements(const TmaRequest& r) {
+  if (!is_tma_op(r.op)) throw Error("'" + r.op + "' is not a TMA operation (SM90_TMA_LOAD, SM90_TMA_LOAD_MULTICAST, SM90_TMA_STORE, SM90_TMA_REDUCE_ADD)");
+  if (r.element.bits <= 0) throw Error(r.op + ": the gmem tensor's element type is unknown");
+  SmemToGmem m = smem_to_gmode(r);
+  if (internal_bits(r) == r.element.bits) check_descriptor(r, m.sidx2gmode, cosize(r.cta_t_map));
+  return size(m.sidx2gmode);
+}
+
+CopyAtom make_tma_atom(const TmaRequest& r) {
+  int64_t box = tma_box_elements(r);
+  // num_bits_per_tma = size(tma_gbasis) * sizeof_bits<TmaInternalType>: the box in bits either way
+  return make_copy_atom("Copy_Traits<" + r.op + ", " + str(checked_mul(box, r.element.bits)) + ">", r.element);
+}
+
+TiledCopy make_tma_copy(const TmaRequest& r) {
+  CopyAtom atom = make_tma_atom(r);
+  SmemToGmem m = smem_to_gmode(r);
+  Layout cta_v_map = composition(make_identity_layout(r.gmem.shape), r.cta_tiler);
+  int64_t num_elems_per_tma = size(m.sidx2gmode);
+  Layout layout_v = composition(m.inv_smem, make_layout(IntTuple(num_elems_per_tma)));       // CTA V -> smem coord
+  Layout layout_V = tile_to_shape(make_layout(std::vector<Layout>{layout_v}), IntTuple(size(cta_v_map)));
+  int64_t threads = cosize(r.cta_t_map);
+  if (threads <= 0 || num_elems_per_tma % threads != 0)
+    throw Error("make_tma_copy: the box of " + str(num_elems_per_tma) + " elements does not split over " + str(threads) + " multicast CTAs");
+  Layout layout_t = make_layout(IntTuple(threads), IntTuple(num_elems_per_tma / threads));    // CTA T -> smem idx
+  Layout layout_T = composition(m.inv_smem, composition(layout_t, r.cta_t_map));            // CTA TID -> smem coord
+  Layout layout_TV = make_layout(std::vector<Layout>{layout_T, layout_V});
+  return make_tiled_copy_impl(atom, layout_TV, product_each(cta_v_map.shape));
+}
+
+}  // namespace cutevis

@@ -1,0 +1,44 @@
+// cutevis — the layout parts of CuTe's TMA constructors (cute/atom/copy_traits_sm90_tma.hpp):
+// the box NumBitsPerTMA that make_tma_atom derives from a gmem tensor and an smem layout, and
+// the TiledCopy (TiledLayout_TV, Tiler_MN) of make_tma_copy / make_tma_copy_A_sm90 / _B / _C.
+//
+//   make_tma_copy(SM90_TMA_LOAD{}, make_tensor(make_gmem_ptr<half_t>(p), make_shape(M,K), make_stride(K,_1{})),
+//                 SmemLayoutA{}(_,_,0), Shape<_128,_64>{}, _2{})
+//
+// The descriptor itself (addresses, L2 promotion, OOB fill) is not modelled; the checks CuTe
+// asserts on the host (box extents <= 256, a unit gmem stride on the box's first mode, size
+// equivalence of tile and smem) are errors here.
+#pragma once
+
+#include <string>
+
+#include "atoms/copy_atom.hpp"
+#include "lib/tensor.hpp"
+#include "lib/tiler.hpp"
+
+namespace cutevis {
+
+// The TMA operations make_tma_copy takes: SM90_TMA_LOAD, SM90_TMA_LOAD_MULTICAST, SM90_TMA_STORE, SM90_TMA_REDUCE_ADD.
+bool is_tma_op(const std::string& op);
+
+// What every TMA constructor starts from (make_tma_copy's arguments).
+struct TmaRequest {
+  std::string op;            // "SM90_TMA_LOAD", ...
+  Layout gmem;               // the gmem tensor's layout (shape and strides in elements)
+  ValueType element;         // the gmem tensor's value type (GEngine::value_type)
+  ValueType internal;        // TmaInternalType; bits == 0: the element type
+  AnyLayout smem;            // the CTA's smem tile, swizzled or not
+  Tiler cta_tiler;           // CTA_Tiler: a shape or a tuple of layouts over the gmem modes
+  Layout cta_t_map;          // CTA thread (cluster rank) -> logical TMA id: make_layout(multicast)
+};
+
+// CuTe's make_tma_atom: Copy_Atom<Copy_Traits<Op, NumBitsPerTMA>, T>.
+CopyAtom make_tma_atom(const TmaRequest& r);
+// CuTe's detail::make_tma_copy_tiled: the TiledCopy of make_tma_copy and make_tma_copy_A/B/C_sm90.
+TiledCopy make_tma_copy(const TmaRequest& r);
+// The TMA box in elements of the value type (size of CuTe's tma_gbasis), with CuTe's host checks.
+int64_t tma_box_elements(const TmaRequest& r);
+
+void register_tma_names(Registry& registry);  // make_tma_atom, make_tma_copy[_A/_B/_C_sm90], make_tmem_copy
+
+}  // namespace cutevis

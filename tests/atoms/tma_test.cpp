@@ -1,0 +1,108 @@
+// make_tma_copy / make_tma_atom / make_tma_copy_A/B/C_sm90 against real CuTe.
+// tests/data/tma_oracle.jsonl: a host-only program built against CUTLASS 4 (g++ 12) evaluated
+// each `expr` as C++ (the same text, stringized) and printed the TiledCopy's Tiler_MN,
+// TiledLayout_TV, the atom's ValLayoutSrc and the value type's bits.  Its pointers were typed
+// (`half_t* gptr`, `float* fptr`, `int8_t* iptr`); here the same types are written with
+// make_gmem_ptr<T>(...), which is how cutevis learns a pointer's element type.
+#include <doctest/doctest.h>
+
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "atoms/copy_names.hpp"
+#include "atoms/names.hpp"
+#include "atoms/tiled_copy.hpp"
+#include "atoms/tma.hpp"
+#include "lib/expr.hpp"
+
+using namespace cutevis;
+using nlohmann::json;
+
+namespace {
+
+Registry& tma_registry() {
+  static Registry* r = [] {
+    auto* reg = new Registry;
+    register_algebra(*reg);
+    register_mma_names(*reg);
+    register_copy_names(*reg);
+    register_cpp_atom_names(*reg);
+    return reg;
+  }();
+  return *r;
+}
+
+std::string typed(std::string e) {
+  for (auto [from, to] : {std::pair<std::string, std::string>{"make_gmem_ptr(gptr)", "make_gmem_ptr<half_t>(gptr)"},
+                          {"make_gmem_ptr(fptr)", "make_gmem_ptr<float>(fptr)"},
+                          {"make_gmem_ptr(iptr)", "make_gmem_ptr<int8_t>(iptr)"}}) {
+    for (size_t at = e.find(from); at != std::string::npos; at = e.find(from, at + to.size())) e.replace(at, from.size(), to);
+  }
+  return e;
+}
+
+Value eval(const std::string& text) { return evaluate_expression(text, tma_registry()); }
+
+}  // namespace
+
+TEST_CASE("tma: make_tma_copy and make_tma_atom equal CuTe's (tma_oracle.jsonl)") {
+  std::ifstream in(std::string(CUTEVIS_SOURCE_DIR) + "/tests/data/tma_oracle.jsonl");
+  std::string line;
+  int rows = 0;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    json row = json::parse(line);
+    const std::string expr = typed(row["expr"]);
+    CAPTURE(expr);
+    Value v = eval(expr);
+    if (row["kind"] == "tiled_copy") {
+      const TiledCopy* c = as_tiled_copy(v);
+      REQUIRE(c != nullptr);
+      CHECK(tiler_to_string(*c, true) == row["tiler"].get<std::string>());
+      CHECK(to_string(c->tiled_layout_tv, true) == row["tv"].get<std::string>());
+      CHECK(to_string(c->atom.val_layout_src, true) == row["val_layout_src"].get<std::string>());
+      CHECK(c->atom.value_type.bits == row["value_bits"].get<int>());
+    } else {
+      const CopyAtom* a = as_copy_atom(v);
+      REQUIRE(a != nullptr);
+      CHECK(to_string(a->val_layout_src, true) == row["val_layout_src"].get<std::string>());
+      CHECK(a->value_type.bits == row["value_bits"].get<int>());
+    }
+    ++rows;
+  }
+  CHECK(rows == 23);
+}
+
+TEST_CASE("tma: the gmem tensor as a layout with <T>, a declared name, and its element type") {
+  const std::string slayout = "tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, make_shape(_128{},_64{}))";
+  // CuTe: Copy_Traits<SM90_TMA_LOAD, C<131072>> for a 128x64 half box
+  Value a = eval("make_tma_atom<half_t>(SM90_TMA_LOAD{}, make_layout(make_shape(1024,256), LayoutRight{}), " + slayout + ", Shape<_128,_64>{})");
+  REQUIRE(as_copy_atom(a) != nullptr);
+  CHECK(as_copy_atom(a)->num_bits_per_tma == 131072);
+  CHECK(as_copy_atom(a)->name == "Copy_Atom<Copy_Traits<SM90_TMA_LOAD, 131072>, half_t>");
+  // no element type anywhere: an error that says how to give it
+  try {
+    eval("make_tma_copy(SM90_TMA_LOAD{}, make_tensor(ptr_A, make_shape(1024,256), LayoutRight{}), " + slayout + ")");
+    FAIL("expected an error");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()).find("make_gmem_ptr<half_t>") != std::string::npos);
+  }
+}
+
+TEST_CASE("tma: CuTe's host asserts are errors") {
+  // K-major smem over M-major gmem: CuTe asserts "Majorness of smem doesn't match majorness of gmem"
+  CHECK_THROWS_WITH_AS(eval("make_tma_copy(SM90_TMA_LOAD{}, make_tensor(make_gmem_ptr<half_t>(p), make_shape(1024,256)), "
+                            "tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, make_shape(_128{},_64{})))"),
+                       doctest::Contains("majorness"), Error);
+  // a 512-element contiguous row: CuTe asserts smem_box_shape[0] <= 256
+  CHECK_THROWS_WITH_AS(eval("make_tma_copy(SM90_TMA_LOAD{}, make_tensor(make_gmem_ptr<half_t>(p), make_shape(1024,1024), LayoutRight{}), "
+                            "make_layout(make_shape(_2{},_512{}), LayoutRight{}))"),
+                       doctest::Contains("exceeds 256"), Error);
+  // tile and smem of different sizes
+  CHECK_THROWS_WITH_AS(eval("make_tma_copy(SM90_TMA_LOAD{}, make_tensor(make_gmem_ptr<half_t>(p), make_shape(1024,1024)), "
+                            "make_layout(make_shape(_64{},_64{})), Shape<_64,_32>{}, _1{})"),
+                       doctest::Contains("size equivalence"), Error);
+  CHECK_THROWS_WITH_AS(eval("make_tma_copy(SM75_U32x4_LDSM_N{}, make_layout(make_shape(64,64)), make_layout(make_shape(_64{},_64{})))"),
+                       doctest::Contains("TMA operation"), Error);
+}
