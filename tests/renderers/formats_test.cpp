@@ -22,6 +22,7 @@
 #include "tests/support/reference.hpp"
 #include "tests/support/png.hpp"
 #include "tests/support/skip.hpp"
+#include "tests/support/banks.hpp"
 
 using namespace cutevis;
 using nlohmann::json;
@@ -110,7 +111,7 @@ TEST_CASE("SVG: valid and self-contained with a tooltip on every cell and render
   std::vector<std::pair<std::string, Scene>> scenes;
   scenes.emplace_back("atom", atom_scene("SM80_16x8x16_F32F16F16F32_TN", {.title = "SM80 & <friends>"}));
   scenes.emplace_back("highlight", atom_scene("SM70_8x8x4_F32F16F16F32_NT", {.threads = ThreadSet::parse("0,17")}));
-  scenes.emplace_back("swizzle", layout_scene(any("S<3,4,3> o 0 o (8,64):(64,1)"), {.color_by = ColorBy::kBank}));
+  scenes.emplace_back("swizzle", layout_scene(any("S<3,4,3> o 0 o (8,64):(64,1)"), {.color_by = ColorBy::kBank, .banks = test::analysis_banks}));
   scenes.emplace_back("rank3", layout_scene(any("((2,4),(2,2),3):((1,16),(2,4),64)")));
   const Layout tv = plain("(32,4):(4,1)");
   scenes.emplace_back("copy", copy_scene(CopyPicture{tv, tv, 16, 8, 32}));
@@ -182,7 +183,7 @@ TEST_CASE("TikZ: default and cute pictures compile with pdflatex") {
       {"default_atom", render(atom_scene("SM70_8x8x4_F32F16F16F32_NT", {.title = "SM70_8x8x4 {_#%&$^~<>}",
                                                                        .threads = ThreadSet::parse("0-3")}),
                               Format::kTex)},
-      {"default_layout", render(layout_scene(any("S<2,3,3> o 0 o ((2,4),(4,8)):((8,1),(64,16))"), {.color_by = ColorBy::kBank}),
+      {"default_layout", render(layout_scene(any("S<2,3,3> o 0 o ((2,4),(4,8)):((8,1),(64,16))"), {.color_by = ColorBy::kBank, .banks = test::analysis_banks}),
                                 Format::kTex)},
       {"cute_copy", render(copy_scene(CopyPicture{plain("(32,4):(4,1)"), plain("(32,4):(4,1)"), 16, 8, 32}), Format::kTex,
                            {.style = Style::kCute})},
