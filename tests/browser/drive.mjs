@@ -13,7 +13,7 @@
 // before ".png".  Times are wall-clock milliseconds in this process; load_ms ends
 // when the page says it is ready, painted_ms after the next painted frame.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -73,7 +73,7 @@ function rendererCpu() {
   return ticks / 100;  // USER_HZ
 }
 
-const timer = setTimeout(() => { console.log(JSON.stringify({ error: 'timeout', stderr })); browser.kill('SIGKILL'); process.exit(2); }, 60000);
+const timer = setTimeout(() => { writeSync(1, JSON.stringify({ error: 'timeout', stderr }) + '\n'); browser.kill('SIGKILL'); process.exit(2); }, 60000);
 const out = {};
 try {
   const { targetId } = await send('Target.createTarget', { url: 'about:blank' });
@@ -169,7 +169,8 @@ try {
   out.stderr = stderr.slice(-2000);
 }
 clearTimeout(timer);
-console.log(JSON.stringify(out));
+// Written synchronously: process.exit below would cut a piped console.log at 64 kB.
+writeSync(1, JSON.stringify(out) + '\n');
 browser.kill('SIGKILL');
 try { rmSync(profile, { recursive: true, force: true }); } catch {}
 process.exit(0);
