@@ -14,6 +14,7 @@
 #include "app/inspect.hpp"
 #include "app/json_values.hpp"
 #include "app/sources.hpp"
+#include "atoms/analysis/banks.hpp"
 #include "atoms/copy_catalogue.hpp"
 #include "atoms/copy_names.hpp"
 #include "atoms/mma_catalogue.hpp"
@@ -49,8 +50,15 @@ Value evaluate(const std::string& expression, const std::shared_ptr<Environment>
   return evaluate_source(expression, env.get(), syntax, &pending_warnings());
 }
 
+// The bank picture's numbers come from the analysis beside atoms/; the view draws them.
+BankShading bank_model(std::span<const int64_t> values, int64_t rows, int element_bits) {
+  LayoutBanks b = layout_banks(values, rows, element_bits);
+  return {std::move(b.bank), b.worst_row, b.worst_col};
+}
+
 ViewOptions view_options(const ShowOptions& o) {
   ViewOptions v;
+  v.banks = bank_model;
   v.title = o.input;
   v.color_by = parse_color_by(o.picture.color_by);
   if (!o.picture.threads.empty())  // errors point into the --threads text, not the expression

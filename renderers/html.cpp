@@ -5,6 +5,13 @@
 // the URL does the same on load; recolour by thread, warp, value or none; zoom with
 // the wheel and pan by dragging.  The colours the script uses come from palette.hpp,
 // written into the page, so the page and the pictures never disagree.
+//
+// A page of more than 6,000 cells holds its cells as JSON (svg.cpp's cells_json) and
+// paints them on canvases: 75,776 SVG rectangles (the 2x2 64x256x16 GMMA) cost ~3 s
+// of parse, style and paint in Chromium (DevTools trace: style 1.4 s, parse 1.0 s,
+// paint 0.7 s; dropping the owner text did not lower the parse: it is per element),
+// the canvases and JSON ~0.3 s.  Its cell elements, with the same data-owners and
+// "hl", are made for the cells on screen once at most 4,000 are.
 #include <algorithm>
 
 #include "renderers/backends.hpp"
@@ -21,49 +28,164 @@ body{margin:0;font-family:'DejaVu Sans',Arial,sans-serif;font-size:14px;backgrou
 #count{color:#333}
 #view{position:relative;overflow:hidden;height:calc(100vh - 46px);cursor:grab;background:#fff}
 #view.drag{cursor:grabbing}
-#stage{transform-origin:0 0;position:absolute;left:0;top:0}
+#stage{transform-origin:0 0;position:absolute;left:0;top:0;background:#fff}
+#stage canvas{position:absolute;image-rendering:pixelated}
+#picture{display:block;position:relative}
 #info{position:fixed;z-index:3;display:none;max-width:40em;padding:6px 8px;background:#ffffe8;border:1px solid #888;font-family:monospace;font-size:12px;white-space:pre-wrap;pointer-events:none}
 svg.sel rect.k:not(.hl){fill-opacity:.22}
+svg.lazy rect.k,svg.lazy.sel rect.k:not(.hl){fill-opacity:0}
 rect.k.hl{stroke:#c00000;stroke-width:2.5}
+path.hlp{fill:none;stroke:#c00000;stroke-width:2.5;pointer-events:none}
 )CSS";
 
+// The page's script.  Its model: per panel, every cell's owners as runs (t0, t1, v),
+// its drawn and current colour, and its element where one exists.  A small page's
+// cells are the SVG's own <rect class="k"> elements; a big page (class "lazy") paints
+// its cells on one canvas per panel and makes elements, with data-owners and class
+// "hl", for the cells on screen once few enough of them are (zoomed in).  Hover and
+// click find the cell under the pointer by arithmetic, so both kinds answer alike.
 const char* kScript = R"JS(
 (function () {
   'use strict';
   var started = performance.now();
+  var NS = 'http://www.w3.org/2000/svg';
   var data = JSON.parse(document.getElementById('cutevis-data').textContent);
   var svg = document.getElementById('picture');
-  var cells = Array.prototype.slice.call(svg.querySelectorAll('rect.k'));
-  var drawn = cells.map(function (c) { return c.getAttribute('fill'); });
-  var owned = cells.map(function (c) { return c.getAttribute('data-owners'); });
-  var byThread = null;  // thread -> indices of its cells, built on first use
+  var view = document.getElementById('view'), stage = document.getElementById('stage');
   var cellSize = +svg.getAttribute('data-cell');
+  var lazy = svg.classList.contains('lazy');
+  var cellsData = lazy ? JSON.parse(document.getElementById('cutevis-cells').textContent).panels : null;
+  var MAX_ELEMENTS = 4000;  // a big page makes elements for at most this many cells at once
 
-  function owners(cell) {
-    var s = cell.getAttribute('data-owners'), out = [];
-    if (!s) return out;
-    var parts = s.split(' ');
-    for (var i = 0; i < parts.length; i++) {
-      var k = parts[i].indexOf(':');
-      out.push([+parts[i].slice(0, k), +parts[i].slice(k + 1)]);
+  function rgbOf(hex) { return parseInt(hex.slice(1), 16); }
+  function hexOf(rgb) { return '#' + (0x1000000 + rgb).toString(16).slice(1); }
+  // "0-127:5 256:5" -> runs [0,127,5, 256,256,5] appended to `out`
+  function parseRuns(s, out) {
+    var n = s.length, a = 0, b = -1, v = 0, stage = 0;
+    if (!n) return;
+    for (var j = 0; j <= n; j++) {
+      var ch = j < n ? s.charCodeAt(j) : 32;
+      if (ch === 32) { out.push(a, b < 0 ? a : b, v); a = 0; b = -1; v = 0; stage = 0; }
+      else if (ch === 45) { stage = 1; b = 0; }
+      else if (ch === 58) stage = 2;
+      else if (stage === 0) a = a * 10 + (ch - 48);
+      else if (stage === 1) b = b * 10 + (ch - 48);
+      else v = v * 10 + (ch - 48);
     }
-    return out;
   }
-  function index() {
-    if (byThread) return byThread;
-    byThread = new Map();
-    for (var i = 0; i < cells.length; i++) {
-      var s = owned[i], n = s.length, t = 0, inThr = true, last = -1;
-      if (!n) continue;
-      for (var j = 0; j <= n; j++) {
-        var ch = j < n ? s.charCodeAt(j) : 32;
-        if (ch === 58) { inThr = false; if (t !== last) { var l = byThread.get(t); if (!l) byThread.set(t, l = []); if (l[l.length - 1] !== i) l.push(i); last = t; } }
-        else if (ch === 32) { inThr = true; t = 0; }
-        else if (inThr) t = t * 10 + (ch - 48);
+
+  // --- the model ---------------------------------------------------------------------
+  var panels = [], maxThread = 0, elements = [];
+  Array.prototype.forEach.call(svg.querySelectorAll('g[data-panel]'), function (g, pi) {
+    var p = {g: g, name: g.getAttribute('data-panel') || 'cell', tv: g.hasAttribute('data-tv'), transposed: g.hasAttribute('data-transposed'),
+             rows: +g.getAttribute('data-rows'), cols: +g.getAttribute('data-cols'), x0: +g.getAttribute('data-x0'), y0: +g.getAttribute('data-y0'),
+             bits: +g.getAttribute('data-bits') || 0, per: +g.getAttribute('data-atom-values') || 0, font: +g.getAttribute('font-size')};
+    var n = p.n = p.rows * p.cols, runs = [], off = new Int32Array(n + 1);
+    p.drawn = new Int32Array(n); p.hl = new Uint8Array(n); p.el = new Array(n);
+    if (lazy) {
+      var d = cellsData[pi], colours = d.colours.map(rgbOf);
+      for (var i = 0; i < n; i++) { off[i] = runs.length / 3; parseRuns(d.owners[i], runs); p.drawn[i] = colours[d.fill[i]]; }
+      p.labels = d.labels || null; p.info = d.info || null; p.faded = d.faded || null;
+      p.canvas = document.createElement('canvas');
+      p.canvas.width = p.cols; p.canvas.height = p.rows;
+      stage.insertBefore(p.canvas, stage.firstChild);
+      p.layer = document.createElementNS(NS, 'g');
+      g.insertBefore(p.layer, g.firstChild);
+      p.outline = document.createElementNS(NS, 'path');
+      p.outline.setAttribute('class', 'hlp');
+      g.appendChild(p.outline);
+    } else {
+      var rects = g.querySelectorAll('rect.k');
+      p.info = [];
+      for (var i = 0; i < n; i++) {
+        var c = rects[i];
+        off[i] = runs.length / 3; parseRuns(c.getAttribute('data-owners'), runs);
+        p.drawn[i] = rgbOf(c.getAttribute('fill')); p.info.push(c.getAttribute('data-info') || '');
+        p.el[i] = c; elements.push(c);
       }
     }
-    return byThread;
+    off[n] = runs.length / 3;
+    p.off = off; p.runs = Int32Array.from(runs); p.fill = Int32Array.from(p.drawn);
+    for (var k = 1; k < p.runs.length; k += 3) if (p.runs[k] > maxThread) maxThread = p.runs[k];
+    panels.push(p);
+  });
+  // A cell's owners as data-owners writes them: "t:v t:v ...".
+  function ownersText(p, i) {
+    var out = [];
+    for (var k = p.off[i]; k < p.off[i + 1]; k++)
+      for (var t = p.runs[3 * k]; t <= p.runs[3 * k + 1]; t++) out.push(t + ':' + p.runs[3 * k + 2]);
+    return out.join(' ');
   }
+
+  // --- painting (big pages) ----------------------------------------------------------
+  var selected = [];
+  function paint(p) {
+    if (!p.canvas) return;
+    var scale = svg.width.baseVal.value / svg.viewBox.baseVal.width;
+    var cs = p.canvas.style;
+    cs.left = p.x0 * scale + 'px'; cs.top = p.y0 * scale + 'px';
+    cs.width = p.cols * cellSize * scale + 'px'; cs.height = p.rows * cellSize * scale + 'px';
+    var ctx = p.canvas.getContext('2d'), img = ctx.createImageData(p.cols, p.rows), px = img.data, sel = selected.length > 0, path = [];
+    for (var i = 0; i < p.n; i++) {
+      var r = i % p.rows, c = (i - r) / p.rows, at = 4 * (r * p.cols + c), f = p.fill[i];
+      var R = f >> 16, G = (f >> 8) & 255, B = f & 255;
+      if (sel && !p.hl[i]) { R = 199 + 0.22 * R; G = 199 + 0.22 * G; B = 199 + 0.22 * B; }  // fill-opacity .22 over white
+      px[at] = R; px[at + 1] = G; px[at + 2] = B; px[at + 3] = 255;
+      if (p.hl[i]) path.push('M' + (p.x0 + c * cellSize) + ' ' + (p.y0 + r * cellSize) + 'h' + cellSize + 'v' + cellSize + 'h-' + cellSize + 'z');
+    }
+    ctx.putImageData(img, 0, 0);
+    p.outline.setAttribute('d', path.join(''));
+  }
+  // Elements (and labels) for the cells on screen, when few enough are.
+  var pending = 0;
+  function materialise() {
+    pending = 0;
+    if (!lazy) return;
+    elements = [];
+    var r = view.getBoundingClientRect(), box = svg.getBoundingClientRect(), k = svg.viewBox.baseVal.width / box.width;
+    var x0 = (r.left - box.left) * k, x1 = (r.right - box.left) * k, y0 = (r.top - box.top) * k, y1 = (r.bottom - box.top) * k;
+    var ranges = [], total = 0;
+    panels.forEach(function (p) {
+      var c0 = Math.max(0, Math.floor((x0 - p.x0) / cellSize)), c1 = Math.min(p.cols - 1, Math.floor((x1 - p.x0) / cellSize));
+      var r0 = Math.max(0, Math.floor((y0 - p.y0) / cellSize)), r1 = Math.min(p.rows - 1, Math.floor((y1 - p.y0) / cellSize));
+      ranges.push([c0, c1, r0, r1]);
+      if (c1 >= c0 && r1 >= r0) total += (c1 - c0 + 1) * (r1 - r0 + 1);
+    });
+    var labels = cellSize / k >= 14;
+    panels.forEach(function (p, pi) {
+      p.layer.textContent = '';
+      p.el = new Array(p.n);
+      var q = ranges[pi];
+      if (total > MAX_ELEMENTS || q[1] < q[0] || q[3] < q[2]) return;
+      var frag = document.createDocumentFragment();
+      for (var c = q[0]; c <= q[1]; c++)
+        for (var rr = q[2]; rr <= q[3]; rr++) {
+          var i = rr + p.rows * c, x = p.x0 + c * cellSize, y = p.y0 + rr * cellSize;
+          var e = document.createElementNS(NS, 'rect');
+          e.setAttribute('x', x); e.setAttribute('y', y); e.setAttribute('fill', hexOf(p.fill[i]));
+          e.setAttribute('class', p.hl[i] ? 'k hl' : 'k');
+          e.setAttribute('data-owners', ownersText(p, i));
+          if (!p.tv && p.info) e.setAttribute('data-info', p.info[i]);
+          frag.appendChild(e);
+          p.el[i] = e; elements.push(e);
+          var label = labels && p.labels ? p.labels[i] : '';
+          if (!label) continue;
+          var lines = label.split('\n'), step = 1.15 * p.font;
+          for (var j = 0; j < lines.length; j++) {
+            var t = document.createElementNS(NS, 'text');
+            t.setAttribute('class', p.faded && p.faded[i] ? 'c f' : 'c');
+            t.setAttribute('x', x + cellSize / 2);
+            t.setAttribute('y', y + cellSize / 2 + (j - (lines.length - 1) / 2) * step + 0.35 * p.font);
+            t.textContent = lines[j];
+            frag.appendChild(t);
+          }
+        }
+      p.layer.appendChild(frag);
+    });
+    api.cells = elements;
+  }
+
+  // --- highlighting --------------------------------------------------------------------
   function parseThreads(text) {
     var set = [], bad = false;
     text.split(',').forEach(function (part) {
@@ -88,32 +210,28 @@ const char* kScript = R"JS(
     }
     return out.join(',');
   }
-  var selected = [];
+  var count = 0;
   function highlight(threads) {
     selected = threads;
-    var on = svg.querySelectorAll('rect.k.hl');
-    for (var i = 0; i < on.length; i++) on[i].classList.remove('hl');
-    var n = 0;
-    if (threads.length > 16) {
-      var idx = index(), seen = new Set();
-      threads.forEach(function (t) {
-        (idx.get(t) || []).forEach(function (c) { if (!seen.has(c)) { seen.add(c); cells[c].classList.add('hl'); n++; } });
-      });
-    } else if (threads.length) {
-      // A few threads: the browser's own string search over each cell's owners,
-      // faster than building the whole index first.
-      var heads = threads.map(function (t) { return t + ':'; }), inner = threads.map(function (t) { return ' ' + t + ':'; });
-      for (var i = 0; i < cells.length; i++) {
-        var s = owned[i];
-        if (!s) continue;
-        for (var k = 0; k < heads.length; k++)
-          if (s.startsWith(heads[k]) || s.indexOf(inner[k]) >= 0) { cells[i].classList.add('hl'); n++; break; }
+    // before[t]: how many selected threads are below t, so a run t..u holds one iff before[u+1] > before[t]
+    var mask = new Uint8Array(maxThread + 1), before = new Int32Array(maxThread + 2);
+    threads.forEach(function (t) { if (t <= maxThread) mask[t] = 1; });
+    for (var t = 0; t <= maxThread; t++) before[t + 1] = before[t] + mask[t];
+    count = 0;
+    panels.forEach(function (p) {
+      for (var i = 0; i < p.n; i++) {
+        var on = 0;
+        for (var k = p.off[i]; k < p.off[i + 1] && !on; k++) on = before[p.runs[3 * k + 1] + 1] > before[p.runs[3 * k]] ? 1 : 0;
+        p.hl[i] = on; count += on;
+        var e = p.el[i];
+        if (e && e.classList.contains('hl') !== !!on) e.classList.toggle('hl', !!on);
       }
-    }
+      paint(p);
+    });
     svg.classList.toggle('sel', threads.length > 0);
     var text = rangesOf(threads);
     document.getElementById('threads').value = text;
-    document.getElementById('count').textContent = threads.length ? 'threads ' + text + ': ' + n + ' cells' : '';
+    document.getElementById('count').textContent = threads.length ? 'threads ' + text + ': ' + count + ' cells' : '';
     var hash = threads.length ? '#threads=' + text : ' ';
     if (location.hash !== hash.trim()) history.replaceState(null, '', hash === ' ' ? location.pathname + location.search : hash);
   }
@@ -124,107 +242,88 @@ const char* kScript = R"JS(
 
   // Colours: as drawn, or recomputed from the owners with the palette written into the page.
   function recolour(mode) {
-    for (var i = 0; i < cells.length; i++) {
-      var c = cells[i], fill = drawn[i];
-      if (mode !== 'drawn' && c.parentNode.getAttribute('data-tv')) {
-        var o = owners(c);
-        if (!o.length) fill = '#ffffff';
-        else if (mode === 'none') fill = '#ffffff';
-        else if (mode === 'thread') fill = data.thread[o[0][0] % data.thread.length];
-        else if (mode === 'value') fill = data.thread[o[0][1] % data.thread.length];
-        else if (mode === 'warp') {
-          var w = Math.floor(o[0][0] / 32), one = o.every(function (x) { return Math.floor(x[0] / 32) === w; });
-          fill = one ? data.warp[w % data.warp.length] : data.severalWarps;
+    panels.forEach(function (p) {
+      for (var i = 0; i < p.n; i++) {
+        var fill = p.drawn[i], k0 = p.off[i], k1 = p.off[i + 1];
+        if (mode !== 'drawn' && p.tv) {
+          if (k0 === k1 || mode === 'none') fill = 0xffffff;
+          else if (mode === 'thread') fill = rgbOf(data.thread[p.runs[3 * k0] % data.thread.length]);
+          else if (mode === 'value') fill = rgbOf(data.thread[p.runs[3 * k0 + 2] % data.thread.length]);
+          else if (mode === 'warp') {
+            var w = Math.floor(p.runs[3 * k0] / 32), one = true;
+            for (var k = k0; k < k1; k++) one = one && Math.floor(p.runs[3 * k] / 32) === w && Math.floor(p.runs[3 * k + 1] / 32) === w;
+            fill = rgbOf(one ? data.warp[w % data.warp.length] : data.severalWarps);
+          }
         }
+        p.fill[i] = fill;
+        if (p.el[i]) p.el[i].setAttribute('fill', hexOf(fill));
       }
-      c.setAttribute('fill', fill);
+      paint(p);
+    });
+  }
+
+  // The cell under a point of the window: [panel, index] or null.
+  function cellAt(clientX, clientY) {
+    var box = svg.getBoundingClientRect(), k = svg.viewBox.baseVal.width / box.width;
+    var x = (clientX - box.left) * k, y = (clientY - box.top) * k;
+    for (var pi = 0; pi < panels.length; pi++) {
+      var p = panels[pi], c = Math.floor((x - p.x0) / cellSize), r = Math.floor((y - p.y0) / cellSize);
+      if (c >= 0 && c < p.cols && r >= 0 && r < p.rows) return [p, r + p.rows * c];
     }
+    return null;
   }
 
   // Hover: every owner of the cell, grouped by value.
   var info = document.getElementById('info');
-  function describe(cell) {
-    var g = cell.parentNode, panel = g.getAttribute('data-panel') || 'cell';
-    if (!g.getAttribute('data-tv')) return cell.getAttribute('data-info') || '';
-    var r = Math.round((+cell.getAttribute('y') - +g.getAttribute('data-y0')) / cellSize);
-    var c = Math.round((+cell.getAttribute('x') - +g.getAttribute('data-x0')) / cellSize);
-    var t = g.getAttribute('data-transposed'), rows = +g.getAttribute('data-rows'), cols = +g.getAttribute('data-cols');
-    var m = t ? c : r, n = t ? r : c, extent = t ? cols : rows;
-    var o = owners(cell), byVal = new Map();
-    o.forEach(function (x) { var l = byVal.get(x[1]); if (!l) byVal.set(x[1], l = []); l.push(x[0]); });
-    var lines = [panel + '(' + m + ',' + n + ') index ' + (m + extent * n) + ': ' + (o.length ? o.length + ' owner' + (o.length > 1 ? 's' : '') : 'no owner')];
-    var bits = +g.getAttribute('data-bits') || 0, per = +g.getAttribute('data-atom-values') || 0;
+  function describe(p, i) {
+    if (!p.tv) return p.info ? p.info[i] : '';
+    var r = i % p.rows, c = (i - r) / p.rows;
+    var m = p.transposed ? c : r, n = p.transposed ? r : c, extent = p.transposed ? p.cols : p.rows;
+    var byVal = new Map(), owners = 0;
+    for (var k = p.off[i]; k < p.off[i + 1]; k++) {
+      var v = p.runs[3 * k + 2], l = byVal.get(v);
+      if (!l) byVal.set(v, l = []);
+      for (var t = p.runs[3 * k]; t <= p.runs[3 * k + 1]; t++) { l.push(t); owners++; }
+    }
+    var lines = [p.name + '(' + m + ',' + n + ') index ' + (m + extent * n) + ': ' + (owners ? owners + ' owner' + (owners > 1 ? 's' : '') : 'no owner')];
     byVal.forEach(function (thr, v) {
       var where = 'value ' + v + ' of each thread';
-      if (bits && per) {
+      if (p.bits && p.per) {
         // the 32-bit register of the MMA instruction's fragment that holds it
-        var e = v % per, call = Math.floor(v / per), first = Math.floor(e * bits / 32), last = Math.floor(((e + 1) * bits - 1) / 32);
+        var e = v % p.per, call = Math.floor(v / p.per), first = Math.floor(e * p.bits / 32), last = Math.floor(((e + 1) * p.bits - 1) / 32);
         where += ', register ' + (first === last ? 'R' + first : 'R' + first + '-R' + last) +
-          (bits < 32 ? ' bits ' + (e * bits) % 32 + '-' + ((e * bits) % 32 + bits - 1) : '') + ' of MMA ' + call;
+          (p.bits < 32 ? ' bits ' + (e * p.bits) % 32 + '-' + ((e * p.bits) % 32 + p.bits - 1) : '') + ' of MMA ' + call;
       }
       lines.push('  V' + v + ' (' + where + '): T' + rangesOf(thr));
     });
     return lines.join('\n');
   }
-  svg.addEventListener('mouseover', function (e) {
-    var c = e.target.closest && e.target.closest('rect.k');
-    if (!c) { info.style.display = 'none'; return; }
-    info.textContent = describe(c);
+  view.addEventListener('mousemove', function (e) {
+    var hit = drag ? null : cellAt(e.clientX, e.clientY);
+    if (!hit) { info.style.display = 'none'; return; }
+    info.textContent = describe(hit[0], hit[1]);
     info.style.display = 'block';
-  });
-  svg.addEventListener('mousemove', function (e) {
     info.style.left = Math.min(e.clientX + 14, window.innerWidth - info.offsetWidth - 4) + 'px';
     info.style.top = Math.min(e.clientY + 14, window.innerHeight - info.offsetHeight - 4) + 'px';
   });
-  svg.addEventListener('mouseleave', function () { info.style.display = 'none'; });
-
-  // Labels of a big picture (data-label, lines split by |): drawn for the cells on
-  // screen once a cell is at least 14 px, at most 4000 cells at a time.
-  var lazy = svg.hasAttribute('data-lazy-labels'), layer = null, xs = null, ys = null, pending = 0;
-  var NS = 'http://www.w3.org/2000/svg';
-  function drawLabels() {
-    pending = 0;
-    if (!lazy) return;
-    if (!layer) {
-      layer = document.createElementNS(NS, 'g');
-      svg.appendChild(layer);
-      xs = cells.map(function (c) { return +c.getAttribute('x'); });
-      ys = cells.map(function (c) { return +c.getAttribute('y'); });
-    }
-    layer.textContent = '';
-    if (cellSize * z < 14) return;
-    var r = view.getBoundingClientRect();
-    var x0 = -tx / z - cellSize, x1 = (r.width - tx) / z, y0 = -ty / z - cellSize, y1 = (r.height - ty) / z, n = 0;
-    var frag = document.createDocumentFragment();
-    for (var i = 0; i < cells.length && n < 4000; i++) {
-      if (xs[i] < x0 || xs[i] > x1 || ys[i] < y0 || ys[i] > y1) continue;
-      var label = cells[i].getAttribute('data-label');
-      if (!label) continue;
-      var lines = label.split('|'), font = +cells[i].parentNode.getAttribute('font-size'), step = 1.15 * font;
-      for (var k = 0; k < lines.length; k++) {
-        var t = document.createElementNS(NS, 'text');
-        t.setAttribute('class', cells[i].hasAttribute('data-f') ? 'c f' : 'c');
-        t.setAttribute('x', xs[i] + cellSize / 2);
-        t.setAttribute('y', ys[i] + cellSize / 2 + (k - (lines.length - 1) / 2) * step + 0.35 * font);
-        t.setAttribute('font-size', font);
-        t.textContent = lines[k];
-        frag.appendChild(t);
-      }
-      n++;
-    }
-    layer.appendChild(frag);
-  }
+  view.addEventListener('mouseleave', function () { info.style.display = 'none'; });
 
   // Zoom (wheel, around the pointer) and pan (drag); a click without a drag selects.
-  var view = document.getElementById('view'), stage = document.getElementById('stage');
   var z = 1, tx = 0, ty = 0, drag = null, moved = false;
   function apply() {
     stage.style.transform = 'translate(' + tx + 'px,' + ty + 'px) scale(' + z + ')';
-    if (lazy && !pending) pending = setTimeout(drawLabels, 80);
+    if (lazy && !pending) pending = setTimeout(materialise, 80);
   }
   function fit() {
     var w = +svg.getAttribute('width'), h = +svg.getAttribute('height');
     z = Math.min(1, view.clientWidth / w, view.clientHeight / h); tx = 0; ty = 0; apply();
+  }
+  // Show the picture at zoom nz with picture point (x, y) (viewBox units) at the view's top left.
+  function zoomTo(nz, x, y) {
+    var k = svg.width.baseVal.value / svg.viewBox.baseVal.width;
+    z = nz; tx = -x * k * z; ty = -y * k * z;
+    stage.style.transform = 'translate(' + tx + 'px,' + ty + 'px) scale(' + z + ')';
+    materialise();
   }
   view.addEventListener('wheel', function (e) {
     e.preventDefault();
@@ -242,11 +341,11 @@ const char* kScript = R"JS(
   window.addEventListener('mouseup', function (e) {
     var was = drag; drag = null; view.classList.remove('drag');
     if (!was || moved) return;
-    var c = e.target.closest && e.target.closest('rect.k');
-    if (!c || !c.parentNode.getAttribute('data-tv')) return;
-    var o = owners(c);
-    if (!o.length) return;
-    var t = o[0][0];
+    var hit = cellAt(e.clientX, e.clientY);
+    if (!hit || !hit[0].tv) return;
+    var p = hit[0], i = hit[1];
+    if (p.off[i] === p.off[i + 1]) return;
+    var t = p.runs[3 * p.off[i]];
     if (e.shiftKey) { if (selected.indexOf(t) < 0) highlight(selected.concat([t])); else highlight(selected.filter(function (x) { return x !== t; })); }
     else highlight([t]);
   });
@@ -259,9 +358,41 @@ const char* kScript = R"JS(
   document.getElementById('colour').addEventListener('change', function (e) { recolour(e.target.value); });
   window.addEventListener('hashchange', fromHash);
 
+  // For scripts and tests: the model behind the picture.
+  var api = window.cutevis = {
+    highlight: highlight, parseThreads: parseThreads, recolour: recolour, cells: elements, materialise: materialise, zoomTo: zoomTo, fit: fit,
+    cellAt: cellAt, lazy: lazy, panels: panels,
+    highlighted: function () { return count; },
+    cellCount: function () { return panels.reduce(function (n, p) { return n + p.n; }, 0); },
+    // The window point at the centre of the first cell whose owners (as data-owners
+    // writes them, " "-prefixed and suffixed) match `re`, in panel `name` if given.
+    find: function (re, name) {
+      for (var pi = 0; pi < panels.length; pi++) {
+        var p = panels[pi];
+        if (name && p.name !== name) continue;
+        for (var i = 0; i < p.n; i++) {
+          if (!re.test(' ' + ownersText(p, i) + ' ')) continue;
+          var box = svg.getBoundingClientRect(), k = box.width / svg.viewBox.baseVal.width, r = i % p.rows, c = (i - r) / p.rows;
+          return [box.left + (p.x0 + (c + 0.5) * cellSize) * k, box.top + (p.y0 + (r + 0.5) * cellSize) * k];
+        }
+      }
+      return null;
+    },
+    // Every cell element's owners, panel, row and column, and whether it is highlighted.
+    elements: function () {
+      return elements.map(function (e) {
+        var g = e.closest('g[data-panel]'), p = panels.filter(function (q) { return q.g === g; })[0];
+        var c = Math.round((+e.getAttribute('x') - p.x0) / cellSize), r = Math.round((+e.getAttribute('y') - p.y0) / cellSize);
+        return [p.name, r, c, e.getAttribute('data-owners'), e.classList.contains('hl')];
+      });
+    }
+  };
+  panels.forEach(paint);
   fit();
   fromHash();
-  window.cutevis = {highlight: highlight, parseThreads: parseThreads, recolour: recolour, cells: cells, drawLabels: drawLabels, script_ms: performance.now() - started, ready: true};
+  if (lazy) materialise();
+  api.script_ms = performance.now() - started;
+  api.ready = true;
 })();
 )JS";
 
@@ -307,8 +438,10 @@ std::string render_html(const Scene& scene, const RenderOptions& options) {
   o << "<button id=\"fit\">fit</button><span id=\"count\"></span><span style=\"color:#666\">wheel: zoom, drag: pan"
     << (tv ? ", click a cell: its thread (shift adds)" : "") << "</span></div>\n"
     << "<div id=\"view\"><div id=\"stage\">\n";
-  o << svg_document(scene, options, /*interactive=*/true);
+  std::string cells;
+  o << svg_document(scene, options, /*interactive=*/true, &cells);
   o << "</div></div>\n<div id=\"info\"></div>\n";
+  if (!cells.empty()) o << "<script type=\"application/json\" id=\"cutevis-cells\">" << cells << "</script>\n";
   // The palette the script recolours with: the same functions the picture was drawn with.
   std::vector<Rgb> threads, warps;
   for (int64_t t = 0; t < 128; ++t) threads.push_back(thread_color(t));  // the palette repeats every 4 warps

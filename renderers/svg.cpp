@@ -88,7 +88,7 @@ void cute_svg_labels(Out& o, const Panel& p, const CuteFrame& f) {
 // ---------------------------------------------------------------------------------------
 
 constexpr int64_t kMargin = 12;
-constexpr int64_t kLazyLabelCells = 6000;  // HTML: beyond this many cells, labels drawn on zoom
+constexpr int64_t kLazyCells = 6000;  // HTML: beyond this many cells, cells painted on canvases, elements made on zoom
 constexpr double kTitleFont = 15, kLegendFont = 12, kCaptionFont = 14;
 constexpr double kAdvance = 0.6;  // DejaVu Sans Mono and most monospace fonts: 0.6 em
 
@@ -196,9 +196,46 @@ std::string render_svg_cute(const Scene& scene) {
   return o.take();
 }
 
+namespace {
+
+// A JSON string literal that is also safe inside an HTML <script> element.
+void json_string(Out& o, std::string_view s) {
+  o << '"';
+  for (char ch : s) {
+    switch (ch) {
+      case '"': o << "\\\""; break;
+      case '\\': o << "\\\\"; break;
+      case '\n': o << "\\n"; break;
+      case '<': o << "\\u003c"; break;
+      default:
+        if (static_cast<unsigned char>(ch) < 0x20) o << ' ';
+        else o << ch;
+    }
+  }
+  o << '"';
+}
+
+// A cell's owners as runs "t:v" or "t-u:v" (threads t..u, each with value v), in the
+// order the ownership view lists them: the page expands them back into data-owners.
+void owner_runs(Out& o, std::span<const Owner> owners) {
+  for (size_t i = 0; i < owners.size();) {
+    size_t j = i;
+    while (j + 1 < owners.size() && owners[j + 1].val == owners[i].val && owners[j + 1].thr == owners[j].thr + 1) ++j;
+    if (i) o << ' ';
+    o << int64_t{owners[i].thr};
+    if (j > i) o << '-' << int64_t{owners[j].thr};
+    o << ':' << int64_t{owners[i].val};
+    i = j + 1;
+  }
+}
+
+}  // namespace
+
 // The default SVG, plain (tooltips) or for the HTML page (every cell carries its
-// owners in data-owners, its panel and coordinates; no per-cell <title>).
-std::string svg_document(const Scene& scene, const RenderOptions& options, bool interactive) {
+// owners in data-owners, its panel and coordinates; no per-cell <title>).  A page of
+// more than kLazyCells cells holds no cell elements: its cells go to `cells_json`
+// (fills, owner runs, labels) for the page to paint on canvases and materialise.
+std::string svg_document(const Scene& scene, const RenderOptions& options, bool interactive, std::string* cells_json) {
   const Scene::Bounds b = scene.bounds();
   const LabelFit fit = fit_labels(scene, Format::kSvg, options);
   const int64_t kCell = static_cast<int64_t>(fit.cell);
@@ -232,15 +269,16 @@ std::string svg_document(const Scene& scene, const RenderOptions& options, bool 
   const int64_t x0 = kMargin - b.col_min * kCell;
   const int64_t y0 = kMargin + static_cast<int64_t>(title_h) - b.row_min * kCell;
 
-  // A page with thousands of cells keeps its labels in data-label and the script draws
-  // those on screen once they are large enough to read: a browser lays out 150,000
-  // SVG texts in tens of seconds, 75,000 rectangles in one.
-  const bool lazy_labels = interactive && scene.cell_count() > kLazyLabelCells;
+  // A page with thousands of cells holds them as data (cells_json): a browser takes
+  // about 3 s to parse, style, lay out and paint 75,000 SVG rectangles, and well under
+  // one to paint the same cells on one canvas per panel (1 px a cell, scaled by CSS)
+  // and to make elements for the few thousand cells on screen once zoomed in.
+  const bool lazy = interactive && cells_json && scene.cell_count() > kLazyCells;
   Out o;
-  o.str().reserve(static_cast<size_t>(scene.cell_count()) * (interactive ? 160 : 220) + 4096);
+  o.str().reserve(static_cast<size_t>(lazy ? 0 : scene.cell_count()) * (interactive ? 160 : 220) + 4096);
   if (!interactive) o << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   o << "<svg xmlns=\"http://www.w3.org/2000/svg\"" << (interactive ? " id=\"picture\"" : "")
-    << (lazy_labels ? " data-lazy-labels=\"1\"" : "") << " data-cell=\"" << kCell << "\" width=\""
+    << (lazy ? " class=\"lazy\"" : "") << " data-cell=\"" << kCell << "\" width=\""
     << static_cast<double>(width) * options.scale << "\" height=\"" << static_cast<double>(height) * options.scale
     << "\" viewBox=\"0 0 " << width << " " << height << "\">\n";
   o << "<title>" << xml_escape(scene.title) << "</title>\n";
@@ -256,11 +294,14 @@ std::string svg_document(const Scene& scene, const RenderOptions& options, bool 
     << ".r{fill:none;stroke:#000;pointer-events:none}\n"
     << (interactive ? "rect.k{width:" + std::to_string(kCell) + "px;height:" + std::to_string(kCell) + "px}\n" : std::string())
     << "</style>\n";
-  o << "<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n";
+  // A lazy page's canvases lie under the picture: the page, not the picture, is white.
+  if (!lazy) o << "<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n";
   if (!scene.title.empty())
     o << "<text class=\"t\" x=\"" << kMargin << "\" y=\"" << kMargin + kTitleFont << "\">" << xml_escape(scene.title)
       << "</text>\n";
 
+  Out cells;  // lazy: {"panels":[{...},...]}, one object per panel, cells at r + rows*c
+  if (lazy) cells << "{\"panels\":[";
   for (size_t i = 0; i < scene.panels.size(); ++i) {
     const Panel& p = scene.panels[i];
     const double font = label_font[i];
@@ -276,11 +317,48 @@ std::string svg_document(const Scene& scene, const RenderOptions& options, bool 
         << " data-rows=\"" << p.rows << "\" data-cols=\"" << p.cols << "\" data-x0=\"" << px << "\" data-y0=\"" << py << "\"";
     }
     o << ">\n";
-    for (int64_t c = 0; c < p.cols; ++c)
+    if (lazy) {
+      // Fills as indices into the panel's distinct colours; owners as runs; labels
+      // only where the picture would draw them.
+      std::vector<Rgb> colours;
+      Out fill, owners, label, info;
+      bool faded = false;
+      for (size_t k = 0; k < p.cells.size(); ++k) {
+        const Cell& cell = p.cells[k];
+        const int64_t r = static_cast<int64_t>(k) % p.rows, c = static_cast<int64_t>(k) / p.rows;
+        size_t idx = std::find(colours.begin(), colours.end(), cell.fill) - colours.begin();
+        if (idx == colours.size()) colours.push_back(cell.fill);
+        fill << (k ? "," : "") << static_cast<int64_t>(idx);
+        owners << (k ? ",\"" : "\"");
+        owner_runs(owners, p.owners(r, c));
+        owners << '"';
+        if (labels) {
+          label << (k ? "," : "");
+          json_string(label, cell.label);
+        }
+        if (p.role != PanelRole::kTv) {
+          info << (k ? "," : "");
+          json_string(info, p.role == PanelRole::kKey ? cell.label : cell_description(p, r, c));
+        }
+        faded |= cell.emphasis == Emphasis::kFaded;
+      }
+      cells << (i ? "," : "") << "{\"colours\":[";
+      for (size_t k = 0; k < colours.size(); ++k) cells << (k ? ",\"" : "\"") << to_hex(colours[k]) << '"';
+      cells << "],\"fill\":[" << fill.str() << "],\"owners\":[" << owners.str() << "]";
+      if (labels) cells << ",\"labels\":[" << label.str() << "]";
+      if (p.role != PanelRole::kTv) cells << ",\"info\":[" << info.str() << "]";
+      if (faded) {
+        cells << ",\"faded\":[";
+        for (size_t k = 0; k < p.cells.size(); ++k) cells << (k ? "," : "") << int64_t{p.cells[k].emphasis == Emphasis::kFaded};
+        cells << "]";
+      }
+      cells << "}";
+    }
+    for (int64_t c = 0; c < p.cols && !lazy; ++c)
       for (int64_t r = 0; r < p.rows; ++r) {
         const Cell& cell = p.cell(r, c);
         const int64_t x = px + c * kCell, y = py + r * kCell;
-        // The page sizes its cells in CSS (rect.k): 75,000 fewer pairs of attributes to parse.
+        // The page sizes its cells in CSS (rect.k): fewer pairs of attributes to parse.
         o << "<rect x=\"" << x << "\" y=\"" << y << "\"";
         if (!interactive) o << " width=\"" << kCell << "\" height=\"" << kCell << "\"";
         o << " fill=\"" << to_hex(cell.fill) << "\"";
@@ -298,18 +376,13 @@ std::string svg_document(const Scene& scene, const RenderOptions& options, bool 
             xml_text(o, p.role == PanelRole::kKey ? cell.label : cell_description(p, r, c));
             o << "\"";
           }
-          if (lazy_labels && labels && !cell.label.empty()) {
-            o << " data-label=\"";
-            for (char ch : cell.label) o << (ch == '\n' ? '|' : ch);
-            o << "\"" << (cell.emphasis == Emphasis::kFaded ? " data-f=\"1\"" : "");
-          }
           o << "/>\n";
         } else {
           o << "><title>";
           xml_text(o, cell_description(p, r, c));
           o << "</title></rect>\n";
         }
-        if (labels && !cell.label.empty() && !lazy_labels)
+        if (labels && !cell.label.empty())
           centred_lines(o, static_cast<double>(x) + static_cast<double>(kCell) / 2.0, static_cast<double>(y) + static_cast<double>(kCell) / 2.0, font,
                         split_lines(cell.label), cell.emphasis == Emphasis::kFaded ? "c f" : "c");
       }
@@ -351,6 +424,7 @@ std::string svg_document(const Scene& scene, const RenderOptions& options, bool 
       << legend_y + std::ceil(kLegendFont * 1.4) * static_cast<double>(i + 1) - 3 << "\">" << xml_escape(legend[i])
       << "</text>\n";
   o << "</svg>\n";
+  if (lazy) *cells_json = cells.take() + "]}";
   return o.take();
 }
 

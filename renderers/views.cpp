@@ -431,6 +431,7 @@ Scene layout_scene(const AnyLayout& layout_in, const ViewOptions& opt) {
   if (color_by == ColorBy::kThread || color_by == ColorBy::kValue || color_by == ColorBy::kWarp)
     throw Error("colour by " + to_string(color_by) + " applies to TV pictures; a layout colours by index, bank or none");
   if (opt.bank_element_bits <= 0) throw Error("bank colouring needs a positive element size in bits");
+  if (color_by == ColorBy::kBank && !opt.banks) throw Error("colour by bank needs a bank model (ViewOptions::banks, atoms/analysis/banks.hpp)");
 
   const IntTuple sh = shape(layout);
   const int64_t total = size(layout);
@@ -469,7 +470,11 @@ Scene layout_scene(const AnyLayout& layout_in, const ViewOptions& opt) {
   std::vector<int64_t> values;
   if (!coordinates) values = layout_values(layout);
   p.cells.resize(static_cast<size_t>(total));
-  int64_t worst_row = 0, worst_col = 0;
+  BankShading banks;
+  if (color_by == ColorBy::kBank) {
+    banks = opt.banks(values, rows, opt.bank_element_bits);
+    if (banks.bank.size() != values.size()) throw Error("the bank model gave " + std::to_string(banks.bank.size()) + " banks for " + std::to_string(values.size()) + " elements");
+  }
   TvStats shading_stats;
   for (int64_t i = 0; i < total; ++i) {
     Cell& cell = p.cells[static_cast<size_t>(i)];
@@ -483,7 +488,7 @@ Scene layout_scene(const AnyLayout& layout_in, const ViewOptions& opt) {
     cell.label = std::to_string(v);
     switch (color_by) {
       case ColorBy::kBank: {
-        const int64_t bank = ((checked_mul(v, opt.bank_element_bits) / 32) % 32 + 32) % 32;
+        const int64_t bank = banks.bank[static_cast<size_t>(i)];
         cell.fill = bank_color(bank);
         cell.label += "\nb" + std::to_string(bank);
         break;
@@ -496,25 +501,6 @@ Scene layout_scene(const AnyLayout& layout_in, const ViewOptions& opt) {
       note_shading(shading_stats, *given);
     }
   }
-  if (color_by == ColorBy::kBank) {
-    // The worst bank conflict of a warp reading one row, or one column: the most
-    // distinct 4-byte words that fall into one bank.
-    auto conflict = [&](int64_t start, int64_t step, int64_t count) {
-      std::vector<std::vector<int64_t>> words(32);
-      for (int64_t k = 0; k < count; ++k) {
-        const int64_t word = checked_mul(values[static_cast<size_t>(start + step * k)], opt.bank_element_bits) / 32;
-        words[static_cast<size_t>(((word % 32) + 32) % 32)].push_back(word);
-      }
-      int64_t worst = 0;
-      for (auto& w : words) {
-        std::sort(w.begin(), w.end());
-        worst = std::max<int64_t>(worst, std::unique(w.begin(), w.end()) - w.begin());
-      }
-      return worst;
-    };
-    for (int64_t r = 0; r < rows; ++r) worst_row = std::max(worst_row, conflict(r, rows, cols));
-    for (int64_t c = 0; c < cols; ++c) worst_col = std::max(worst_col, conflict(rows * c, 1, rows));
-  }
   s.panels.push_back(std::move(p));
 
   s.legend.push_back("layout " + to_string(layout) + ": " + std::to_string(rows) + " x " + std::to_string(cols) +
@@ -524,8 +510,8 @@ Scene layout_scene(const AnyLayout& layout_in, const ViewOptions& opt) {
     s.legend.push_back(shading_key(opt, shading_stats.shading_values));
   else if (color_by == ColorBy::kBank)
     s.legend.push_back("colour and bN: shared-memory bank of the element (" + std::to_string(opt.bank_element_bits) +
-                       "-bit elements, 32 banks x 4 bytes); a row at once: " + std::to_string(worst_row) +
-                       "-way conflict at worst, a column at once: " + std::to_string(worst_col) + "-way");
+                       "-bit elements, 32 banks x 4 bytes); a row at once: " + std::to_string(banks.worst_row) +
+                       "-way conflict at worst, a column at once: " + std::to_string(banks.worst_col) + "-way");
   else if (!coordinates)
     s.legend.push_back(color_key(color_by));
   return s;

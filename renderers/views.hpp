@@ -66,12 +66,23 @@ struct CellShading {
   std::function<std::string(int64_t)> key_label;  // how the key names a value ("2-way"); default: the number
 };
 
+// ColorBy::kBank's numbers, from the bank model beside atoms/ (atoms/analysis/banks.hpp),
+// handed in by the app: renderers draw banks, they do not model them.  Given the
+// layout's values L(i) (i = r + rows*c) and the element width, the bank of each
+// element and the worst conflict of a warp reading one row, or one column, at once.
+struct BankShading {
+  std::vector<int64_t> bank;
+  int64_t worst_row = 0, worst_col = 0;
+};
+using BankModel = std::function<BankShading(std::span<const int64_t> values, int64_t rows, int element_bits)>;
+
 struct ViewOptions {
   std::string title{};             // the expression as the user wrote it
   ColorBy color_by = ColorBy::kAuto;
   ThreadSet threads{};             // highlighted threads; the rest faded (empty: none)
   int bank_element_bits = 16;      // ColorBy::kBank: bits per element of L's codomain
   CellShading shading{};           // when shading.value is set: colours from it
+  BankModel banks{};               // ColorBy::kBank: required (an Error without it)
 };
 
 Scene layout_scene(const AnyLayout& layout, const ViewOptions& options = {});

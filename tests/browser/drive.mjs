@@ -4,12 +4,16 @@
 //
 //   node drive.mjs CHROMIUM PAGE.html SCREENSHOT.png CLICK_THREAD TYPED
 //
-// It loads PAGE.html#threads=0,5, counts highlighted cells (class "hl"), hovers a
-// cell and reads the owner box, clicks a cell of CLICK_THREAD, types TYPED into the
-// thread box, switches the colouring to warp, zooms with the wheel and saves a
-// screenshot.  Times are wall-clock milliseconds in this process.
+// It loads PAGE.html#threads=0,5, counts highlighted cells (class "hl" on cell
+// elements, and the page's own count), hovers a cell and reads the owner box, clicks
+// a cell of CLICK_THREAD, types TYPED into the thread box, switches the colouring to
+// warp, zooms with the wheel, saves a screenshot at "fit", then zooms into C's top
+// left (a big page makes elements there), lists every cell element (panel, row,
+// column, data-owners, hl) and saves a second screenshot, SCREENSHOT with "_zoom"
+// before ".png".  Times are wall-clock milliseconds in this process; load_ms ends
+// when the page says it is ready, painted_ms after the next painted frame.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -69,7 +73,7 @@ function rendererCpu() {
   return ticks / 100;  // USER_HZ
 }
 
-const timer = setTimeout(() => { console.log(JSON.stringify({ error: 'timeout', stderr })); browser.kill('SIGKILL'); process.exit(2); }, 60000);
+const timer = setTimeout(() => { writeSync(1, JSON.stringify({ error: 'timeout', stderr }) + '\n'); browser.kill('SIGKILL'); process.exit(2); }, 60000);
 const out = {};
 try {
   const { targetId } = await send('Target.createTarget', { url: 'about:blank' });
@@ -90,32 +94,39 @@ try {
   await s('Page.navigate', { url });
   await loaded;
   while (!(await evaluate('!!(window.cutevis && window.cutevis.ready)'))) await sleep(10);
-  out.hash_hl = await evaluate("document.querySelectorAll('rect.k.hl').length");
   out.load_ms = performance.now() - t0;
+  await evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
+  out.painted_ms = performance.now() - t0;
   out.load_renderer_cpu_s = rendererCpu() - cpu0;
+  out.lazy = await evaluate('window.cutevis.lazy');
+  out.hash_hl = await evaluate("document.querySelectorAll('rect.k.hl').length");
+  out.hash_hl_model = await evaluate('window.cutevis.highlighted()');
+  out.cell_count_model = await evaluate('window.cutevis.cellCount()');
   out.page_timing = await evaluate("(() => { const t = performance.timing; return {parsed: t.domInteractive - t.navigationStart, loaded: t.loadEventEnd - t.navigationStart, script_ms: window.cutevis.script_ms}; })()");
   out.cells = await evaluate("document.querySelectorAll('rect.k').length");
   out.cells_with_owners = await evaluate("Array.prototype.every.call(document.querySelectorAll('rect.k'), c => c.hasAttribute('data-owners'))");
 
   // Hover a cell: the info box lists its owners.
-  const centre = async (selectorExpr) => evaluate(`(() => { const c = ${selectorExpr}; if (!c) return null; const r = c.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()`);
-  const first = await centre("document.querySelector('g[data-tv] rect.k')");
+  // Cells are found in the page's model (a big page has no element for most cells).
+  const centre = async (findExpr) => evaluate(`window.cutevis.find(${findExpr})`);
+  const first = await centre("/ /, 'C'");
   await s('Input.dispatchMouseEvent', { type: 'mouseMoved', x: first[0], y: first[1] });
   out.hover_text = await evaluate("document.getElementById('info').style.display === 'block' ? document.getElementById('info').textContent : ''");
   // and a cell of A (an MMA's operand in registers names the register)
-  const a = await centre("window.cutevis.cells.find(c => c.parentNode.getAttribute('data-panel') === 'A' && / 0:5 |^0:5 /.test(c.getAttribute('data-owners') + ' '))");
+  const a = await centre("/ 0:5 /, 'A'");
   if (a) {
     await s('Input.dispatchMouseEvent', { type: 'mouseMoved', x: a[0], y: a[1] });
     out.hover_a_text = await evaluate("document.getElementById('info').textContent");
   }
 
   // Click a cell whose first owner is the thread asked for.
-  const target = await centre(`window.cutevis.cells.find(c => c.getAttribute('data-owners').startsWith('${clickThread}:'))`);
+  const target = await centre(`/^ ${clickThread}:/`);
   const cpu1 = rendererCpu();
   const t1 = performance.now();
   await s('Input.dispatchMouseEvent', { type: 'mousePressed', x: target[0], y: target[1], button: 'left', clickCount: 1 });
   await s('Input.dispatchMouseEvent', { type: 'mouseReleased', x: target[0], y: target[1], button: 'left', clickCount: 1 });
   out.click_hl = await evaluate("document.querySelectorAll('rect.k.hl').length");
+  out.click_hl_model = await evaluate('window.cutevis.highlighted()');
   out.click_ms = performance.now() - t1;
   out.click_renderer_cpu_s = rendererCpu() - cpu1;
   out.click_hash = await evaluate('location.hash');
@@ -126,13 +137,14 @@ try {
   await s('Input.dispatchKeyEvent', { type: 'keyDown', key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13 });
   await s('Input.dispatchKeyEvent', { type: 'keyUp', key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13 });
   out.typed_hl = await evaluate("document.querySelectorAll('rect.k.hl').length");
+  out.typed_hl_model = await evaluate('window.cutevis.highlighted()');
   out.typed_hash = await evaluate('location.hash');
   out.count_text = await evaluate("document.getElementById('count').textContent");
 
   // Colour by warp, then zoom in with the wheel.
-  out.fill_before = await evaluate("window.cutevis.cells[1].getAttribute('fill')");
+  out.fill_before = await evaluate('window.cutevis.panels[0].fill[1]');
   await evaluate("(() => { const s = document.getElementById('colour'); s.value = 'warp'; s.dispatchEvent(new Event('change')); })()");
-  out.fill_warp = await evaluate("window.cutevis.cells[1].getAttribute('fill')");
+  out.fill_warp = await evaluate('window.cutevis.panels[0].fill[1]');
   const before = await evaluate("document.getElementById('stage').style.transform");
   await s('Input.dispatchMouseEvent', { type: 'mouseWheel', x: 400, y: 400, deltaX: 0, deltaY: -300 });
   await sleep(50);
@@ -141,13 +153,24 @@ try {
   await sleep(150);
   const shot = await s('Page.captureScreenshot', { format: 'png' });
   writeFileSync(screenshot, Buffer.from(shot.data, 'base64'));
+
+  // Zoomed into C's top left with the typed threads highlighted: every cell element,
+  // and the labels drawn for them.
+  await evaluate("(() => { const c = window.cutevis.panels.find(p => p.name === 'C') || window.cutevis.panels[0]; window.cutevis.zoomTo(1, c.x0 - 4, c.y0 - 4); })()");
+  out.zoom_elements = await evaluate('window.cutevis.elements()');
+  out.zoom_labels = await evaluate("document.querySelectorAll('#picture text.c').length");
+  out.zoom_hl_outline = await evaluate("Array.prototype.map.call(document.querySelectorAll('path.hlp'), p => (p.getAttribute('d').match(/M/g) || []).length).reduce((a, b) => a + b, 0)");
+  await sleep(100);
+  const zoomShot = await s('Page.captureScreenshot', { format: 'png' });
+  writeFileSync(screenshot.replace(/\.png$/, '') + '_zoom.png', Buffer.from(zoomShot.data, 'base64'));
   out.network_free = await evaluate("performance.getEntriesByType('resource').length === 0");
 } catch (e) {
   out.error = String(e && e.stack || e);
   out.stderr = stderr.slice(-2000);
 }
 clearTimeout(timer);
-console.log(JSON.stringify(out));
+// Written synchronously: process.exit below would cut a piped console.log at 64 kB.
+writeSync(1, JSON.stringify(out) + '\n');
 browser.kill('SIGKILL');
 try { rmSync(profile, { recursive: true, force: true }); } catch {}
 process.exit(0);

@@ -17,6 +17,7 @@
 #include "renderers/palette.hpp"
 #include "renderers/render.hpp"
 #include "renderers/views.hpp"
+#include "tests/support/banks.hpp"
 
 using namespace cutevis;
 
@@ -165,7 +166,7 @@ TEST_CASE("colour by warp counts every owner, not the first") {
 }
 
 TEST_CASE("a bank-coloured layout carries a 32-bank key, which CuTe's style leaves out") {
-  const Scene s = layout_scene(evaluate_expression("S<3,4,3> o 0 o (8,64):(64,1)").to_any_layout(), {.color_by = ColorBy::kBank});
+  const Scene s = layout_scene(evaluate_expression("S<3,4,3> o 0 o (8,64):(64,1)").to_any_layout(), {.color_by = ColorBy::kBank, .banks = test::analysis_banks});
   REQUIRE(s.panels.size() == 2);
   const Panel& key = s.panels[1];
   CHECK(key.role == PanelRole::kKey);
@@ -177,7 +178,7 @@ TEST_CASE("a bank-coloured layout carries a 32-bank key, which CuTe's style leav
   CHECK(render(s, Format::kSvg).find(">b31<") != std::string::npos);
   const Scene plain_layout = layout_scene(evaluate_expression("(8,64):(64,1)").to_any_layout());
   CHECK(plain_layout.panels.size() == 1);  // no key where no banks are drawn
-  const Scene cute = layout_scene(evaluate_expression("(4,8):(1,4)").to_any_layout(), {.color_by = ColorBy::kBank});
+  const Scene cute = layout_scene(evaluate_expression("(4,8):(1,4)").to_any_layout(), {.color_by = ColorBy::kBank, .banks = test::analysis_banks});
   CHECK(render(cute, Format::kSvg, {.style = Style::kCute}).find("b31") == std::string::npos);
 }
 

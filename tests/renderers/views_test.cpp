@@ -7,6 +7,7 @@
 #include "renderers/palette.hpp"
 #include "renderers/views.hpp"
 #include "tests/support/reference.hpp"
+#include "tests/support/banks.hpp"
 
 using namespace cutevis;
 using nlohmann::json;
@@ -81,13 +82,43 @@ TEST_CASE("layout scene: CuTe's header text and rank-1 layouts as a column and i
 }
 
 TEST_CASE("layout scene: bank colouring finds the conflicts a swizzle removes") {
-  auto legend = [](const char* text) { return layout_scene(any(text), {.color_by = ColorBy::kBank}).legend.back(); };
+  auto legend = [](const char* text) { return layout_scene(any(text), {.color_by = ColorBy::kBank, .banks = test::analysis_banks}).legend.back(); };
   CHECK(legend("(8,64):(64,1)").find("a column at once: 8-way") != std::string::npos);
   CHECK(legend("S<3,3,3> o 0 o (8,64):(64,1)").find("a column at once: 1-way") != std::string::npos);
-  const Scene s = layout_scene(any("(8,64):(64,1)"), {.color_by = ColorBy::kBank, .bank_element_bits = 32});
+  const Scene s = layout_scene(any("(8,64):(64,1)"), {.color_by = ColorBy::kBank, .bank_element_bits = 32, .banks = test::analysis_banks});
   // 32-bit elements: element i sits in bank i mod 32
   CHECK(s.panels[0].cell(1, 3).label == "67\nb3");
   CHECK(s.panels[0].cell(1, 3).fill != s.panels[0].cell(1, 4).fill);
+}
+
+TEST_CASE("layout scene: bank colouring draws the bank model it is given, and needs one") {
+  // Renderers draw banks; the model lives in atoms/analysis (the app hands it over).
+  ViewOptions opt{.color_by = ColorBy::kBank, .bank_element_bits = 8};
+  CHECK_THROWS_AS(layout_scene(any("(4,8):(1,4)"), opt), Error);
+  std::vector<int64_t> seen_values;
+  int64_t seen_rows = 0;
+  int seen_bits = 0;
+  opt.banks = [&](std::span<const int64_t> values, int64_t rows, int bits) {
+    seen_values.assign(values.begin(), values.end());
+    seen_rows = rows;
+    seen_bits = bits;
+    BankShading b;
+    for (int64_t v : values) b.bank.push_back(v % 3 == 0 ? 7 : 30);  // not the hardware's banks: the view must not care
+    b.worst_row = 5;
+    b.worst_col = 6;
+    return b;
+  };
+  const Scene s = layout_scene(any("(4,8):(8,1)"), opt);
+  CHECK(seen_rows == 4);
+  CHECK(seen_bits == 8);
+  REQUIRE(seen_values.size() == 32);
+  CHECK(seen_values[1] == 8);  // L(1,0): values in column-major cell order
+  CHECK(s.panels[0].cell(1, 0).label == "8\nb30");
+  CHECK(s.panels[0].cell(0, 3).label == "3\nb7");
+  CHECK(s.panels[0].cell(0, 3).fill == bank_color(7));
+  CHECK(s.legend.back().find("a row at once: 5-way conflict at worst, a column at once: 6-way") != std::string::npos);
+  opt.banks = [](std::span<const int64_t>, int64_t, int) { return BankShading{}; };  // a model that answers nothing
+  CHECK_THROWS_AS(layout_scene(any("(4,8):(8,1)"), opt), Error);
 }
 
 TEST_CASE("TV scene: every owner kept with the first owner first and replicated cells labelled with all of them") {
