@@ -21,7 +21,7 @@
 #include "atoms/names.hpp"
 #include "atoms/tiled_copy.hpp"
 #include "atoms/tiled_mma.hpp"
-#include "atoms/verify.hpp"
+#include "app/verify_json.hpp"
 #include "lib/element_types.hpp"
 #include "lib/expr.hpp"
 

@@ -1,5 +1,5 @@
 // cutevis — verify: plan, JIT, run, compare, localize (see verify.hpp).
-#include "atoms/verify.hpp"
+#include "atoms/verify/verify.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -9,10 +9,10 @@
 #include <sstream>
 #include <thread>
 
-#include "atoms/cuda/driver.hpp"
-#include "atoms/verify_plan.hpp"
-#include "atoms/verify_probe.hpp"
-#include "atoms/verify_ptx.hpp"
+#include "atoms/verify/cuda/driver.hpp"
+#include "atoms/verify/plan.hpp"
+#include "atoms/verify/probe.hpp"
+#include "atoms/verify/ptx.hpp"
 #include "lib/error.hpp"
 
 namespace cutevis {
@@ -24,38 +24,13 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-// --- device access (the CUDA side is optional) -----------------------------------------------
-#ifdef CUTEVIS_HAVE_CUDA
+// --- device access: atoms/verify/cuda/ (driver.cpp, or driver_unavailable.cpp in a build without CUDA)
 const cuda::DeviceInfo& device_info() { return cuda::device(); }
-#else
-const cuda::DeviceInfo& device_info() {
-  static cuda::DeviceInfo info = [] {
-    cuda::DeviceInfo i;
-    i.message = "this cutevis was built without CUDA support (no CUDA toolkit found, or CUTEVIS_CUDA=OFF)";
-    return i;
-  }();
-  return info;
-}
-#endif
 
-std::vector<cuda::Module> jit(const std::vector<std::string>& ptx, int workers) {
-#ifdef CUTEVIS_HAVE_CUDA
-  return cuda::load_modules(ptx, workers);
-#else
-  (void)workers;
-  std::vector<cuda::Module> out(ptx.size());
-  for (auto& m : out) m.error = device_info().message;
-  return out;
-#endif
-}
+std::vector<cuda::Module> jit(const std::vector<std::string>& ptx, int workers) { return cuda::load_modules(ptx, workers); }
 
 std::string run_kernel(int module, const std::string& entry, int blocks, int threads, std::vector<cuda::Buffer>& buffers) {
-#ifdef CUTEVIS_HAVE_CUDA
   return cuda::launch(module, entry, blocks, threads, buffers);
-#else
-  (void)module, (void)entry, (void)blocks, (void)threads, (void)buffers;
-  return device_info().message;
-#endif
 }
 
 std::string device_target(int sm) { return sm == 90 ? "sm_90a" : "sm_" + std::to_string(sm); }
@@ -625,20 +600,6 @@ VerifySummary verify_batch(const std::vector<MmaAtom>& mma, const std::vector<Co
   run_jobs(jobs, false, filter.workers, &summary);
   for (auto& j : jobs) summary.reports.push_back(std::move(j.report));
   return summary;
-}
-
-int verify_exit_code(const std::vector<VerifyReport>& reports) {
-  bool any_checked = false, any_bad = false, any_error = false, any_no_gpu = false;
-  for (const auto& r : reports) {
-    any_checked = any_checked || r.status == VerifyStatus::kAgree || r.status == VerifyStatus::kDisagree;
-    any_bad = any_bad || r.status == VerifyStatus::kDisagree;
-    any_error = any_error || r.status == VerifyStatus::kError;
-    any_no_gpu = any_no_gpu || r.status == VerifyStatus::kNoGpu;
-  }
-  if (any_bad) return 1;
-  if (any_error) return 5;  // the environment failed (a driver rejected a kernel): not a disagreement
-  if (any_no_gpu || !any_checked) return 3;
-  return 0;
 }
 
 // --- text -------------------------------------------------------------------------------------------
