@@ -595,6 +595,21 @@ namespace {
 constexpr uint32_t kTagB = 0x4000;  // B's tags follow A's: 1 + cell for A, 0x4000 + 1 + cell for B
 }
 
+// Values for `op` such that the tensor core, reading through the descriptor's canonical layout,
+// sees `want`: want[c] goes on the cell whose data sits where the descriptor reads c.  The
+// identity data sets place the operand not under test this way, so that a wrong layout of one
+// operand does not blur the localization of the other.
+std::vector<int64_t> as_read(const PipelineOperand& op, const std::vector<int64_t>& want) {
+  std::map<int64_t, size_t> cell_at;
+  for (size_t c = 0; c < op.data_offset.size(); ++c) cell_at[op.data_offset[c]] = c;
+  std::vector<int64_t> out(want.size(), 0);
+  for (size_t c = 0; c < want.size(); ++c) {
+    auto it = cell_at.find(op.canonical.offsets[c]);
+    if (it != cell_at.end()) out[it->second] = want[c];
+  }
+  return out;
+}
+
 std::vector<PipelineData> pipeline_data(const PipelinePlan& p) {
   std::vector<PipelineData> sets;
   const size_t na = static_cast<size_t>(p.m * p.a.k), nb = static_cast<size_t>(p.n * p.b.k);
@@ -619,12 +634,14 @@ std::vector<PipelineData> pipeline_data(const PipelinePlan& p) {
         PipelineData d;
         for (int64_t c = 0; c < p.m * p.a.k; ++c) d.a.push_back(which == 0 ? c % p.m + 1 : c / p.m + 1);
         for (int64_t c = 0; c < p.n * p.b.k; ++c) d.b.push_back(c / p.n == c % p.n + o ? 1 : 0);
+        d.b = as_read(p.b, d.b);
         sets.push_back(d);
       }
     for (int64_t o = 0; o < p.b.k; o += p.m)
       for (int which = 0; which < 2; ++which) {
         PipelineData d;
         for (int64_t c = 0; c < p.m * p.a.k; ++c) d.a.push_back(c / p.m == c % p.m + o ? 1 : 0);
+        d.a = as_read(p.a, d.a);
         for (int64_t c = 0; c < p.n * p.b.k; ++c) d.b.push_back(which == 0 ? c % p.n + 1 : c / p.n + 1);
         sets.push_back(d);
       }

@@ -119,7 +119,9 @@ std::string pipeline_kernel_ptx(const PipelinePlan& plan, const std::string& ent
 // The per-thread table the kernel reads (call addresses, gather indices), as u32 words.
 std::vector<uint32_t> pipeline_table(const PipelinePlan& plan);
 
-// Data sets: the values of A (M x K) and B (N x K) cells, column-major, per block.
+// Data sets: the values of A (M x K) and B (N x K) cells, column-major, per block: tags, random
+// integers, and for wgmma SS the identities (D(m,n) = A(m, n+o) read, then B likewise; the
+// operand not under test placed where the descriptor reads it).
 struct PipelineData {
   std::vector<int64_t> a, b;
   bool tags = false;  // tags: raw 16-bit patterns, not numbers

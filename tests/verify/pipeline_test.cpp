@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <map>
 #include <set>
 
 #include "atoms/copy_catalogue.hpp"
@@ -200,6 +201,24 @@ TEST_CASE("verify pipeline: SM90 SS plans the descriptor of the layout's swizzle
   for (size_t at = k.find("wgmma.mma_async"); at != std::string::npos; at = k.find("wgmma.mma_async", at + 1)) ++calls;
   CHECK(calls == 4);  // K = 64: four k-blocks of 16
   CHECK(k.find("add.u32 %s, %s, 32;") != std::string::npos);  // k-block 1 starts 32 bytes into the SW128 row
+}
+
+TEST_CASE("verify pipeline: wgmma identity data sets place the operand not under test where the descriptor reads it") {
+  const std::string sw128 = "tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_64,_64>{})";
+  PipelineSpec s = sm90(sw128, sw128);
+  s.b.data = L("(64,64):(64,1)");  // the producer wrote B unswizzled
+  PipelinePlan p = plan_pipeline(s);
+  std::vector<PipelineData> data = pipeline_data(p);
+  REQUIRE(data.size() == 2 + 2 + 2);  // tags, random, A row/col, B row/col (K 64 = N = M)
+  // in A's first identity set, B as placed (data layout) must read as [k == n] through SW128
+  const std::vector<int64_t>& b = data[2].b;
+  std::map<int64_t, int64_t> value_at;  // smem element offset -> value placed there
+  for (size_t c = 0; c < b.size(); ++c) value_at[p.b.data_offset[c]] = b[c];
+  for (int64_t n = 0; n < 64; ++n)
+    for (int64_t k = 0; k < 64; ++k) CHECK(value_at[p.b.canonical.offsets[static_cast<size_t>(n + 64 * k)]] == (k == n ? 1 : 0));
+  std::vector<int64_t> plain;
+  for (int64_t c = 0; c < 64 * 64; ++c) plain.push_back(c / 64 == c % 64 ? 1 : 0);
+  CHECK(b != plain);  // B's data layout differs from the descriptor's: not the plain identity
 }
 
 TEST_CASE("verify pipeline: the checker agrees with a correct machine and names the first wrong register") {
