@@ -234,7 +234,7 @@ int main(int argc, char** argv) {
 
   VerifyOptions verify;
   PictureFlags verify_flags;
-  CLI::App* verify_cmd = app.add_subcommand("verify", "Run the atom's real instruction on the GPU and check who owns what (exit 0 agree, 1 disagree, 3 no GPU)");
+  CLI::App* verify_cmd = app.add_subcommand("verify", "Run the atom's real instruction on the GPU and check who owns what (exit 0 agree, 1 disagree, 3 no GPU); --pipeline: a kernel's smem -> register -> MMA path");
   verify_cmd->add_option("name", verify.name, "an MMA or copy atom, e.g. SM80_16x8x16_F32F16F16F32_TN, 'Copy_Atom<SM75_U32x4_LDSM_N, half_t>'");
   verify_cmd->add_option("--layout-a", verify.layout_a, "a hand-written A TV layout (thr,val) -> (M,K) in place of the catalogue's");
   verify_cmd->add_option("--layout-b", verify.layout_b, "a hand-written B TV layout (thr,val) -> (N,K)");
