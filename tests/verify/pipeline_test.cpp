@@ -283,8 +283,9 @@ TEST_CASE("verify pipeline: the kernels assemble (ptxas)") {
   g.b.smem = L("(16,32):(1,16)");
   g.a.g2s = g2s_128(32, 4);
   PipelineSpec u = sm80("(32,32):(40,1)", "(16,32):(40,1)", "UniversalCopy<uint32_t>", "UniversalCopy<uint32_t>");
-  for (auto [spec, target] : {std::pair{sm90(sw128, sw128), "sm_90a"}, std::pair{g, "sm_80"}, std::pair{u, "sm_80"}}) {
-    PipelinePlan p = plan_pipeline(spec);
+  for (const auto& case_ : {std::pair{sm90(sw128, sw128), "sm_90a"}, std::pair{g, "sm_80"}, std::pair{u, "sm_80"}}) {
+    const std::string target = case_.second;  // a plain name: clang 14 cannot capture a structured binding
+    PipelinePlan p = plan_pipeline(case_.first);
     CAPTURE(target);
     REQUIRE(p.static_failures.empty());
     std::string path = std::string(CUTEVIS_BINARY_DIR) + "/pipeline_test_" + target + ".ptx";
