@@ -11,6 +11,7 @@
 #include "atoms/tiled_mma.hpp"
 #include "atoms/verify/cuda/driver.hpp"
 #include "atoms/verify/ptx.hpp"
+#include "atoms/verify/report.hpp"
 #include "lib/error.hpp"
 
 namespace cutevis {
@@ -677,43 +678,24 @@ int64_t cell_of_tag(const PipelineOperand& op, uint32_t tag) {
   return static_cast<int64_t>(tag - first);
 }
 
-// One panel of the report: per entry (owner, believed cell, actual cell).
+// One panel of the report: per entry (owner, believed cell, actual cell) -> make_operand.
 struct Panel {
-  VerifyOperand op;
-  std::vector<VerifyCell> cells;
-  std::vector<VerifyEntry> wrong;
+  OperandFacts f;
   Panel(const std::string& name, const std::string& storage, const std::string& layout, int64_t rows, int64_t cols, const std::string& rn,
         const std::string& cn) {
-    op.name = name;
-    op.storage = storage;
-    op.layout = layout;
-    op.rows = rows;
-    op.cols = cols;
-    op.row_name = rn;
-    op.col_name = cn;
-    cells.resize(static_cast<size_t>(rows * cols));
+    f.name = name, f.storage = storage, f.layout = layout;
+    f.rows = rows, f.cols = cols, f.row_name = rn, f.col_name = cn;
   }
   void add(Owner owner, const std::string& label, int64_t believed, int64_t actual, const std::string& expected_text, const std::string& actual_text) {
-    if (believed >= 0) cells[static_cast<size_t>(believed)].expected.push_back(owner);
-    if (actual >= 0) cells[static_cast<size_t>(actual)].actual.push_back(owner);
-    if (believed != actual) wrong.push_back({owner, label, believed, actual, expected_text, actual_text});
+    f.owners.push_back(owner);
+    f.labels.push_back(label);
+    f.believed.push_back(believed);
+    f.actual.push_back(actual);
+    f.expected_text.push_back(expected_text);
+    f.actual_text.push_back(actual_text);
   }
-  VerifyOperand finish() {
-    for (auto& c : cells) {
-      c.wrong = c.expected != c.actual;
-      op.cells_disagree += c.wrong ? 1 : 0;
-    }
-    op.wrong = std::move(wrong);
-    op.status = op.wrong.empty() && op.cells_disagree == 0 ? VerifyStatus::kAgree : VerifyStatus::kDisagree;
-    op.cells = std::move(cells);
-    return std::move(op);
-  }
+  VerifyOperand finish() const { return make_operand(f, true); }
 };
-
-std::string cell_text(int64_t cell, int64_t rows, const std::string& rn, const std::string& cn) {
-  if (cell < 0) return "nowhere";
-  return "(" + rn + std::to_string(cell % rows) + "," + cn + std::to_string(cell / rows) + ")";
-}
 
 std::string mn_name(char op) { return op == 'A' ? "M" : "N"; }
 

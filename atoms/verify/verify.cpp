@@ -13,6 +13,7 @@
 #include "atoms/verify/plan.hpp"
 #include "atoms/verify/probe.hpp"
 #include "atoms/verify/ptx.hpp"
+#include "atoms/verify/report.hpp"
 #include "lib/error.hpp"
 
 namespace cutevis {
@@ -208,54 +209,6 @@ std::string run_mma_sets(const MmaPlan& p, int module, const std::string& entry,
 }
 
 // --- reports --------------------------------------------------------------------------------------
-std::string cell_text(int64_t cell, int64_t rows, const std::string& rn, const std::string& cn) {
-  if (cell < 0) return "nowhere";
-  return "(" + rn + std::to_string(cell % rows) + "," + cn + std::to_string(cell / rows) + ")";
-}
-
-struct OperandFacts {
-  std::string name, storage, layout, row_name, col_name;
-  bool overridden = false;
-  int64_t rows = 0, cols = 0;
-  std::vector<Owner> owners;        // per entry
-  std::vector<std::string> labels;  // per entry ("T5 V3")
-  std::vector<int64_t> believed, actual;  // cells per entry
-};
-
-VerifyOperand make_operand(const OperandFacts& f, bool fill_cells) {
-  VerifyOperand op;
-  op.name = f.name;
-  op.storage = f.storage;
-  op.layout = f.layout;
-  op.overridden = f.overridden;
-  op.rows = f.rows;
-  op.cols = f.cols;
-  op.row_name = f.row_name;
-  op.col_name = f.col_name;
-  std::vector<VerifyCell> cells(static_cast<size_t>(f.rows * f.cols));
-  for (size_t i = 0; i < f.owners.size(); ++i) {
-    if (f.believed[i] >= 0) cells[static_cast<size_t>(f.believed[i])].expected.push_back(f.owners[i]);
-    if (f.actual[i] >= 0) cells[static_cast<size_t>(f.actual[i])].actual.push_back(f.owners[i]);
-    if (f.believed[i] != f.actual[i]) {
-      VerifyEntry e;
-      e.owner = f.owners[i];
-      e.entry = f.labels[i];
-      e.expected_cell = f.believed[i];
-      e.actual_cell = f.actual[i];
-      e.expected = cell_text(f.believed[i], f.rows, f.row_name, f.col_name);
-      e.actual = cell_text(f.actual[i], f.rows, f.row_name, f.col_name);
-      op.wrong.push_back(std::move(e));
-    }
-  }
-  for (auto& c : cells) {
-    c.wrong = c.expected != c.actual;
-    op.cells_disagree += c.wrong ? 1 : 0;
-  }
-  op.status = op.wrong.empty() && op.cells_disagree == 0 ? VerifyStatus::kAgree : VerifyStatus::kDisagree;
-  if (fill_cells || op.status == VerifyStatus::kDisagree) op.cells = std::move(cells);
-  return op;
-}
-
 OperandFacts mma_facts(const OperandPlan& op, const std::vector<int64_t>& actual) {
   OperandFacts f;
   f.name = op.name;
