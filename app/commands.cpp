@@ -22,7 +22,8 @@
 #include "atoms/names.hpp"
 #include "atoms/tiled_copy.hpp"
 #include "atoms/tiled_mma.hpp"
-#include "atoms/verify.hpp"
+#include "app/verify_json.hpp"
+#include "app/verify_pipeline.hpp"
 #include "lib/element_types.hpp"
 #include "lib/expr.hpp"
 
@@ -445,7 +446,24 @@ DiffPicture diff_picture(const VerifyReport& r) {
 VerifyOutcome run_verify(const VerifyOptions& o) {
   register_catalogue_names();
   VerifyOutcome out;
-  if (o.all) {
+  const VerifyPipelineOptions& vp = o.pipeline_flags;
+  if (!vp.on && !(vp.mma + vp.smem_a + vp.smem_b + vp.data_a + vp.data_b + vp.copy_a + vp.copy_b + vp.g2s + vp.g2s_a + vp.g2s_b + vp.gmem_a + vp.gmem_b).empty())
+    throw Error("--mma, --smem-a/-b, --data-a/-b, --copy-a/-b, --g2s, --g2s-a/-b and --gmem-a/-b go with --pipeline");
+  if (o.pipeline_flags.on) {
+    VerifyReport report = verify_pipeline(pipeline_spec(o));
+    out.exit_code = verify_exit_code({report});
+    if (o.picture.format && report.operands.empty()) {
+      out.output = Output{};  // nothing ran: no picture, only the notice below
+      if (out.exit_code == kExitEnvironment) out.notice = "cutevis: the GPU environment failed: " + report.reason + " (exit 5)";
+    } else if (o.picture.format) {
+      ShowOptions show;
+      show.input = "verify --pipeline " + o.pipeline_flags.mma;
+      show.picture = o.picture;
+      out.output = draw(diff_scene(diff_picture(report), view_options(show)), o.picture, Format::kTxt);
+    } else {
+      out.output = text(o.json ? to_json(report).dump() : to_text(report));
+    }
+  } else if (o.all) {
     if (!o.name.empty()) throw Error("give an atom name or --all, not both");
     if (o.picture.format) throw Error("--all prints a table or JSON; draw one atom at a time");
     VerifyFilter f;
@@ -456,7 +474,7 @@ VerifyOutcome run_verify(const VerifyOptions& o) {
     out.output = text(o.json ? to_json(summary).dump() : to_text(summary, o.every));
     out.exit_code = verify_exit_code(summary.reports);
   } else {
-    if (o.name.empty()) throw Error("cutevis verify needs an atom name or --all");
+    if (o.name.empty()) throw Error("cutevis verify needs an atom name, --all or --pipeline");
     if (!o.arch.empty() || !o.contains.empty() || o.every) throw Error("--arch, --contains and --every go with --all");
     VerifyOverrides ov;
     ov.layout_a = layout_flag(o.layout_a, "--layout-a", o.env);

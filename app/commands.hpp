@@ -89,6 +89,16 @@ struct ListOptions {
 // `cutevis list`: the catalogue with shapes and types.
 Output run_list(const ListOptions& options);
 
+// verify --pipeline: a TiledMMA, the operands' shared-memory layouts and the copies around it.
+struct VerifyPipelineOptions {
+  bool on = false;
+  std::string mma;                       // the TiledMMA expression
+  std::string smem_a, smem_b;            // (M,K) / (N,K) shared-memory layouts
+  std::string data_a, data_b;            // where the data really is (the producer's layout), default smem_a/b
+  std::string copy_a, copy_b;            // S2R copy atoms (mma.sync)
+  std::string g2s, g2s_a, g2s_b;         // G2S TiledCopy expressions (both, or per operand)
+  std::string gmem_a, gmem_b;            // global layouts (G2S sources), default K-major
+};
 struct VerifyOptions {
   std::string name;                      // an MMA or copy atom
   std::string layout_a, layout_b, layout_c, thr_id;   // hand-written MMA layouts
@@ -101,6 +111,7 @@ struct VerifyOptions {
   bool json = false;
   PictureOptions picture;                // a diff picture of a single atom's report
   std::shared_ptr<Environment> env;      // --from / -D declarations for the --layout-* options
+  VerifyPipelineOptions pipeline_flags;  // --pipeline and its flags
 };
 struct VerifyOutcome {
   Output output;

@@ -234,7 +234,7 @@ int main(int argc, char** argv) {
 
   VerifyOptions verify;
   PictureFlags verify_flags;
-  CLI::App* verify_cmd = app.add_subcommand("verify", "Run the atom's real instruction on the GPU and check who owns what (exit 0 agree, 1 disagree, 3 no GPU)");
+  CLI::App* verify_cmd = app.add_subcommand("verify", "Run the atom's real instruction on the GPU and check who owns what (exit 0 agree, 1 disagree, 3 no GPU); --pipeline: a kernel's smem -> register -> MMA path");
   verify_cmd->add_option("name", verify.name, "an MMA or copy atom, e.g. SM80_16x8x16_F32F16F16F32_TN, 'Copy_Atom<SM75_U32x4_LDSM_N, half_t>'");
   verify_cmd->add_option("--layout-a", verify.layout_a, "a hand-written A TV layout (thr,val) -> (M,K) in place of the catalogue's");
   verify_cmd->add_option("--layout-b", verify.layout_b, "a hand-written B TV layout (thr,val) -> (N,K)");
@@ -248,6 +248,21 @@ int main(int argc, char** argv) {
   verify_cmd->add_option("--contains", verify.contains, "with --all: only atoms whose name contains this");
   verify_cmd->add_flag("--every", verify.every, "with --all: a line for every atom, not only per family");
   verify_cmd->add_flag("--json", verify.json, "the report as JSON");
+  // --pipeline: G2S -> smem -> S2R -> MMA of a hand-written kernel, with the real instructions
+  VerifyPipelineOptions& vp = verify.pipeline_flags;
+  verify_cmd->add_flag("--pipeline", vp.on, "check a kernel's smem -> register -> MMA path: --mma, --smem-a/-b, --copy-a/-b [--g2s]");
+  verify_cmd->add_option("--mma", vp.mma, "--pipeline: the TiledMMA, e.g. 'make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{})'");
+  verify_cmd->add_option("--smem-a", vp.smem_a, "--pipeline: A's (M,K) shared-memory layout, e.g. 'tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_64,_64>{})'");
+  verify_cmd->add_option("--smem-b", vp.smem_b, "--pipeline: B's (N,K) shared-memory layout");
+  verify_cmd->add_option("--data-a", vp.data_a, "--pipeline: where A's data really is in shared memory (the producer's layout; default --smem-a)");
+  verify_cmd->add_option("--data-b", vp.data_b, "--pipeline: where B's data really is (default --smem-b)");
+  verify_cmd->add_option("--copy-a", vp.copy_a, "--pipeline: A's S2R copy atom for make_tiled_copy_A, e.g. SM75_U32x4_LDSM_N (mma.sync)");
+  verify_cmd->add_option("--copy-b", vp.copy_b, "--pipeline: B's S2R copy atom for make_tiled_copy_B, e.g. SM75_U32x2_LDSM_N");
+  verify_cmd->add_option("--g2s", vp.g2s, "--pipeline: a G2S TiledCopy (cp.async or UniversalCopy) filling sA and sB from global memory");
+  verify_cmd->add_option("--g2s-a", vp.g2s_a, "--pipeline: A's G2S TiledCopy (in place of --g2s)");
+  verify_cmd->add_option("--g2s-b", vp.g2s_b, "--pipeline: B's G2S TiledCopy (in place of --g2s)");
+  verify_cmd->add_option("--gmem-a", vp.gmem_a, "--pipeline with --g2s: A's (M,K) global layout (default K-major (M,K):(K,1))");
+  verify_cmd->add_option("--gmem-b", vp.gmem_b, "--pipeline with --g2s: B's (N,K) global layout (default (N,K):(K,1))");
   verify_flags.add_to(verify_cmd);
   add_output(verify_cmd);
   add_sources(verify_cmd);

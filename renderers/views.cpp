@@ -645,10 +645,11 @@ namespace cutevis {
 
 namespace {
 
-// A cell label: the first owner, compact ("T3V1"), and how many more.
+// A cell label: the first owner, compact ("T3V1"; a shared-memory entry, thr -1: "s+" and its
+// element offset), and how many more.
 std::string owner_text(const std::vector<Owner>& owners) {
   if (owners.empty()) return "none";
-  std::string s = "T" + std::to_string(owners[0].thr) + "V" + std::to_string(owners[0].val);
+  std::string s = owners[0].thr < 0 ? "s+" + std::to_string(owners[0].val) : "T" + std::to_string(owners[0].thr) + "V" + std::to_string(owners[0].val);
   if (owners.size() > 1) s += " +" + std::to_string(owners.size() - 1);
   return s;
 }

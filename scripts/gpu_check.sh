@@ -33,5 +33,10 @@ echo "== single atoms and hand-written layouts"
   $cutevis verify SM80_16x8x16_F32F16F16F32_TN --layout-c '((4,8),(2,2)):((32,1),(8,16))'; echo "exit $?"
   $cutevis verify SM80_16x8x16_F32F16F16F32_TN --layout-c '((4,8),(2,2)):((32,1),(8,16))' --svg -o "$out/diff_c.svg"; echo "exit $?"
   $cutevis verify SM70_8x8x4_F32F16F16F32_NT --thr-id '8:1'; echo "exit $?"
+  # pipeline mode: SM90 wgmma SS over SW128 (agrees), then a packed A read as padded by an SM80 kernel (disagrees)
+  $cutevis verify --pipeline --mma 'make_tiled_mma(SM90_64x64x16_F32F16F16_SS<GMMA::Major::K,GMMA::Major::K>{})' \
+    --smem-a 'tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_64,_64>{})' --smem-b 'tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_64,_64>{})'; echo "exit $?"
+  $cutevis verify --pipeline --mma 'make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{})' --smem-a '(16,16):(24,1)' --data-a '(16,16):(16,1)' \
+    --smem-b '(8,16):(16,1)' --copy-a SM75_U32x4_LDSM_N --copy-b SM75_U32x2_LDSM_N --svg -o "$out/pipeline_diff.svg"; echo "exit $?"
 } > "$out/single.txt" 2>&1
 cat "$out/single.txt"

@@ -2,7 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "app/exit_codes.hpp"
-#include "atoms/verify.hpp"
+#include "atoms/verify/verify.hpp"
 #include "tests/support/run.hpp"
 
 using namespace cutevis;

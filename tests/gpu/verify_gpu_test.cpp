@@ -8,8 +8,8 @@
 #include <cstdio>
 #include <set>
 
-#include "atoms/verify.hpp"
-#include "atoms/verify_plan.hpp"
+#include "app/verify_json.hpp"
+#include "atoms/verify/plan.hpp"
 #include "tests/gpu/verify_atoms.hpp"
 #include "tests/support/skip.hpp"
 

@@ -1,8 +1,8 @@
 // cutevis — the device side of `verify`: the CUDA driver API, opened with dlopen at
 // run time (libcuda.so.1 is never linked), so `cutevis` starts and works on machines
 // with no GPU driver; PTX text is JIT-compiled by the driver, no CUDA compiler needed.
-// This header is plain C++; atoms/cuda/driver.cpp (built when the CUDA toolkit's
-// headers are found, CUTEVIS_HAVE_CUDA) implements it.
+// This header is plain C++.  CMake picks its implementation: driver.cpp when the CUDA
+// toolkit's headers are found, driver_unavailable.cpp (no device, every call says why) otherwise.
 #pragma once
 
 #include <cstdint>

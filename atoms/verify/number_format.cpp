@@ -1,5 +1,5 @@
 // cutevis — exact integer encodings of every element type verify places.
-#include "atoms/verify_format.hpp"
+#include "atoms/verify/number_format.hpp"
 
 #include <cmath>
 #include <vector>

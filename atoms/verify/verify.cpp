@@ -1,5 +1,5 @@
 // cutevis — verify: plan, JIT, run, compare, localize (see verify.hpp).
-#include "atoms/verify.hpp"
+#include "atoms/verify/verify.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -9,10 +9,11 @@
 #include <sstream>
 #include <thread>
 
-#include "atoms/cuda/driver.hpp"
-#include "atoms/verify_plan.hpp"
-#include "atoms/verify_probe.hpp"
-#include "atoms/verify_ptx.hpp"
+#include "atoms/verify/cuda/driver.hpp"
+#include "atoms/verify/plan.hpp"
+#include "atoms/verify/probe.hpp"
+#include "atoms/verify/ptx.hpp"
+#include "atoms/verify/report.hpp"
 #include "lib/error.hpp"
 
 namespace cutevis {
@@ -24,38 +25,13 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-// --- device access (the CUDA side is optional) -----------------------------------------------
-#ifdef CUTEVIS_HAVE_CUDA
+// --- device access: atoms/verify/cuda/ (driver.cpp, or driver_unavailable.cpp in a build without CUDA)
 const cuda::DeviceInfo& device_info() { return cuda::device(); }
-#else
-const cuda::DeviceInfo& device_info() {
-  static cuda::DeviceInfo info = [] {
-    cuda::DeviceInfo i;
-    i.message = "this cutevis was built without CUDA support (no CUDA toolkit found, or CUTEVIS_CUDA=OFF)";
-    return i;
-  }();
-  return info;
-}
-#endif
 
-std::vector<cuda::Module> jit(const std::vector<std::string>& ptx, int workers) {
-#ifdef CUTEVIS_HAVE_CUDA
-  return cuda::load_modules(ptx, workers);
-#else
-  (void)workers;
-  std::vector<cuda::Module> out(ptx.size());
-  for (auto& m : out) m.error = device_info().message;
-  return out;
-#endif
-}
+std::vector<cuda::Module> jit(const std::vector<std::string>& ptx, int workers) { return cuda::load_modules(ptx, workers); }
 
 std::string run_kernel(int module, const std::string& entry, int blocks, int threads, std::vector<cuda::Buffer>& buffers) {
-#ifdef CUTEVIS_HAVE_CUDA
   return cuda::launch(module, entry, blocks, threads, buffers);
-#else
-  (void)module, (void)entry, (void)blocks, (void)threads, (void)buffers;
-  return device_info().message;
-#endif
 }
 
 std::string device_target(int sm) { return sm == 90 ? "sm_90a" : "sm_" + std::to_string(sm); }
@@ -233,54 +209,6 @@ std::string run_mma_sets(const MmaPlan& p, int module, const std::string& entry,
 }
 
 // --- reports --------------------------------------------------------------------------------------
-std::string cell_text(int64_t cell, int64_t rows, const std::string& rn, const std::string& cn) {
-  if (cell < 0) return "nowhere";
-  return "(" + rn + std::to_string(cell % rows) + "," + cn + std::to_string(cell / rows) + ")";
-}
-
-struct OperandFacts {
-  std::string name, storage, layout, row_name, col_name;
-  bool overridden = false;
-  int64_t rows = 0, cols = 0;
-  std::vector<Owner> owners;        // per entry
-  std::vector<std::string> labels;  // per entry ("T5 V3")
-  std::vector<int64_t> believed, actual;  // cells per entry
-};
-
-VerifyOperand make_operand(const OperandFacts& f, bool fill_cells) {
-  VerifyOperand op;
-  op.name = f.name;
-  op.storage = f.storage;
-  op.layout = f.layout;
-  op.overridden = f.overridden;
-  op.rows = f.rows;
-  op.cols = f.cols;
-  op.row_name = f.row_name;
-  op.col_name = f.col_name;
-  std::vector<VerifyCell> cells(static_cast<size_t>(f.rows * f.cols));
-  for (size_t i = 0; i < f.owners.size(); ++i) {
-    if (f.believed[i] >= 0) cells[static_cast<size_t>(f.believed[i])].expected.push_back(f.owners[i]);
-    if (f.actual[i] >= 0) cells[static_cast<size_t>(f.actual[i])].actual.push_back(f.owners[i]);
-    if (f.believed[i] != f.actual[i]) {
-      VerifyEntry e;
-      e.owner = f.owners[i];
-      e.entry = f.labels[i];
-      e.expected_cell = f.believed[i];
-      e.actual_cell = f.actual[i];
-      e.expected = cell_text(f.believed[i], f.rows, f.row_name, f.col_name);
-      e.actual = cell_text(f.actual[i], f.rows, f.row_name, f.col_name);
-      op.wrong.push_back(std::move(e));
-    }
-  }
-  for (auto& c : cells) {
-    c.wrong = c.expected != c.actual;
-    op.cells_disagree += c.wrong ? 1 : 0;
-  }
-  op.status = op.wrong.empty() && op.cells_disagree == 0 ? VerifyStatus::kAgree : VerifyStatus::kDisagree;
-  if (fill_cells || op.status == VerifyStatus::kDisagree) op.cells = std::move(cells);
-  return op;
-}
-
 OperandFacts mma_facts(const OperandPlan& op, const std::vector<int64_t>& actual) {
   OperandFacts f;
   f.name = op.name;
@@ -625,20 +553,6 @@ VerifySummary verify_batch(const std::vector<MmaAtom>& mma, const std::vector<Co
   run_jobs(jobs, false, filter.workers, &summary);
   for (auto& j : jobs) summary.reports.push_back(std::move(j.report));
   return summary;
-}
-
-int verify_exit_code(const std::vector<VerifyReport>& reports) {
-  bool any_checked = false, any_bad = false, any_error = false, any_no_gpu = false;
-  for (const auto& r : reports) {
-    any_checked = any_checked || r.status == VerifyStatus::kAgree || r.status == VerifyStatus::kDisagree;
-    any_bad = any_bad || r.status == VerifyStatus::kDisagree;
-    any_error = any_error || r.status == VerifyStatus::kError;
-    any_no_gpu = any_no_gpu || r.status == VerifyStatus::kNoGpu;
-  }
-  if (any_bad) return 1;
-  if (any_error) return 5;  // the environment failed (a driver rejected a kernel): not a disagreement
-  if (any_no_gpu || !any_checked) return 3;
-  return 0;
 }
 
 // --- text -------------------------------------------------------------------------------------------

@@ -6,9 +6,9 @@
 
 #include "atoms/copy_catalogue.hpp"
 #include "atoms/mma_catalogue.hpp"
-#include "atoms/verify_plan.hpp"
+#include "atoms/verify/plan.hpp"
 #include "lib/error.hpp"
-#include "tests/atoms/verify_sim.hpp"
+#include "tests/verify/verify_sim.hpp"
 #include "tests/gpu/verify_atoms.hpp"
 
 using namespace cutevis;

@@ -8,22 +8,18 @@
 //   cutevis verify "Copy_Atom<SM75_U32x4_LDSM_N, half_t>" [--layout-src/--layout-dst L]
 //   cutevis verify --all [--arch sm90] [--json]             -> verify_all(filter)
 //
-// Exit codes (verify_exit_code): 0 every checked atom agrees, 1 a disagreement, 3 no
-// usable GPU/CUDA or nothing could run on it, 5 the environment failed (the driver
-// rejected a kernel, a launch failed; no disagreement seen), 2 bad input (an Error
-// thrown by verify_mma/verify_copy: wrong layout sizes, ...).
+// Bad input (wrong layout sizes, ...) is an Error thrown by verify_mma/verify_copy; the
+// statuses below become exit codes in app (app/verify_json.hpp: verify_exit_code).
 //
 // How: kernels are PTX generated from the plan at run time (one shape per instruction
-// class) and JIT-compiled by the CUDA driver, which is opened with dlopen: nothing
-// links libcuda, and a build without the CUDA toolkit reports exit 3.
+// class) and JIT-compiled by the CUDA driver (atoms/verify/cuda/), which is opened with
+// dlopen: nothing links libcuda, and a build without the CUDA toolkit reports no GPU.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "atoms/copy_atom.hpp"
 #include "atoms/mma_atom.hpp"
@@ -124,11 +120,5 @@ std::string to_text(const VerifyReport& report);
 // The --all table: one line per family, then every atom that did not agree;
 // `every_atom` lists all atoms.
 std::string to_text(const VerifySummary& summary, bool every_atom = false);
-nlohmann::json to_json(const VerifyReport& report);
-nlohmann::json to_json(const VerifySummary& summary);
-
-// 3 when nothing could be checked for lack of a GPU (or the GPU cannot run any of
-// them), 1 when anything disagrees or errs, else 0.
-int verify_exit_code(const std::vector<VerifyReport>& reports);
 
 }  // namespace cutevis

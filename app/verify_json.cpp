@@ -9,7 +9,9 @@
 // summary: {device, seconds, jit_seconds, run_seconds, modules, workers,
 //           counts: {agree, disagree, skipped, error, no-gpu}, exit_code, reports: [report]}
 // Shared-memory entries carry thr = -1 and val = the element offset.
-#include "atoms/verify.hpp"
+#include "app/verify_json.hpp"
+
+#include "app/exit_codes.hpp"
 
 namespace cutevis {
 
@@ -94,6 +96,20 @@ nlohmann::json to_json(const VerifySummary& s) {
   j["exit_code"] = verify_exit_code(s.reports);
   j["reports"] = reports;
   return j;
+}
+
+int verify_exit_code(const std::vector<VerifyReport>& reports) {
+  bool any_checked = false, any_bad = false, any_error = false, any_no_gpu = false;
+  for (const auto& r : reports) {
+    any_checked = any_checked || r.status == VerifyStatus::kAgree || r.status == VerifyStatus::kDisagree;
+    any_bad = any_bad || r.status == VerifyStatus::kDisagree;
+    any_error = any_error || r.status == VerifyStatus::kError;
+    any_no_gpu = any_no_gpu || r.status == VerifyStatus::kNoGpu;
+  }
+  if (any_bad) return kExitDisagree;
+  if (any_error) return kExitEnvironment;  // the environment failed (a driver rejected a kernel): not a disagreement
+  if (any_no_gpu || !any_checked) return kExitNoGpu;
+  return kExitOk;
 }
 
 }  // namespace cutevis

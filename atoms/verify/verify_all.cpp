@@ -1,7 +1,7 @@
 // cutevis — verify --all: every atom of the MMA and copy catalogues in one process.
 #include "atoms/copy_catalogue.hpp"
 #include "atoms/mma_catalogue.hpp"
-#include "atoms/verify.hpp"
+#include "atoms/verify/verify.hpp"
 
 namespace cutevis {
 

@@ -1,12 +1,12 @@
-// verify's localization, against a host model of the hardware (tests/atoms/verify_sim.hpp):
+// verify's localization, against a host model of the hardware (tests/verify/verify_sim.hpp):
 // deliberately wrong layouts must be caught and exactly the wrong entries named, with
 // the cells the hardware really uses.
 #include <doctest/doctest.h>
 
 #include <set>
 
-#include "atoms/verify_probe.hpp"
-#include "tests/atoms/verify_sim.hpp"
+#include "atoms/verify/probe.hpp"
+#include "tests/verify/verify_sim.hpp"
 #include "tests/gpu/verify_atoms.hpp"
 
 using namespace cutevis;

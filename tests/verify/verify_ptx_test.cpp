@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <fstream>
 
-#include "atoms/verify_ptx.hpp"
+#include "atoms/verify/ptx.hpp"
 #include "tests/gpu/verify_atoms.hpp"
 #include "tests/support/skip.hpp"
 

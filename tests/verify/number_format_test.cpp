@@ -1,7 +1,7 @@
 // verify's element formats: exact integers in every type an instruction reads.
 #include <doctest/doctest.h>
 
-#include "atoms/verify_format.hpp"
+#include "atoms/verify/number_format.hpp"
 #include "lib/error.hpp"
 
 using namespace cutevis;

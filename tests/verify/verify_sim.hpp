@@ -8,8 +8,8 @@
 #include <optional>
 #include <vector>
 
-#include "atoms/verify_plan.hpp"
-#include "atoms/verify_probe.hpp"
+#include "atoms/verify/plan.hpp"
+#include "atoms/verify/probe.hpp"
 
 namespace cutevis::test {
 

@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "atoms/verify_plan.hpp"
+#include "atoms/verify/plan.hpp"
 
 namespace cutevis::verify {
 

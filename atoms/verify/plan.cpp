@@ -1,5 +1,5 @@
 // cutevis — verify's plan: instruction decoding, operand placement, reference.
-#include "atoms/verify_plan.hpp"
+#include "atoms/verify/plan.hpp"
 
 #include <algorithm>
 #include <cctype>

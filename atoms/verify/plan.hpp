@@ -16,7 +16,7 @@
 
 #include "atoms/copy_atom.hpp"
 #include "atoms/mma_atom.hpp"
-#include "atoms/verify_format.hpp"
+#include "atoms/verify/number_format.hpp"
 #include "lib/layout.hpp"
 #include "lib/swizzle.hpp"
 

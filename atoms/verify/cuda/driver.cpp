@@ -1,5 +1,5 @@
 // cutevis — the CUDA driver API through dlopen (see driver.hpp).
-#include "atoms/cuda/driver.hpp"
+#include "atoms/verify/cuda/driver.hpp"
 
 #include <cuda.h>
 #include <dlfcn.h>

@@ -1,5 +1,5 @@
 // cutevis — PTX text for verify's kernels.
-#include "atoms/verify_ptx.hpp"
+#include "atoms/verify/ptx.hpp"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,5 +1,5 @@
 // cutevis — probes and localization for verify.
-#include "atoms/verify_probe.hpp"
+#include "atoms/verify/probe.hpp"
 
 #include <algorithm>
 #include <map>

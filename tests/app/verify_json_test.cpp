@@ -1,25 +1,11 @@
-// verify's API without a GPU: clear "no GPU" reports and exit 3, bad input still an
-// Error (exit 2), exit-code rule, text and JSON shapes.
+// verify's reports as the CLI presents them, without a GPU: clear "no GPU" reports and
+// exit 3, the exit-code rule, text and JSON shapes (app/verify_json.hpp).
 #include <doctest/doctest.h>
 
-#include "atoms/verify.hpp"
-#include "lib/error.hpp"
+#include "app/verify_json.hpp"
 #include "tests/gpu/verify_atoms.hpp"
 
 using namespace cutevis;
-using cutevis::test::layout_of;
-
-TEST_CASE("verify api: bad hand-written layouts are bad input, GPU or not") {
-  VerifyOverrides ov;
-  ov.layout_a = layout_of("((4,8),(2,2)):((32,1),(16,8))");  // 4 values, the atom has 8
-  CHECK_THROWS_AS(verify_mma(test::sm80_16x8x16_f32f16(), ov), Error);
-  VerifyOverrides copy_on_mma;
-  copy_on_mma.layout_src = layout_of("(32,8):(8,1)");
-  CHECK_THROWS_AS(verify_mma(test::sm80_16x8x16_f32f16(), copy_on_mma), Error);
-  VerifyOverrides mma_on_copy;
-  mma_on_copy.layout_c = layout_of("(32,8):(8,1)");
-  CHECK_THROWS_AS(verify_copy(test::ldsm_n(4), mma_on_copy), Error);
-}
 
 TEST_CASE("verify api: without a GPU every atom reports no-gpu and exit 3") {
   GpuStatus gpu = probe_gpu();
