@@ -157,7 +157,7 @@ void composition_impl(const TNode* ls, const TNode* ld, const TNode* rs, const T
       continue;
     }
     Integer new_shape = min(next_shape, rest_shape);
-    bool shape_divides = rest_shape.value % new_shape.value == 0;
+    bool shape_divides = checked_mod(rest_shape.value, new_shape.value) == 0;
     if (!new_shape.dynamic && !rest_shape.dynamic && !shape_divides)
       throw Error("shape divisibility condition violated: shape " + std::to_string(rest_shape.value) + " against " +
                   std::to_string(new_shape.value));

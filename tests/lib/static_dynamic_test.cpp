@@ -79,6 +79,10 @@ TEST_CASE("dynamic path: CuTe's special cases") {
   CHECK(cute("shape_div(12, _8)", Literals::kDynamic) == "2");  // no divisibility check on a dynamic int
   CHECK_THROWS_WITH_AS(cute("shape_div(_12, _8)"), doctest::Contains("divisibility"), Error);
   CHECK_THROWS_AS(cute("composition((4,4):(4,1), (_2,2):(_2,0))", Literals::kDynamic), Error);  // CuTe divides by 0
+  // a dynamic negative stride can make a mode of size 0: the shape check then divides by 0,
+  // an error here (it crashed with SIGFPE before)
+  CHECK_THROWS_WITH_AS(cute("logical_product(_2:-2, _6:-2)"), doctest::Contains("by zero"), Error);
+  CHECK_THROWS_WITH_AS(cute("make_layout_tv(_16:-1, 2:_4)"), doctest::Contains("by zero"), Error);
 }
 
 TEST_CASE("property: on all-static layouts the dynamic path gives exactly the static path's answer") {
