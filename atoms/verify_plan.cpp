@@ -1,5 +1,6 @@
 // cutevis — verify's plan: instruction decoding, operand placement, reference.
 #include "atoms/verify_plan.hpp"
+#include "atoms/smem_atoms.hpp"
 
 #include <algorithm>
 #include <cctype>
