@@ -8,6 +8,7 @@
 #include "atoms/names.hpp"
 #include "atoms/smem_atoms.hpp"
 #include "lib/expr.hpp"
+#include "tests/support/reference.hpp"
 
 using namespace cutevis;
 
@@ -88,4 +89,26 @@ TEST_CASE("UMMA's shared-memory atoms: GMMA's under UMMA's names, and the 32-bit
   CHECK(to_string(A("UMMA::Layout_MN_SW128_32B_Atom<float>{}")) == "Sw<2,5,2> o smem_ptr[32b](unset) o (32,4):(1,32)");
   CHECK_THROWS_WITH_AS(A("UMMA::Layout_MN_SW128_32B_Atom{}"), doctest::Contains("usage"), Error);
   CHECK_THROWS_WITH_AS(A("GMMA::Layout_K_SW128_Atom{}"), doctest::Contains("one element type"), Error);
+}
+
+TEST_CASE("golden: algebra.jsonl's GMMA atom rows print and map as CuTe's") {
+  size_t rows = 0;
+  for (const auto& row : test::read_jsonl("algebra.jsonl")) {
+    if (row["op"] != "gmma_atom") continue;
+    ++rows;
+    const nlohmann::json& spec = row["spec"][0];
+    const std::string expr = "GMMA::" + spec[1].get<std::string>() + "<" + spec[2].get<std::string>() + ">{}";
+    CAPTURE(expr);
+    std::vector<Warning> warnings;
+    const Value v = evaluate_expression(expr, warnings, Literals::kDynamic, registry());
+    CHECK(v.to_cute_string() == row["result"].get<std::string>());
+    const AnyLayout l = v.any_layout();
+    CHECK(size(l) == row["result_size"].get<int64_t>());
+    CHECK(layout_values(as_position_independent(l)) == row["result_values"].get<std::vector<int64_t>>());
+    CHECK(to_string(as_position_independent(l)) == row["result_position_independent_nous"].get<std::string>());
+    const Value typed = evaluate_expression(expr, warnings, Literals::kAuto, registry());  // as typed: static, CuTe's print
+    CHECK(typed.to_string() == row["result_nous"].get<std::string>());
+    CHECK_FALSE(typed.has_dynamic());
+  }
+  CHECK(rows == 3);
 }
