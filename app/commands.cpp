@@ -15,6 +15,7 @@
 #include "app/json_values.hpp"
 #include "app/sources.hpp"
 #include "atoms/analysis/banks.hpp"
+#include "atoms/atom_lookup.hpp"
 #include "atoms/copy_catalogue.hpp"
 #include "atoms/copy_names.hpp"
 #include "atoms/mma_catalogue.hpp"
@@ -166,30 +167,6 @@ Output show_tiled_copy(const TiledCopy& c, const ShowOptions& o) {
   if (o.json) return text(tiled_copy_json(c));
   if (o.picture.format) return draw(copy_scene(copy_picture(c), view_options(o)), o.picture, Format::kTxt);
   return text(to_string(c));
-}
-
-bool looks_like_copy(const std::string& name) {
-  for (const char* k : {"Copy", "LDSM", "STSM", "CP_ASYNC", "TMA", "LDS", "UniversalCopy", "COPY"})
-    if (name.find(k) != std::string::npos) return true;
-  return false;
-}
-
-// An atom by name: the MMA catalogue first, then the copy catalogue; the error
-// reported is that of the family the name looks like.
-std::variant<MmaAtom, CopyAtom> find_atom(std::string name) {
-  while (!name.empty() && std::isspace(static_cast<unsigned char>(name.back()))) name.pop_back();
-  if (name.size() > 2 && name.compare(name.size() - 2, 2, "{}") == 0) name.resize(name.size() - 2);
-  std::string mma_error;
-  try {
-    return find_mma_atom(name);
-  } catch (const Error& e) {
-    mma_error = e.what();
-  }
-  try {
-    return find_copy_atom(name);
-  } catch (const Error& e) {
-    throw Error(looks_like_copy(name) ? e.what() : mma_error);
-  }
 }
 
 std::string lower(std::string s) {

@@ -3,6 +3,7 @@
 
 #include "atoms/mma_catalogue.hpp"
 #include "atoms/names.hpp"
+#include "atoms/smem_atoms.hpp"
 #include "atoms/tiled_mma.hpp"
 
 namespace cutevis {
@@ -93,6 +94,7 @@ const TiledMma* as_tiled_mma(const Value& v) {
 }
 
 void register_mma_names(Registry& r) {
+  register_smem_atom_names(r);  // GMMA::Layout_K_SW128_Atom<T>{}, UMMA::..., (atoms/smem_atoms.cpp)
   // Atom names, in any accepted spelling: SM80_...{}, MMA_Atom<...>{}, SM90::GMMA::MMA_...<...>{}
   r.add_resolver([](Evaluator& ev, const Node& n, Value& out) {
     std::string text = name_text(ev, n);

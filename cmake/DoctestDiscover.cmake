@@ -1,5 +1,10 @@
 # One ctest entry per doctest test case, discovered after each build of the test
 # executable (cmake/DoctestAddTests.cmake writes the add_test calls).
+# Why not doctest's own doctest_discover_tests (doctest-dev's /usr/lib/cmake/doctest):
+# tried with 2.4.9, it splits a name holding ';' into two tests (the second runs no case
+# and passes), drops the space after TEST_PREFIX ("gpu:name"), and the GPU machine has
+# doctest's header without its CMake package (cmake/Dependencies.cmake).  Ours keeps one
+# entry per case under its own name, [ ] ; shown as ( ) , so that CMake's lists survive.
 #   cutevis_discover_tests(target [TEST_PREFIX prefix] [PROPERTIES name value ...])
 function(cutevis_discover_tests target)
   cmake_parse_arguments(D "" "TEST_PREFIX" "PROPERTIES" ${ARGN})

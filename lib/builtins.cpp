@@ -250,24 +250,6 @@ void register_algebra(Registry& r) {
     if (a[1].is(V::Kind::kLayout)) return V::layout(composition(lhs, a[1].any_layout()));
     return V::layout(composition(lhs, a[1].to_tiler()));
   }, "composition(A, B) or composition(A, offset, B)");
-  for (const char* kind : {"INTER", "SW32", "SW64", "SW128"}) {
-    for (const char* major : {"K", "MN"}) {
-      std::string base = std::string("Layout_") + major + "_" + kind + "_Atom";
-      auto fn = [kind, major](Evaluator& ev, const Node& n) {
-        auto t = ev.eval_template_args(n);
-        if (t.size() != 1 || !t[0].is(V::Kind::kType)) ev.fail(n, "GMMA layout atoms take one element type, e.g. <half_t>");
-        return V::layout(gmma_smem_atom(major, kind, t[0].type().bits));
-      };
-      for (const char* prefix : {"", "GMMA::", "SM90::GMMA::", "cute::GMMA::", "cute::SM90::GMMA::"})
-        r.add(prefix + base, fn, std::string(prefix) + base + "<T>{}");
-      auto bits_fn = [kind, major](Evaluator& ev, const Node& n) {
-        if (n.has_template_args) ev.fail(n, "the _Bits atoms take no template arguments");
-        return V::layout(gmma_smem_atom(major, kind, 1));
-      };
-      for (const char* prefix : {"", "GMMA::", "SM90::GMMA::", "cute::GMMA::", "cute::SM90::GMMA::"})
-        r.add(prefix + base + "_Bits", bits_fn, std::string(prefix) + base + "_Bits{}");
-    }
-  }
   r.add("as_position_independent_swizzle_layout", [](Evaluator& ev, const Node& n) {
     ev.expect_args(n, 1, 1);
     return V::layout(as_position_independent(ev.eval_args(n)[0].to_any_layout()));
@@ -574,7 +556,7 @@ void register_algebra(Registry& r) {
     return V::layout(recast_layout(layout_arg(v), t[0].type().bits, t[1].type().bits));
   }, "recast_layout<Old,New>(L)");
 
-  register_cpp_syntax(r);  // C++ as kernels write it (lib/cpp_syntax.cpp); after the GMMA atoms it aliases
+  register_cpp_syntax(r);  // C++ as kernels write it (lib/cpp_syntax.cpp)
 }
 
 }  // namespace cutevis

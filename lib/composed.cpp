@@ -359,23 +359,4 @@ int64_t max_common_vector(const AnyLayout& a, const AnyLayout& b) {
   return std::min(max_common_vector(c.layout_b(), other), base_of(c));
 }
 
-// --- GMMA shared-memory atoms ---------------------------------------------------------------------
-
-ComposedLayout gmma_smem_atom(const std::string& major, const std::string& kind, int type_bits) {
-  int b;
-  if (kind == "INTER") b = 0;
-  else if (kind == "SW32") b = 1;
-  else if (kind == "SW64") b = 2;
-  else if (kind == "SW128") b = 3;
-  else throw Error("unknown GMMA layout atom kind '" + kind + "' (INTER, SW32, SW64 or SW128)");
-  int64_t width = int64_t{128} << b;  // bits along the contiguous mode: 128, 256, 512, 1024
-  Layout bits_layout;
-  if (major == "K") bits_layout = Layout(tup(8, width), tup(width, 1));
-  else if (major == "MN") bits_layout = Layout(tup(width, 8), tup(1, width));
-  else throw Error("unknown GMMA major '" + major + "' (K or MN)");
-  if (type_bits <= 0 || width % type_bits != 0) throw Error("GMMA layout atom: element width " + std::to_string(type_bits) + " bits does not divide " + std::to_string(width));
-  // Layout_*_Atom<T> = upcast<sizeof_bits<T>>(Layout_*_Atom_Bits)
-  return std::get<ComposedLayout>(upcast(AnyLayout(ComposedLayout::smem(Swizzle(b, 4, 3), 1, bits_layout)), type_bits));
-}
-
 }  // namespace cutevis

@@ -236,24 +236,9 @@ void register_cpp_syntax(Registry& r) {
     if (a[0].is(V::Kind::kSwizzle)) return V::layout(ComposedLayout(a[0].swizzle(), o, b));
     return V::layout(ComposedLayout(a[0].to_layout(), o, b));
   }, "ComposedLayout<A, Offset, B>{}");
-  // UMMA's shared-memory atoms are GMMA's (cute/atom/mma_traits_sm100.hpp: using cute::GMMA::...)
-  for (const char* kind : {"INTER", "SW32", "SW64", "SW128"})
-    for (const char* major : {"K", "MN"}) {
-      std::string base = std::string("Layout_") + major + "_" + kind + "_Atom";
-      for (const std::string& name : {base, base + "_Bits"})
-        if (const Builtin* fn = r.find(name))
-          for (const char* prefix : {"UMMA::", "SM100::UMMA::", "cute::UMMA::"}) r.add(prefix + name, *fn, r.signature(name));
-    }
-  // Layout_MN_SW128_32B_Atom<T> = upcast<sizeof_bits<T>>(Swizzle<2,5,2> o smem_ptr[1b] o (1024,4):(1,1024))
-  for (const char* prefix : {"UMMA::", "SM100::UMMA::", "cute::UMMA::"}) {
-    r.add(std::string(prefix) + "Layout_MN_SW128_32B_Atom", [](Evaluator& ev, const Node& n) {
-      Value t = template_value(ev, n, 0, "UMMA::Layout_MN_SW128_32B_Atom<T>");
-      int bits = type_arg(ev, n.template_args[0], t, "UMMA::Layout_MN_SW128_32B_Atom").bits;
-      ComposedLayout bits_atom = ComposedLayout::smem(Swizzle(2, 5, 2), 1, AnyLayout(Layout(tup(1024, 4), tup(1, 1024))));
-      return V::layout(upcast(AnyLayout(bits_atom), bits));
-    }, std::string(prefix) + "Layout_MN_SW128_32B_Atom<T>{}");
-  }
-  // UMMA::tile_to_mma_shape(atom, ((MMA_M,MMA_N),M_MMAs,N_MMAs,...)[, order])
+  // GMMA's and UMMA's shared-memory atoms are atom knowledge: atoms/smem_atoms.cpp
+  // UMMA::tile_to_mma_shape(atom, ((MMA_M,MMA_N),M_MMAs,N_MMAs,...)[, order]):
+  //   tile the atom to (BLK_M,BLK_N,...), then tiled_divide by the MMA's (MMA_M,MMA_N)
   for (const char* name : {"UMMA::tile_to_mma_shape", "SM100::UMMA::tile_to_mma_shape", "cute::UMMA::tile_to_mma_shape", "tile_to_mma_shape"}) {
     r.add(name, [](Evaluator& ev, const Node& n) {
       ev.expect_args(n, 2, 3);

@@ -113,13 +113,10 @@ Value Value::from(const Tiler& t) {
   return underscore();
 }
 
-int64_t Value::as_int() const {
-  if (kind_ != Kind::kInt || !leaf_.basis().empty()) throw Error("expected an integer, got " + describe());
-  return leaf_.value();
-}
+int64_t Value::as_int() const { return as_integer().value; }
 
 Integer Value::as_integer() const {
-  (void)as_int();  // the same checks
+  if (kind_ != Kind::kInt || !leaf_.basis().empty()) throw Error("expected an integer, got " + describe());
   return Integer::of(*leaf_.nodes());
 }
 

@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <limits>
 
-#include "lib/small_vec.hpp"
+#include "lib/detail/small_vec.hpp"
+#include "lib/detail/tuple_builder.hpp"
 
 namespace cutevis {
 
@@ -523,7 +524,7 @@ IntTuple replace_mode(const IntTuple& t, size_t i, const IntTuple& x) {
     if (i != 0) throw Error("replace: mode out of range");
     return x;
   }
-  (void)t.mode_node(i);  // range check
+  if (i >= t.rank()) throw Error("mode " + std::to_string(i) + " out of range for " + to_string(t));
   auto m = modes_of(t.nodes());
   IntTuple::Builder b;
   b.open();
@@ -899,75 +900,65 @@ IntTuple tuple_add(const IntTuple& a0, const IntTuple& b0) {
 
 namespace {
 
-// crd2idx over integer strides: the same checked sums, mode by mode.
-int64_t crd2idx_int(int64_t coord, const TNode* shape, const TNode* stride);
+// The index arithmetic of crd2idx: integer strides give an integer (IntegerIndex),
+// basis strides a coordinate, an arithmetic tuple (CoordinateIndex).
+struct IntegerIndex {
+  using T = int64_t;
+  static T zero() { return 0; }
+  static T add(T a, T b) { return checked_add(a, b); }
+  static T times(int64_t c, const TNode* stride) { return checked_mul(stride->value, c); }
+};
+struct CoordinateIndex {
+  using T = IntTuple;
+  static T zero() { return IntTuple(0); }
+  static T add(const T& a, const T& b) { return tuple_add(a, b); }
+  static T times(int64_t c, const TNode* stride) { return leaf_mul(IntTuple::of(stride), c); }
+};
 
-int64_t crd2idx_int(const TNode* coord, const TNode* shape, const TNode* stride) {
-  if (coord->is_tuple()) {
-    if (shape->is_leaf() || coord->rank() != shape->rank() || stride->is_leaf() || stride->rank() != shape->rank())
-      throw Error("mismatched ranks: coordinate " + str(coord) + " for shape " + str(shape));
-    int64_t acc = 0;
-    const TNode *s = shape + 1, *d = stride + 1;
-    for (const TNode *c = coord + 1, *e = coord->next(); c != e; c = c->next(), s = s->next(), d = d->next())
-      acc = checked_add(acc, crd2idx_int(c, s, d));
-    return acc;
-  }
-  return crd2idx_int(coord->value, shape, stride);
-}
-
-int64_t crd2idx_int(int64_t c, const TNode* shape, const TNode* stride) {
+// CuTe: stride.hpp:crd2idx — an integer coordinate is split over the modes of a tuple
+// shape (colexicographically), a tuple coordinate goes mode by mode, and every mode's
+// index is the sum of its modes' indices.
+template <class Index>
+typename Index::T crd2idx_of(int64_t c, const TNode* shape, const TNode* stride) {
   if (shape->is_tuple()) {
     if (stride->is_leaf() || stride->rank() != shape->rank())
       throw Error("mismatched ranks: shape " + str(shape) + " against stride " + str(stride));
     size_t r = shape->rank();
-    if (r == 0) return 0;
-    int64_t acc = 0;
+    if (r == 0) return Index::zero();
+    typename Index::T acc = Index::zero();
     const TNode *s = shape + 1, *d = stride + 1;
     for (size_t i = 0; i + 1 < r; ++i, s = s->next(), d = d->next()) {
       int64_t n = size_of(s);
-      acc = checked_add(acc, crd2idx_int(checked_mod(c, n), s, d));
+      acc = Index::add(acc, crd2idx_of<Index>(checked_mod(c, n), s, d));
       c = checked_div(c, n);
     }
-    return checked_add(acc, crd2idx_int(c, s, d));
+    return Index::add(acc, crd2idx_of<Index>(c, s, d));
   }
   if (stride->is_tuple()) throw Error("mismatched ranks: coordinate " + std::to_string(c) + " against stride " + str(stride));
-  return checked_mul(stride->value, c);
+  return Index::times(c, stride);
 }
 
-IntTuple stride_times(int64_t coord, const IntTuple& stride) {
-  if (stride.is_tuple()) throw Error("mismatched ranks: coordinate " + std::to_string(coord) + " against stride " + to_string(stride));
-  return leaf_mul(stride, coord);
+template <class Index>
+typename Index::T crd2idx_of(const TNode* coord, const TNode* shape, const TNode* stride) {
+  if (coord->is_leaf()) return crd2idx_of<Index>(coord->value, shape, stride);
+  if (shape->is_leaf() || coord->rank() != shape->rank() || stride->is_leaf() || stride->rank() != shape->rank())
+    throw Error("mismatched ranks: coordinate " + str(coord) + " for shape " + str(shape));
+  typename Index::T acc = Index::zero();
+  const TNode *s = shape + 1, *d = stride + 1;
+  for (const TNode *c = coord + 1, *e = coord->next(); c != e; c = c->next(), s = s->next(), d = d->next())
+    acc = Index::add(acc, crd2idx_of<Index>(c, s, d));
+  return acc;
 }
 
 }  // namespace
 
 int64_t crd2idx_integer(int64_t index, const IntTuple& shape, const IntTuple& stride) {
-  return crd2idx_int(index, shape.nodes(), stride.nodes());
+  return crd2idx_of<IntegerIndex>(index, shape.nodes(), stride.nodes());
 }
 
 IntTuple crd2idx(const IntTuple& coord, const IntTuple& shape, const IntTuple& stride) {
-  if (!has_basis(stride)) return crd2idx_int(coord.nodes(), shape.nodes(), stride.nodes());
-  if (coord.is_tuple()) {
-    if (shape.is_leaf() || coord.rank() != shape.rank() || stride.is_leaf() || stride.rank() != shape.rank())
-      throw Error("mismatched ranks: coordinate " + to_string(coord) + " for shape " + to_string(shape));
-    IntTuple acc(0);
-    for (size_t i = 0; i < coord.rank(); ++i) acc = tuple_add(acc, crd2idx(coord[i], shape[i], stride[i]));
-    return acc;
-  }
-  if (shape.is_tuple()) {
-    if (stride.is_leaf() || stride.rank() != shape.rank())
-      throw Error("mismatched ranks: shape " + to_string(shape) + " against stride " + to_string(stride));
-    if (shape.rank() == 0) return IntTuple(0);
-    IntTuple acc(0);
-    int64_t c = coord.value();
-    for (size_t i = 0; i + 1 < shape.rank(); ++i) {
-      int64_t s = size(shape[i]);
-      acc = tuple_add(acc, crd2idx(IntTuple(checked_mod(c, s)), shape[i], stride[i]));
-      c = checked_div(c, s);
-    }
-    return tuple_add(acc, crd2idx(IntTuple(c), shape[shape.rank() - 1], stride[shape.rank() - 1]));
-  }
-  return stride_times(coord.value(), stride);
+  if (!has_basis(stride)) return crd2idx_of<IntegerIndex>(coord.nodes(), shape.nodes(), stride.nodes());
+  return crd2idx_of<CoordinateIndex>(coord.nodes(), shape.nodes(), stride.nodes());
 }
 
 namespace {

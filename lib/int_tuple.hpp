@@ -8,7 +8,8 @@
 // Stored flat, as its nodes in pre-order (a tuple's header, then its modes), in an
 // inline buffer of 16 nodes and on the heap beyond: no allocation per node, a copy
 // copies the nodes in use, and the algebra builds results node by node (Builder,
-// PairBuilder).  Modes are read as copies (operator[], modes()) or as nodes (nodes()).
+// PairBuilder: lib/detail/tuple_builder.hpp).  Modes are read as copies (operator[],
+// modes()) or as nodes (nodes()).
 #pragma once
 
 #include <cstdint>
@@ -95,8 +96,8 @@ class IntTuple {
     const Node* root_;
   };
 
-  class Builder;
-  class PairBuilder;
+  class Builder;      // lib/detail/tuple_builder.hpp
+  class PairBuilder;  // lib/detail/tuple_builder.hpp
 
   IntTuple() : size_(1), cap_(kInline), heap_(nullptr) { small_[0] = Node::leaf(0); }  // the leaf 0
   IntTuple(int64_t value) : size_(1), cap_(kInline), heap_(nullptr) { small_[0] = Node::leaf(value); }  // NOLINT: an int is an IntTuple
@@ -223,65 +224,6 @@ class IntTuple {
     Node small_[kInline];
   };
 };
-
-// Builds an IntTuple in pre-order without intermediate tuples:
-// open(); leaf(4); open(); leaf(2); leaf(8); close(); close()  gives (4,(2,8)).
-class IntTuple::Builder {
- public:
-  Builder() { t_.size_ = 0; }
-  void open();   // a new tuple: a mode of the open one, or the root
-  void close();  // ends the innermost open tuple
-  void leaf(int64_t value) { add(Node::leaf(value)); }
-  void leaf(Node leaf_node) { add(leaf_node); }
-  void append(const Node* subtree);  // a copy of a subtree as one mode
-  void append(const IntTuple& t) { append(t.nodes()); }
-  IntTuple finish();
-
- private:
-  void add(Node n) {
-    count_mode();
-    *t_.grow_by(1) = n;
-  }
-  void count_mode() {
-    if (open_ >= 0) t_.data()[open_].value += 1;  // the rank, in the low bits while open
-    else root_mode();
-  }
-  void root_mode();
-  IntTuple t_;
-  int64_t open_ = -1;  // header index of the innermost open tuple
-  int roots_ = 0;
-};
-
-// Builds two congruent tuples in lockstep (a layout's shape and stride), in place in
-// `first` and `second`: one structure, two sets of leaves.
-class IntTuple::PairBuilder {
- public:
-  PairBuilder(IntTuple& first, IntTuple& second) : a_(first), b_(second) {
-    a_.size_ = 0;
-    b_.size_ = 0;
-  }
-  void open();
-  void close();
-  void leaf(Node x, Node y) {
-    count_mode();
-    *a_.grow_by(1) = x;
-    *b_.grow_by(1) = y;
-  }
-  void append(const Node* x, const Node* y);  // congruent subtrees, as one mode
-  void finish();  // checks that one root was built and every tuple closed
-
- private:
-  void count_mode() {
-    if (open_ >= 0) a_.data()[open_].value += 1;  // the rank, in the low bits while open
-    else if (++roots_ > 1) more_roots();
-  }
-  [[noreturn]] static void more_roots();
-  IntTuple& a_;
-  IntTuple& b_;
-  int64_t open_ = -1;  // header index of the innermost open tuple (the same in both)
-  int roots_ = 0;
-};
-
 
 // A CuTe integer leaf: its value and whether CuTe would hold it as a run-time `int`.
 // The arithmetic follows CuTe's operator overloads: static op static is static, any

@@ -1,10 +1,18 @@
 // cutevis — Layout: a shape and a congruent stride, and CuTe's layout algebra.
 //
 // Every integer is static (CuTe's Int<N>) unless marked dynamic (a run-time `int`,
-// see IntTuple::Node); CuTe's algebra branches on that, and so does this one: an
-// all-static operand takes the fast path here, one with a dynamic integer takes
-// CuTe's code step by step (layout_dynamic.hpp).  Every function is named as in
-// CuTe (include/cute/layout.hpp) and carries its defining property as a one-line comment.
+// see IntTuple::Node); CuTe's algebra branches on that, and so does this one, inside
+// each operation (Integer carries the static-ness through the arithmetic).  Every
+// function is named as in CuTe (include/cute/layout.hpp) and carries its defining
+// property as a one-line comment.  Where each family lives:
+//   layout.cpp       construction, structure, cosize, casts, make_layout_tv
+//   coalesce.cpp     coalesce, coalesce_x, filter, filter_zeros
+//   composition.cpp  composition, with_shape
+//   complement.cpp   complement
+//   inverse.cpp      right_inverse, left_inverse, max_common_layout/vector, nullspace
+//   divide.cpp       logical_divide, zipped_/tiled_/flat_divide
+//   product.cpp      logical_product, zipped_/tiled_/flat_/blocked_/raked_product, tile_to_shape
+//   tiler.cpp        Tiler, tile_unzip
 #pragma once
 
 #include <cstdint>
@@ -39,6 +47,7 @@ Layout make_layout(const IntTuple& shape, const IntTuple& stride);
 Layout make_layout_right(const IntTuple& shape);  // LayoutRight
 // make_layout(L0, L1, ...): concatenate layouts as modes: (s0,s1,...):(d0,d1,...)
 Layout make_layout(const std::vector<Layout>& modes);
+Layout make_layout(const Layout& a, const Layout& b);  // (a,b)
 // Strides follow `order` (smaller order = smaller stride).
 Layout make_ordered_layout(const IntTuple& shape, const IntTuple& order);
 // Same shape, compact strides ordered like L's, stride-0 modes kept at 0.
@@ -92,6 +101,7 @@ std::vector<int64_t> layout_values(const Layout& l);
 struct ValueWalk {
   std::vector<int64_t> shapes, strides;
   int64_t size = 0;
+  int64_t cosize = 0;  // of L, unless by_index; computing it checks the codomain for overflow
   bool by_index = false;
 };
 ValueWalk value_walk(const Layout& l);  // checks the codomain for overflow

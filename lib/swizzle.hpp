@@ -127,8 +127,4 @@ AnyLayout downcast(const AnyLayout& l, int64_t n);
 AnyLayout recast_layout(const AnyLayout& l, int64_t old_bits, int64_t new_bits);
 int64_t max_common_vector(const AnyLayout& a, const AnyLayout& b);
 
-// --- the GMMA shared-memory layout atoms (cute::GMMA::Layout_*_Atom<T>) -------------
-// kind: "INTER", "SW32", "SW64", "SW128"; major: "K" or "MN"; type_bits: sizeof_bits<T>.
-ComposedLayout gmma_smem_atom(const std::string& major, const std::string& kind, int type_bits);
-
 }  // namespace cutevis

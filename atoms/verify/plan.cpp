@@ -8,6 +8,7 @@
 #include <regex>
 #include <set>
 
+#include "atoms/smem_atoms.hpp"
 #include "lib/error.hpp"
 
 namespace cutevis::verify {

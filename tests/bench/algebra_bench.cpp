@@ -29,6 +29,9 @@
 #include <nlohmann/json.hpp>
 
 #include "lib/expr.hpp"
+#ifdef CUTEVIS_BENCH_ATOMS
+#include "atoms/names.hpp"
+#endif
 
 using namespace cutevis;
 using Clock = std::chrono::steady_clock;
@@ -158,6 +161,9 @@ int main(int argc, char** argv) {
   std::string rounds_s = arg_value(argc, argv, "--rounds", nullptr);
   int rounds = rounds_s.empty() ? 15 : std::max(1, std::atoi(rounds_s.c_str()));
 
+#ifdef CUTEVIS_BENCH_ATOMS
+  register_mma_names(default_registry());  // GMMA::Layout_*_Atom<T>{} cases
+#endif
   std::vector<Case> cases;
   {
     std::ifstream in(ref + "/algebra.jsonl");

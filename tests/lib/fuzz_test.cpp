@@ -28,7 +28,7 @@ class ExprGen {
       case 5: return call(depth);
       case 6: return "S<" + std::to_string(uniform(0, 3)) + "," + std::to_string(uniform(0, 4)) + "," + std::to_string(uniform(-4, 4)) + "> o " + pick({"0", "3", "smem_ptr[16b](unset)"}) + " o " + layout(depth - 1);
       case 7: return "Layout<" + cpp_tuple(depth) + ", " + cpp_tuple(depth) + ">{}";
-      case 8: return std::string(pick({"GMMA::Layout_K_SW128_Atom", "GMMA::Layout_MN_SW32_Atom", "GMMA::Layout_K_INTER_Atom"})) + "<" + pick({"half_t", "float", "uint8_t", "double", "int4b_t"}) + ">{}";
+      case 8: return std::string("upcast<") + pick({"16", "32", "8", "64", "4"}) + ">(ComposedLayout<Swizzle<" + pick({"3,4,3", "1,4,3", "0,4,3"}) + ">, smem_ptr_flag_bits<1>, " + pick({"Layout<Shape<_8,_1024>,Stride<_1024,_1>>", "Layout<Shape<_256,_8>,Stride<_1,_256>>"}) + ">{})";  // a GMMA atom, as lib spells it
       default: return call(depth);
     }
   }

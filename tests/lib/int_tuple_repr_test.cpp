@@ -3,6 +3,7 @@
 // way a tuple was made and wherever it lives.
 #include <doctest/doctest.h>
 
+#include "lib/detail/tuple_builder.hpp"
 #include "lib/expr.hpp"
 #include "tests/lib/random_layouts.hpp"
 

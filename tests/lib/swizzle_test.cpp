@@ -1,5 +1,5 @@
 // Swizzle<B,M,S>, ComposedLayout (A o O o B), the algebra through a composed layout,
-// upcast / downcast / recast_layout, and the GMMA shared-memory layout atoms.
+// upcast / downcast / recast_layout (the GMMA shared-memory layout atoms: tests/atoms/smem_atoms_test.cpp).
 #include <doctest/doctest.h>
 
 #include "lib/expr.hpp"
@@ -144,59 +144,4 @@ TEST_CASE("property: upcast<N>(L)(j) == L(j*N)/N and downcast<N>(L)(i) == L(i/N)
     for (int64_t j = 0; j < size(u); ++j) REQUIRE(u(j) == l(j * k) / k);
   }
   CHECK(checked > 50);
-}
-
-TEST_CASE("GMMA shared-memory layout atoms (CuTe's answers, every kind and major)") {
-  struct Case {
-    const char* name;
-    const char* cute;
-    const char* position_independent;
-  };
-  const Case cases[] = {
-      {"GMMA::Layout_K_INTER_Atom<half_t>{}", "Sw<0,4,3> o smem_ptr[16b](unset) o (8,8):(8,1)", "(8,8):(8,1)"},
-      {"GMMA::Layout_K_SW32_Atom<half_t>{}", "Sw<1,4,3> o smem_ptr[16b](unset) o (8,16):(16,1)", "Sw<1,3,3> o 0 o (8,16):(16,1)"},
-      {"GMMA::Layout_K_SW64_Atom<half_t>{}", "Sw<2,4,3> o smem_ptr[16b](unset) o (8,32):(32,1)", "Sw<2,3,3> o 0 o (8,32):(32,1)"},
-      {"GMMA::Layout_K_SW128_Atom<half_t>{}", "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)", "Sw<3,3,3> o 0 o (8,64):(64,1)"},
-      {"GMMA::Layout_MN_SW128_Atom<half_t>{}", "Sw<3,4,3> o smem_ptr[16b](unset) o (64,8):(1,64)", "Sw<3,3,3> o 0 o (64,8):(1,64)"},
-      {"GMMA::Layout_K_SW32_Atom<float>{}", "Sw<1,4,3> o smem_ptr[32b](unset) o (8,8):(8,1)", "Sw<1,2,3> o 0 o (8,8):(8,1)"},
-      {"GMMA::Layout_MN_SW64_Atom<tfloat32_t>{}", "Sw<2,4,3> o smem_ptr[32b](unset) o (16,8):(1,16)", "Sw<2,2,3> o 0 o (16,8):(1,16)"},
-      {"GMMA::Layout_K_SW128_Atom<float_e4m3_t>{}", "Sw<3,4,3> o smem_ptr[8b](unset) o (8,128):(128,1)", "Sw<3,4,3> o 0 o (8,128):(128,1)"},
-      {"GMMA::Layout_MN_INTER_Atom<double>{}", "Sw<0,4,3> o smem_ptr[64b](unset) o (2,8):(1,2)", "(2,8):(1,2)"},
-      {"GMMA::Layout_K_SW128_Atom<double>{}", "Sw<3,4,3> o smem_ptr[64b](unset) o (8,16):(16,1)", "Sw<3,1,3> o 0 o (8,16):(16,1)"},
-      {"tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, (64,64))", "Sw<3,4,3> o smem_ptr[16b](unset) o ((8,8),(64,1)):((64,512),(1,0))",
-       "Sw<3,3,3> o 0 o ((8,8),(64,1)):((64,512),(1,0))"},
-      {"tile_to_shape(GMMA::Layout_K_SW32_Atom<uint8_t>{}, (16,64), (1,0))", "Sw<1,4,3> o smem_ptr[8b](unset) o ((8,2),(32,2)):((32,512),(1,256))",
-       "Sw<1,4,3> o 0 o ((8,2),(32,2)):((32,512),(1,256))"},
-  };
-  for (const Case& c : cases) {
-    CAPTURE(c.name);
-    AnyLayout l = A(c.name);
-    CHECK(to_string(l) == c.cute);
-    AnyLayout pi = as_position_independent(l);
-    CHECK(to_string(pi) == c.position_independent);
-    CHECK(layout_values(l) == layout_values(pi));
-    // every atom is a bijection of [0, size): a permutation of its smem tile
-    std::vector<int64_t> v = layout_values(l);
-    std::sort(v.begin(), v.end());
-    for (size_t i = 0; i < v.size(); ++i) REQUIRE(v[i] == static_cast<int64_t>(i));
-  }
-}
-
-TEST_CASE("GMMA atoms: the contiguous mode spans 16 << B bytes for every element type") {
-  for (const char* kind : {"INTER", "SW32", "SW64", "SW128"})
-    for (const char* major : {"K", "MN"})
-      for (int bits : {4, 8, 16, 32, 64}) {
-        ComposedLayout c = gmma_smem_atom(major, kind, bits);
-        int b = std::string(kind) == "INTER" ? 0 : std::string(kind) == "SW32" ? 1 : std::string(kind) == "SW64" ? 2 : 3;
-        CAPTURE(to_string(AnyLayout(c)));
-        CHECK(c.swizzle() == Swizzle(b, 4, 3));
-        CHECK(c.smem_bits() == bits);
-        IntTuple s = shape(c.layout_b());
-        size_t contiguous = std::string(major) == "K" ? 1 : 0;
-        CHECK(size(s[contiguous]) * bits == (int64_t{128} << b));
-        CHECK(size(s[1 - contiguous]) == 8);
-      }
-  CHECK_THROWS_AS(gmma_smem_atom("K", "SW256", 16), Error);
-  CHECK_THROWS_AS(gmma_smem_atom("N", "SW128", 16), Error);
-  CHECK_THROWS_AS(gmma_smem_atom("K", "INTER", 48), Error);
 }

@@ -2,6 +2,7 @@
 // owners, positions, labels, emphasis), independent of any format.
 #include <doctest/doctest.h>
 
+#include "atoms/names.hpp"
 #include "lib/expr.hpp"
 #include "renderers/render.hpp"
 #include "renderers/palette.hpp"
@@ -14,7 +15,16 @@ using nlohmann::json;
 
 namespace {
 
-AnyLayout any(const std::string& text) { return evaluate_expression(text).to_any_layout(); }
+// GMMA's shared-memory atoms are atom names (atoms/smem_atoms.cpp), registered once
+const Registry& registry_with_atoms() {
+  static Registry& r = [] () -> Registry& {
+    register_mma_names(default_registry());
+    return default_registry();
+  }();
+  return r;
+}
+
+AnyLayout any(const std::string& text) { return evaluate_expression(text, registry_with_atoms()).to_any_layout(); }
 Layout plain(const std::string& text) { return evaluate_expression(text).to_layout(); }
 
 json reference_row(const std::string& file, const std::string& name) {

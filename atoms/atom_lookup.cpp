@@ -1,0 +1,34 @@
+#include "atoms/atom_lookup.hpp"
+
+#include <cctype>
+
+#include "atoms/copy_catalogue.hpp"
+#include "atoms/mma_catalogue.hpp"
+#include "lib/error.hpp"
+
+namespace cutevis {
+
+bool looks_like_copy(const std::string& name) {
+  for (const char* k : {"Copy", "LDSM", "STSM", "CP_ASYNC", "TMA", "LDS", "UniversalCopy", "COPY"})
+    if (name.find(k) != std::string::npos) return true;
+  return false;
+}
+
+// The MMA catalogue first, then the copy catalogue; a trailing `{}` and spaces are ignored.
+std::variant<MmaAtom, CopyAtom> find_atom(std::string name) {
+  while (!name.empty() && std::isspace(static_cast<unsigned char>(name.back()))) name.pop_back();
+  if (name.size() > 2 && name.compare(name.size() - 2, 2, "{}") == 0) name.resize(name.size() - 2);
+  std::string mma_error;
+  try {
+    return find_mma_atom(name);
+  } catch (const Error& e) {
+    mma_error = e.what();
+  }
+  try {
+    return find_copy_atom(name);
+  } catch (const Error& e) {
+    throw Error(looks_like_copy(name) ? e.what() : mma_error);
+  }
+}
+
+}  // namespace cutevis

@@ -1,0 +1,137 @@
+// cutevis — a layout's flat modes as lib/'s algorithms walk them (internals, not API).
+//
+// pycute's algorithms walk flatten(shape) and flatten(stride) side by side.  These are
+// the same lists without copying each leaf into an IntTuple of its own: a layout's
+// leaves read in place (FlatModes), an operation's result modes in one buffer with room
+// for a tuple header before them (ModeList), a layout built mode by mode
+// (LayoutBuilder).  A leaf is an IntTuple::Node, so its static-ness (CuTe's Int<N> or
+// int) and its basis (1@0) travel with it.
+#pragma once
+
+#include <string>
+
+#include "lib/detail/small_vec.hpp"
+#include "lib/detail/tuple_builder.hpp"
+#include "lib/layout.hpp"
+
+namespace cutevis::detail {
+
+using TNode = IntTuple::Node;
+using Leaves = SmallVec<TNode, 32>;
+
+inline std::string str(const TNode* p) { return to_string(IntTuple::of(p)); }
+
+// k * d for a stride leaf d, keeping its basis: CuTe's k * ScaledBasis, static unless
+// either is dynamic.
+inline TNode scale(Integer k, const TNode& d) {
+  Integer r = k * Integer::of(d);
+  TNode n = d;
+  n.value = r.value;
+  n.meta = r.dynamic ? (d.meta | TNode::kDynamic) : (d.meta & ~TNode::kDynamic);
+  return n;
+}
+
+// A layout's flat modes, read in place when the layout is a single mode or a flat
+// tuple, gathered otherwise.
+class FlatModes {
+ public:
+  explicit FlatModes(const Layout& l) {
+    const TNode* s = l.shape.nodes();
+    const TNode* d = l.stride.nodes();
+    if (s->is_leaf()) {
+      set(s, d, 1);
+    } else if (s->span() == s->rank() + 1) {  // flat: every mode a leaf
+      set(s + 1, d + 1, s->rank());
+    } else {
+      for (size_t i = 0; i < l.shape.node_count(); ++i)
+        if (s[i].is_leaf()) gs_.push_back(s[i]);
+      for (size_t i = 0; i < l.stride.node_count(); ++i)
+        if (d[i].is_leaf()) gd_.push_back(d[i]);
+      set(gs_.data(), gd_.data(), gs_.size());
+    }
+  }
+  const TNode* shape() const { return s_; }
+  const TNode* stride() const { return d_; }
+  size_t size() const { return n_; }
+
+ private:
+  void set(const TNode* s, const TNode* d, size_t n) {
+    s_ = s;
+    d_ = d;
+    n_ = n;
+  }
+  const TNode* s_ = nullptr;
+  const TNode* d_ = nullptr;
+  size_t n_ = 0;
+  Leaves gs_, gd_;
+};
+
+// Flat modes computed by an operation, kept at the back of their buffers so that a
+// tuple header fits before the first one: modes [first, first + count); none is the
+// layout _1:_0.
+struct ModeList {
+  Leaves s, d;
+  size_t first = 1, count = 0;
+
+  const TNode* shape() const { return s.data() + first; }
+  const TNode* stride() const { return d.data() + first; }
+  // The modes as a tree (nodes of shape and stride): a leaf for one mode, a flat
+  // tuple for more (its header written before the first mode), _1:_0 for none.
+  void tree(const TNode*& shape_node, const TNode*& stride_node) {
+    if (count == 0) {
+      if (s.empty()) {
+        s.resize(1);
+        d.resize(1);
+      }
+      s[0] = TNode::leaf(1);
+      d[0] = TNode::leaf(0);
+      shape_node = &s[0];
+      stride_node = &d[0];
+    } else if (count == 1) {
+      shape_node = &s[first];
+      stride_node = &d[first];
+    } else {
+      const TNode header = TNode::header(count, count + 1);
+      s[first - 1] = header;
+      d[first - 1] = header;
+      shape_node = &s[first - 1];
+      stride_node = &d[first - 1];
+    }
+  }
+  Layout layout() const {
+    Layout r;  // _1:_0
+    if (count) {
+      r.shape.assign_leaves(shape(), count, true);
+      r.stride.assign_leaves(stride(), count, true);
+    }
+    return r;
+  }
+};
+
+// A layout built mode by mode into `result`, shape and stride in lockstep
+// (congruent by construction: no check afterwards).
+struct LayoutBuilder : IntTuple::PairBuilder {
+  explicit LayoutBuilder(Layout& result) : PairBuilder(result.shape, result.stride) {}
+  void mode(TNode s, TNode d) { leaf(s, d); }
+  using PairBuilder::append;
+  void append(const Layout& l) { PairBuilder::append(l.shape.nodes(), l.stride.nodes()); }
+};
+
+// CuTe: layout.hpp:detail::bw_coalesce over flat modes (lib/coalesce.cpp); `extend`
+// gives coalesce_x (a last mode of size _1 starts as the sentinel _2).
+ModeList coalesce_modes(const TNode* s, const TNode* d, size_t n, bool extend);
+inline ModeList coalesce_modes(const Layout& l, bool extend) {
+  FlatModes m(l);
+  return coalesce_modes(m.shape(), m.stride(), m.size(), extend);
+}
+// filter(L) as flat modes: static stride-_0 modes get size _1, then coalesce.
+ModeList filter_modes(const Layout& l);
+
+// cosize over flat modes with integer strides: _1 + sum((s - _1) * |d|) (lib/layout.cpp)
+Integer cosize_of_modes(const TNode* s, const TNode* d, size_t n);
+
+// CuTe's detail::exchange_sort of mode indices by stride value (not stable: CuTe's
+// order exactly); `skip_dynamic` leaves dynamic strides out, as right_inverse does.
+SmallVec<size_t, 32> exchange_sort_by_stride(const TNode* strides, size_t n, bool skip_dynamic = false);
+
+}  // namespace cutevis::detail

@@ -1,0 +1,70 @@
+// cutevis — building IntTuples node by node (lib/ internals, not API).
+//
+// IntTuple stores its nodes in pre-order (int_tuple.hpp); these builders append nodes
+// in that order, so an operation makes its result without intermediate tuples.
+#pragma once
+
+#include "lib/int_tuple.hpp"
+
+namespace cutevis {
+
+// Builds an IntTuple in pre-order without intermediate tuples:
+// open(); leaf(4); open(); leaf(2); leaf(8); close(); close()  gives (4,(2,8)).
+class IntTuple::Builder {
+ public:
+  Builder() { t_.size_ = 0; }
+  void open();   // a new tuple: a mode of the open one, or the root
+  void close();  // ends the innermost open tuple
+  void leaf(int64_t value) { add(Node::leaf(value)); }
+  void leaf(Node leaf_node) { add(leaf_node); }
+  void append(const Node* subtree);  // a copy of a subtree as one mode
+  void append(const IntTuple& t) { append(t.nodes()); }
+  IntTuple finish();
+
+ private:
+  void add(Node n) {
+    count_mode();
+    *t_.grow_by(1) = n;
+  }
+  void count_mode() {
+    if (open_ >= 0) t_.data()[open_].value += 1;  // the rank, in the low bits while open
+    else root_mode();
+  }
+  void root_mode();
+  IntTuple t_;
+  int64_t open_ = -1;  // header index of the innermost open tuple
+  int roots_ = 0;
+};
+
+// Builds two congruent tuples in lockstep (a layout's shape and stride), in place in
+// `first` and `second`: one structure, two sets of leaves.
+class IntTuple::PairBuilder {
+ public:
+  PairBuilder(IntTuple& first, IntTuple& second) : a_(first), b_(second) {
+    a_.size_ = 0;
+    b_.size_ = 0;
+  }
+  void open();
+  void close();
+  void leaf(Node x, Node y) {
+    count_mode();
+    *a_.grow_by(1) = x;
+    *b_.grow_by(1) = y;
+  }
+  void append(const Node* x, const Node* y);  // congruent subtrees, as one mode
+  void finish();  // checks that one root was built and every tuple closed
+
+ private:
+  void count_mode() {
+    if (open_ >= 0) a_.data()[open_].value += 1;  // the rank, in the low bits while open
+    else if (++roots_ > 1) more_roots();
+  }
+  [[noreturn]] static void more_roots();
+  IntTuple& a_;
+  IntTuple& b_;
+  int64_t open_ = -1;  // header index of the innermost open tuple (the same in both)
+  int roots_ = 0;
+};
+
+
+}  // namespace cutevis
