@@ -1,5 +1,6 @@
 // Values, the name registry and the evaluator of the expression language.
 #include <algorithm>
+#include <exception>
 #include <unordered_map>
 
 #include "lib/cpp_syntax.hpp"
@@ -397,8 +398,45 @@ void Evaluator::expect_args(const Node& call, size_t min, size_t max) const {
                  (sig.empty() ? "" : " (usage: " + sig + ")"));
 }
 
+namespace {
+// One eval frame.  Only the outermost frame catches: it gives a position-less Error the
+// position of the innermost node that was being evaluated when it was thrown (recorded by
+// that frame's scope as the exception passed it).  Inner frames do not catch and rethrow,
+// so a failure (an unresolved name in a kernel file, by the hundred) unwinds once.
+struct FrameScope {
+  FrameScope(int& depth, int64_t& fault, int64_t begin) : depth_(depth), fault_(fault), begin_(begin), uncaught_(std::uncaught_exceptions()) {
+    if (depth_++ == 0) fault_ = -1;
+  }
+  ~FrameScope() {
+    --depth_;
+    if (std::uncaught_exceptions() > uncaught_ && fault_ < 0) fault_ = begin_;  // the innermost frame unwound first
+  }
+  FrameScope(const FrameScope&) = delete;
+  FrameScope& operator=(const FrameScope&) = delete;
+  int& depth_;
+  int64_t& fault_;
+  int64_t begin_;
+  int uncaught_;
+};
+}  // namespace
+
 Value Evaluator::eval(const Node& node) {
+  if (depth_ > 0) {
+    FrameScope frame(depth_, fault_, static_cast<int64_t>(node.begin));
+    if (fault_ >= 0) fault_ = -1;  // a failure a builtin caught and went past
+    return eval_node(node);
+  }
   try {
+    FrameScope frame(depth_, fault_, static_cast<int64_t>(node.begin));
+    return eval_node(node);
+  } catch (const Error& e) {
+    if (e.has_position()) throw;
+    throw Error(e.what(), fault_ >= 0 ? fault_ : static_cast<int64_t>(node.begin));
+  }
+}
+
+Value Evaluator::eval_node(const Node& node) {
+  {
     switch (node.kind) {
       case Node::Kind::kNumber: {
         bool dynamic = !node.underscore && bare_dynamic_;  // see Literals
@@ -458,9 +496,6 @@ Value Evaluator::eval(const Node& node) {
       case Node::Kind::kDecltype:
         return eval(node.children[0]);
     }
-  } catch (const Error& e) {
-    if (e.has_position()) throw;
-    throw Error(e.what(), static_cast<int64_t>(node.begin));
   }
   fail(node, "cannot evaluate this expression");
 }

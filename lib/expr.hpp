@@ -228,7 +228,10 @@ class Evaluator {
   void set_source(const std::string& text) { source_ = text; }
 
  private:
+  Value eval_node(const Node& node);  // eval without the outermost frame's error positioning
   Value eval_name(const Node& node);
+  int depth_ = 0;        // eval frames active (only the outermost catches)
+  int64_t fault_ = -1;   // where the failure being unwound was thrown
   Value declared_value(const Declaration& d, const Node& at);  // lib/environment.cpp
   const Registry& registry_;
   std::string source_;
