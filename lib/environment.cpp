@@ -215,6 +215,46 @@ Value Environment::value_of(const Declaration& d, const Registry& registry) {
   return v;
 }
 
+Value Evaluator::instantiate(const Declaration& d, const Node& use, const std::vector<Node>* targs) {
+  Bindings b;
+  b.scope = d.template_scope;
+  b.depth = (bindings_ ? bindings_->depth : 0) + 1;
+  if (b.depth > 64) fail(use, "templates instantiated more than 64 deep");
+  const auto& params = d.template_params;
+  if (!targs) {
+    b.values = bindings_->values;  // a member seen from inside the same instance
+  } else {
+    if (targs->size() > params.size())
+      fail(use, d.template_scope + " takes " + std::to_string(params.size()) + " template arguments, got " + std::to_string(targs->size()));
+    for (size_t i = 0; i < targs->size(); ++i) b.values[params[i]] = eval((*targs)[i]);
+  }
+  auto evaluate = [&](const std::string& text, const std::string& what) {
+    Evaluator ev(registry_);
+    ev.set_environment(env_, &d, d.scope);
+    ev.set_source(text);
+    ev.bindings_ = &b;
+    try {
+      Node root = parse_expression(text);
+      ev.use_literals(literals_of(d), root);
+      Value v = ev.eval(root);
+      warnings_.insert(warnings_.end(), ev.warnings().begin(), ev.warnings().end());
+      return v;
+    } catch (const LocatedError& err) {
+      throw err.at(static_cast<int64_t>(use.begin));
+    } catch (const Error& err) {
+      SourceSpot spot = Environment::spot_of(d, what.empty() && err.has_position() ? static_cast<size_t>(err.position()) : 0);
+      throw LocatedError(what + err.what(), spot, static_cast<int64_t>(use.begin));
+    }
+  };
+  if (targs)
+    for (size_t i = targs->size(); i < params.size(); ++i) {  // defaults, in order: each may use those before it
+      if (d.template_defaults[i].empty())
+        fail(use, "template parameter '" + params[i] + "' of " + d.template_scope + " has no default: give it, " + d.template_scope + "<...>");
+      b.values[params[i]] = evaluate(d.template_defaults[i], "the default of " + params[i] + ": ");
+    }
+  return evaluate(d.text, "");
+}
+
 Value Evaluator::declared_value(const Declaration& d, const Node& at) {
   Value v;
   if (const LocatedError* failure = env_->resolve(d, registry_, v))

@@ -492,6 +492,11 @@ Value Evaluator::eval_node(const Node& node) {
       case Node::Kind::kOperator:
         return eval_operator(*this, node);
       case Node::Kind::kScope:
+        if (env_ && node.children[0].kind == Node::Kind::kName && node.children[0].has_template_args) {  // Cfg<half_t>::SmemLayoutA
+          const Node& t = node.children[0];
+          if (const Declaration* d = env_->find(t.name + "::" + node.name, scope_, within_))
+            if (!d->template_scope.empty()) return instantiate(*d, node, &t.template_args);
+        }
         return eval_scope(*this, node);
       case Node::Kind::kDecltype:
         return eval(node.children[0]);
@@ -501,8 +506,19 @@ Value Evaluator::eval_node(const Node& node) {
 }
 
 Value Evaluator::eval_name(const Node& node) {
+  if (bindings_ && !node.has_template_args && node.args.empty()) {  // a template parameter of the instance
+    auto it = bindings_->values.find(node.name);
+    if (it != bindings_->values.end()) return it->second;
+  }
   if (env_ && !node.has_template_args && node.args.empty())  // a declared name, X or X{}
-    if (const Declaration* d = env_->find(node.name, scope_, within_)) return declared_value(*d, node);
+    if (const Declaration* d = env_->find(node.name, scope_, within_)) {
+      if (bindings_ && !d->template_scope.empty() && d->template_scope == bindings_->scope) return instantiate(*d, node, nullptr);
+      return declared_value(*d, node);
+    }
+  if (env_ && node.has_template_args && node.args.empty())  // an alias template: X<half_t, 32>{}
+    if (const Declaration* d = env_->find(node.name, scope_, within_))
+      if (!d->template_params.empty() && d->template_scope == (d->scope.empty() ? d->name : d->scope + "::" + d->name))
+        return instantiate(*d, node, &node.template_args);
   if (env_ && !node.has_template_args && node.call == Node::Call::kParen && !node.args.empty() && !registry_.find(node.name))
     if (env_->find(node.name, scope_, within_)) {  // sA(_,_,k): a declared layout or tensor called (lib/tensor.cpp)
       Node call = node, callee = node;
