@@ -212,26 +212,12 @@ class Walker {
 
   // The parameters of a template header [a, b) in order, with their defaults ("" none).
   void header_parameters(size_t a, size_t b, std::vector<std::string>& names, std::vector<std::string>& defaults) const {
-    size_t i = a;
-    while (i < b) {
-      size_t end = i, eq = b;
-      int angle = 0, paren = 0;
-      for (; end < b; ++end) {
-        std::string_view x = t(end);
-        if (x == "(" || x == "[" || x == "{") ++paren;
-        if (x == ")" || x == "]" || x == "}") --paren;
-        if (paren == 0 && x == "<") ++angle;
-        if (paren == 0 && x == ">") --angle;
-        if (paren == 0 && angle == 0 && x == ",") break;
-        if (paren == 0 && angle == 0 && x == "=" && eq == b) eq = end;
-      }
-      size_t name_at = (eq < end ? eq : end);
+    for_each_template_parameter(a, b, [&](size_t i, size_t end, size_t name_at) {
       if (name_at > i && is_ident(name_at - 1)) {
         names.push_back(str(name_at - 1));
-        defaults.push_back(eq < end ? span(eq + 1, end) : "");
+        defaults.push_back(name_at < end ? span(name_at + 1, end) : "");
       }
-      i = end + 1;
-    }
+    });
   }
 
   std::string span(size_t a, size_t b) const {  // the text of tokens [a, b)
@@ -338,7 +324,9 @@ class Walker {
     return "";
   }
 
-  void template_parameters(size_t a, size_t b, const std::string& where) {
+  // Each parameter of a template header [a, b): f(first token, end, the `=` or end).
+  template <class F>
+  void for_each_template_parameter(size_t a, size_t b, F&& f) const {
     size_t i = a;
     while (i < b) {
       size_t end = i, eq = b;
@@ -352,14 +340,19 @@ class Walker {
         if (paren == 0 && angle == 0 && x == "," ) break;
         if (paren == 0 && angle == 0 && x == "=" && eq == b) eq = end;
       }
-      size_t name_at = (eq < end ? eq : end);
-      if (name_at > i && is_ident(name_at - 1) && !one_of(t(name_at - 1), {"class", "typename", "int", "bool", "auto"}) &&
-          !(name_at >= i + 2 && t(name_at - 2) == "...")) {
-        if (eq < end) add(str(name_at - 1), where, span(eq + 1, end), toks_[eq + 1 < end ? eq + 1 : eq].begin);
-        else add(str(name_at - 1), where, "", toks_[name_at - 1].begin, /*parameter=*/true);
-      }
+      f(i, end, eq < end ? eq : end);
       i = end + 1;
     }
+  }
+
+  void template_parameters(size_t a, size_t b, const std::string& where) {
+    for_each_template_parameter(a, b, [&](size_t i, size_t end, size_t name_at) {
+      if (name_at > i && is_ident(name_at - 1) && !one_of(t(name_at - 1), {"class", "typename", "int", "bool", "auto"}) &&
+          !(name_at >= i + 2 && t(name_at - 2) == "...")) {
+        if (name_at < end) add(str(name_at - 1), where, span(name_at + 1, end), toks_[name_at + 1 < end ? name_at + 1 : name_at].begin);
+        else add(str(name_at - 1), where, "", toks_[name_at - 1].begin, /*parameter=*/true);
+      }
+    });
   }
 
   // A function's parameters: names -D must give.
