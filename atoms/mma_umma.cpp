@@ -378,6 +378,14 @@ void umma_names(std::vector<std::string>& out) {
                   out.push_back(spelled(s, false));
                 }
       }
+  // the interleaved complex TF32 atoms (decode_interleaved): K-major, M 64/128 (2x1SM: 128/256)
+  for (bool pair : {false, true})
+    for (int m : pair ? std::vector<int>{128, 256} : std::vector<int>{64, 128}) {
+      int step = (m == 64 || (pair && m == 128)) ? 8 : 16;
+      for (int n = step; n <= 256; n += step)
+        out.push_back(std::string(pair ? "SM100_MMA_TF32_2x1SM" : "SM100_MMA_TF32") + "_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<" + std::to_string(m) + "," +
+                      std::to_string(n) + ",K,K>");
+    }
 }
 
 }  // namespace cutevis::mma

@@ -202,7 +202,22 @@ class Walker {
     auto [line, col] = line_col(offset);
     d.line = line;
     d.column = col;
+    if (!parameter && !scopes_.empty() && !scopes_.back().tscope.empty()) {
+      d.template_scope = scopes_.back().tscope;
+      d.template_params = scopes_.back().tparams;
+      d.template_defaults = scopes_.back().tdefaults;
+    }
     (parameter ? out_.parameters : out_.declarations).push_back(std::move(d));
+  }
+
+  // The parameters of a template header [a, b) in order, with their defaults ("" none).
+  void header_parameters(size_t a, size_t b, std::vector<std::string>& names, std::vector<std::string>& defaults) const {
+    for_each_template_parameter(a, b, [&](size_t i, size_t end, size_t name_at) {
+      if (name_at > i && is_ident(name_at - 1)) {
+        names.push_back(str(name_at - 1));
+        defaults.push_back(name_at < end ? span(name_at + 1, end) : "");
+      }
+    });
   }
 
   std::string span(size_t a, size_t b) const {  // the text of tokens [a, b)
@@ -309,7 +324,9 @@ class Walker {
     return "";
   }
 
-  void template_parameters(size_t a, size_t b, const std::string& where) {
+  // Each parameter of a template header [a, b): f(first token, end, the `=` or end).
+  template <class F>
+  void for_each_template_parameter(size_t a, size_t b, F&& f) const {
     size_t i = a;
     while (i < b) {
       size_t end = i, eq = b;
@@ -323,14 +340,19 @@ class Walker {
         if (paren == 0 && angle == 0 && x == "," ) break;
         if (paren == 0 && angle == 0 && x == "=" && eq == b) eq = end;
       }
-      size_t name_at = (eq < end ? eq : end);
-      if (name_at > i && is_ident(name_at - 1) && !one_of(t(name_at - 1), {"class", "typename", "int", "bool", "auto"}) &&
-          !(name_at >= i + 2 && t(name_at - 2) == "...")) {
-        if (eq < end) add(str(name_at - 1), where, span(eq + 1, end), toks_[eq + 1 < end ? eq + 1 : eq].begin);
-        else add(str(name_at - 1), where, "", toks_[name_at - 1].begin, /*parameter=*/true);
-      }
+      f(i, end, eq < end ? eq : end);
       i = end + 1;
     }
+  }
+
+  void template_parameters(size_t a, size_t b, const std::string& where) {
+    for_each_template_parameter(a, b, [&](size_t i, size_t end, size_t name_at) {
+      if (name_at > i && is_ident(name_at - 1) && !one_of(t(name_at - 1), {"class", "typename", "int", "bool", "auto"}) &&
+          !(name_at >= i + 2 && t(name_at - 2) == "...")) {
+        if (name_at < end) add(str(name_at - 1), where, span(name_at + 1, end), toks_[name_at + 1 < end ? name_at + 1 : name_at].begin);
+        else add(str(name_at - 1), where, "", toks_[name_at - 1].begin, /*parameter=*/true);
+      }
+    });
   }
 
   // A function's parameters: names -D must give.
@@ -422,6 +444,16 @@ class Walker {
       if (n > 1) sc.name += "#" + std::to_string(n);
     }
     if (!scopes_.empty() && scopes_.back().skip) sc.skip = true;
+    bool is_struct = false;
+    for (size_t k = s; k < i; ++k) is_struct = is_struct || one_of(t(k), {"struct", "class", "union"});
+    if (is_struct && !headers.empty() && !sc.name.empty()) {  // template <...> struct Cfg { ... }
+      sc.tscope = join(scope(), sc.name);
+      for (const auto& [h0, h1] : headers) header_parameters(h0, h1, sc.tparams, sc.tdefaults);
+    } else if (!scopes_.empty()) {  // members of what a struct template encloses belong to it
+      sc.tscope = scopes_.back().tscope;
+      sc.tparams = scopes_.back().tparams;
+      sc.tdefaults = scopes_.back().tdefaults;
+    }
     scopes_.push_back(sc);
   }
 
@@ -437,6 +469,19 @@ class Walker {
     }
     record_headers(headers, s, b);
     size_t before = out_.declarations.size();
+    if (!headers.empty() && t(s) == "using" && b > s + 3 && is_ident(s + 1) && t(s + 2) == "=") {
+      // template <class T, int N = 4> using X = E;  an alias template: X<half_t>{} binds T and N
+      size_t r = s + 3;
+      while (r < b && t(r) == "typename") ++r;
+      if (r < b) {
+        add(str(s + 1), scope(), span(r, b), toks_[r].begin);
+        Declaration& d = out_.declarations.back();
+        d.template_scope = join(scope(), d.name);
+        d.template_params.clear();
+        d.template_defaults.clear();
+        for (const auto& [h0, h1] : headers) header_parameters(h0, h1, d.template_params, d.template_defaults);
+      }
+    }
     declaration(s, b, !headers.empty());
     if (scopes_.empty() && out_.declarations.size() > before) last_decl_ = static_cast<long>(out_.declarations.size()) - 1;
   }
@@ -558,6 +603,8 @@ class Walker {
   struct Scope {
     std::string name;   // "" for blocks that add no name (if, for, lambdas, anonymous namespaces)
     bool skip = false;  // enum bodies
+    std::string tscope;  // the enclosing struct template, with its parameters (Declaration::template_*)
+    std::vector<std::string> tparams, tdefaults;
   };
 
   std::string file_;

@@ -162,10 +162,13 @@ Literals literals_of(const Declaration& d) {
 }
 }  // namespace
 
-Value Environment::value_of(const Declaration& d, const Registry& registry) {
+const LocatedError* Environment::resolve(const Declaration& d, const Registry& registry, Value& out) {
   Entry& e = entries_[&d];
-  if (e.state == Entry::State::kDone) return e.value;
-  if (e.state == Entry::State::kFailed) std::rethrow_exception(e.error);
+  if (e.state == Entry::State::kDone) {
+    out = e.value;
+    return nullptr;
+  }
+  if (e.state == Entry::State::kFailed) return e.failure.get();
   if (e.state == Entry::State::kBusy) {
     std::string chain;
     for (auto it = std::find(stack_.begin(), stack_.end(), &d); it != stack_.end(); ++it) chain += (*it)->name + " -> ";
@@ -187,30 +190,76 @@ Value Environment::value_of(const Declaration& d, const Registry& registry) {
     Entry& done = entries_[&d];
     done.state = Entry::State::kDone;
     done.value = v;
-    return v;
+    out = std::move(v);
+    return nullptr;
   } catch (const Error& err) {
+    // A failure is kept as a value: the names command asks for every declaration, hundreds of
+    // which fail in a kernel file without -D, and each failure is thrown once, not per use.
     stack_.pop_back();
     Entry& failed = entries_[&d];
     failed.state = Entry::State::kFailed;
     if (const auto* located = dynamic_cast<const LocatedError*>(&err)) {
-      failed.error = std::make_exception_ptr(located->at(Error::kNoPosition));
+      failed.failure = std::make_shared<LocatedError>(located->at(Error::kNoPosition));
     } else {
       SourceSpot spot = spot_of(d, err.has_position() ? static_cast<size_t>(err.position()) : 0);
-      bool unknown = dynamic_cast<const UnknownName*>(&err) != nullptr;
-      LocatedError le(err.what(), spot);
-      le.set_unknown_name(unknown);
-      failed.error = std::make_exception_ptr(le);
+      failed.failure = std::make_shared<LocatedError>(err.what(), spot);
+      failed.failure->set_unknown_name(dynamic_cast<const UnknownName*>(&err) != nullptr);
     }
-    std::rethrow_exception(failed.error);
+    return failed.failure.get();
   }
 }
 
-Value Evaluator::declared_value(const Declaration& d, const Node& at) {
-  try {
-    return env_->value_of(d, registry_);
-  } catch (const LocatedError& e) {
-    throw e.at(static_cast<int64_t>(at.begin));  // the caret of the expression: where the name is used
+Value Environment::value_of(const Declaration& d, const Registry& registry) {
+  Value v;
+  if (const LocatedError* failure = resolve(d, registry, v)) throw *failure;
+  return v;
+}
+
+Value Evaluator::instantiate(const Declaration& d, const Node& use, const std::vector<Node>* targs) {
+  Bindings b;
+  b.scope = d.template_scope;
+  b.depth = (bindings_ ? bindings_->depth : 0) + 1;
+  if (b.depth > 64) fail(use, "templates instantiated more than 64 deep");
+  const auto& params = d.template_params;
+  if (!targs) {
+    b.values = bindings_->values;  // a member seen from inside the same instance
+  } else {
+    if (targs->size() > params.size())
+      fail(use, d.template_scope + " takes " + std::to_string(params.size()) + " template arguments, got " + std::to_string(targs->size()));
+    for (size_t i = 0; i < targs->size(); ++i) b.values[params[i]] = eval((*targs)[i]);
   }
+  auto evaluate = [&](const std::string& text, const std::string& what) {
+    Evaluator ev(registry_);
+    ev.set_environment(env_, &d, d.scope);
+    ev.set_source(text);
+    ev.bindings_ = &b;
+    try {
+      Node root = parse_expression(text);
+      ev.use_literals(literals_of(d), root);
+      Value v = ev.eval(root);
+      warnings_.insert(warnings_.end(), ev.warnings().begin(), ev.warnings().end());
+      return v;
+    } catch (const LocatedError& err) {
+      throw err.at(static_cast<int64_t>(use.begin));
+    } catch (const Error& err) {
+      SourceSpot spot = Environment::spot_of(d, what.empty() && err.has_position() ? static_cast<size_t>(err.position()) : 0);
+      throw LocatedError(what + err.what(), spot, static_cast<int64_t>(use.begin));
+    }
+  };
+  if (targs)
+    for (size_t i = targs->size(); i < params.size(); ++i) {  // defaults, in order: each may use those before it
+      if (d.template_defaults[i].empty())
+        fail(use, "template parameter '" + params[i] + "' of " + d.template_scope + " has no default: give it, " + d.template_scope + "<...>");
+      b.values[params[i]] = evaluate(d.template_defaults[i], "the default of " + params[i] + ": ");
+    }
+  return evaluate(d.text, "");
+}
+
+Value Evaluator::declared_value(const Declaration& d, const Node& at) {
+  Value v;
+  if (const LocatedError* failure = env_->resolve(d, registry_, v))
+    throw failure->at(static_cast<int64_t>(at.begin));  // the caret of the expression: where the name is used
+  return v;
 }
 
 void Environment::collect_undefined(const Node& n, const std::string& source, const Declaration* within, const Registry& registry,

@@ -14,6 +14,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -118,6 +119,9 @@ class Environment {
 
   // The value of a declaration, evaluated once (errors are LocatedError, also once).
   Value value_of(const Declaration& d, const Registry& registry);
+  // The same without throwing for a failure: nullptr and `out` set, or the failure (kept, so
+  // each declaration is evaluated once); throws only for a recursive definition.
+  const LocatedError* resolve(const Declaration& d, const Registry& registry, Value& out);
 
   // Evaluate `root` (parsed from `source`) with these names; an unknown name becomes an
   // UndefinedNames listing every undefined name it and the declarations it uses need.
@@ -136,7 +140,7 @@ class Environment {
   struct Entry {
     enum class State { kNew, kBusy, kDone, kFailed } state = State::kNew;
     Value value;
-    std::exception_ptr error;
+    std::shared_ptr<LocatedError> failure;
     bool parsed = false;
     Node root;
     bool undefined_known = false;  // undefined_names_of, once

@@ -1,5 +1,6 @@
 // Values, the name registry and the evaluator of the expression language.
 #include <algorithm>
+#include <exception>
 #include <unordered_map>
 
 #include "lib/cpp_syntax.hpp"
@@ -394,8 +395,45 @@ void Evaluator::expect_args(const Node& call, size_t min, size_t max) const {
                  (sig.empty() ? "" : " (usage: " + sig + ")"));
 }
 
+namespace {
+// One eval frame.  Only the outermost frame catches: it gives a position-less Error the
+// position of the innermost node that was being evaluated when it was thrown (recorded by
+// that frame's scope as the exception passed it).  Inner frames do not catch and rethrow,
+// so a failure (an unresolved name in a kernel file, by the hundred) unwinds once.
+struct FrameScope {
+  FrameScope(int& depth, int64_t& fault, int64_t begin) : depth_(depth), fault_(fault), begin_(begin), uncaught_(std::uncaught_exceptions()) {
+    if (depth_++ == 0) fault_ = -1;
+  }
+  ~FrameScope() {
+    --depth_;
+    if (std::uncaught_exceptions() > uncaught_ && fault_ < 0) fault_ = begin_;  // the innermost frame unwound first
+  }
+  FrameScope(const FrameScope&) = delete;
+  FrameScope& operator=(const FrameScope&) = delete;
+  int& depth_;
+  int64_t& fault_;
+  int64_t begin_;
+  int uncaught_;
+};
+}  // namespace
+
 Value Evaluator::eval(const Node& node) {
+  if (depth_ > 0) {
+    FrameScope frame(depth_, fault_, static_cast<int64_t>(node.begin));
+    if (fault_ >= 0) fault_ = -1;  // a failure a builtin caught and went past
+    return eval_node(node);
+  }
   try {
+    FrameScope frame(depth_, fault_, static_cast<int64_t>(node.begin));
+    return eval_node(node);
+  } catch (const Error& e) {
+    if (e.has_position()) throw;
+    throw Error(e.what(), fault_ >= 0 ? fault_ : static_cast<int64_t>(node.begin));
+  }
+}
+
+Value Evaluator::eval_node(const Node& node) {
+  {
     switch (node.kind) {
       case Node::Kind::kNumber: {
         bool dynamic = !node.underscore && bare_dynamic_;  // see Literals
@@ -451,20 +489,33 @@ Value Evaluator::eval(const Node& node) {
       case Node::Kind::kOperator:
         return eval_operator(*this, node);
       case Node::Kind::kScope:
+        if (env_ && node.children[0].kind == Node::Kind::kName && node.children[0].has_template_args) {  // Cfg<half_t>::SmemLayoutA
+          const Node& t = node.children[0];
+          if (const Declaration* d = env_->find(t.name + "::" + node.name, scope_, within_))
+            if (!d->template_scope.empty()) return instantiate(*d, node, &t.template_args);
+        }
         return eval_scope(*this, node);
       case Node::Kind::kDecltype:
         return eval(node.children[0]);
     }
-  } catch (const Error& e) {
-    if (e.has_position()) throw;
-    throw Error(e.what(), static_cast<int64_t>(node.begin));
   }
   fail(node, "cannot evaluate this expression");
 }
 
 Value Evaluator::eval_name(const Node& node) {
+  if (bindings_ && !node.has_template_args && node.args.empty()) {  // a template parameter of the instance
+    auto it = bindings_->values.find(node.name);
+    if (it != bindings_->values.end()) return it->second;
+  }
   if (env_ && !node.has_template_args && node.args.empty())  // a declared name, X or X{}
-    if (const Declaration* d = env_->find(node.name, scope_, within_)) return declared_value(*d, node);
+    if (const Declaration* d = env_->find(node.name, scope_, within_)) {
+      if (bindings_ && !d->template_scope.empty() && d->template_scope == bindings_->scope) return instantiate(*d, node, nullptr);
+      return declared_value(*d, node);
+    }
+  if (env_ && node.has_template_args && node.args.empty())  // an alias template: X<half_t, 32>{}
+    if (const Declaration* d = env_->find(node.name, scope_, within_))
+      if (!d->template_params.empty() && d->template_scope == (d->scope.empty() ? d->name : d->scope + "::" + d->name))
+        return instantiate(*d, node, &node.template_args);
   if (env_ && !node.has_template_args && node.call == Node::Call::kParen && !node.args.empty() && !registry_.find(node.name))
     if (env_->find(node.name, scope_, within_)) {  // sA(_,_,k): a declared layout or tensor called (lib/tensor.cpp)
       Node call = node, callee = node;

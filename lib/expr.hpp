@@ -225,10 +225,22 @@ class Evaluator {
     scope_ = std::move(scope);
   }
   Environment* environment() const { return env_; }
+  // Template parameters bound while instantiating Cfg<half_t>::X or X<half_t> (lib/environment.cpp).
+  struct Bindings {
+    std::string scope;  // the template's qualified name
+    std::map<std::string, Value> values;
+    int depth = 0;
+  };
   void set_source(const std::string& text) { source_ = text; }
 
  private:
+  Value eval_node(const Node& node);  // eval without the outermost frame's error positioning
+  // d inside its template with arguments `targs` (nullptr: the bindings in force), lib/environment.cpp
+  Value instantiate(const Declaration& d, const Node& use, const std::vector<Node>* targs);
+  const Bindings* bindings_ = nullptr;
   Value eval_name(const Node& node);
+  int depth_ = 0;        // eval frames active (only the outermost catches)
+  int64_t fault_ = -1;   // where the failure being unwound was thrown
   Value declared_value(const Declaration& d, const Node& at);  // lib/environment.cpp
   const Registry& registry_;
   std::string source_;

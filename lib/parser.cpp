@@ -335,6 +335,24 @@ class Parser {
     }
   }
 
+  // `a, b, ...` after `open`, up to `close`: the items; `end` is set past the closing token.
+  std::vector<Node> comma_list(const Token& open, const char* close, size_t& end) {
+    std::vector<Node> items;
+    bool saved = no_greater_;
+    no_greater_ = false;
+    if (!is_punct(close)) {
+      items.push_back(composed());
+      while (is_punct(",")) {
+        next();
+        items.push_back(composed());
+      }
+    }
+    no_greater_ = saved;
+    end = peek().end;
+    expect(close, open);
+    return items;
+  }
+
   // callee(args): the call operator of a value, a node named "operator()" with the callee as its child.
   Node call_operator(Node callee) {
     DepthGuard guard(*this);
@@ -344,18 +362,7 @@ class Parser {
     n.call = Node::Call::kParen;
     n.begin = callee.begin;
     const Token& open = next();
-    bool saved = no_greater_;
-    no_greater_ = false;
-    if (!is_punct(")")) {
-      n.args.push_back(composed());
-      while (is_punct(",")) {
-        next();
-        n.args.push_back(composed());
-      }
-    }
-    no_greater_ = saved;
-    n.end = peek().end;
-    expect(")", open);
+    n.args = comma_list(open, ")", n.end);
     n.children.push_back(std::move(callee));
     return n;
   }
@@ -423,18 +430,7 @@ class Parser {
       Node n;
       n.kind = Node::Kind::kTuple;
       n.begin = open.begin;
-      bool saved = no_greater_;
-      no_greater_ = false;
-      if (!is_punct(")")) {
-        n.children.push_back(composed());
-        while (is_punct(",")) {
-          next();
-          n.children.push_back(composed());
-        }
-      }
-      no_greater_ = saved;
-      n.end = peek().end;
-      expect(")", open);
+      n.children = comma_list(open, ")", n.end);
       // (x) is x inside C++ arithmetic: `(bM + 4) * 2`; a one-element tuple stays a tuple
       // in CuTe's printed notation ((4):(1) is a rank-1 layout)
       if (n.children.size() == 1 && (n.children[0].kind == Node::Kind::kOperator || n.children[0].kind == Node::Kind::kName ||
@@ -478,18 +474,7 @@ class Parser {
       const Token& open = next();
       const char* close = open.text == "(" ? ")" : "}";
       n.call = open.text == "(" ? Node::Call::kParen : Node::Call::kBrace;
-      bool saved = no_greater_;
-      no_greater_ = false;
-      if (!is_punct(close)) {
-        n.args.push_back(composed());
-        while (is_punct(",")) {
-          next();
-          n.args.push_back(composed());
-        }
-      }
-      no_greater_ = saved;
-      n.end = peek().end;
-      expect(close, open);
+      n.args = comma_list(open, close, n.end);
     }
     return n;
   }

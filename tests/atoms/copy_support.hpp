@@ -24,6 +24,19 @@ inline Registry& copy_registry() {
   return *r;
 }
 
+// copy_registry() and the C++ names of atoms/cpp_names.cpp (make_tma_copy, make_tmem_copy, ...).
+inline Registry& cpp_atom_registry() {
+  static Registry* r = [] {
+    auto* reg = new Registry;
+    register_algebra(*reg);
+    register_mma_names(*reg);
+    register_copy_names(*reg);
+    register_cpp_atom_names(*reg);
+    return reg;
+  }();
+  return *r;
+}
+
 inline bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 }  // namespace cutevis::test

@@ -15,23 +15,14 @@
 #include "atoms/tiled_copy.hpp"
 #include "atoms/tma.hpp"
 #include "lib/expr.hpp"
+#include "tests/atoms/copy_support.hpp"
 
 using namespace cutevis;
 using nlohmann::json;
 
 namespace {
 
-Registry& tma_registry() {
-  static Registry* r = [] {
-    auto* reg = new Registry;
-    register_algebra(*reg);
-    register_mma_names(*reg);
-    register_copy_names(*reg);
-    register_cpp_atom_names(*reg);
-    return reg;
-  }();
-  return *r;
-}
+Registry& tma_registry() { return test::cpp_atom_registry(); }
 
 std::string typed(std::string e) {
   for (auto [from, to] : {std::pair<std::string, std::string>{"make_gmem_ptr(gptr)", "make_gmem_ptr<half_t>(gptr)"},

@@ -17,23 +17,14 @@
 #include "atoms/tiled_copy.hpp"
 #include "atoms/tmem.hpp"
 #include "lib/expr.hpp"
+#include "tests/atoms/copy_support.hpp"
 
 using namespace cutevis;
 using nlohmann::json;
 
 namespace {
 
-Registry& tmem_registry() {
-  static Registry* r = [] {
-    auto* reg = new Registry;
-    register_algebra(*reg);
-    register_mma_names(*reg);
-    register_copy_names(*reg);
-    register_cpp_atom_names(*reg);
-    return reg;
-  }();
-  return *r;
-}
+Registry& tmem_registry() { return test::cpp_atom_registry(); }
 
 std::vector<json> rows(const char* file) {
   std::vector<json> out;
