@@ -11,6 +11,7 @@
 #include "atoms/tiled_mma.hpp"
 #include "atoms/verify/pipeline.hpp"
 #include "lib/expr.hpp"
+#include "tests/support/atom_names.hpp"
 #include "tests/support/skip.hpp"
 
 using namespace cutevis;
@@ -25,7 +26,10 @@ namespace {
       CUTEVIS_SKIP("needs sm_" + std::to_string(min_sm) + ", " + gpu_.message);                        \
   } while (0)
 
-AnyLayout L(const std::string& text) { return evaluate_expression(text).to_any_layout(); }
+AnyLayout L(const std::string& text) {
+  test::registry_with_atoms();
+  return evaluate_expression(text).to_any_layout();
+}
 
 ValueType half() {
   ValueType t;

@@ -2,29 +2,21 @@
 // owners, positions, labels, emphasis), independent of any format.
 #include <doctest/doctest.h>
 
-#include "atoms/names.hpp"
 #include "lib/expr.hpp"
 #include "renderers/render.hpp"
 #include "renderers/palette.hpp"
 #include "renderers/views.hpp"
-#include "tests/support/reference.hpp"
+#include "tests/support/atom_names.hpp"
 #include "tests/support/banks.hpp"
+#include "tests/support/reference.hpp"
 
 using namespace cutevis;
 using nlohmann::json;
 
 namespace {
 
-// GMMA's shared-memory atoms are atom names (atoms/smem_atoms.cpp), registered once
-const Registry& registry_with_atoms() {
-  static Registry& r = [] () -> Registry& {
-    register_mma_names(default_registry());
-    return default_registry();
-  }();
-  return r;
-}
 
-AnyLayout any(const std::string& text) { return evaluate_expression(text, registry_with_atoms()).to_any_layout(); }
+AnyLayout any(const std::string& text) { return evaluate_expression(text, test::registry_with_atoms()).to_any_layout(); }
 Layout plain(const std::string& text) { return evaluate_expression(text).to_layout(); }
 
 json reference_row(const std::string& file, const std::string& name) {

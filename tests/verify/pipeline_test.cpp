@@ -17,6 +17,7 @@
 #include "atoms/verify/ptx.hpp"
 #include "lib/error.hpp"
 #include "lib/expr.hpp"
+#include "tests/support/atom_names.hpp"
 #include "tests/support/skip.hpp"
 
 using namespace cutevis;
@@ -24,7 +25,10 @@ using namespace cutevis::verify;
 
 namespace {
 
-AnyLayout L(const std::string& text) { return evaluate_expression(text).to_any_layout(); }
+AnyLayout L(const std::string& text) {
+  test::registry_with_atoms();
+  return evaluate_expression(text).to_any_layout();
+}
 
 ValueType half() {
   ValueType t;

@@ -3,7 +3,8 @@
 // (g++ 12) evaluated each `expr` as C++ (the same text, stringized; A and s were half_t
 // arrays) and printed the tensor's layout() and its iterator: the element offset from the
 // array it was made from, the ArithTuple of an identity tensor, or "rmem" for an owning
-// tensor; `value` rows are print() of an integer, shape, stride or layout.
+// tensor; `value` rows are print() of an integer, shape, stride or layout.  Here, beside the
+// atoms, because several rows tile GMMA's shared-memory atoms (atom names, atoms/smem_atoms.cpp).
 #include <doctest/doctest.h>
 
 #include <fstream>
@@ -12,6 +13,7 @@
 
 #include "lib/expr.hpp"
 #include "lib/tensor.hpp"
+#include "tests/support/atom_names.hpp"
 
 using namespace cutevis;
 using nlohmann::json;
@@ -19,6 +21,7 @@ using nlohmann::json;
 namespace {
 
 Value eval_cpp(const std::string& text) {  // C++ as written: a bare 2 is a run-time int
+  test::registry_with_atoms();
   std::vector<Warning> w;
   return evaluate_expression(text, w, Literals::kDynamic);
 }
