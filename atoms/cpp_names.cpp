@@ -42,7 +42,8 @@ void register_cpp_atom_names(Registry& r) {
     bool one = std::string(name) == "tile_size";
     r.add(name, [one](Evaluator& ev, const Node& n) {
       ev.expect_args(n, 1, 1);
-      const TiledMma& m = mma_arg(ev, n, ev.eval(n.args[0]));
+      const Value v = ev.eval(n.args[0]);  // m refers into v: keep it alive
+      const TiledMma& m = mma_arg(ev, n, v);
       if (!one) return Value::from(m.tile_mnk);
       auto t = ev.eval_template_args(n);
       if (t.size() != 1) ev.fail(n, "tile_size<I>(mma) takes one template argument");
@@ -54,7 +55,8 @@ void register_cpp_atom_names(Registry& r) {
   for (char op : {'A', 'B', 'C'}) {
     r.add(std::string("get_layout") + op + "_TV", [op](Evaluator& ev, const Node& n) {
       ev.expect_args(n, 1, 1);
-      const TiledMma& m = mma_arg(ev, n, ev.eval(n.args[0]));
+      const Value v = ev.eval(n.args[0]);  // m refers into v: keep it alive
+      const TiledMma& m = mma_arg(ev, n, v);
       return Value::layout(op == 'A' ? m.tv_layout_a : op == 'B' ? m.tv_layout_b : m.tv_layout_c);
     }, std::string("get_layout") + op + "_TV(tiled_mma)");
     r.add(std::string("partition_shape_") + op, [op](Evaluator& ev, const Node& n) {
