@@ -26,16 +26,8 @@ namespace {
       CUTEVIS_SKIP("needs sm_" + std::to_string(min_sm) + ", " + gpu_.message);                        \
   } while (0)
 
-AnyLayout L(const std::string& text) {
-  test::registry_with_atoms();
-  return evaluate_expression(text).to_any_layout();
-}
-
-ValueType half() {
-  ValueType t;
-  REQUIRE(lookup_value_type("half_t", t));
-  return t;
-}
+AnyLayout L(const std::string& text) { return test::layout_with_atoms(text); }
+ValueType half() { return test::half_type(); }
 
 struct Operand {
   std::string smem, data = "", copy = "";

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "atoms/names.hpp"
+#include "lib/error.hpp"
 #include "lib/expr.hpp"
 
 namespace cutevis::test {
@@ -14,6 +15,18 @@ inline Registry& registry_with_atoms() {
     return default_registry();
   }();
   return r;
+}
+
+// The layout an expression evaluates to, atom names included.
+inline AnyLayout layout_with_atoms(const std::string& text) {
+  registry_with_atoms();
+  return evaluate_expression(text).to_any_layout();
+}
+
+inline ValueType half_type() {
+  ValueType t;
+  if (!lookup_value_type("half_t", t)) throw Error("half_t is not an element type");
+  return t;
 }
 
 }  // namespace cutevis::test

@@ -25,16 +25,8 @@ using namespace cutevis::verify;
 
 namespace {
 
-AnyLayout L(const std::string& text) {
-  test::registry_with_atoms();
-  return evaluate_expression(text).to_any_layout();
-}
-
-ValueType half() {
-  ValueType t;
-  REQUIRE(lookup_value_type("half_t", t));
-  return t;
-}
+AnyLayout L(const std::string& text) { return test::layout_with_atoms(text); }
+ValueType half() { return test::half_type(); }
 
 TiledMma sm80_2x2() { return make_tiled_mma(find_mma_atom("SM80_16x8x16_F32F16F16F32_TN"), Layout(tup(2, 2, 1), tup(1, 2, 0))); }
 
