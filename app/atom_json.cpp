@@ -25,7 +25,8 @@ nlohmann::json regs_json(const RegisterSpec& r) { return {{"type", r.c_type}, {"
 // each dumped by nlohmann, then the owner lists by append_owners_json.  The owners are
 // not made nlohmann values: the SS GMMA's 4,096 cells x 128 owners took ~300 ms to build
 // and ~150 ms to dump that way (2-core machine, loaded), against a 20 ms whole-process goal.
-std::string with_owner_members(const nlohmann::json& object, const std::vector<std::pair<std::string, const OwnershipView*>>& members) {
+std::string with_owner_members(const nlohmann::json& object,
+                               const std::vector<std::pair<std::string, const OwnershipView*>>& members) {
   std::string s = "{";
   auto member = [&s](const std::string& key) {
     if (s.size() > 1) s += ',';
@@ -69,7 +70,8 @@ nlohmann::json mma_atom_json(const MmaAtom& a) {
   j["val_bits_c"] = a.type_c.bits;
   j["val_bits_d"] = a.type_d.bits;
   j["ptx"] = a.ptx;
-  j["registers"] = {{"d", regs_json(a.regs_d)}, {"a", regs_json(a.regs_a)}, {"b", regs_json(a.regs_b)}, {"c", regs_json(a.regs_c)}};
+  j["registers"] = {
+      {"d", regs_json(a.regs_d)}, {"a", regs_json(a.regs_a)}, {"b", regs_json(a.regs_b)}, {"c", regs_json(a.regs_c)}};
   j["source_a"] = source_name(a.source_a);
   j["source_b"] = source_name(a.source_b);
   if (!a.major_a.empty()) j["major_a"] = a.major_a;
@@ -160,8 +162,8 @@ std::string owners_json(const OwnershipView& view) {
 OwnershipView json_ownership_view(const Layout& tv, int64_t rows, int64_t cols) {
   const int64_t cells = checked_mul(rows, cols), pairs = size(tv);
   if (cells > kMaxJsonOwners || pairs > kMaxJsonOwners)
-    throw Error("--json would list " + std::to_string(pairs) + " owners of " + std::to_string(cells) + " cells (at most " +
-                std::to_string(kMaxJsonOwners) + " of each); use a smaller tiling");
+    throw Error("--json would list " + std::to_string(pairs) + " owners of " + std::to_string(cells) +
+                " cells (at most " + std::to_string(kMaxJsonOwners) + " of each); use a smaller tiling");
   return OwnershipView::from_tv(tv, rows, cols);
 }
 

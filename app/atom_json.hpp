@@ -34,9 +34,9 @@ constexpr int64_t kMaxJsonOwners = int64_t{1} << 22;
 OwnershipView json_ownership_view(const Layout& tv, int64_t rows, int64_t cols);
 
 // The ownership views of a tiling's operands (capped as above).
-OwnershipView owners_a(const TiledMma& mma);  // (M,K)
-OwnershipView owners_b(const TiledMma& mma);  // (N,K)
-OwnershipView owners_c(const TiledMma& mma);  // (M,N)
+OwnershipView owners_a(const TiledMma& mma);    // (M,K)
+OwnershipView owners_b(const TiledMma& mma);    // (N,K)
+OwnershipView owners_c(const TiledMma& mma);    // (M,N)
 OwnershipView owners_s(const TiledCopy& copy);  // (M,N) source
 OwnershipView owners_d(const TiledCopy& copy);  // (M,N) destination
 

@@ -49,7 +49,8 @@ const KeyInfo kKeys[] = {
     {"element_bits", "optional: element width for color_by bank, a whole number 1..1024 (default 16)"},
     {"scale", "optional: size factor for PNG/PDF/SVG, a number in (0, 16]"},
     {"cell", "optional: cell size in px, a number in [2, 512]"},
-    {"from", "optional: C++ or CuTeDSL files whose declarations the input may name (\"FILE\" or [\"FILE\", ...]), as --from"},
+    {"from",
+     "optional: C++ or CuTeDSL files whose declarations the input may name (\"FILE\" or [\"FILE\", ...]), as --from"},
     {"defines", "optional: [\"NAME=VALUE\", ...], as -D"},
 };
 
@@ -80,7 +81,8 @@ const std::string& build_identity() {
     std::string s = cutevis_version();
     struct stat st {};
     if (::stat("/proc/self/exe", &st) == 0)
-      s += " " + std::to_string(st.st_size) + " " + std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec);
+      s += " " + std::to_string(st.st_size) + " " + std::to_string(st.st_mtim.tv_sec) + "." +
+           std::to_string(st.st_mtim.tv_nsec);
     return s;
   }();
   return id;
@@ -97,7 +99,7 @@ struct Entry {
   size_t index = 0;
   std::string where;  // "pictures[3] (atom SM70_...)"
   std::string command, tile, output;
-  fs::path path;      // output_dir / output, lexically normal
+  fs::path path;  // output_dir / output, lexically normal
   ShowOptions show;
   std::string stamp;  // hash of the entry and the version
   bool valid = false;
@@ -143,10 +145,10 @@ Entry check_entry(const json& e, size_t i, const BatchOptions& opt, std::vector<
   if (!out.command.empty() || !out.show.input.empty())
     out.where += " (" + printable(out.command) + " " + printable(out.show.input) + ")";
   // re-prefix errors given before the name was known
-  for (size_t k = before; k < errors.size(); ++k)
-    errors[k] = out.where + errors[k].substr(errors[k].find(':'));
+  for (size_t k = before; k < errors.size(); ++k) errors[k] = out.where + errors[k].substr(errors[k].find(':'));
   static const char* commands[] = {"layout", "tv", "atom", "mma", "copy"};
-  if (!out.command.empty() && std::find_if(std::begin(commands), std::end(commands), [&](const char* c) { return out.command == c; }) == std::end(commands))
+  if (!out.command.empty() && std::find_if(std::begin(commands), std::end(commands),
+                                           [&](const char* c) { return out.command == c; }) == std::end(commands))
     fail("unknown command '" + printable(out.command) + "' (layout, tv, atom, mma or copy)");
   out.tile = string_field("tile", out.command == "tv");
   if (out.command != "tv" && e.contains("tile")) fail("'tile' goes with command tv only");
@@ -175,28 +177,28 @@ Entry check_entry(const json& e, size_t i, const BatchOptions& opt, std::vector<
     });
   }
   if (!style.empty()) guarded([&] { out.show.picture.style = parse_style(style); });
-  if (!color_by.empty()) guarded([&] {
-    parse_color_by(color_by);
-    out.show.picture.color_by = color_by;
-  });
+  if (!color_by.empty())
+    guarded([&] {
+      parse_color_by(color_by);
+      out.show.picture.color_by = color_by;
+    });
   if (!out.show.picture.threads.empty()) guarded([&] { ThreadSet::parse(out.show.picture.threads); });
   if (e.contains("element_bits")) {
     const json& v = e["element_bits"];
     // Whole JSON integers only: 1.5, 1e300 (a double) and 99999999999 are refused, never truncated.
-    if (!v.is_number_integer() || (v.is_number_unsigned() ? v.get<uint64_t>() > 1024 : (v.get<int64_t>() < 1 || v.get<int64_t>() > 1024)))
+    if (!v.is_number_integer() ||
+        (v.is_number_unsigned() ? v.get<uint64_t>() > 1024 : (v.get<int64_t>() < 1 || v.get<int64_t>() > 1024)))
       fail("'element_bits' must be a whole number from 1 to 1024, not " + v.dump());
-    else
-      out.show.picture.bank_element_bits = static_cast<int>(v.get<int64_t>());
+    else out.show.picture.bank_element_bits = static_cast<int>(v.get<int64_t>());
   }
   auto number_field = [&](const char* key, double lo, double hi, bool open_lo, double& into) {
     if (!e.contains(key)) return;
     const json& v = e[key];
     const double d = v.is_number() ? v.get<double>() : 0;
     if (!v.is_number() || !std::isfinite(d) || d > hi || (open_lo ? d <= lo : d < lo))
-      fail(std::string("'") + key + "' must be a number in " + (open_lo ? "(" : "[") + std::to_string(static_cast<int>(lo)) + ", " +
-           std::to_string(static_cast<int>(hi)) + "], not " + v.dump());
-    else
-      into = d;
+      fail(std::string("'") + key + "' must be a number in " + (open_lo ? "(" : "[") +
+           std::to_string(static_cast<int>(lo)) + ", " + std::to_string(static_cast<int>(hi)) + "], not " + v.dump());
+    else into = d;
   };
   // "from" / "defines": the entry's --from and -D; the files' bytes join its stamp.
   SourceOptions sources;
@@ -204,7 +206,8 @@ Entry check_entry(const json& e, size_t i, const BatchOptions& opt, std::vector<
   for (auto [key, into] : {std::pair{"from", &sources.from}, std::pair{"defines", &sources.defines}}) {
     if (!e.contains(key)) continue;
     const json& v = e[key];
-    const bool strings = v.is_string() || (v.is_array() && std::all_of(v.begin(), v.end(), [](const json& x) { return x.is_string(); }));
+    const bool strings =
+        v.is_string() || (v.is_array() && std::all_of(v.begin(), v.end(), [](const json& x) { return x.is_string(); }));
     if (!strings) {
       fail(std::string("'") + key + "' must be a string or an array of strings, not " + v.dump().substr(0, 80));
       continue;
@@ -227,9 +230,11 @@ Entry check_entry(const json& e, size_t i, const BatchOptions& opt, std::vector<
     const fs::path rel = fs::path(out.output).lexically_normal();
     const bool outside = rel.is_absolute() || (!rel.empty() && *rel.begin() == "..");
     if (outside && !opt.allow_outside)
-      fail("output '" + out.output + "' is outside the output folder " + opt.output_dir + " (--allow-outside permits it)");
+      fail("output '" + out.output + "' is outside the output folder " + opt.output_dir +
+           " (--allow-outside permits it)");
     out.path = (fs::path(opt.output_dir) / rel).lexically_normal();
-    if (out.path.filename().empty() || out.output.back() == '/') fail("output '" + out.output + "' names a folder, not a file");
+    if (out.path.filename().empty() || out.output.back() == '/')
+      fail("output '" + out.output + "' names a folder, not a file");
   }
   out.stamp = hex(fnv1a(e.dump() + "\n" + build_identity() + "\n" + source_bytes));
   out.valid = errors.size() == before;
@@ -265,7 +270,8 @@ bool up_to_date(const json& stamps, const Entry& e) {
 void check_output_dir(const std::string& dir) {
   std::error_code ec;
   const fs::path d(dir.empty() ? "." : dir);
-  if (fs::exists(d, ec) && !fs::is_directory(d, ec)) throw Error("cannot write into " + dir + ": it is a file, not a folder");
+  if (fs::exists(d, ec) && !fs::is_directory(d, ec))
+    throw Error("cannot write into " + dir + ": it is a file, not a folder");
   fs::create_directories(d, ec);
   if (ec) throw Error("cannot write into " + dir + ": " + ec.message());
   if (::access(d.c_str(), W_OK | X_OK) != 0) throw Error("cannot write into " + dir + ": " + std::strerror(errno));
@@ -276,12 +282,13 @@ void check_output_dir(const std::string& dir) {
 std::string batch_spec_help() {
   std::string s =
       "The spec is a JSON object {\"pictures\": [ENTRY, ...]} (schema: samples/batch.schema.json).  ENTRY keys:\n";
-  for (const KeyInfo& k : kKeys) s += "  " + std::string(k.name) + std::string(14 - std::strlen(k.name), ' ') + k.meaning + "\n";
-  s +=
-      "The whole spec is checked before anything is drawn; every error is listed with its entry's index and\n"
-      "nothing is written (exit 2).  Pictures are drawn in parallel, then written atomically.  An entry whose\n"
-      "inputs (the entry, the cutevis version and build) and file are unchanged since the last run is skipped (stamps in\n"
-      "DIR/.cutevis-batch.json); --force redraws everything.  Outputs may not leave -C unless --allow-outside.";
+  for (const KeyInfo& k : kKeys)
+    s += "  " + std::string(k.name) + std::string(14 - std::strlen(k.name), ' ') + k.meaning + "\n";
+  s += "The whole spec is checked before anything is drawn; every error is listed with its entry's index and\n"
+       "nothing is written (exit 2).  Pictures are drawn in parallel, then written atomically.  An entry whose\n"
+       "inputs (the entry, the cutevis version and build) and file are unchanged since the last run is skipped (stamps "
+       "in\n"
+       "DIR/.cutevis-batch.json); --force redraws everything.  Outputs may not leave -C unless --allow-outside.";
   return s;
 }
 
@@ -294,7 +301,8 @@ BatchResult run_batch(const std::string& spec_path, const std::string& output_di
 
 BatchResult run_batch(const BatchOptions& opt) {
   std::error_code ec;
-  if (fs::is_directory(opt.spec_path, ec)) throw Error("the batch spec " + opt.spec_path + " is a folder, not a JSON file");
+  if (fs::is_directory(opt.spec_path, ec))
+    throw Error("the batch spec " + opt.spec_path + " is a folder, not a JSON file");
   bool readable = false;
   const std::string text = read_all(opt.spec_path, readable);
   if (!readable) throw Error("cannot read the batch spec " + opt.spec_path + ": " + std::strerror(errno));
@@ -308,7 +316,8 @@ BatchResult run_batch(const BatchOptions& opt) {
     throw Error("batch spec " + opt.spec_path + " needs a \"pictures\" array");
   std::vector<std::string> errors;
   for (const auto& [key, value] : spec.items())
-    if (key != "pictures" && key != "$schema") errors.push_back("unknown top-level key '" + key + "' (only \"pictures\" and \"$schema\")");
+    if (key != "pictures" && key != "$schema")
+      errors.push_back("unknown top-level key '" + key + "' (only \"pictures\" and \"$schema\")");
 
   // 1. Check every entry, and that no two write the same file.
   std::vector<Entry> entries;
@@ -319,12 +328,12 @@ BatchResult run_batch(const BatchOptions& opt) {
     if (e.path.empty()) continue;
     auto [it, fresh] = first_writer.emplace(e.path.string(), e.index);
     if (!fresh)
-      errors.push_back("pictures[" + std::to_string(e.index) + "]: output " + e.output + " is also written by pictures[" +
-                       std::to_string(it->second) + "]");
+      errors.push_back("pictures[" + std::to_string(e.index) + "]: output " + e.output +
+                       " is also written by pictures[" + std::to_string(it->second) + "]");
   }
   auto report = [&] {
-    std::string msg = "batch spec " + opt.spec_path + ": " + std::to_string(errors.size()) + " error" + (errors.size() == 1 ? "" : "s") +
-                      ", nothing written";
+    std::string msg = "batch spec " + opt.spec_path + ": " + std::to_string(errors.size()) + " error" +
+                      (errors.size() == 1 ? "" : "s") + ", nothing written";
     for (const std::string& e : errors) msg += "\n  " + e;
     throw Error(msg);
   };
@@ -365,7 +374,8 @@ BatchResult run_batch(const BatchOptions& opt) {
   json new_stamps = json::object();
   for (const Entry& e : entries) {
     auto it = stamps.find(e.output);
-    if (it != stamps.end() && std::find(result.skipped.begin(), result.skipped.end(), e.path.string()) != result.skipped.end())
+    if (it != stamps.end() &&
+        std::find(result.skipped.begin(), result.skipped.end(), e.path.string()) != result.skipped.end())
       new_stamps[e.output] = *it;
   }
   for (size_t k = 0; k < todo.size(); ++k) {
@@ -378,7 +388,8 @@ BatchResult run_batch(const BatchOptions& opt) {
     new_stamps[e.output] = {{"entry", e.stamp}, {"file", hex(fnv1a(drawn[k].bytes))}};
   }
   if (!todo.empty() || new_stamps.size() != stamps.size())
-    write_file_atomically((fs::path(opt.output_dir.empty() ? "." : opt.output_dir) / kStampFile).string(), new_stamps.dump(1) + "\n");
+    write_file_atomically((fs::path(opt.output_dir.empty() ? "." : opt.output_dir) / kStampFile).string(),
+                          new_stamps.dump(1) + "\n");
   return result;
 }
 

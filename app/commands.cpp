@@ -14,6 +14,8 @@
 #include "app/inspect.hpp"
 #include "app/json_values.hpp"
 #include "app/sources.hpp"
+#include "app/verify_json.hpp"
+#include "app/verify_pipeline.hpp"
 #include "atoms/analysis/banks.hpp"
 #include "atoms/atom_lookup.hpp"
 #include "atoms/copy_catalogue.hpp"
@@ -23,8 +25,6 @@
 #include "atoms/names.hpp"
 #include "atoms/tiled_copy.hpp"
 #include "atoms/tiled_mma.hpp"
-#include "app/verify_json.hpp"
-#include "app/verify_pipeline.hpp"
 #include "lib/element_types.hpp"
 #include "lib/expr.hpp"
 
@@ -48,7 +48,8 @@ std::vector<Warning>& pending_warnings() {
 }
 
 // An expression or snippet, with the --from / -D names (app/sources.cpp).
-Value evaluate(const std::string& expression, const std::shared_ptr<Environment>& env = nullptr, Syntax syntax = Syntax::kAuto) {
+Value evaluate(const std::string& expression, const std::shared_ptr<Environment>& env = nullptr,
+               Syntax syntax = Syntax::kAuto) {
   return evaluate_source(expression, env.get(), syntax, &pending_warnings());
 }
 
@@ -120,7 +121,9 @@ CopyPicture copy_picture(const TiledCopy& c) {
 
 // ThrMMA: a thread's coordinate in ThrLayoutVMNK and its cells of A, B and C in value order.
 Output show_thread_slice(const TiledMma& m, const ShowOptions& o) {
-  if (o.picture.format) throw Error("--thread prints a thread's slice as text or JSON; to draw threads use --threads " + std::to_string(*o.thread));
+  if (o.picture.format)
+    throw Error("--thread prints a thread's slice as text or JSON; to draw threads use --threads " +
+                std::to_string(*o.thread));
   ThrMmaSlice s = thread_slice(m, *o.thread);
   struct Operand {
     const char* name;
@@ -145,10 +148,12 @@ Output show_thread_slice(const TiledMma& m, const ShowOptions& o) {
   }
   std::string t = "thread " + std::to_string(s.thr_idx) + ": (V,M,N,K) coordinate " + to_string(s.thr_vmnk) + "\n";
   for (const auto& op : ops) {
-    t += std::string("  ") + static_cast<char>(std::toupper(op.name[0])) + " (" + op.row_name + "," + op.col_name + "):";
+    t +=
+        std::string("  ") + static_cast<char>(std::toupper(op.name[0])) + " (" + op.row_name + "," + op.col_name + "):";
     for (size_t v = 0; v < op.cells->size(); ++v) {
       int64_t cell = (*op.cells)[v];
-      t += " V" + std::to_string(v) + "=(" + std::to_string(cell % op.rows) + "," + std::to_string(cell / op.rows) + ")";
+      t +=
+          " V" + std::to_string(v) + "=(" + std::to_string(cell % op.rows) + "," + std::to_string(cell / op.rows) + ")";
     }
     t += "\n";
   }
@@ -156,7 +161,8 @@ Output show_thread_slice(const TiledMma& m, const ShowOptions& o) {
 }
 
 Output show_tiled_mma(const TiledMma& m, const ShowOptions& o, bool atom_only_text) {
-  if (o.thread && o.picture.format && !atom_only_text) return draw_mma_thread(m, o, o.mma_inspect);  // mma --thread: app/inspect.cpp
+  if (o.thread && o.picture.format && !atom_only_text)
+    return draw_mma_thread(m, o, o.mma_inspect);  // mma --thread: app/inspect.cpp
   if (o.thread) return show_thread_slice(m, o);
   if (o.json) return text(tiled_mma_json(m));
   if (o.picture.format) return draw(mma_scene(mma_picture(m), view_options(o)), o.picture, Format::kTxt);
@@ -204,7 +210,7 @@ int parse_arch(const std::string& arch) {
   std::string a = lower(arch);
   if (a.rfind("sm_", 0) == 0) a = a.substr(3);
   else if (a.rfind("sm", 0) == 0) a = a.substr(2);
-  while (!a.empty() && std::isalpha(static_cast<unsigned char>(a.back()))) a.pop_back();  // sm90a
+  while (!a.empty() && std::isalpha(static_cast<unsigned char>(a.back()))) a.pop_back();    // sm90a
   if (a.empty() || a.size() > 4 || a.find_first_not_of("0123456789") != std::string::npos)  // sm1..sm9999
     throw Error("--arch expects an architecture such as sm80 or sm90, got '" + arch + "'");
   return std::stoi(a);
@@ -233,8 +239,8 @@ std::optional<Format> format_for_output(std::optional<Format> flag, bool& json, 
   if ((json || flag) && (by_name || json_name)) {
     const bool agree = json ? json_name : (by_name && *by_name == *flag);
     if (!agree)
-      throw Error(given() + " contradicts the file name " + path + " (" + (json_name ? std::string("JSON") : format_name(*by_name)) +
-                  "): drop the flag or rename the file");
+      throw Error(given() + " contradicts the file name " + path + " (" +
+                  (json_name ? std::string("JSON") : format_name(*by_name)) + "): drop the flag or rename the file");
   }
   if (json || flag) return flag;
   if (json_name) json = true;
@@ -293,12 +299,14 @@ Output run_tv(const ShowOptions& o, const std::string& tile) {
 Output run_atom(const ShowOptions& o) {
   register_catalogue_names();
   auto atom = find_atom(o.input);
-  if (const MmaAtom* mma = std::get_if<MmaAtom>(&atom)) return show_tiled_mma(make_tiled_mma(*mma), o, /*atom_only_text=*/true);
+  if (const MmaAtom* mma = std::get_if<MmaAtom>(&atom))
+    return show_tiled_mma(make_tiled_mma(*mma), o, /*atom_only_text=*/true);
   const CopyAtom& copy = std::get<CopyAtom>(atom);
   if (o.thread) throw Error("--thread is for MMA atoms and TiledMMAs");
   if (o.json) return text(copy_atom_json(copy).dump());
   if (o.picture.format)
-    throw Error("a copy atom alone has no tile to draw; draw a tiling of it: cutevis copy 'make_tiled_copy(" + copy.name + "{}, Layout<Shape<_32,_1>>{})'");
+    throw Error("a copy atom alone has no tile to draw; draw a tiling of it: cutevis copy 'make_tiled_copy(" +
+                copy.name + "{}, Layout<Shape<_32,_1>>{})'");
   return text(to_string(copy));
 }
 
@@ -306,7 +314,8 @@ std::string mma_expression(const std::string& atom, const std::string& atom_layo
   std::string a = atom;
   if (a.size() < 2 || a.compare(a.size() - 2, 2, "{}") != 0) a += "{}";
   std::string e = "make_tiled_mma(" + a;
-  if (!atom_layout.empty() || !tile.empty()) e += ", " + (atom_layout.empty() ? std::string("Layout<Shape<_1,_1,_1>>{}") : atom_layout);
+  if (!atom_layout.empty() || !tile.empty())
+    e += ", " + (atom_layout.empty() ? std::string("Layout<Shape<_1,_1,_1>>{}") : atom_layout);
   if (!tile.empty()) e += ", " + tile;
   return e + ")";
 }
@@ -319,8 +328,10 @@ Output run_mma(const ShowOptions& o) {
   }
   if (const TiledMma* m = as_tiled_mma(v)) return show_tiled_mma(*m, o, false);
   if (const MmaAtom* a = as_mma_atom(v)) return show_tiled_mma(make_tiled_mma(*a), o, false);
-  throw Error("cutevis mma needs a TiledMMA or an MMA atom, e.g. make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{}); got " +
-              v.kind_name() + " " + v.to_string());
+  throw Error(
+      "cutevis mma needs a TiledMMA or an MMA atom, e.g. make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, "
+      "Layout<Shape<_2,_2,_1>>{}); got " +
+      v.kind_name() + " " + v.to_string());
 }
 
 Output run_copy(const ShowOptions& o) {
@@ -332,11 +343,14 @@ Output run_copy(const ShowOptions& o) {
   if (const CopyAtom* a = as_copy_atom(v)) {
     if (o.json) return text(copy_atom_json(*a).dump());
     if (o.picture.format)
-      throw Error("a copy atom alone has no tile to draw; draw a tiling of it, e.g. make_tiled_copy(" + a->name + "{}, Layout<Shape<_32,_1>>{})");
+      throw Error("a copy atom alone has no tile to draw; draw a tiling of it, e.g. make_tiled_copy(" + a->name +
+                  "{}, Layout<Shape<_32,_1>>{})");
     return text(to_string(*a));
   }
-  throw Error("cutevis copy needs a TiledCopy, e.g. make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, <tiled mma>); got " +
-              v.kind_name() + " " + v.to_string());
+  throw Error(
+      "cutevis copy needs a TiledCopy, e.g. make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, <tiled mma>); "
+      "got " +
+      v.kind_name() + " " + v.to_string());
 }
 
 Output run_list(const ListOptions& o) {
@@ -353,13 +367,20 @@ Output run_list(const ListOptions& o) {
     if (sm >= 0 && a.sm != sm) continue;
     if (!name_matches(name, o.pattern) && !name_matches(a.name, o.pattern)) continue;
     ++count;
-    std::string types = short_type(a.type_d) + " = " + short_type(a.type_a) + " * " + short_type(a.type_b) + " + " + short_type(a.type_c);
+    std::string types = short_type(a.type_d) + " = " + short_type(a.type_a) + " * " + short_type(a.type_b) + " + " +
+                        short_type(a.type_c);
     if (o.json) {
-      rows.push_back({{"kind", "mma_atom"}, {"name", name}, {"cpp_type", a.name}, {"sm", a.sm}, {"shape_mnk", to_string(a.shape_mnk)},
-                      {"threads", size(a.thr_id)}, {"types", types}, {"ptx", a.ptx}});
+      rows.push_back({{"kind", "mma_atom"},
+                      {"name", name},
+                      {"cpp_type", a.name},
+                      {"sm", a.sm},
+                      {"shape_mnk", to_string(a.shape_mnk)},
+                      {"threads", size(a.thr_id)},
+                      {"types", types},
+                      {"ptx", a.ptx}});
     } else {
-      table << "mma   sm" << (a.sm ? std::to_string(a.sm) : std::string("--")) << "  " << name << "  MNK " << to_string(a.shape_mnk) << "  "
-            << types << "  " << size(a.thr_id) << " threads\n";
+      table << "mma   sm" << (a.sm ? std::to_string(a.sm) : std::string("--")) << "  " << name << "  MNK "
+            << to_string(a.shape_mnk) << "  " << types << "  " << size(a.thr_id) << " threads\n";
     }
   }
   for (const CopyAtom& a : copy_catalogue()) {
@@ -367,11 +388,16 @@ Output run_list(const ListOptions& o) {
     if (!name_matches(a.name, o.pattern) && !name_matches(a.op, o.pattern)) continue;
     ++count;
     if (o.json) {
-      rows.push_back({{"kind", "copy_atom"}, {"name", a.name}, {"op", a.op}, {"sm", a.sm}, {"value_type", a.value_type.name},
-                      {"threads", size(a.thr_id)}, {"ptx", a.ptx}});
+      rows.push_back({{"kind", "copy_atom"},
+                      {"name", a.name},
+                      {"op", a.op},
+                      {"sm", a.sm},
+                      {"value_type", a.value_type.name},
+                      {"threads", size(a.thr_id)},
+                      {"ptx", a.ptx}});
     } else {
-      table << "copy  sm" << (a.sm ? std::to_string(a.sm) : std::string("--")) << "  " << a.name << "  " << size(a.thr_id) << " threads"
-            << (a.ptx.empty() ? "" : "  " + a.ptx) << "\n";
+      table << "copy  sm" << (a.sm ? std::to_string(a.sm) : std::string("--")) << "  " << a.name << "  "
+            << size(a.thr_id) << " threads" << (a.ptx.empty() ? "" : "  " + a.ptx) << "\n";
     }
   }
   if (o.json) return text(rows.dump());
@@ -412,7 +438,9 @@ DiffPicture diff_picture(const VerifyReport& r) {
     }
     pic.operands.push_back(std::move(d));
   }
-  if (pic.operands.empty()) throw Error("nothing to draw: the report has no per-cell data (" + to_string(r.status) + (r.reason.empty() ? "" : ": " + r.reason) + ")");
+  if (pic.operands.empty())
+    throw Error("nothing to draw: the report has no per-cell data (" + to_string(r.status) +
+                (r.reason.empty() ? "" : ": " + r.reason) + ")");
   pic.notes.push_back(r.atom + ": " + to_string(r.status) + (r.device.empty() ? "" : " on " + r.device));
   if (!r.established.empty()) pic.notes.push_back(r.established);
   return pic;
@@ -424,14 +452,17 @@ VerifyOutcome run_verify(const VerifyOptions& o) {
   register_catalogue_names();
   VerifyOutcome out;
   const VerifyPipelineOptions& vp = o.pipeline_flags;
-  if (!vp.on && !(vp.mma + vp.smem_a + vp.smem_b + vp.data_a + vp.data_b + vp.copy_a + vp.copy_b + vp.g2s + vp.g2s_a + vp.g2s_b + vp.gmem_a + vp.gmem_b).empty())
+  if (!vp.on && !(vp.mma + vp.smem_a + vp.smem_b + vp.data_a + vp.data_b + vp.copy_a + vp.copy_b + vp.g2s + vp.g2s_a +
+                  vp.g2s_b + vp.gmem_a + vp.gmem_b)
+                     .empty())
     throw Error("--mma, --smem-a/-b, --data-a/-b, --copy-a/-b, --g2s, --g2s-a/-b and --gmem-a/-b go with --pipeline");
   if (o.pipeline_flags.on) {
     VerifyReport report = verify_pipeline(pipeline_spec(o));
     out.exit_code = verify_exit_code({report});
     if (o.picture.format && report.operands.empty()) {
       out.output = Output{};  // nothing ran: no picture, only the notice below
-      if (out.exit_code == kExitEnvironment) out.notice = "cutevis: the GPU environment failed: " + report.reason + " (exit 5)";
+      if (out.exit_code == kExitEnvironment)
+        out.notice = "cutevis: the GPU environment failed: " + report.reason + " (exit 5)";
     } else if (o.picture.format) {
       ShowOptions show;
       show.input = "verify --pipeline " + o.pipeline_flags.mma;
@@ -466,17 +497,22 @@ VerifyOutcome run_verify(const VerifyOptions& o) {
     VerifyReport report;
     auto atom = find_atom(o.name);
     if (const MmaAtom* mma = std::get_if<MmaAtom>(&atom)) {
-      if (copy_flags) throw Error("--layout-src/--layout-dst are for copy atoms; " + mma->short_name + " is an MMA atom (use --layout-a/-b/-c)");
+      if (copy_flags)
+        throw Error("--layout-src/--layout-dst are for copy atoms; " + mma->short_name +
+                    " is an MMA atom (use --layout-a/-b/-c)");
       report = verify_mma(*mma, ov);
     } else {
       const CopyAtom& copy = std::get<CopyAtom>(atom);
-      if (mma_flags) throw Error("--layout-a/-b/-c, --thr-id and --smem-layout are for MMA atoms; " + copy.name + " is a copy atom (use --layout-src/--layout-dst)");
+      if (mma_flags)
+        throw Error("--layout-a/-b/-c, --thr-id and --smem-layout are for MMA atoms; " + copy.name +
+                    " is a copy atom (use --layout-src/--layout-dst)");
       report = verify_copy(copy, ov);
     }
     out.exit_code = verify_exit_code({report});
     if (o.picture.format && (out.exit_code == kExitNoGpu || out.exit_code == kExitEnvironment)) {
       out.output = Output{};  // nothing ran: no picture, only the notice below
-      if (out.exit_code == kExitEnvironment) out.notice = "cutevis: the GPU environment failed: " + report.reason + " (exit 5)";
+      if (out.exit_code == kExitEnvironment)
+        out.notice = "cutevis: the GPU environment failed: " + report.reason + " (exit 5)";
     } else if (o.picture.format) {
       ShowOptions show;
       show.input = "verify " + o.name;

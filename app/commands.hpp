@@ -26,14 +26,14 @@ std::vector<std::string> take_warnings();
 
 // Picture flags shared by layout, tv, atom, mma and copy.
 struct PictureOptions {
-  std::optional<Format> format;     // --tex --svg --png --pdf --txt --html, or -o's extension
-  Style style = Style::kDefault;    // --style default|cute
-  std::string color_by = "auto";    // --color-by thread|value|warp|index|bank|none
-  std::string threads;              // --threads 0,5,32-35
-  int bank_element_bits = 16;       // --element-bits for --color-by bank
-  bool ansi_color = false;          // text pictures on a colour terminal
-  double scale = 1.0;               // --scale: PNG/PDF/SVG size factor
-  double cell = 0;                  // --cell PX: cell size (0: from the longest label)
+  std::optional<Format> format;   // --tex --svg --png --pdf --txt --html, or -o's extension
+  Style style = Style::kDefault;  // --style default|cute
+  std::string color_by = "auto";  // --color-by thread|value|warp|index|bank|none
+  std::string threads;            // --threads 0,5,32-35
+  int bank_element_bits = 16;     // --element-bits for --color-by bank
+  bool ansi_color = false;        // text pictures on a colour terminal
+  double scale = 1.0;             // --scale: PNG/PDF/SVG size factor
+  double cell = 0;                // --cell PX: cell size (0: from the longest label)
 };
 
 // The format `-o PATH` asks for: the flag given, else the file's extension.  A flag
@@ -49,13 +49,13 @@ struct EvalOptions {
 };
 
 struct ShowOptions {
-  std::string input;    // an expression or a name
-  bool json = false;    // --json
+  std::string input;              // an expression or a name
+  bool json = false;              // --json
   Syntax syntax = Syntax::kAuto;  // --dsl: read the expression as CuTeDSL (Python)
   PictureOptions picture;
-  std::optional<int64_t> thread;  // atom/mma --thread T: that thread's slice (ThrMMA)
-  std::shared_ptr<Environment> env;  // --from / -D declarations (app/sources.hpp), or null
-  const struct InspectOptions* inspect = nullptr;  // copy --src/--dst/--analyze (app/inspect.hpp)
+  std::optional<int64_t> thread;                          // atom/mma --thread T: that thread's slice (ThrMMA)
+  std::shared_ptr<Environment> env;                       // --from / -D declarations (app/sources.hpp), or null
+  const struct InspectOptions* inspect = nullptr;         // copy --src/--dst/--analyze (app/inspect.hpp)
   const struct MmaInspectOptions* mma_inspect = nullptr;  // mma --smem-a/--smem-b --analyze
 };
 
@@ -92,22 +92,22 @@ Output run_list(const ListOptions& options);
 // verify --pipeline: a TiledMMA, the operands' shared-memory layouts and the copies around it.
 struct VerifyPipelineOptions {
   bool on = false;
-  std::string mma;                       // the TiledMMA expression
-  std::string smem_a, smem_b;            // (M,K) / (N,K) shared-memory layouts
-  std::string data_a, data_b;            // where the data really is (the producer's layout), default smem_a/b
-  std::string copy_a, copy_b;            // S2R copy atoms (mma.sync)
-  std::string g2s, g2s_a, g2s_b;         // G2S TiledCopy expressions (both, or per operand)
-  std::string gmem_a, gmem_b;            // global layouts (G2S sources), default K-major
+  std::string mma;                // the TiledMMA expression
+  std::string smem_a, smem_b;     // (M,K) / (N,K) shared-memory layouts
+  std::string data_a, data_b;     // where the data really is (the producer's layout), default smem_a/b
+  std::string copy_a, copy_b;     // S2R copy atoms (mma.sync)
+  std::string g2s, g2s_a, g2s_b;  // G2S TiledCopy expressions (both, or per operand)
+  std::string gmem_a, gmem_b;     // global layouts (G2S sources), default K-major
 };
 struct VerifyOptions {
-  std::string name;                      // an MMA or copy atom
-  std::string layout_a, layout_b, layout_c, thr_id;   // hand-written MMA layouts
-  std::string layout_src, layout_dst;    // hand-written copy layouts
-  std::string smem_layout;               // GMMA: INTER, SW32, SW64, SW128
-  bool all = false;                      // the whole runnable catalogue
-  std::string arch;                      // with --all: only this architecture
-  std::string contains;                  // with --all: only names containing this
-  bool every = false;                    // with --all: one line per atom
+  std::string name;                                  // an MMA or copy atom
+  std::string layout_a, layout_b, layout_c, thr_id;  // hand-written MMA layouts
+  std::string layout_src, layout_dst;                // hand-written copy layouts
+  std::string smem_layout;                           // GMMA: INTER, SW32, SW64, SW128
+  bool all = false;                                  // the whole runnable catalogue
+  std::string arch;                                  // with --all: only this architecture
+  std::string contains;                              // with --all: only names containing this
+  bool every = false;                                // with --all: one line per atom
   bool json = false;
   PictureOptions picture;                // a diff picture of a single atom's report
   std::shared_ptr<Environment> env;      // --from / -D declarations for the --layout-* options
@@ -115,8 +115,8 @@ struct VerifyOptions {
 };
 struct VerifyOutcome {
   Output output;
-  int exit_code = 0;    // 0 agree, 1 disagree, 3 no usable GPU/CUDA
-  std::string notice;   // a line for stderr (no GPU), or empty
+  int exit_code = 0;   // 0 agree, 1 disagree, 3 no usable GPU/CUDA
+  std::string notice;  // a line for stderr (no GPU), or empty
 };
 // `cutevis verify`: run the real instruction and compare ownership.
 VerifyOutcome run_verify(const VerifyOptions& options);

@@ -166,7 +166,8 @@ std::vector<DocsCommand> docs_commands(const std::string& text, const std::strin
       if (!cmd.output.empty()) throw Error(where(cmd.line) + ": more than one -o");
       cmd.output = value;
     }
-    if (cmd.output.empty() || cmd.output == "-") throw Error(where(cmd.line) + ": a docs command writes a file: add -o PATH");
+    if (cmd.output.empty() || cmd.output == "-")
+      throw Error(where(cmd.line) + ": a docs command writes a file: add -o PATH");
     cmd.path = (base / cmd.output).lexically_normal().string();
     out.push_back(std::move(cmd));
   }
@@ -188,8 +189,8 @@ DocsResult run_docs(const DocsOptions& opt) {
   for (size_t i = 0; i < commands.size(); ++i)
     for (size_t j = 0; j < i; ++j)
       if (commands[i].path == commands[j].path)
-        throw Error(commands[i].markdown + ":" + std::to_string(commands[i].line) + ": " + commands[i].output + " is also written at " +
-                    commands[j].markdown + ":" + std::to_string(commands[j].line));
+        throw Error(commands[i].markdown + ":" + std::to_string(commands[i].line) + ": " + commands[i].output +
+                    " is also written at " + commands[j].markdown + ":" + std::to_string(commands[j].line));
 
   const std::string binary = opt.cutevis.empty() ? fs::read_symlink("/proc/self/exe").string() : opt.cutevis;
   TempDir tmp;
@@ -207,8 +208,8 @@ DocsResult run_docs(const DocsOptions& opt) {
     const int status = run(binary, args, tmp.path / "stderr", err);
     if (status != 0) {
       while (!err.empty() && err.back() == '\n') err.pop_back();
-      throw Error(c.markdown + ":" + std::to_string(c.line) + ": cutevis " + (args.empty() ? "" : args[0]) + " ... exited " +
-                  std::to_string(status) + (err.empty() ? std::string() : ":\n" + err));
+      throw Error(c.markdown + ":" + std::to_string(c.line) + ": cutevis " + (args.empty() ? "" : args[0]) +
+                  " ... exited " + std::to_string(status) + (err.empty() ? std::string() : ":\n" + err));
     }
     bool fresh_ok = false, old_ok = false;
     const std::string fresh = slurp(out_name, fresh_ok);
@@ -233,12 +234,13 @@ DocsResult run_docs(const DocsOptions& opt) {
     }
   }
   if (opt.check) {
-    result.report += "cutevis docs --check: " + std::to_string(commands.size()) + " pictures, " + std::to_string(current) +
-                     " up to date, " + std::to_string(stale) + " stale or missing" + (stale ? " (run cutevis docs to redraw them)" : "") + "\n";
+    result.report += "cutevis docs --check: " + std::to_string(commands.size()) + " pictures, " +
+                     std::to_string(current) + " up to date, " + std::to_string(stale) + " stale or missing" +
+                     (stale ? " (run cutevis docs to redraw them)" : "") + "\n";
     result.exit_code = stale ? 1 : 0;
   } else {
-    result.report += "cutevis docs: " + std::to_string(commands.size()) + " pictures, " + std::to_string(written) + " written, " +
-                     std::to_string(current) + " up to date\n";
+    result.report += "cutevis docs: " + std::to_string(commands.size()) + " pictures, " + std::to_string(written) +
+                     " written, " + std::to_string(current) + " up to date\n";
   }
   return result;
 }

@@ -4,12 +4,12 @@
 namespace cutevis {
 
 enum ExitCode : int {
-  kExitOk = 0,            // success (verify: every operand agrees)
-  kExitDisagree = 1,      // verify: the hardware disagrees with a layout
-  kExitBadInput = 2,      // bad input: a bad expression, name, flag or option
-  kExitNoGpu = 3,         // verify: no usable GPU or CUDA on this machine
-  kExitIoError = 4,       // an output (a file, or stdout: full disk, closed pipe) could not be written
-  kExitEnvironment = 5,   // verify: the GPU environment failed (a driver rejected a kernel, a launch failed)
+  kExitOk = 0,           // success (verify: every operand agrees)
+  kExitDisagree = 1,     // verify: the hardware disagrees with a layout
+  kExitBadInput = 2,     // bad input: a bad expression, name, flag or option
+  kExitNoGpu = 3,        // verify: no usable GPU or CUDA on this machine
+  kExitIoError = 4,      // an output (a file, or stdout: full disk, closed pipe) could not be written
+  kExitEnvironment = 5,  // verify: the GPU environment failed (a driver rejected a kernel, a launch failed)
 };
 
 }  // namespace cutevis

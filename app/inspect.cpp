@@ -2,13 +2,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/sources.hpp"
 #include "atoms/analysis/copy_analysis.hpp"
 #include "atoms/analysis/partition.hpp"
 #include "atoms/copy_catalogue.hpp"
 #include "atoms/mma_names.hpp"
-#include "atoms/tiled_mma.hpp"
 #include "atoms/tiled_copy.hpp"
-#include "app/sources.hpp"
+#include "atoms/tiled_mma.hpp"
 #include "lib/expr.hpp"
 #include "renderers/cost_grid.hpp"
 #include "renderers/render.hpp"
@@ -16,7 +16,9 @@
 
 namespace cutevis {
 
-bool wants_inspection(const InspectOptions& o) { return o.analyze || !o.src.empty() || !o.dst.empty() || !o.mma.empty(); }
+bool wants_inspection(const InspectOptions& o) {
+  return o.analyze || !o.src.empty() || !o.dst.empty() || !o.mma.empty();
+}
 
 namespace {
 
@@ -29,15 +31,17 @@ nlohmann::json partition_json(const ThreadPartition& p, const IntTuple& shape) {
   nlohmann::json cells = nlohmann::json::array();
   const int64_t rows = size(shape[0]);
   for (int64_t c : p.cells) cells.push_back({c % rows, c / rows});
-  return {{"thread", p.thread}, {"layout", to_string(p.layout)}, {"offset", p.offset}, {"text", p.text}, {"cells", cells}, {"offsets", p.offsets}};
+  return {{"thread", p.thread}, {"layout", to_string(p.layout)}, {"offset", p.offset}, {"text", p.text},
+          {"cells", cells},     {"offsets", p.offsets}};
 }
 
 std::string partition_text(const char* name, const ThreadPartition& p, const IntTuple& shape) {
-  std::string s = std::string(name) + " of thread " + std::to_string(p.thread) + " (CPY,CPY_M,CPY_N): " + p.text + "\n  (m,n)->offset:";
+  std::string s = std::string(name) + " of thread " + std::to_string(p.thread) + " (CPY,CPY_M,CPY_N): " + p.text +
+                  "\n  (m,n)->offset:";
   const int64_t rows = size(shape[0]);
   for (size_t i = 0; i < p.cells.size(); ++i)
-    s += (i % 8 == 0 ? "\n   " : "") + std::string(" (") + std::to_string(p.cells[i] % rows) + "," + std::to_string(p.cells[i] / rows) + ")->" +
-         std::to_string(p.offsets[i]);
+    s += (i % 8 == 0 ? "\n   " : "") + std::string(" (") + std::to_string(p.cells[i] % rows) + "," +
+         std::to_string(p.cells[i] / rows) + ")->" + std::to_string(p.offsets[i]);
   return s + "\n";
 }
 
@@ -65,7 +69,8 @@ ViewOptions thread_view(const ShowOptions& show) {
 
 // `copy --thread T --svg ...`: source and destination tensors with T's partition_S/D cells
 // highlighted, each labelled with its value index (element i of the partition).
-Output draw_copy_thread(const TiledCopy& copy, const ShowOptions& show, const CopyTensor& src, const CopyTensor& dst, bool has_src, bool has_dst) {
+Output draw_copy_thread(const TiledCopy& copy, const ShowOptions& show, const CopyTensor& src, const CopyTensor& dst,
+                        bool has_src, bool has_dst) {
   const IntTuple sh = shape(has_src ? src.layout : dst.layout);
   if (sh.rank() != 2) throw Error("--thread draws an (M,N) tensor; got " + to_string(sh));
   (void)partition_S(copy, make_layout(sh), *show.thread);  // names a thread outside the copy
@@ -76,9 +81,14 @@ Output draw_copy_thread(const TiledCopy& copy, const ShowOptions& show, const Co
   pic.n = size(sh[1]);
   pic.num_threads = copy.num_threads;
   Scene scene = copy_scene(pic, thread_view(show));
-  if (has_src) scene.legend.push_back("S: partition_S of thread " + std::to_string(*show.thread) + " = " + partition_S(copy, src.layout, *show.thread).text);
-  if (has_dst) scene.legend.push_back("D: partition_D of thread " + std::to_string(*show.thread) + " = " + partition_D(copy, dst.layout, *show.thread).text);
-  scene.legend.push_back("Vi = element i of the thread's (CPY,CPY_M,CPY_N) partition, over the whole " + to_string(sh) + " tensor");
+  if (has_src)
+    scene.legend.push_back("S: partition_S of thread " + std::to_string(*show.thread) + " = " +
+                           partition_S(copy, src.layout, *show.thread).text);
+  if (has_dst)
+    scene.legend.push_back("D: partition_D of thread " + std::to_string(*show.thread) + " = " +
+                           partition_D(copy, dst.layout, *show.thread).text);
+  scene.legend.push_back("Vi = element i of the thread's (CPY,CPY_M,CPY_N) partition, over the whole " + to_string(sh) +
+                         " tensor");
   return draw_picture(scene, show);
 }
 
@@ -91,12 +101,14 @@ Output draw_mma_thread(const TiledMma& mma, const ShowOptions& show, const MmaIn
   if (o && !o->smem_a.empty()) a = parse_copy_tensor(o->smem_a, MemorySpace::kSmem, evaluator_of(show));
   if (o && !o->smem_b.empty()) b = parse_copy_tensor(o->smem_b, MemorySpace::kSmem, evaluator_of(show));
   for (const auto* t : {&a, &b})
-    if (*t && rank((*t)->layout) != 2) throw Error("--smem-a/--smem-b are (M,K) / (N,K) tensors; got " + to_string((*t)->layout));
+    if (*t && rank((*t)->layout) != 2)
+      throw Error("--smem-a/--smem-b are (M,K) / (N,K) tensors; got " + to_string((*t)->layout));
   const int64_t m = a ? size(shape(a->layout)[0]) : tile_m(mma), n = b ? size(shape(b->layout)[0]) : tile_n(mma);
   // K from whichever tensor is given (both: they must agree), else the tile's
   const int64_t k_given = a ? size(shape(a->layout)[1]) : b ? size(shape(b->layout)[1]) : tile_k(mma);
   const int64_t ka = a ? size(shape(a->layout)[1]) : k_given, kb = b ? size(shape(b->layout)[1]) : k_given;
-  if (ka != kb) throw Error("A has K = " + std::to_string(ka) + ", B has K = " + std::to_string(kb) + ": give tensors of one K");
+  if (ka != kb)
+    throw Error("A has K = " + std::to_string(ka) + ", B has K = " + std::to_string(kb) + ": give tensors of one K");
   MmaPicture pic;
   pic.tv_a = tensor_layout_tv(mma, 'A', tup(m, ka));
   pic.tv_b = tensor_layout_tv(mma, 'B', tup(n, ka));
@@ -111,24 +123,29 @@ Output draw_mma_thread(const TiledMma& mma, const ShowOptions& show, const MmaIn
   Scene scene = mma_scene(pic, thread_view(show));
   const int64_t t = *show.thread;
   auto line = [&](char op, const AnyLayout& tensor) {
-    scene.legend.push_back(std::string(1, op) + ": partition_" + op + " of thread " + std::to_string(t) + " = " + partition_mma(mma, op, tensor, t).text);
+    scene.legend.push_back(std::string(1, op) + ": partition_" + op + " of thread " + std::to_string(t) + " = " +
+                           partition_mma(mma, op, tensor, t).text);
   };
   line('A', a ? a->layout : AnyLayout(make_layout(tup(m, ka))));
   line('B', b ? b->layout : AnyLayout(make_layout(tup(n, ka))));
   line('C', AnyLayout(make_layout(tup(m, n), tup(n, 1))));
-  scene.legend.push_back("Vi = element i of the thread's (MMA,MMA_M,MMA_K) / (MMA,MMA_N,MMA_K) / (MMA,MMA_M,MMA_N) partition");
+  scene.legend.push_back(
+      "Vi = element i of the thread's (MMA,MMA_M,MMA_K) / (MMA,MMA_N,MMA_K) / (MMA,MMA_M,MMA_N) partition");
   return draw_picture(scene, show);
 }
 
 Output run_copy_inspection(const TiledCopy& copy, const ShowOptions& show, const InspectOptions& o) {
-  if (!o.analyze && !show.thread && o.mma.empty()) throw Error("--src/--dst place the copy over tensors: add --analyze, or --thread T for that thread's partitions");
+  if (!o.analyze && !show.thread && o.mma.empty())
+    throw Error("--src/--dst place the copy over tensors: add --analyze, or --thread T for that thread's partitions");
   auto [src_space, dst_space] = default_spaces(copy.atom);
-  const CopyTensor src = parse_copy_tensor(o.src, src_space, evaluator_of(show)), dst = parse_copy_tensor(o.dst, dst_space, evaluator_of(show));
+  const CopyTensor src = parse_copy_tensor(o.src, src_space, evaluator_of(show)),
+                   dst = parse_copy_tensor(o.dst, dst_space, evaluator_of(show));
   const std::string& color_by = show.picture.color_by;
   const bool cost_picture = color_by == "conflict" || color_by == "sector";
   if (show.thread && show.picture.format && !cost_picture) {
     if (o.src.empty() && o.dst.empty()) throw Error("--thread needs --src and/or --dst: the tensors to partition");
-    if (o.analyze || !o.mma.empty()) throw Error("--thread with a picture draws the thread's partitions; --analyze and --mma print text or --json");
+    if (o.analyze || !o.mma.empty())
+      throw Error("--thread with a picture draws the thread's partitions; --analyze and --mma print text or --json");
     return draw_copy_thread(copy, show, src, dst, !o.src.empty(), !o.dst.empty());
   }
   nlohmann::json j = nlohmann::json::object();
@@ -151,21 +168,32 @@ Output run_copy_inspection(const TiledCopy& copy, const ShowOptions& show, const
     register_catalogue_names();
     Value v = evaluate_source(o.mma, show.env.get(), show.syntax);
     const TiledMma* mma = as_tiled_mma(v);
-    if (mma == nullptr) throw Error("--mma needs a TiledMMA, e.g. make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{}); got " + v.describe());
+    if (mma == nullptr)
+      throw Error(
+          "--mma needs a TiledMMA, e.g. make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{}); "
+          "got " +
+          v.describe());
     FragmentCheck f = check_fragment(copy, *mma, o.operand[0]);
-    j["fragment_check"] = {{"operand", f.operand}, {"matches", f.matches}, {"threads", f.threads_checked}, {"first_mismatch", f.first_mismatch}};
+    j["fragment_check"] = {{"operand", f.operand},
+                           {"matches", f.matches},
+                           {"threads", f.threads_checked},
+                           {"first_mismatch", f.first_mismatch}};
     text += "destination fragment vs the MMA's " + f.operand + ": " +
-            (f.matches ? "matches for all " + std::to_string(f.threads_checked) + " threads\n" : "MISMATCH, " + f.first_mismatch + "\n");
+            (f.matches ? "matches for all " + std::to_string(f.threads_checked) + " threads\n"
+                       : "MISMATCH, " + f.first_mismatch + "\n");
   }
-  if (cost_picture && !show.picture.format) throw Error("--color-by " + color_by + " colours a picture: add --svg, --tex, --png, --pdf or --txt");
-  if (show.picture.format && !cost_picture) throw Error("copy --analyze draws --color-by conflict (shared memory) or --color-by sector (global memory)");
+  if (cost_picture && !show.picture.format)
+    throw Error("--color-by " + color_by + " colours a picture: add --svg, --tex, --png, --pdf or --txt");
+  if (show.picture.format && !cost_picture)
+    throw Error("copy --analyze draws --color-by conflict (shared memory) or --color-by sector (global memory)");
   if (cost_picture && !o.analyze) throw Error("--color-by " + color_by + " needs --analyze");
   if (o.analyze) {
     CopyAnalysis a = analyze_copy(copy, src, dst);
     if (cost_picture) {
       const MemorySpace want = color_by == "conflict" ? MemorySpace::kSmem : MemorySpace::kGmem;
       const bool use_src = src.space == want;
-      if (!use_src && dst.space != want) throw Error("--color-by " + color_by + " needs a " + to_string(want) + " tensor");
+      if (!use_src && dst.space != want)
+        throw Error("--color-by " + color_by + " needs a " + to_string(want) + " tensor");
       const CopyAnalysis::CellCosts& cells = use_src ? a.src_cells : a.dst_cells;
       CostGrid g;
       g.title = show.input;
@@ -175,9 +203,12 @@ Output run_copy_inspection(const TiledCopy& copy, const ShowOptions& show, const
         g.prefix = "w";
         g.value = cells.wavefront;
         g.marked = cells.conflicted;
-        g.legend = {std::string(use_src ? "src" : "dst") + " smem: wN = the wavefront (within its instruction) that serves the cell; ! = its instruction has bank conflicts",
-                    "smem: " + std::to_string(a.smem.wavefronts) + " wavefronts, ideal " + std::to_string(a.smem.ideal_wavefronts) + ", " +
-                        std::to_string(a.smem.bank_conflicts) + " bank conflicts"};
+        g.legend = {std::string(use_src ? "src" : "dst") +
+                        " smem: wN = the wavefront (within its instruction) that serves the cell; ! = its instruction "
+                        "has bank conflicts",
+                    "smem: " + std::to_string(a.smem.wavefronts) + " wavefronts, ideal " +
+                        std::to_string(a.smem.ideal_wavefronts) + ", " + std::to_string(a.smem.bank_conflicts) +
+                        " bank conflicts"};
       } else {
         g.prefix = "s";
         int64_t first = -1;
@@ -186,8 +217,9 @@ Output run_copy_inspection(const TiledCopy& copy, const ShowOptions& show, const
         g.value = cells.sector;
         for (int64_t& s : g.value)
           if (s >= 0) s -= first;
-        g.legend = {std::string(use_src ? "src" : "dst") + " gmem: sN = the cell's 32-byte sector (from the first)",
-                    "gmem: " + std::to_string(a.gmem.requests) + " requests, " + std::to_string(a.gmem.sectors) + " sectors"};
+        g.legend = {
+            std::string(use_src ? "src" : "dst") + " gmem: sN = the cell's 32-byte sector (from the first)",
+            "gmem: " + std::to_string(a.gmem.requests) + " requests, " + std::to_string(a.gmem.sectors) + " sectors"};
       }
       return draw_picture(cost_grid_scene(g), show);
     }
@@ -209,8 +241,9 @@ namespace {
 TiledCopy operand_copy(const TiledMma& mma, char operand, const std::string& atom_name) {
   const ValueType& type = operand == 'A' ? mma.atom.type_a : mma.atom.type_b;
   CopyAtom atom = atom_name.empty() ? make_copy_atom("AutoVectorizingCopy", type)
-                  : atom_name.find('<') != std::string::npos && atom_name.rfind("Copy_Atom", 0) == 0 ? find_copy_atom(atom_name)
-                                                                                                     : make_copy_atom(atom_name, type);
+                  : atom_name.find('<') != std::string::npos && atom_name.rfind("Copy_Atom", 0) == 0
+                      ? find_copy_atom(atom_name)
+                      : make_copy_atom(atom_name, type);
   return operand == 'A' ? make_tiled_copy_A(atom, mma) : make_tiled_copy_B(atom, mma);
 }
 
@@ -225,16 +258,20 @@ Output mma_partitions(const TiledMma& mma, const ShowOptions& show, const MmaIns
     const std::string& given = operand == 'A' ? o.smem_a : operand == 'B' ? o.smem_b : std::string();
     const std::string& atom_name = operand == 'A' ? o.copy_a : o.copy_b;
     if (operand != 'C' && given.empty()) {
-      if (!atom_name.empty()) throw Error(std::string("--copy-") + char(operand + 32) + " needs --smem-" + char(operand + 32));
+      if (!atom_name.empty())
+        throw Error(std::string("--copy-") + char(operand + 32) + " needs --smem-" + char(operand + 32));
       continue;
     }
-    const std::string tensor_text = operand == 'C' ? "(" + std::to_string(m) + "," + std::to_string(n) + "):(" + std::to_string(n) + ",1)" : given;
+    const std::string tensor_text =
+        operand == 'C' ? "(" + std::to_string(m) + "," + std::to_string(n) + "):(" + std::to_string(n) + ",1)" : given;
     const CopyTensor tensor = parse_copy_tensor(tensor_text, MemorySpace::kSmem, evaluator_of(show));
     if (operand == 'A') m = size(shape(tensor.layout)[0]);
     if (operand == 'B') n = size(shape(tensor.layout)[0]);
     const ThreadPartition p = partition_mma(mma, operand, tensor.layout, t);
     const std::string name = std::string("partition_") + operand;
-    const char* modes = operand == 'A' ? "(MMA,MMA_M,MMA_K)" : operand == 'B' ? "(MMA,MMA_N,MMA_K)" : "(MMA,MMA_M,MMA_N)";
+    const char* modes = operand == 'A'   ? "(MMA,MMA_M,MMA_K)"
+                        : operand == 'B' ? "(MMA,MMA_N,MMA_K)"
+                                         : "(MMA,MMA_M,MMA_N)";
     const IntTuple sh = shape(tensor.layout);
     nlohmann::json e = partition_json(p, sh);
     e["tensor"] = tensor_text;
@@ -255,8 +292,8 @@ Output mma_partitions(const TiledMma& mma, const ShowOptions& show, const MmaIns
       const TiledCopy copy = operand_copy(mma, operand, atom_name);
       const Layout retiled = retile(copy, fragment);
       e["retile_D"] = {{"copy", copy.atom.name}, {"layout", to_string(retiled)}};
-      text += "  retile_D (make_tiled_copy_" + std::string(1, operand) + "(" + copy.atom.name + "{}, mma)): " + to_string(retiled) +
-              "  ((CPY_V,rest),CPY_M,CPY_K) -> register\n";
+      text += "  retile_D (make_tiled_copy_" + std::string(1, operand) + "(" + copy.atom.name +
+              "{}, mma)): " + to_string(retiled) + "  ((CPY_V,rest),CPY_M,CPY_K) -> register\n";
     }
     j[std::string(1, operand)] = e;
   }
@@ -273,9 +310,14 @@ Output run_mma_inspection(const TiledMma& mma, const ShowOptions& show, const Mm
     register_catalogue_names();
     return mma_partitions(mma, show, o);
   }
-  if (!o.analyze) throw Error("--smem-a/--smem-b/--copy-a/--copy-b go with --analyze, or with --thread T for that thread's partitions");
-  if (o.smem_a.empty() && o.smem_b.empty()) throw Error("mma --analyze needs --smem-a and/or --smem-b: the operands' shared-memory layouts");
-  if (show.picture.format) throw Error("mma --analyze prints text or --json; draw one operand's copy with `cutevis copy ... --color-by conflict`");
+  if (!o.analyze)
+    throw Error(
+        "--smem-a/--smem-b/--copy-a/--copy-b go with --analyze, or with --thread T for that thread's partitions");
+  if (o.smem_a.empty() && o.smem_b.empty())
+    throw Error("mma --analyze needs --smem-a and/or --smem-b: the operands' shared-memory layouts");
+  if (show.picture.format)
+    throw Error(
+        "mma --analyze prints text or --json; draw one operand's copy with `cutevis copy ... --color-by conflict`");
   register_catalogue_names();
   nlohmann::json j = nlohmann::json::object();
   std::string text;
@@ -283,7 +325,8 @@ Output run_mma_inspection(const TiledMma& mma, const ShowOptions& show, const Mm
     const std::string& smem = operand == 'A' ? o.smem_a : o.smem_b;
     const std::string& atom_name = operand == 'A' ? o.copy_a : o.copy_b;
     if (smem.empty()) {
-      if (!atom_name.empty()) throw Error(std::string("--copy-") + char(operand + 32) + " needs --smem-" + char(operand + 32));
+      if (!atom_name.empty())
+        throw Error(std::string("--copy-") + char(operand + 32) + " needs --smem-" + char(operand + 32));
       continue;
     }
     TiledCopy copy = operand_copy(mma, operand, atom_name);
@@ -293,8 +336,9 @@ Output run_mma_inspection(const TiledMma& mma, const ShowOptions& show, const Mm
     nlohmann::json e = to_json(a, false);
     e["fragment_check"] = {{"matches", f.matches}, {"first_mismatch", f.first_mismatch}};
     j[std::string(1, operand)] = e;
-    text += std::string(1, operand) + ": make_tiled_copy_" + operand + "(" + atom.name + "{}, mma) over " + smem + "\n" + to_text(a) +
-            "  destination fragment vs the MMA's " + operand + ": " + (f.matches ? "matches" : "MISMATCH, " + f.first_mismatch) + "\n";
+    text += std::string(1, operand) + ": make_tiled_copy_" + operand + "(" + atom.name + "{}, mma) over " + smem +
+            "\n" + to_text(a) + "  destination fragment vs the MMA's " + operand + ": " +
+            (f.matches ? "matches" : "MISMATCH, " + f.first_mismatch) + "\n";
   }
   Output out;
   if (show.thread) {  // --thread with --analyze: the thread's partitions, the analysis beside them

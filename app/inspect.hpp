@@ -10,19 +10,19 @@
 namespace cutevis {
 
 struct InspectOptions {
-  std::string src, dst;   // "[smem:|gmem:]LAYOUT", e.g. "gmem:(128,64):(64,1)"
-  bool analyze = false;   // --analyze
-  bool addresses = false; // --addresses: every lane's byte address in the --json per-instruction list
-  std::string mma;        // --mma EXPR: check the copy's destination fragment against this TiledMMA's
+  std::string src, dst;       // "[smem:|gmem:]LAYOUT", e.g. "gmem:(128,64):(64,1)"
+  bool analyze = false;       // --analyze
+  bool addresses = false;     // --addresses: every lane's byte address in the --json per-instruction list
+  std::string mma;            // --mma EXPR: check the copy's destination fragment against this TiledMMA's
   std::string operand = "A";  // --operand A|B
 };
 
 // `cutevis mma EXPR --smem-a T --smem-b T [--copy-a ATOM] [--copy-b ATOM] --analyze`: the S2R
 // copies of the MMA's operands from shared memory, analysed like `copy --analyze`.
 struct MmaInspectOptions {
-  std::string smem_a, smem_b;   // (M,K) / (N,K) shared-memory tensors
-  std::string copy_a, copy_b;   // copy atoms for make_tiled_copy_A/B; default: the MMA's own
-                                // partition copied by copy() (AutoVectorizingCopy)
+  std::string smem_a, smem_b;  // (M,K) / (N,K) shared-memory tensors
+  std::string copy_a, copy_b;  // copy atoms for make_tiled_copy_A/B; default: the MMA's own
+                               // partition copied by copy() (AutoVectorizingCopy)
   bool analyze = false;
   bool any() const { return analyze || !smem_a.empty() || !smem_b.empty() || !copy_a.empty() || !copy_b.empty(); }
 };

@@ -11,10 +11,10 @@
 
 #include "app/batch.hpp"
 #include "app/commands.hpp"
-#include "app/docs.hpp"
-#include "app/inspect.hpp"
 #include "app/diagnostics.hpp"
+#include "app/docs.hpp"
 #include "app/exit_codes.hpp"
+#include "app/inspect.hpp"
 #include "app/output.hpp"
 #include "app/sources.hpp"
 
@@ -24,7 +24,8 @@ namespace {
 
 std::vector<std::string> command_names(const CLI::App& app) {
   std::vector<std::string> names;
-  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) names.push_back(sub->get_name());
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+    names.push_back(sub->get_name());
   names.push_back("help");
   names.push_back("version");
   return names;
@@ -68,10 +69,13 @@ struct PictureFlags {
     g->add_flag("--txt", txt, "text table (ANSI colour on a terminal; honours NO_COLOR)");
     g->add_flag("--html", html, "one self-contained interactive page: hover, thread highlighting, zoom");
     g->require_option(0, 1);
-    cmd->add_option("--scale", scale, "size factor for PNG (pixels), PDF and SVG, e.g. 2 for a 2x PNG")->capture_default_str();
+    cmd->add_option("--scale", scale, "size factor for PNG (pixels), PDF and SVG, e.g. 2 for a 2x PNG")
+        ->capture_default_str();
     cmd->add_option("--cell", cell, "cell size in px (default: from the longest label, every label at >= 9 px)");
-    cmd->add_option("--style", style, "default | cute (CuTe's print_latex / print_svg, byte for byte)")->capture_default_str();
-    cmd->add_option("--color-by", color_by, "auto | thread | value | warp | index | bank | none")->capture_default_str();
+    cmd->add_option("--style", style, "default | cute (CuTe's print_latex / print_svg, byte for byte)")
+        ->capture_default_str();
+    cmd->add_option("--color-by", color_by, "auto | thread | value | warp | index | bank | none")
+        ->capture_default_str();
     cmd->add_option("--threads", threads, "highlight these threads, fade the rest: 0,5,32-35");
   }
 
@@ -144,28 +148,42 @@ int main(int argc, char** argv) {
   std::string source;  // the expression being evaluated, for the caret under errors
   auto add_output = [&](CLI::App* cmd) {
     cmd->add_option("-o,--output", output_path,
-                    "write to FILE (atomically) instead of stdout; its extension (.png .svg .tex .pdf .txt .html .json) picks the format");
+                    "write to FILE (atomically) instead of stdout; its extension (.png .svg .tex .pdf .txt .html "
+                    ".json) picks the format");
   };
   SourceOptions sources;  // --from FILE, -D NAME=VALUE (app/sources.hpp)
   auto add_sources = [&](CLI::App* cmd) {
-    cmd->add_option("--from", sources.from, "read the declarations of a C++ file (repeatable; - is stdin): using X = ..., auto x = ..., ...")
-        ->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-    cmd->add_option("-D", sources.defines, "define a name the text leaves open: -D bM=128 -D TA=half_t (repeatable; wins over files)")
-        ->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    cmd->add_option("--from", sources.from,
+                    "read the declarations of a C++ file (repeatable; - is stdin): using X = ..., auto x = ..., ...")
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    cmd->add_option("-D", sources.defines,
+                    "define a name the text leaves open: -D bM=128 -D TA=half_t (repeatable; wins over files)")
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   };
 
   EvalOptions eval;
-  CLI::App* eval_cmd = app.add_subcommand("eval", "Evaluate a layout-algebra expression and print the result (as CuTe prints it, _8 vs 8, when it holds a dynamic integer)");
-  eval_cmd->add_option("expression", eval.expression, "e.g. 'composition((4,8):(1,4), (2,2):(1,2))', or a snippet 'using A = Layout<Shape<_4,_8>>; coalesce(A{})'")->required();
-  eval_cmd->add_flag("--json", eval.json, "one JSON object: kind, text, cute (CuTe's print), and size/cosize/values for layouts");
+  CLI::App* eval_cmd = app.add_subcommand("eval",
+                                          "Evaluate a layout-algebra expression and print the result (as CuTe prints "
+                                          "it, _8 vs 8, when it holds a dynamic integer)");
+  eval_cmd
+      ->add_option(
+          "expression", eval.expression,
+          "e.g. 'composition((4,8):(1,4), (2,2):(1,2))', or a snippet 'using A = Layout<Shape<_4,_8>>; coalesce(A{})'")
+      ->required();
+  eval_cmd->add_flag("--json", eval.json,
+                     "one JSON object: kind, text, cute (CuTe's print), and size/cosize/values for layouts");
   add_output(eval_cmd);
   add_sources(eval_cmd);
 
   ShowOptions show;
   PictureFlags flags;
 
-  CLI::App* layout_cmd = app.add_subcommand("layout", "Draw a layout: the index at every coordinate (default: a text table)");
-  layout_cmd->add_option("expression", show.input, "e.g. '((4,2),4):((8,4),1)' or 'S<3,4,3> o 0 o (8,64):(64,1)'")->required();
+  CLI::App* layout_cmd =
+      app.add_subcommand("layout", "Draw a layout: the index at every coordinate (default: a text table)");
+  layout_cmd->add_option("expression", show.input, "e.g. '((4,2),4):((8,4),1)' or 'S<3,4,3> o 0 o (8,64):(64,1)'")
+      ->required();
   layout_cmd->add_flag("--json", show.json, "the eval --json object instead of a picture");
   layout_cmd->add_flag("--banks", flags.banks, "colour by shared-memory bank (32 banks of 4 bytes)");
   layout_cmd->add_option("--element-bits", flags.element_bits, "element width for --banks (default 16)");
@@ -174,7 +192,8 @@ int main(int argc, char** argv) {
   add_sources(layout_cmd);
 
   std::string tile;
-  CLI::App* tv_cmd = app.add_subcommand("tv", "Draw a TV layout over a tile: every (thread, value) owner of every cell");
+  CLI::App* tv_cmd =
+      app.add_subcommand("tv", "Draw a TV layout over a tile: every (thread, value) owner of every cell");
   tv_cmd->add_option("tv_layout", show.input, "(thr,val) -> m + M*n, e.g. '((4,8),4):((8,1),32)'")->required();
   tv_cmd->add_option("tile", tile, "the (M,N) tile, e.g. '(8,16)'")->required();
   tv_cmd->add_flag("--json", show.json, "owners of every cell as JSON");
@@ -183,43 +202,67 @@ int main(int argc, char** argv) {
   add_sources(tv_cmd);
 
   CLI::App* atom_cmd = app.add_subcommand("atom", "An MMA or copy atom by name: CuTe's print, --json, or a picture");
-  atom_cmd->add_option("name", show.input, "e.g. SM70_8x8x4_F32F16F16F32_NT, 'SM90_64x128x16_F32F16F16_SS<K,K>'")->required();
+  atom_cmd->add_option("name", show.input, "e.g. SM70_8x8x4_F32F16F16F32_NT, 'SM90_64x128x16_F32F16F16_SS<K,K>'")
+      ->required();
   atom_cmd->add_flag("--json", show.json, "atom, its 1x1x1 tiling and every owner as JSON");
   int64_t thread = -1;
-  atom_cmd->add_option("--thread", thread, "one thread's slice (ThrMMA): its (V,M,N,K) coordinate and its cells of A, B, C");
+  atom_cmd->add_option("--thread", thread,
+                       "one thread's slice (ThrMMA): its (V,M,N,K) coordinate and its cells of A, B, C");
   flags.add_to(atom_cmd);
   add_output(atom_cmd);
 
   std::string mma_atom, mma_atoms, mma_tile;
-  CLI::App* mma_cmd = app.add_subcommand("mma", "A TiledMMA: CuTe's print, --json, or a picture (C, A to the left, B above)");
-  mma_cmd->add_option("expression", show.input, "e.g. 'make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{})'");
+  CLI::App* mma_cmd =
+      app.add_subcommand("mma", "A TiledMMA: CuTe's print, --json, or a picture (C, A to the left, B above)");
+  mma_cmd->add_option("expression", show.input,
+                      "e.g. 'make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{})'");
   mma_cmd->add_option("--atom", mma_atom, "build make_tiled_mma(ATOM{}, ATOMS, TILE) instead of an expression");
   mma_cmd->add_option("--atoms", mma_atoms, "the atom layout, e.g. 'Layout<Shape<_2,_2,_1>>{}' or '(2,2,1)'");
   mma_cmd->add_option("--tile", mma_tile, "the permutation tile, e.g. 'Tile<_32,_32,_16>{}'");
   mma_cmd->add_flag("--json", show.json, "the tiling and every owner as JSON");
-  mma_cmd->add_option("--thread", thread, "one thread's slice (ThrMMA): its (V,M,N,K) coordinate and its cells of A, B, C; with --smem-a/--smem-b its partition_A/B/C, fragments and retile_D; with --svg/--png/--html/... drawn");
+  mma_cmd->add_option(
+      "--thread", thread,
+      "one thread's slice (ThrMMA): its (V,M,N,K) coordinate and its cells of A, B, C; with --smem-a/--smem-b its "
+      "partition_A/B/C, fragments and retile_D; with --svg/--png/--html/... drawn");
   MmaInspectOptions mma_inspect;
-  mma_cmd->add_option("--smem-a", mma_inspect.smem_a, "with --analyze or --thread: A's (M,K) shared-memory layout, e.g. 'tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_32,_64>{})'");
+  mma_cmd->add_option("--smem-a", mma_inspect.smem_a,
+                      "with --analyze or --thread: A's (M,K) shared-memory layout, e.g. "
+                      "'tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_32,_64>{})'");
   mma_cmd->add_option("--smem-b", mma_inspect.smem_b, "with --analyze: B's (N,K) shared-memory layout");
-  mma_cmd->add_option("--copy-a", mma_inspect.copy_a, "the S2R copy atom of A for make_tiled_copy_A, e.g. SM75_U32x4_LDSM_N (default: copy() of the MMA's partition)");
-  mma_cmd->add_option("--copy-b", mma_inspect.copy_b, "the S2R copy atom of B for make_tiled_copy_B (with --thread: its retile_D)");
+  mma_cmd->add_option(
+      "--copy-a", mma_inspect.copy_a,
+      "the S2R copy atom of A for make_tiled_copy_A, e.g. SM75_U32x4_LDSM_N (default: copy() of the MMA's partition)");
+  mma_cmd->add_option("--copy-b", mma_inspect.copy_b,
+                      "the S2R copy atom of B for make_tiled_copy_B (with --thread: its retile_D)");
   mma_cmd->add_flag("--analyze", mma_inspect.analyze, "cost the operands' shared-memory loads (see copy --analyze)");
   show.mma_inspect = &mma_inspect;
   flags.add_to(mma_cmd);
   add_output(mma_cmd);
   add_sources(mma_cmd);
 
-  CLI::App* copy_cmd = app.add_subcommand("copy", "A TiledCopy: CuTe's print, --json, or a picture (source and destination)");
-  copy_cmd->add_option("expression", show.input, "e.g. 'make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>, float>{}, Layout<Shape<_32,_8>>{}, Layout<Shape<_4,_1>>{})'")->required();
+  CLI::App* copy_cmd =
+      app.add_subcommand("copy", "A TiledCopy: CuTe's print, --json, or a picture (source and destination)");
+  copy_cmd
+      ->add_option("expression", show.input,
+                   "e.g. 'make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>, float>{}, Layout<Shape<_32,_8>>{}, "
+                   "Layout<Shape<_4,_1>>{})'")
+      ->required();
   copy_cmd->add_flag("--json", show.json, "the tiling and every owner as JSON");
   InspectOptions inspect;
   copy_cmd->add_option("--src", inspect.src, "the source tensor [smem:|gmem:]LAYOUT, e.g. 'gmem:(128,64):(64,1)'");
-  copy_cmd->add_option("--dst", inspect.dst, "the destination tensor, e.g. 'tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_128,_64>{})'");
-  copy_cmd->add_flag("--analyze", inspect.analyze, "cost every instruction: smem wavefronts and bank conflicts, gmem sectors, vectorization");
-  copy_cmd->add_flag("--addresses", inspect.addresses, "with --analyze --json: every lane's byte address per instruction");
-  copy_cmd->add_option("--mma", inspect.mma, "check that the copy's destination fragment is this TiledMMA's A/B fragment, thread by thread");
+  copy_cmd->add_option(
+      "--dst", inspect.dst,
+      "the destination tensor, e.g. 'tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_128,_64>{})'");
+  copy_cmd->add_flag("--analyze", inspect.analyze,
+                     "cost every instruction: smem wavefronts and bank conflicts, gmem sectors, vectorization");
+  copy_cmd->add_flag("--addresses", inspect.addresses,
+                     "with --analyze --json: every lane's byte address per instruction");
+  copy_cmd->add_option("--mma", inspect.mma,
+                       "check that the copy's destination fragment is this TiledMMA's A/B fragment, thread by thread");
   copy_cmd->add_option("--operand", inspect.operand, "with --mma: A (default) or B");
-  copy_cmd->add_option("--thread", thread, "with --src/--dst: that thread's partition_S / partition_D (CPY,CPY_M,CPY_N) of the tensors; with --svg/--png/--html/... drawn");
+  copy_cmd->add_option("--thread", thread,
+                       "with --src/--dst: that thread's partition_S / partition_D (CPY,CPY_M,CPY_N) of the tensors; "
+                       "with --svg/--png/--html/... drawn");
   show.inspect = &inspect;
   flags.add_to(copy_cmd);
   add_output(copy_cmd);
@@ -234,15 +277,23 @@ int main(int argc, char** argv) {
 
   VerifyOptions verify;
   PictureFlags verify_flags;
-  CLI::App* verify_cmd = app.add_subcommand("verify", "Run the atom's real instruction on the GPU and check who owns what (exit 0 agree, 1 disagree, 3 no GPU); --pipeline: a kernel's smem -> register -> MMA path");
-  verify_cmd->add_option("name", verify.name, "an MMA or copy atom, e.g. SM80_16x8x16_F32F16F16F32_TN, 'Copy_Atom<SM75_U32x4_LDSM_N, half_t>'");
-  verify_cmd->add_option("--layout-a", verify.layout_a, "a hand-written A TV layout (thr,val) -> (M,K) in place of the catalogue's");
+  CLI::App* verify_cmd =
+      app.add_subcommand("verify",
+                         "Run the atom's real instruction on the GPU and check who owns what (exit 0 agree, 1 "
+                         "disagree, 3 no GPU); --pipeline: a kernel's smem -> register -> MMA path");
+  verify_cmd->add_option(
+      "name", verify.name,
+      "an MMA or copy atom, e.g. SM80_16x8x16_F32F16F16F32_TN, 'Copy_Atom<SM75_U32x4_LDSM_N, half_t>'");
+  verify_cmd->add_option("--layout-a", verify.layout_a,
+                         "a hand-written A TV layout (thr,val) -> (M,K) in place of the catalogue's");
   verify_cmd->add_option("--layout-b", verify.layout_b, "a hand-written B TV layout (thr,val) -> (N,K)");
   verify_cmd->add_option("--layout-c", verify.layout_c, "a hand-written C TV layout (thr,val) -> (M,N)");
   verify_cmd->add_option("--thr-id", verify.thr_id, "a hand-written ThrID");
-  verify_cmd->add_option("--layout-src", verify.layout_src, "copy atoms: a hand-written source TV layout (thr,val) -> value index");
+  verify_cmd->add_option("--layout-src", verify.layout_src,
+                         "copy atoms: a hand-written source TV layout (thr,val) -> value index");
   verify_cmd->add_option("--layout-dst", verify.layout_dst, "copy atoms: a hand-written destination TV layout");
-  verify_cmd->add_option("--smem-layout", verify.smem_layout, "GMMA shared-memory operands: INTER, SW32, SW64 or SW128");
+  verify_cmd->add_option("--smem-layout", verify.smem_layout,
+                         "GMMA shared-memory operands: INTER, SW32, SW64 or SW128");
   verify_cmd->add_flag("--all", verify.all, "check the whole runnable catalogue in one process");
   verify_cmd->add_option("--arch", verify.arch, "with --all: only this architecture, e.g. sm90");
   verify_cmd->add_option("--contains", verify.contains, "with --all: only atoms whose name contains this");
@@ -250,42 +301,59 @@ int main(int argc, char** argv) {
   verify_cmd->add_flag("--json", verify.json, "the report as JSON");
   // --pipeline: G2S -> smem -> S2R -> MMA of a hand-written kernel, with the real instructions
   VerifyPipelineOptions& vp = verify.pipeline_flags;
-  verify_cmd->add_flag("--pipeline", vp.on, "check a kernel's smem -> register -> MMA path: --mma, --smem-a/-b, --copy-a/-b [--g2s]");
-  verify_cmd->add_option("--mma", vp.mma, "--pipeline: the TiledMMA, e.g. 'make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{})'");
-  verify_cmd->add_option("--smem-a", vp.smem_a, "--pipeline: A's (M,K) shared-memory layout, e.g. 'tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_64,_64>{})'");
+  verify_cmd->add_flag("--pipeline", vp.on,
+                       "check a kernel's smem -> register -> MMA path: --mma, --smem-a/-b, --copy-a/-b [--g2s]");
+  verify_cmd->add_option(
+      "--mma", vp.mma,
+      "--pipeline: the TiledMMA, e.g. 'make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{})'");
+  verify_cmd->add_option("--smem-a", vp.smem_a,
+                         "--pipeline: A's (M,K) shared-memory layout, e.g. "
+                         "'tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_64,_64>{})'");
   verify_cmd->add_option("--smem-b", vp.smem_b, "--pipeline: B's (N,K) shared-memory layout");
-  verify_cmd->add_option("--data-a", vp.data_a, "--pipeline: where A's data really is in shared memory (the producer's layout; default --smem-a)");
+  verify_cmd->add_option(
+      "--data-a", vp.data_a,
+      "--pipeline: where A's data really is in shared memory (the producer's layout; default --smem-a)");
   verify_cmd->add_option("--data-b", vp.data_b, "--pipeline: where B's data really is (default --smem-b)");
-  verify_cmd->add_option("--copy-a", vp.copy_a, "--pipeline: A's S2R copy atom for make_tiled_copy_A, e.g. SM75_U32x4_LDSM_N (mma.sync)");
-  verify_cmd->add_option("--copy-b", vp.copy_b, "--pipeline: B's S2R copy atom for make_tiled_copy_B, e.g. SM75_U32x2_LDSM_N");
-  verify_cmd->add_option("--g2s", vp.g2s, "--pipeline: a G2S TiledCopy (cp.async or UniversalCopy) filling sA and sB from global memory");
+  verify_cmd->add_option("--copy-a", vp.copy_a,
+                         "--pipeline: A's S2R copy atom for make_tiled_copy_A, e.g. SM75_U32x4_LDSM_N (mma.sync)");
+  verify_cmd->add_option("--copy-b", vp.copy_b,
+                         "--pipeline: B's S2R copy atom for make_tiled_copy_B, e.g. SM75_U32x2_LDSM_N");
+  verify_cmd->add_option(
+      "--g2s", vp.g2s, "--pipeline: a G2S TiledCopy (cp.async or UniversalCopy) filling sA and sB from global memory");
   verify_cmd->add_option("--g2s-a", vp.g2s_a, "--pipeline: A's G2S TiledCopy (in place of --g2s)");
   verify_cmd->add_option("--g2s-b", vp.g2s_b, "--pipeline: B's G2S TiledCopy (in place of --g2s)");
-  verify_cmd->add_option("--gmem-a", vp.gmem_a, "--pipeline with --g2s: A's (M,K) global layout (default K-major (M,K):(K,1))");
+  verify_cmd->add_option("--gmem-a", vp.gmem_a,
+                         "--pipeline with --g2s: A's (M,K) global layout (default K-major (M,K):(K,1))");
   verify_cmd->add_option("--gmem-b", vp.gmem_b, "--pipeline with --g2s: B's (N,K) global layout (default (N,K):(K,1))");
   verify_flags.add_to(verify_cmd);
   add_output(verify_cmd);
   add_sources(verify_cmd);
 
   NamesOptions names;
-  CLI::App* names_cmd = app.add_subcommand("names", "Every name a C++ file declares: its kind and CuTe print, or what is missing (-D)");
-  names_cmd->add_flag("--json", names.json, "one JSON object: names (name, kind, value or error and needs), parameters");
+  CLI::App* names_cmd =
+      app.add_subcommand("names", "Every name a C++ file declares: its kind and CuTe print, or what is missing (-D)");
+  names_cmd->add_flag("--json", names.json,
+                      "one JSON object: names (name, kind, value or error and needs), parameters");
   add_output(names_cmd);
   add_sources(names_cmd);
 
   BatchOptions batch;
-  CLI::App* batch_cmd = app.add_subcommand("batch", "Draw every picture of a JSON batch spec in one process (see samples/docs.json)");
+  CLI::App* batch_cmd =
+      app.add_subcommand("batch", "Draw every picture of a JSON batch spec in one process (see samples/docs.json)");
   batch_cmd->add_option("spec", batch.spec_path, "the batch spec (JSON)")->required();
-  batch_cmd->add_option("-C,--directory", batch.output_dir, "write the pictures under this folder")->capture_default_str();
+  batch_cmd->add_option("-C,--directory", batch.output_dir, "write the pictures under this folder")
+      ->capture_default_str();
   batch_cmd->add_flag("--force", batch.force, "redraw every entry, even those up to date");
   batch_cmd->add_flag("--allow-outside", batch.allow_outside, "let outputs leave the -C folder (../x.svg, /abs/x.svg)");
   batch_cmd->add_option("-j,--jobs", batch.jobs, "pictures drawn at once (default: one per hardware thread)");
   batch_cmd->footer(batch_spec_help());
 
   DocsOptions docs;
-  CLI::App* docs_cmd = app.add_subcommand("docs", "Draw the pictures of every ```cutevis block of Markdown files (--check: list stale ones, exit 1)");
+  CLI::App* docs_cmd = app.add_subcommand(
+      "docs", "Draw the pictures of every ```cutevis block of Markdown files (--check: list stale ones, exit 1)");
   docs_cmd->add_option("files", docs.files, "Markdown files, e.g. README.md")->required();
-  docs_cmd->add_flag("--check", docs.check, "write nothing; list pictures that are missing or differ and exit 1 if any (a CI gate)");
+  docs_cmd->add_flag("--check", docs.check,
+                     "write nothing; list pictures that are missing or differ and exit 1 if any (a CI gate)");
   docs_cmd->footer(
       "A ```cutevis block holds command lines without the word cutevis, each writing one file with -o PATH\n"
       "(relative to the Markdown file's folder), e.g.\n"
@@ -293,7 +361,9 @@ int main(int argc, char** argv) {
 
   bool dsl = false;  // --dsl on every command that reads an expression (else detected, lib/dsl.hpp)
   for (CLI::App* cmd : {eval_cmd, layout_cmd, tv_cmd, mma_cmd, copy_cmd})
-    cmd->add_flag("--dsl", dsl, "read the expression as CuTeDSL (Python): cute.make_layout((4, 8), stride=(1, 4)); detected without it");
+    cmd->add_flag(
+        "--dsl", dsl,
+        "read the expression as CuTeDSL (Python): cute.make_layout((4, 8), stride=(1, 4)); detected without it");
 
   try {
     if (int code = before_parse(app, argc, argv); code >= 0) return code;
@@ -347,7 +417,8 @@ int main(int argc, char** argv) {
     }
     if (batch_cmd->parsed()) {
       BatchResult r = run_batch(batch);
-      write_stdout("cutevis: wrote " + std::to_string(r.written.size()) + " files, " + std::to_string(r.skipped.size()) + " up to date\n");
+      write_stdout("cutevis: wrote " + std::to_string(r.written.size()) + " files, " +
+                   std::to_string(r.skipped.size()) + " up to date\n");
       return kExitOk;
     }
     if (docs_cmd->parsed()) {
@@ -358,7 +429,8 @@ int main(int argc, char** argv) {
     show.picture = flags.options(output_path);
     if (show.json && show.picture.format) throw Error("--json and a picture format exclude each other");
     show.picture.format = format_for_output(show.picture.format, show.json, output_path);
-    if (atom_cmd->count("--thread") || mma_cmd->count("--thread") || copy_cmd->count("--thread")) show.thread = thread;  // -5 too: rejected later
+    if (atom_cmd->count("--thread") || mma_cmd->count("--thread") || copy_cmd->count("--thread"))
+      show.thread = thread;  // -5 too: rejected later
     if (show.json && show.picture.format) throw Error("--json and a picture format exclude each other");
     if (layout_cmd->parsed()) {
       source = show.input;

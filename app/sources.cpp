@@ -38,8 +38,8 @@ std::string read_source(const std::string& path) {
     in.seekg(0, std::ios::end);
     std::streamoff size = in.tellg();
     if (size > static_cast<std::streamoff>(kMaxSourceBytes))
-      throw Error("--from " + path + ": the file is " + std::to_string(size / (1 << 20)) + " MB; cutevis reads source files up to " +
-                  std::to_string(kMaxSourceBytes >> 20) + " MB");
+      throw Error("--from " + path + ": the file is " + std::to_string(size / (1 << 20)) +
+                  " MB; cutevis reads source files up to " + std::to_string(kMaxSourceBytes >> 20) + " MB");
     in.seekg(0);
     text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   }
@@ -50,11 +50,13 @@ std::string read_source(const std::string& path) {
     unsigned char c = static_cast<unsigned char>(text[i]);
     bool control = c < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != '\f' && c != '\v';
     if (c == 0 || control)
-      throw Error("--from " + path + ": not C++ source (binary data: byte 0x" + [&] {
-        char b[3];
-        std::snprintf(b, sizeof b, "%02x", c);
-        return std::string(b);
-      }() + " at offset " + std::to_string(i) + ")");
+      throw Error("--from " + path + ": not C++ source (binary data: byte 0x" +
+                  [&] {
+                    char b[3];
+                    std::snprintf(b, sizeof b, "%02x", c);
+                    return std::string(b);
+                  }() +
+                  " at offset " + std::to_string(i) + ")");
   }
   return text;
 }
@@ -67,7 +69,8 @@ Declaration parse_define(const std::string& d) {
   for (size_t i = 0; valid && i < name.size(); ++i) {
     char c = name[i];
     if (c == ':') {
-      valid = i + 2 < name.size() && name[i + 1] == ':' && (std::isalpha(static_cast<unsigned char>(name[i + 2])) || name[i + 2] == '_');
+      valid = i + 2 < name.size() && name[i + 1] == ':' &&
+              (std::isalpha(static_cast<unsigned char>(name[i + 2])) || name[i + 2] == '_');
       ++i;
     } else if (c == '.') {  // CuTeDSL: -D self.tile_shape=(128, 128, 64)
       valid = i + 1 < name.size() && (std::isalpha(static_cast<unsigned char>(name[i + 1])) || name[i + 1] == '_');
@@ -76,7 +79,8 @@ Declaration parse_define(const std::string& d) {
     }
   }
   if (eq == std::string::npos || !valid)
-    throw Error("-D expects NAME=VALUE (e.g. -D bM=128, -D TA=half_t, -D TileShape='Shape<_128,_128,_64>'), got '" + d + "'");
+    throw Error("-D expects NAME=VALUE (e.g. -D bM=128, -D TA=half_t, -D TileShape='Shape<_128,_128,_64>'), got '" + d +
+                "'");
   Declaration decl;
   decl.name = name;
   decl.text = d.substr(eq + 1);
@@ -104,7 +108,8 @@ std::string caret_lines(const std::string& text, size_t pos, const std::string& 
 
 std::string where(const SourceSpot& s) {
   if (s.file.empty()) return "-D " + s.name;
-  return (s.file == "-" ? std::string("<stdin>") : s.file) + ":" + std::to_string(s.line) + ":" + std::to_string(s.column);
+  return (s.file == "-" ? std::string("<stdin>") : s.file) + ":" + std::to_string(s.line) + ":" +
+         std::to_string(s.column);
 }
 
 // Byte offset of (line, column) in text (1-based).
@@ -182,7 +187,8 @@ Value evaluate_source(const std::string& text, Environment* env, Syntax syntax, 
   }
   // the last statement is an expression: parse it in place, so positions stay the snippet's
   std::string expr(text.size(), ' ');
-  std::copy(text.begin() + static_cast<long>(s.result_begin), text.begin() + static_cast<long>(s.result_end), expr.begin() + static_cast<long>(s.result_begin));
+  std::copy(text.begin() + static_cast<long>(s.result_begin), text.begin() + static_cast<long>(s.result_end),
+            expr.begin() + static_cast<long>(s.result_begin));
   return with_warnings(env->evaluate(parse_expression(expr), text, default_registry()));
 }
 
@@ -207,7 +213,8 @@ std::string describe_error(const Error& e, const std::string& source) {
   }
   if (const auto* l = dynamic_cast<const LocatedError*>(&e)) {
     const SourceSpot& s = l->spot();
-    if (s.file == kSnippetFile) return format_error(Error(e.what(), static_cast<int64_t>(offset_of(source, s.line, s.column))), source);
+    if (s.file == kSnippetFile)
+      return format_error(Error(e.what(), static_cast<int64_t>(offset_of(source, s.line, s.column))), source);
     std::string head = s.file.empty() ? "-D " + s.name + ": " : where(s) + ": ";
     std::string msg = head + e.what();
     if (s.file.empty()) return format_error(Error(msg, static_cast<int64_t>(s.excerpt_column)), s.excerpt);
@@ -272,7 +279,9 @@ Output run_names(const NamesOptions& o) {
       auto uses = env->undefined_names_of(d, default_registry());
       for (const auto& u : uses) r.needs.push_back(u.name);
       const LocatedError* l = failure;
-      r.error = !l ? other : l->spot().name != d.name ? where(l->spot()) + " (" + l->spot().name + "): " + l->what() : l->what();
+      r.error = !l                         ? other
+                : l->spot().name != d.name ? where(l->spot()) + " (" + l->spot().name + "): " + l->what()
+                                           : l->what();
     }
     rows.push_back(std::move(r));
   }
@@ -298,8 +307,8 @@ Output run_names(const NamesOptions& o) {
         out += (i ? ",{" : "{");
         out += "\"column\":" + std::to_string(r.d->column) + ",\"definition\":" + json_string(r.d->text);
         if (r.kind == "unresolved") out += ",\"error\":" + json_string(r.error);
-        out += ",\"file\":" + json_string(r.d->file) + ",\"kind\":" + json_string(r.kind) + ",\"line\":" + std::to_string(r.d->line) +
-               ",\"name\":" + json_string(qualified(*r.d));
+        out += ",\"file\":" + json_string(r.d->file) + ",\"kind\":" + json_string(r.kind) +
+               ",\"line\":" + std::to_string(r.d->line) + ",\"name\":" + json_string(qualified(*r.d));
         if (r.kind == "unresolved") {
           out += ",\"needs\":[";
           for (size_t k = 0; k < r.needs.size(); ++k) out += (k ? "," : "") + json_string(r.needs[k]);
@@ -311,16 +320,16 @@ Output run_names(const NamesOptions& o) {
       out += "],\"parameters\":[";
       bool first = true;
       for (const auto& p : env->parameters()) {
-        out += std::string(first ? "" : ",") + "{\"file\":" + json_string(p.file) + ",\"line\":" + std::to_string(p.line) +
-               ",\"name\":" + json_string(qualified(p)) + "}";
+        out += std::string(first ? "" : ",") + "{\"file\":" + json_string(p.file) +
+               ",\"line\":" + std::to_string(p.line) + ",\"name\":" + json_string(qualified(p)) + "}";
         first = false;
       }
       return Output{out + "]}\n", false};
     }
     nlohmann::json names = nlohmann::json::array();
     for (const auto& r : rows) {
-      nlohmann::json j = {{"name", qualified(*r.d)}, {"kind", r.kind}, {"definition", r.d->text}, {"file", r.d->file},
-                          {"line", r.d->line}, {"column", r.d->column}};
+      nlohmann::json j = {{"name", qualified(*r.d)}, {"kind", r.kind},    {"definition", r.d->text},
+                          {"file", r.d->file},       {"line", r.d->line}, {"column", r.d->column}};
       if (r.kind == "unresolved") {
         j["error"] = r.error;
         j["needs"] = r.needs;
@@ -330,7 +339,8 @@ Output run_names(const NamesOptions& o) {
       names.push_back(j);
     }
     nlohmann::json params = nlohmann::json::array();
-    for (const auto& p : env->parameters()) params.push_back({{"name", qualified(p)}, {"file", p.file}, {"line", p.line}});
+    for (const auto& p : env->parameters())
+      params.push_back({{"name", qualified(p)}, {"file", p.file}, {"line", p.line}});
     // Declarations are the file's bytes: invalid UTF-8 becomes U+FFFD rather than an error.
     const nlohmann::json all{{"names", names}, {"parameters", params}};
     return Output{all.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n", false};
@@ -352,7 +362,8 @@ Output run_names(const NamesOptions& o) {
         for (const auto& n : r.needs) {
           body += " -D " + n + "=...";
           if (std::find(all_needs.begin(), all_needs.end(), n) == all_needs.end()) all_needs.push_back(n);
-          if (const Declaration* p = env->parameter(n, r.d->scope)) body += " (" + std::string(p->scope.empty() ? "a parameter" : "a parameter of " + p->scope) + ")";
+          if (const Declaration* p = env->parameter(n, r.d->scope))
+            body += " (" + std::string(p->scope.empty() ? "a parameter" : "a parameter of " + p->scope) + ")";
         }
       }
     } else {

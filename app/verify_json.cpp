@@ -37,8 +37,13 @@ nlohmann::json operand_json(const VerifyOperand& op) {
   j["col_name"] = op.col_name;
   nlohmann::json wrong = nlohmann::json::array();
   for (const auto& e : op.wrong)
-    wrong.push_back({{"thr", e.owner.thr}, {"val", e.owner.val}, {"entry", e.entry}, {"expected", e.expected},
-                     {"actual", e.actual}, {"expected_cell", e.expected_cell}, {"actual_cell", e.actual_cell}});
+    wrong.push_back({{"thr", e.owner.thr},
+                     {"val", e.owner.val},
+                     {"entry", e.entry},
+                     {"expected", e.expected},
+                     {"actual", e.actual},
+                     {"expected_cell", e.expected_cell},
+                     {"actual_cell", e.actual_cell}});
   j["wrong"] = wrong;
   if (!op.cells.empty()) {
     nlohmann::json cells = nlohmann::json::array();

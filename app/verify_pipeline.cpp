@@ -37,8 +37,11 @@ TiledCopy g2s_copy(const std::string& flag, const std::string& text, const Verif
   Value v = value_of(flag, text, o);
   const TiledCopy* c = as_tiled_copy(v);
   if (c == nullptr)
-    throw SourcedError(flag, text, Error("needs a TiledCopy, e.g. make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t>{}, "
-                                         "Layout<Shape<_16,_8>,Stride<_8,_1>>{}, Layout<Shape<_1,_8>>{}); got " + v.describe()));
+    throw SourcedError(
+        flag, text,
+        Error("needs a TiledCopy, e.g. make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t>{}, "
+              "Layout<Shape<_16,_8>,Stride<_8,_1>>{}, Layout<Shape<_1,_8>>{}); got " +
+              v.describe()));
   return *c;
 }
 
@@ -46,21 +49,32 @@ TiledCopy g2s_copy(const std::string& flag, const std::string& text, const Verif
 
 PipelineSpec pipeline_spec(const VerifyOptions& o) {
   const VerifyPipelineOptions& f = o.pipeline_flags;
-  if (!o.name.empty()) throw Error("verify --pipeline takes its TiledMMA from --mma, not a positional atom name ('" + o.name + "')");
+  if (!o.name.empty())
+    throw Error("verify --pipeline takes its TiledMMA from --mma, not a positional atom name ('" + o.name + "')");
   if (o.all) throw Error("--pipeline and --all exclude each other");
-  if (!o.arch.empty() || !o.contains.empty() || o.every) throw Error("--arch, --contains and --every go with --all, not --pipeline");
-  if (!o.layout_a.empty() || !o.layout_b.empty() || !o.layout_c.empty() || !o.thr_id.empty() || !o.layout_src.empty() || !o.layout_dst.empty() ||
-      !o.smem_layout.empty())
-    throw Error("--layout-*, --thr-id and --smem-layout check one atom; --pipeline takes --mma, --smem-a/-b, --copy-a/-b, --g2s");
-  if (f.mma.empty()) throw Error("verify --pipeline needs --mma TILEDMMA, e.g. --mma 'make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{})'");
-  if (f.smem_a.empty() || f.smem_b.empty()) throw Error("verify --pipeline needs --smem-a and --smem-b: the (M,K) and (N,K) shared-memory layouts");
+  if (!o.arch.empty() || !o.contains.empty() || o.every)
+    throw Error("--arch, --contains and --every go with --all, not --pipeline");
+  if (!o.layout_a.empty() || !o.layout_b.empty() || !o.layout_c.empty() || !o.thr_id.empty() || !o.layout_src.empty() ||
+      !o.layout_dst.empty() || !o.smem_layout.empty())
+    throw Error(
+        "--layout-*, --thr-id and --smem-layout check one atom; --pipeline takes --mma, --smem-a/-b, --copy-a/-b, "
+        "--g2s");
+  if (f.mma.empty())
+    throw Error(
+        "verify --pipeline needs --mma TILEDMMA, e.g. --mma 'make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, "
+        "Layout<Shape<_2,_2,_1>>{})'");
+  if (f.smem_a.empty() || f.smem_b.empty())
+    throw Error("verify --pipeline needs --smem-a and --smem-b: the (M,K) and (N,K) shared-memory layouts");
   register_catalogue_names();
   PipelineSpec s;
   s.mma_text = f.mma;
   Value mv = value_of("--mma", f.mma, o);
   const TiledMma* mma = as_tiled_mma(mv);
   if (mma == nullptr)
-    throw SourcedError("--mma", f.mma, Error("needs a TiledMMA, e.g. make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{}); got " + mv.describe()));
+    throw SourcedError(
+        "--mma", f.mma,
+        Error("needs a TiledMMA, e.g. make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{}); got " +
+              mv.describe()));
   s.mma = *mma;
   struct Flags {
     PipelineOperandSpec* spec;
@@ -70,7 +84,8 @@ PipelineSpec pipeline_spec(const VerifyOptions& o) {
   };
   const std::string& g2s_a = f.g2s_a.empty() ? f.g2s : f.g2s_a;
   const std::string& g2s_b = f.g2s_b.empty() ? f.g2s : f.g2s_b;
-  for (const Flags& x : {Flags{&s.a, f.smem_a, f.data_a, f.gmem_a, f.copy_a, g2s_a, "a", s.mma.atom.type_a}, Flags{&s.b, f.smem_b, f.data_b, f.gmem_b, f.copy_b, g2s_b, "b", s.mma.atom.type_b}}) {
+  for (const Flags& x : {Flags{&s.a, f.smem_a, f.data_a, f.gmem_a, f.copy_a, g2s_a, "a", s.mma.atom.type_a},
+                         Flags{&s.b, f.smem_b, f.data_b, f.gmem_b, f.copy_b, g2s_b, "b", s.mma.atom.type_b}}) {
     const std::string sfx = x.suffix;
     x.spec->smem_text = x.smem;
     x.spec->smem = layout_of("--smem-" + sfx, x.smem, o);

@@ -103,13 +103,15 @@ Layout one_thr_id() { return Layout(); }        // ThrID of a one-thread instruc
 // A warp-wide load from shared memory: the registers are the reference.
 CopyAtom warp_load(const std::string& op, const std::string& family, int sm, const Layout& smem, const Layout& regs,
                    const std::string& ptx, int dst_regs, const std::string& comment) {
-  return op_traits(op, family, sm, warp_thr_id(), smem, regs, regs, ptx, {"uint128_t", 1}, {"uint32_t", dst_regs}, comment);
+  return op_traits(op, family, sm, warp_thr_id(), smem, regs, regs, ptx, {"uint128_t", 1}, {"uint32_t", dst_regs},
+                   comment);
 }
 
 // A warp-wide store to shared memory: the registers (now the source) are the reference.
 CopyAtom warp_store(const std::string& op, const std::string& family, int sm, const Layout& regs, const Layout& smem,
                     const std::string& ptx, int src_regs, const std::string& comment) {
-  return op_traits(op, family, sm, warp_thr_id(), regs, smem, regs, ptx, {"uint32_t", src_regs}, {"uint128_t", 1}, comment);
+  return op_traits(op, family, sm, warp_thr_id(), regs, smem, regs, ptx, {"uint32_t", src_regs}, {"uint128_t", 1},
+                   comment);
 }
 
 std::vector<CopyAtom> fixed_ops() {
@@ -118,43 +120,49 @@ std::vector<CopyAtom> fixed_ops() {
     const std::string x = "x" + str(n);
     const std::string rows = "lanes 0-" + str(8 * n - 1) + " give the 128b row addresses";
     // SM75 ldmatrix .b16: n 8x8 matrices, plain (U32xn_N) or transposed (U16x2n_T).
-    ops.push_back(warp_load("SM75_U32x" + str(n) + "_LDSM_N", "SM75_LDSM", 75, smem_rows(8 * n), b16_fragment(n),
-                            ldmatrix_ptx(x + ".m8n8.shared.b16", n), n,
-                            "(T32,V128b) smem rows -> (T32,V" + str(32 * n) + "b) regs: " + x + " 8x8 b16 matrices, " + rows));
-    ops.push_back(warp_load("SM75_U16x" + str(2 * n) + "_LDSM_T", "SM75_LDSM", 75, smem_rows(8 * n), b16_fragment_trans(n),
-                            ldmatrix_ptx(x + ".trans.m8n8.shared.b16", n), n,
-                            "(T32,V128b) smem rows -> (T32,V" + str(32 * n) + "b) regs: " + x + " 8x8 b16 matrices transposed, " + rows));
+    ops.push_back(
+        warp_load("SM75_U32x" + str(n) + "_LDSM_N", "SM75_LDSM", 75, smem_rows(8 * n), b16_fragment(n),
+                  ldmatrix_ptx(x + ".m8n8.shared.b16", n), n,
+                  "(T32,V128b) smem rows -> (T32,V" + str(32 * n) + "b) regs: " + x + " 8x8 b16 matrices, " + rows));
+    ops.push_back(warp_load(
+        "SM75_U16x" + str(2 * n) + "_LDSM_T", "SM75_LDSM", 75, smem_rows(8 * n), b16_fragment_trans(n),
+        ldmatrix_ptx(x + ".trans.m8n8.shared.b16", n), n,
+        "(T32,V128b) smem rows -> (T32,V" + str(32 * n) + "b) regs: " + x + " 8x8 b16 matrices transposed, " + rows));
     // SM90 stmatrix: the SM75 layouts with source and destination swapped.
-    ops.push_back(warp_store("SM90_U32x" + str(n) + "_STSM_N", "SM90_STSM", 90, b16_fragment(n), smem_rows(8 * n),
-                             stmatrix_ptx(x + ".m8n8.shared.b16", n), n,
-                             "(T32,V" + str(32 * n) + "b) regs -> (T32,V128b) smem rows: " + x + " 8x8 b16 matrices, " + rows));
-    ops.push_back(warp_store("SM90_U16x" + str(2 * n) + "_STSM_T", "SM90_STSM", 90, b16_fragment_trans(n), smem_rows(8 * n),
-                             stmatrix_ptx(x + ".trans.m8n8.shared.b16", n), n,
-                             "(T32,V" + str(32 * n) + "b) regs -> (T32,V128b) smem rows: " + x + " 8x8 b16 matrices transposed, " + rows));
+    ops.push_back(
+        warp_store("SM90_U32x" + str(n) + "_STSM_N", "SM90_STSM", 90, b16_fragment(n), smem_rows(8 * n),
+                   stmatrix_ptx(x + ".m8n8.shared.b16", n), n,
+                   "(T32,V" + str(32 * n) + "b) regs -> (T32,V128b) smem rows: " + x + " 8x8 b16 matrices, " + rows));
+    ops.push_back(warp_store(
+        "SM90_U16x" + str(2 * n) + "_STSM_T", "SM90_STSM", 90, b16_fragment_trans(n), smem_rows(8 * n),
+        stmatrix_ptx(x + ".trans.m8n8.shared.b16", n), n,
+        "(T32,V" + str(32 * n) + "b) regs -> (T32,V128b) smem rows: " + x + " 8x8 b16 matrices transposed, " + rows));
     // SM100 ldmatrix m8n16 with 4- or 6-bit sources expanded to 8-bit containers: the SM75 U32xn layouts.
     for (auto [bits, pad] : {std::pair{4, 64}, std::pair{6, 32}}) {
-      ops.push_back(warp_load("SM100_SU" + str(bits) + "_DU8x16_x" + str(n) + "_LDSM_N", "SM100_LDSM", 100, smem_rows(8 * n),
-                              b16_fragment(n),
-                              ldmatrix_ptx("m8n16." + x + ".shared.b8x16.b" + str(bits) + "x16_p" + str(pad), n, "  "), n,
-                              "(T32,V128b) smem rows -> (T32,V" + str(32 * n) + "b) regs: " + x + " 8x16 b8 matrices of b" +
-                                  str(bits) + " data in 8b containers, " + rows));
+      ops.push_back(warp_load(
+          "SM100_SU" + str(bits) + "_DU8x16_x" + str(n) + "_LDSM_N", "SM100_LDSM", 100, smem_rows(8 * n),
+          b16_fragment(n), ldmatrix_ptx("m8n16." + x + ".shared.b8x16.b" + str(bits) + "x16_p" + str(pad), n, "  "), n,
+          "(T32,V128b) smem rows -> (T32,V" + str(32 * n) + "b) regs: " + x + " 8x16 b8 matrices of b" + str(bits) +
+              " data in 8b containers, " + rows));
     }
     // SM100 stmatrix m16n8 .b8 .trans: n blocks of 8 rows x 16B.
-    ops.push_back(warp_store("SM100_U8x" + str(4 * n) + "_STSM_T", "SM100_STSM", 100, b8_fragment_trans(n), smem_rows(8 * n),
-                             stmatrix_ptx("m16n8." + x + ".trans.shared.b8", n), n,
-                             "(T32,V" + str(32 * n) + "b) regs -> (T32,V128b) smem rows: " + x + " m16n8 b8 matrices transposed, " + rows));
+    ops.push_back(warp_store(
+        "SM100_U8x" + str(4 * n) + "_STSM_T", "SM100_STSM", 100, b8_fragment_trans(n), smem_rows(8 * n),
+        stmatrix_ptx("m16n8." + x + ".trans.shared.b8", n), n,
+        "(T32,V" + str(32 * n) + "b) regs -> (T32,V128b) smem rows: " + x + " m16n8 b8 matrices transposed, " + rows));
   }
   // SM100 ldmatrix m16n16 .b8 .trans, x1 (U8x8) or x2 (U8x16): 2 registers per 16x16 matrix.
   for (int x : {1, 2}) {
-    ops.push_back(warp_load("SM100_U8x" + str(8 * x) + "_LDSM_T", "SM100_LDSM", 100, b8_trans_rows(x), b8_fragment_trans(2 * x),
-                            ldmatrix_ptx("m16n16.x" + str(x) + ".trans.shared.b8", 2 * x), 2 * x,
-                            "(T32,V128b) smem rows -> (T32,V" + str(64 * x) + "b) regs: x" + str(x) +
-                                " 16x16 b8 matrices transposed, lanes 0-" + str(16 * x - 1) + " give the row addresses"));
+    ops.push_back(
+        warp_load("SM100_U8x" + str(8 * x) + "_LDSM_T", "SM100_LDSM", 100, b8_trans_rows(x), b8_fragment_trans(2 * x),
+                  ldmatrix_ptx("m16n16.x" + str(x) + ".trans.shared.b8", 2 * x), 2 * x,
+                  "(T32,V128b) smem rows -> (T32,V" + str(64 * x) + "b) regs: x" + str(x) +
+                      " 16x16 b8 matrices transposed, lanes 0-" + str(16 * x - 1) + " give the row addresses"));
   }
   // movmatrix: transpose one 8x8 b16 matrix held across the warp.
-  ops.push_back(op_traits("SM75_U32x1_MOVM_T", "SM75_MOVM", 75, warp_thr_id(), b16_fragment(1), b16_fragment(1), b16_fragment(1),
-                          "movmatrix.sync.aligned.m8n8.trans.b16 %0, %1;\n", {"uint32_t", 1}, {"uint32_t", 1},
-                          "(T32,V32b) -> (T32,V32b): one 8x8 b16 matrix, transposed in registers"));
+  ops.push_back(op_traits("SM75_U32x1_MOVM_T", "SM75_MOVM", 75, warp_thr_id(), b16_fragment(1), b16_fragment(1),
+                          b16_fragment(1), "movmatrix.sync.aligned.m8n8.trans.b16 %0, %1;\n", {"uint32_t", 1},
+                          {"uint32_t", 1}, "(T32,V32b) -> (T32,V32b): one 8x8 b16 matrix, transposed in registers"));
   // SM50 warp shuffles (__shfl_xor_sync, no inline PTX): 2x2 transposes of 32b words between lanes.
   ops.push_back(op_traits("SM50_Shuffle_U32_2x2Trans_XOR1", "SM50_Shuffle", 50, warp_thr_id(),
                           layout_of_notation("(32,64):(64,1)"),
@@ -168,11 +176,13 @@ std::vector<CopyAtom> fixed_ops() {
                           "(T32,V64b) -> (T32,V64b): 2x2 transposes of 32b words between lanes t and t^4"));
   // SM100 256-bit global loads/stores that do not allocate in L1.
   const Layout bits256(tup(1, 256), tup(0, 1));
-  ops.push_back(op_traits("SM100_LOAD_256bit_CACHE_NOALLOCATION", "SM100_LOAD", 100, one_thr_id(), bits256, bits256, bits256,
-                          "ld.global.L1::no_allocate.v8.f32 {" + operands(0, 8) + "}, [%8];\n", {"uint256_t", 1}, {"uint32_t", 8},
+  ops.push_back(op_traits("SM100_LOAD_256bit_CACHE_NOALLOCATION", "SM100_LOAD", 100, one_thr_id(), bits256, bits256,
+                          bits256, "ld.global.L1::no_allocate.v8.f32 {" + operands(0, 8) + "}, [%8];\n",
+                          {"uint256_t", 1}, {"uint32_t", 8},
                           "(T1,V256b) -> (T1,V256b): one 256b global load, no L1 allocation"));
-  ops.push_back(op_traits("SM100_STORE_256bit_CACHE_NOALLOCATION", "SM100_STORE", 100, one_thr_id(), bits256, bits256, bits256,
-                          "st.global.L1::no_allocate.v8.f32 [%0], {" + operands(1, 8) + "};\n", {"uint32_t", 8}, {"uint256_t", 1},
+  ops.push_back(op_traits("SM100_STORE_256bit_CACHE_NOALLOCATION", "SM100_STORE", 100, one_thr_id(), bits256, bits256,
+                          bits256, "st.global.L1::no_allocate.v8.f32 [%0], {" + operands(1, 8) + "};\n",
+                          {"uint32_t", 8}, {"uint256_t", 1},
                           "(T1,V256b) -> (T1,V256b): one 256b global store, no L1 allocation"));
   for (auto& a : tmem_copy_ops()) ops.push_back(std::move(a));  // SM100 tcgen05.ld/st (atoms/tmem.cpp)
   return ops;
@@ -194,20 +204,24 @@ Layout one_thread_bits(int64_t bits) { return Layout(tup(1, bits), tup(0, 1)); }
 
 // The op names that take template arguments (or alias one that does).
 const std::vector<std::string>& cp_async_ops() {
-  static const std::vector<std::string> ops = {"SM80_CP_ASYNC_CACHEALWAYS", "SM80_CP_ASYNC_CACHEGLOBAL", "SM80_CP_ASYNC_CACHEALWAYS_ZFILL",
-                                               "SM80_CP_ASYNC_CACHEGLOBAL_ZFILL"};
+  static const std::vector<std::string> ops = {"SM80_CP_ASYNC_CACHEALWAYS", "SM80_CP_ASYNC_CACHEGLOBAL",
+                                               "SM80_CP_ASYNC_CACHEALWAYS_ZFILL", "SM80_CP_ASYNC_CACHEGLOBAL_ZFILL"};
   return ops;
 }
 const std::vector<std::string>& tma_ops() {
-  static const std::vector<std::string> ops = {"SM90_TMA_LOAD", "SM90_TMA_LOAD_MULTICAST", "SM90_TMA_STORE", "SM90_TMA_REDUCE_ADD"};
+  static const std::vector<std::string> ops = {"SM90_TMA_LOAD", "SM90_TMA_LOAD_MULTICAST", "SM90_TMA_STORE",
+                                               "SM90_TMA_REDUCE_ADD"};
   return ops;
 }
 const std::vector<std::string>& auto_vectorizing_ops() {
-  static const std::vector<std::string> ops = {"AutoVectorizingCopyWithAssumedAlignment", "AutoVectorizingCopy", "DefaultCopy"};
+  static const std::vector<std::string> ops = {"AutoVectorizingCopyWithAssumedAlignment", "AutoVectorizingCopy",
+                                               "DefaultCopy"};
   return ops;
 }
 
-bool contains(const std::vector<std::string>& v, const std::string& x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+bool contains(const std::vector<std::string>& v, const std::string& x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
 
 std::string strip_namespace(std::string name) {
   for (bool again = true; again;) {
@@ -224,7 +238,8 @@ std::string strip_namespace(std::string name) {
 // The C++ spelling of a parsed template argument: `cutlass::half_t`, `complex<float>`, `128`.
 std::string spelling(const Node& n) {
   if (n.kind == Node::Kind::kNumber && n.basis.empty()) return str(n.value);
-  if (n.kind != Node::Kind::kName) throw Error("expected a type or an integer as a template argument", static_cast<int64_t>(n.begin));
+  if (n.kind != Node::Kind::kName)
+    throw Error("expected a type or an integer as a template argument", static_cast<int64_t>(n.begin));
   std::string s = n.name;
   if (n.has_template_args) {
     s += "<";
@@ -237,7 +252,8 @@ std::string spelling(const Node& n) {
 ValueType type_arg(const Node& n, const std::string& where) {
   ValueType t;
   std::string s = spelling(n);
-  if (!lookup_value_type(s, t)) throw Error(where + ": '" + s + "' is not an element type we know", static_cast<int64_t>(n.begin));
+  if (!lookup_value_type(s, t))
+    throw Error(where + ": '" + s + "' is not an element type we know", static_cast<int64_t>(n.begin));
   return t;
 }
 
@@ -254,8 +270,8 @@ int64_t int_arg(const Node& n, const std::string& where) {
 CopyAtom universal_copy(const ValueType& s, const ValueType& d) {
   std::string op = "UniversalCopy<" + s.name + (s.name == d.name ? "" : ", " + d.name) + ">";
   if (s.bits < 8 || d.bits < 8) throw Error(op + ": UniversalCopy needs types of at least 8 bits");
-  return op_traits(op, "Universal", 0, one_thr_id(), one_thread_bits(s.bits), one_thread_bits(d.bits), one_thread_bits(s.bits), "",
-                   {s.name, 1}, {d.name, 1},
+  return op_traits(op, "Universal", 0, one_thr_id(), one_thread_bits(s.bits), one_thread_bits(d.bits),
+                   one_thread_bits(s.bits), "", {s.name, 1}, {d.name, 1},
                    "(T1,V" + str(s.bits) + "b) -> (T1,V" + str(d.bits) + "b): one thread, dst = src");
 }
 
@@ -278,24 +294,29 @@ CopyAtom cp_async(const std::string& base, const ValueType& s, const ValueType& 
   bool zfill = base.find("ZFILL") != std::string::npos;
   if (s.bits != d.bits) throw Error(op + ": cp.async requires sizeof(src_value_type) == sizeof(dst_value_type)");
   if (global ? s.bits != 128 : (s.bits != 32 && s.bits != 64 && s.bits != 128))
-    throw Error(op + ": cp.async." + (global ? "cg copies 16 bytes" : "ca copies 4, 8 or 16 bytes") + ", not " + str(s.bits) + " bits");
-  std::string ptx = std::string("cp.async.") + (global ? "cg" : "ca") + ".shared.global.L2::128B [%0], [%1], %2" + (zfill ? ", %3" : "") + ";\n";
-  return op_traits(op, "SM80_CP_ASYNC", 80, one_thr_id(), one_thread_bits(s.bits), one_thread_bits(d.bits), one_thread_bits(s.bits),
-                   ptx, {s.name, 1}, {d.name, 1},
-                   "(T1,V" + str(s.bits) + "b) gmem -> (T1,V" + str(d.bits) + "b) smem" + (zfill ? ", zero-filled when the predicate is false" : ""));
+    throw Error(op + ": cp.async." + (global ? "cg copies 16 bytes" : "ca copies 4, 8 or 16 bytes") + ", not " +
+                str(s.bits) + " bits");
+  std::string ptx = std::string("cp.async.") + (global ? "cg" : "ca") + ".shared.global.L2::128B [%0], [%1], %2" +
+                    (zfill ? ", %3" : "") + ";\n";
+  return op_traits(op, "SM80_CP_ASYNC", 80, one_thr_id(), one_thread_bits(s.bits), one_thread_bits(d.bits),
+                   one_thread_bits(s.bits), ptx, {s.name, 1}, {d.name, 1},
+                   "(T1,V" + str(s.bits) + "b) gmem -> (T1,V" + str(d.bits) + "b) smem" +
+                       (zfill ? ", zero-filled when the predicate is false" : ""));
 }
 
 // TMA, as CuTe's Copy_Traits<SM90_TMA_*, NumBitsPerTMA> describe it: one logical thread moves
 // the whole box, (1,NumBitsPerTMA):(0,1).  Only these traits are modelled.
 CopyAtom tma(const std::string& base, int64_t bits) {
   if (bits <= 0) throw Error(base + ": NumBitsPerTMA must be positive");
-  std::string ptx = base == "SM90_TMA_LOAD"             ? "cp.async.bulk.tensor.Nd.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint"
-                    : base == "SM90_TMA_LOAD_MULTICAST" ? "cp.async.bulk.tensor.Nd.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster.L2::cache_hint"
+  std::string ptx = base == "SM90_TMA_LOAD"
+                        ? "cp.async.bulk.tensor.Nd.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint"
+                    : base == "SM90_TMA_LOAD_MULTICAST" ? "cp.async.bulk.tensor.Nd.shared::cluster.global.mbarrier::"
+                                                          "complete_tx::bytes.multicast::cluster.L2::cache_hint"
                     : base == "SM90_TMA_STORE"          ? "cp.async.bulk.tensor.Nd.global.shared::cta.bulk_group"
-                                                        : "cp.reduce.async.bulk.tensor.Nd.global.shared::cta.add.bulk_group";
+                                               : "cp.reduce.async.bulk.tensor.Nd.global.shared::cta.add.bulk_group";
   bool load = base.find("LOAD") != std::string::npos;
-  CopyAtom a = op_traits("Copy_Traits<" + base + ", " + str(bits) + ">", "SM90_TMA", 90, one_thr_id(), one_thread_bits(bits),
-                         one_thread_bits(bits), one_thread_bits(bits), ptx, {}, {},
+  CopyAtom a = op_traits("Copy_Traits<" + base + ", " + str(bits) + ">", "SM90_TMA", 90, one_thr_id(),
+                         one_thread_bits(bits), one_thread_bits(bits), one_thread_bits(bits), ptx, {}, {},
                          "(T1,V" + str(bits) + "b) " + (load ? "gmem box -> smem" : "smem -> gmem box"));
   a.num_bits_per_tma = bits;
   a.note =
@@ -325,7 +346,8 @@ std::string did_you_mean(const std::vector<std::string>& s) {
 }
 
 [[noreturn]] void unknown_op(const std::string& base, const Node& at) {
-  throw Error("unknown copy operation '" + base + "'" + did_you_mean(suggest(base, copy_op_names())), static_cast<int64_t>(at.begin));
+  throw Error("unknown copy operation '" + base + "'" + did_you_mean(suggest(base, copy_op_names())),
+              static_cast<int64_t>(at.begin));
 }
 
 void expect_template_args(const Node& n, const std::string& base, size_t min, size_t max, const std::string& usage) {
@@ -335,17 +357,21 @@ void expect_template_args(const Node& n, const std::string& base, size_t min, si
 
 // Copy_Traits<Op> from a parsed op: SM75_U32x4_LDSM_N, UniversalCopy<uint128_t>, Copy_Traits<SM90_TMA_LOAD, 8192>.
 CopyAtom copy_traits(const Node& n) {
-  if (n.kind != Node::Kind::kName) throw Error("expected a copy operation such as SM75_U32x4_LDSM_N", static_cast<int64_t>(n.begin));
+  if (n.kind != Node::Kind::kName)
+    throw Error("expected a copy operation such as SM75_U32x4_LDSM_N", static_cast<int64_t>(n.begin));
   const std::string base = strip_namespace(n.name);
   if (base == "Copy_Traits") {
     expect_template_args(n, base, 1, 2, "an operation and, for TMA, NumBitsPerTMA: Copy_Traits<SM90_TMA_LOAD, 8192>");
     const Node& op = n.template_args[0];
     std::string op_base = op.kind == Node::Kind::kName ? strip_namespace(op.name) : "";
     if (contains(tma_ops(), op_base)) {
-      if (n.template_args.size() != 2) throw Error("Copy_Traits<" + op_base + ", NumBitsPerTMA>: the number of bits per TMA is missing", static_cast<int64_t>(n.begin));
+      if (n.template_args.size() != 2)
+        throw Error("Copy_Traits<" + op_base + ", NumBitsPerTMA>: the number of bits per TMA is missing",
+                    static_cast<int64_t>(n.begin));
       return tma(op_base, int_arg(n.template_args[1], "Copy_Traits<" + op_base + ", NumBitsPerTMA>"));
     }
-    if (n.template_args.size() != 1) throw Error("Copy_Traits<" + op_base + "> takes no further arguments", static_cast<int64_t>(n.begin));
+    if (n.template_args.size() != 1)
+      throw Error("Copy_Traits<" + op_base + "> takes no further arguments", static_cast<int64_t>(n.begin));
     return copy_traits(op);
   }
   if (auto it = fixed_op_table().find(base); it != fixed_op_table().end()) {
@@ -368,7 +394,9 @@ CopyAtom copy_traits(const Node& n) {
     return auto_vectorizing_copy(base + "<" + str(bits) + ">", bits);
   }
   if (contains(tma_ops(), base))
-    throw Error(base + "'s traits carry NumBitsPerTMA (the TMA box in bits, which make_tma_copy computes): name it as Copy_Traits<" +
+    throw Error(base +
+                    "'s traits carry NumBitsPerTMA (the TMA box in bits, which make_tma_copy computes): name it as "
+                    "Copy_Traits<" +
                     base + ", 8192>",
                 static_cast<int64_t>(n.begin));
   unknown_op(base, n);
@@ -384,11 +412,13 @@ CopyAtom with_value_type(CopyAtom a, const ValueType& t) {
     try {
       v = recast_layout(bits, 1, t.bits);
     } catch (const Error& e) {
-      throw Error(a.name + ": " + side + "Layout " + to_string(bits) + " cannot be recast to " + str(t.bits) + "-bit values (" + e.what() + ")");
+      throw Error(a.name + ": " + side + "Layout " + to_string(bits) + " cannot be recast to " + str(t.bits) +
+                  "-bit values (" + e.what() + ")");
     }
     if (size(v.shape[0]) != size(a.thr_id))
-      throw Error(a.name + ": CopyOperation is not valid for " + side + " of ValType (" + str(size(v.shape[0])) + " threads after recasting " +
-                  to_string(bits) + " to " + str(t.bits) + "-bit values, ThrID has " + str(size(a.thr_id)) + ")");
+      throw Error(a.name + ": CopyOperation is not valid for " + side + " of ValType (" + str(size(v.shape[0])) +
+                  " threads after recasting " + to_string(bits) + " to " + str(t.bits) + "-bit values, ThrID has " +
+                  str(size(a.thr_id)) + ")");
     return v;
   };
   a.val_layout_src = recast(a.src_layout_bits, "Src");
@@ -407,7 +437,9 @@ ValueType value_type_named(const std::string& name) {
 
 }  // namespace
 
-CopyAtom make_copy_atom(const Node& op, const ValueType& value_type) { return with_value_type(copy_traits(op), value_type); }
+CopyAtom make_copy_atom(const Node& op, const ValueType& value_type) {
+  return with_value_type(copy_traits(op), value_type);
+}
 
 CopyAtom make_copy_atom(const std::string& op, const ValueType& value_type) {
   return make_copy_atom(parse_expression(op), value_type);
@@ -416,16 +448,20 @@ CopyAtom make_copy_atom(const std::string& op, const ValueType& value_type) {
 CopyAtom find_copy_atom(const std::string& name) {
   Node n = parse_expression(name);
   const std::string base = n.kind == Node::Kind::kName ? strip_namespace(n.name) : "";
-  if (base.empty()) throw Error("expected a copy atom such as Copy_Atom<SM75_U32x4_LDSM_N, half_t>, got '" + name + "'");
+  if (base.empty())
+    throw Error("expected a copy atom such as Copy_Atom<SM75_U32x4_LDSM_N, half_t>, got '" + name + "'");
   if (!n.args.empty()) throw Error(base + "{} takes no constructor arguments", static_cast<int64_t>(n.args[0].begin));
   if (base == "Copy_Atom") {
     if (n.template_args.size() != 2)
-      throw Error("Copy_Atom takes two template arguments, the operation and the value type: Copy_Atom<SM75_U32x4_LDSM_N, half_t>",
-                  static_cast<int64_t>(n.begin));
+      throw Error(
+          "Copy_Atom takes two template arguments, the operation and the value type: Copy_Atom<SM75_U32x4_LDSM_N, "
+          "half_t>",
+          static_cast<int64_t>(n.begin));
     return make_copy_atom(n.template_args[0], type_arg(n.template_args[1], "Copy_Atom"));
   }
   if (is_copy_op_name(base))
-    throw Error("'" + spelling(n) + "' is a copy operation; a copy atom also names its value type, e.g. Copy_Atom<" + spelling(n) + ", half_t>");
+    throw Error("'" + spelling(n) + "' is a copy operation; a copy atom also names its value type, e.g. Copy_Atom<" +
+                spelling(n) + ", half_t>");
   throw Error("unknown copy atom '" + name + "'" + did_you_mean(suggest(name, copy_atom_names())));
 }
 
@@ -434,7 +470,8 @@ std::vector<std::string> copy_op_names() {
   for (const auto& [op, traits] : fixed_op_table()) names.push_back(op);
   names.push_back("UniversalCopy<S>");
   names.push_back("UniversalCopy<S, D>");
-  for (const auto& b : auto_vectorizing_ops()) names.push_back(b == "AutoVectorizingCopyWithAssumedAlignment" ? b + "<N>" : b);
+  for (const auto& b : auto_vectorizing_ops())
+    names.push_back(b == "AutoVectorizingCopyWithAssumedAlignment" ? b + "<N>" : b);
   for (const auto& b : cp_async_ops()) names.push_back(b + "<S>");
   for (const auto& b : tma_ops()) names.push_back("Copy_Traits<" + b + ", NumBitsPerTMA>");
   return names;
@@ -442,8 +479,8 @@ std::vector<std::string> copy_op_names() {
 
 bool is_copy_op_name(const std::string& name) {
   std::string base = strip_namespace(name);
-  return fixed_op_table().count(base) || base == "UniversalCopy" || base == "Copy_Traits" || contains(cp_async_ops(), base) ||
-         contains(tma_ops(), base) || contains(auto_vectorizing_ops(), base);
+  return fixed_op_table().count(base) || base == "UniversalCopy" || base == "Copy_Traits" ||
+         contains(cp_async_ops(), base) || contains(tma_ops(), base) || contains(auto_vectorizing_ops(), base);
 }
 
 std::vector<CopyAtom> copy_catalogue() {
@@ -454,12 +491,10 @@ std::vector<CopyAtom> copy_catalogue() {
   for (const auto& [op, traits] : fixed_op_table()) {
     // tcgen05 ld/st: by name only (their RefLayout is the tmem side, broadcast over the warp: not a listing's atom)
     if (traits.family == "SM100_TMEM") continue;
-    if (traits.family == "SM100_LDSM" || traits.family == "SM100_STSM")
-      add(traits, {"uint8_t", "float_e4m3_t"});
+    if (traits.family == "SM100_LDSM" || traits.family == "SM100_STSM") add(traits, {"uint8_t", "float_e4m3_t"});
     else if (traits.family == "SM50_Shuffle" || traits.family == "SM100_LOAD" || traits.family == "SM100_STORE")
       add(traits, {"float"});
-    else
-      add(traits, {"half_t", "bfloat16_t"});
+    else add(traits, {"half_t", "bfloat16_t"});
   }
   for (const char* s : {"uint8_t", "uint16_t", "uint32_t", "uint64_t", "uint128_t"}) {
     ValueType vs = value_type_named(s);
@@ -494,11 +529,20 @@ std::vector<std::string> copy_atom_names() {
 
 std::string to_string(const CopyAtom& atom, bool underscore) {
   return "Copy_Atom\n"
-         "  ThrID:        " + to_string(atom.thr_id, underscore) + "\n"
-         "  ValLayoutSrc: " + to_string(atom.val_layout_src, underscore) + "\n"
-         "  ValLayoutDst: " + to_string(atom.val_layout_dst, underscore) + "\n"
-         "  ValLayoutRef: " + to_string(atom.val_layout_ref, underscore) + "\n"
-         "  ValueType:    " + str(atom.value_type.bits) + "b\n";
+         "  ThrID:        " +
+         to_string(atom.thr_id, underscore) +
+         "\n"
+         "  ValLayoutSrc: " +
+         to_string(atom.val_layout_src, underscore) +
+         "\n"
+         "  ValLayoutDst: " +
+         to_string(atom.val_layout_dst, underscore) +
+         "\n"
+         "  ValLayoutRef: " +
+         to_string(atom.val_layout_ref, underscore) +
+         "\n"
+         "  ValueType:    " +
+         str(atom.value_type.bits) + "b\n";
 }
 
 std::string to_string(const CopyAtom& atom) { return to_string(atom, false); }

@@ -25,15 +25,16 @@
 namespace cutevis {
 
 // A copy atom by its C++ name; Error with the nearest valid names otherwise.
-CopyAtom find_copy_atom(const std::string& name);  // "Copy_Atom<SM75_U32x4_LDSM_N, half_t>" etc.; Error with suggestions
+CopyAtom find_copy_atom(
+    const std::string& name);  // "Copy_Atom<SM75_U32x4_LDSM_N, half_t>" etc.; Error with suggestions
 // Copy_Atom<op, value_type>; op "SM75_U32x4_LDSM_N", "UniversalCopy<uint128_t>", ...
 CopyAtom make_copy_atom(const std::string& op, const ValueType& value_type);
-std::vector<CopyAtom> copy_catalogue();            // every op with its natural value type(s), for listing and tests
-std::vector<std::string> copy_atom_names();        // the names of copy_catalogue()
-std::vector<std::string> copy_op_names();          // every op name ("UniversalCopy<S>" for the parametrised ones)
-bool is_copy_op_name(const std::string& name);     // a bare op name (with or without cute::), no template args
+std::vector<CopyAtom> copy_catalogue();         // every op with its natural value type(s), for listing and tests
+std::vector<std::string> copy_atom_names();     // the names of copy_catalogue()
+std::vector<std::string> copy_op_names();       // every op name ("UniversalCopy<S>" for the parametrised ones)
+bool is_copy_op_name(const std::string& name);  // a bare op name (with or without cute::), no template args
 
-std::string to_string(const CopyAtom& atom);       // print(Copy_Atom), our notation (no underscores)
+std::string to_string(const CopyAtom& atom);                   // print(Copy_Atom), our notation (no underscores)
 std::string to_string(const CopyAtom& atom, bool underscore);  // underscore: CuTe's own text (_32:_1)
 
 // The Copy_Atom from parsed template arguments Copy_Atom<op, T> (used by the expression names).

@@ -34,29 +34,37 @@ std::string strip_cute(const std::string& name) { return name.rfind("cute::", 0)
 
 const CopyAtom& atom_arg(Evaluator& ev, const Node& call, const Value& v, size_t i) {
   if (const CopyAtom* a = as_copy_atom(v)) return *a;
-  ev.fail(call.args[i], call.name + ": argument " + std::to_string(i + 1) + " must be a copy atom such as Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, got " +
+  ev.fail(call.args[i], call.name + ": argument " + std::to_string(i + 1) +
+                            " must be a copy atom such as Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, got " +
                             v.kind_name() + " " + v.to_string());
 }
 
 const TiledMma& tiled_mma_arg(Evaluator& ev, const Node& call, const Value& v, size_t i) {
   if (const TiledMma* m = as_tiled_mma(v)) return *m;
-  ev.fail(call.args[i], call.name + ": argument " + std::to_string(i + 1) + " must be a TiledMMA such as make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}), got " +
+  ev.fail(call.args[i], call.name + ": argument " + std::to_string(i + 1) +
+                            " must be a TiledMMA such as make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}), got " +
                             v.kind_name() + " " + v.to_string());
 }
 
 const TiledCopy& tiled_copy_arg(Evaluator& ev, const Node& call, const Value& v, size_t i) {
   if (const TiledCopy* c = as_tiled_copy(v)) return *c;
-  ev.fail(call.args[i], call.name + ": argument " + std::to_string(i + 1) + " must be a tiled copy, got " + v.kind_name() + " " + v.to_string());
+  ev.fail(call.args[i], call.name + ": argument " + std::to_string(i + 1) + " must be a tiled copy, got " +
+                            v.kind_name() + " " + v.to_string());
 }
 
 // Copy_Atom<Op, T>{} and the bare op names (which need a value type to be an atom).
 bool resolve_copy_atom(Evaluator& ev, const Node& n, Value& out) {
   const std::string name = strip_cute(n.name);
   if (name == "Copy_Atom") {
-    if (n.template_args.size() != 2) ev.fail(n, "Copy_Atom takes two template arguments, the operation and the value type: Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}");
+    if (n.template_args.size() != 2)
+      ev.fail(n,
+              "Copy_Atom takes two template arguments, the operation and the value type: Copy_Atom<SM75_U32x4_LDSM_N, "
+              "half_t>{}");
     if (!n.args.empty()) ev.fail(n.args[0], "Copy_Atom<...>{} takes no constructor arguments");
     Value t = ev.eval(n.template_args[1]);
-    if (!t.is(Value::Kind::kType)) ev.fail(n.template_args[1], "Copy_Atom's second template argument must be a value type such as half_t, got " + t.to_string());
+    if (!t.is(Value::Kind::kType))
+      ev.fail(n.template_args[1],
+              "Copy_Atom's second template argument must be a value type such as half_t, got " + t.to_string());
     try {
       out = copy_atom_value(make_copy_atom(n.template_args[0], t.type()));
     } catch (const Error& e) {
@@ -68,7 +76,8 @@ bool resolve_copy_atom(Evaluator& ev, const Node& n, Value& out) {
   if (!is_copy_op_name(name)) return false;
   std::string op = ev.text_of(n);
   if (n.call != Node::Call::kNone && op.size() >= 2) op = op.substr(0, op.find_last_of("({"));
-  ev.fail(n, "'" + op + "' is a copy operation; a copy atom also names its value type: Copy_Atom<" + op + ", half_t>{}");
+  ev.fail(n,
+          "'" + op + "' is a copy operation; a copy atom also names its value type: Copy_Atom<" + op + ", half_t>{}");
 }
 
 // A tiler argument: a shape (printed as a shape) or a tuple of layouts.
@@ -102,43 +111,60 @@ void register_copy_names(Registry& r) {
     return words;
   });
   // cute::make_tiled_copy etc. resolve to these too (the evaluator strips cute::).
-  r.add("make_tiled_copy", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 2, 3);
-    auto a = ev.eval_args(n);
-    const CopyAtom& atom = atom_arg(ev, n, a[0], 0);
-    Layout val = a.size() == 3 ? a[2].to_layout() : Layout();
-    return tiled_copy_value(make_tiled_copy(atom, a[1].to_layout(), val));
-  }, "make_tiled_copy(copy_atom, thr_layout[, val_layout])");
-  r.add("make_tiled_copy_impl", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 3, 3);
-    auto a = ev.eval_args(n);
-    return tiled_copy_value(impl_with(atom_arg(ev, n, a[0], 0), a[1].to_layout(), a[2]));
-  }, "make_tiled_copy_impl(copy_atom, layout_tv, tiler)");
+  r.add(
+      "make_tiled_copy",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 2, 3);
+        auto a = ev.eval_args(n);
+        const CopyAtom& atom = atom_arg(ev, n, a[0], 0);
+        Layout val = a.size() == 3 ? a[2].to_layout() : Layout();
+        return tiled_copy_value(make_tiled_copy(atom, a[1].to_layout(), val));
+      },
+      "make_tiled_copy(copy_atom, thr_layout[, val_layout])");
+  r.add(
+      "make_tiled_copy_impl",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 3, 3);
+        auto a = ev.eval_args(n);
+        return tiled_copy_value(impl_with(atom_arg(ev, n, a[0], 0), a[1].to_layout(), a[2]));
+      },
+      "make_tiled_copy_impl(copy_atom, layout_tv, tiler)");
   using FromMma = TiledCopy (*)(const CopyAtom&, const TiledMma&);
-  for (auto [name, fn] : {std::pair<const char*, FromMma>{"make_tiled_copy_A", &make_tiled_copy_A}, {"make_tiled_copy_B", &make_tiled_copy_B},
-                          {"make_tiled_copy_C", &make_tiled_copy_C}, {"make_tiled_copy_C_atom", &make_tiled_copy_C_atom}}) {
+  for (auto [name, fn] : {std::pair<const char*, FromMma>{"make_tiled_copy_A", &make_tiled_copy_A},
+                          {"make_tiled_copy_B", &make_tiled_copy_B},
+                          {"make_tiled_copy_C", &make_tiled_copy_C},
+                          {"make_tiled_copy_C_atom", &make_tiled_copy_C_atom}}) {
     FromMma from_mma = fn;  // a plain variable: clang 14 cannot capture a structured binding
-    r.add(name, [from_mma](Evaluator& ev, const Node& n) {
-      ev.expect_args(n, 2, 2);
-      auto a = ev.eval_args(n);
-      const CopyAtom& atom = atom_arg(ev, n, a[0], 0);
-      return tiled_copy_value(from_mma(atom, tiled_mma_arg(ev, n, a[1], 1)));
-    }, std::string(name) + "(copy_atom, tiled_mma)");
+    r.add(
+        name,
+        [from_mma](Evaluator& ev, const Node& n) {
+          ev.expect_args(n, 2, 2);
+          auto a = ev.eval_args(n);
+          const CopyAtom& atom = atom_arg(ev, n, a[0], 0);
+          return tiled_copy_value(from_mma(atom, tiled_mma_arg(ev, n, a[1], 1)));
+        },
+        std::string(name) + "(copy_atom, tiled_mma)");
   }
   for (const char side : {'S', 'D'}) {
-    r.add(std::string("make_tiled_copy_") + side, [side](Evaluator& ev, const Node& n) {
-      ev.expect_args(n, 2, 2);
-      auto a = ev.eval_args(n);
-      const CopyAtom& atom = atom_arg(ev, n, a[0], 0);
-      const TiledCopy& other = tiled_copy_arg(ev, n, a[1], 1);
-      return tiled_copy_value(side == 'S' ? make_tiled_copy_S(atom, other) : make_tiled_copy_D(atom, other));
-    }, std::string("make_tiled_copy_") + side + "(copy_atom, tiled_copy)");
-    r.add(std::string("get_layout") + side + "_TV", [side](Evaluator& ev, const Node& n) {
-      ev.expect_args(n, 1, 1);
-      auto a = ev.eval_args(n);  // kept alive: `c` refers into a[0] (ASan: use after free)
-      const TiledCopy& c = tiled_copy_arg(ev, n, a[0], 0);
-      return Value::layout(side == 'S' ? c.layout_s_tv : c.layout_d_tv);
-    }, std::string("get_layout") + side + "_TV(tiled_copy)");
+    r.add(
+        std::string("make_tiled_copy_") + side,
+        [side](Evaluator& ev, const Node& n) {
+          ev.expect_args(n, 2, 2);
+          auto a = ev.eval_args(n);
+          const CopyAtom& atom = atom_arg(ev, n, a[0], 0);
+          const TiledCopy& other = tiled_copy_arg(ev, n, a[1], 1);
+          return tiled_copy_value(side == 'S' ? make_tiled_copy_S(atom, other) : make_tiled_copy_D(atom, other));
+        },
+        std::string("make_tiled_copy_") + side + "(copy_atom, tiled_copy)");
+    r.add(
+        std::string("get_layout") + side + "_TV",
+        [side](Evaluator& ev, const Node& n) {
+          ev.expect_args(n, 1, 1);
+          auto a = ev.eval_args(n);  // kept alive: `c` refers into a[0] (ASan: use after free)
+          const TiledCopy& c = tiled_copy_arg(ev, n, a[0], 0);
+          return Value::layout(side == 'S' ? c.layout_s_tv : c.layout_d_tv);
+        },
+        std::string("get_layout") + side + "_TV(tiled_copy)");
   }
 }
 

@@ -25,58 +25,76 @@ void register_cpp_atom_names(Registry& r) {
   // size(TiledMMA) / size(TiledCopy): the number of threads (CuTe: size(get_thr_layout_vmnk()))
   if (const Builtin* base = r.find("size")) {
     Builtin layout_size = *base;
-    r.add("size", [layout_size](Evaluator& ev, const Node& n) {
-      if (n.args.size() == 1 && !n.has_template_args) {
-        Value v = ev.eval(n.args[0]);
-        if (const TiledMma* m = as_tiled_mma(v)) return Value::integer(m->num_threads);
-        if (const TiledCopy* c = as_tiled_copy(v)) return Value::integer(c->num_threads);
-        if (!v.is(Value::Kind::kObject)) {  // lib's size, static or dynamic as CuTe's
-          if (v.is(Value::Kind::kLayout)) return Value::integer(size_integer(shape(v.any_layout())));
-          return Value::integer(size_integer(v.to_int_tuple()));
-        }
-      }
-      return layout_size(ev, n);
-    }, r.signature("size"));
+    r.add(
+        "size",
+        [layout_size](Evaluator& ev, const Node& n) {
+          if (n.args.size() == 1 && !n.has_template_args) {
+            Value v = ev.eval(n.args[0]);
+            if (const TiledMma* m = as_tiled_mma(v)) return Value::integer(m->num_threads);
+            if (const TiledCopy* c = as_tiled_copy(v)) return Value::integer(c->num_threads);
+            if (!v.is(Value::Kind::kObject)) {  // lib's size, static or dynamic as CuTe's
+              if (v.is(Value::Kind::kLayout)) return Value::integer(size_integer(shape(v.any_layout())));
+              return Value::integer(size_integer(v.to_int_tuple()));
+            }
+          }
+          return layout_size(ev, n);
+        },
+        r.signature("size"));
   }
   for (const char* name : {"tile_size", "tile_shape"}) {
     bool one = std::string(name) == "tile_size";
-    r.add(name, [one](Evaluator& ev, const Node& n) {
-      ev.expect_args(n, 1, 1);
-      const Value v = ev.eval(n.args[0]);  // m refers into v: keep it alive
-      const TiledMma& m = mma_arg(ev, n, v);
-      if (!one) return Value::from(m.tile_mnk);
-      auto t = ev.eval_template_args(n);
-      if (t.size() != 1) ev.fail(n, "tile_size<I>(mma) takes one template argument");
-      int64_t i = t[0].as_int();
-      if (i < 0 || i > 2) ev.fail(n, "tile_size<I>: I is 0, 1 or 2");
-      return Value::from(m.tile_mnk[static_cast<size_t>(i)]);
-    }, std::string(name) + (one ? "<I>(tiled_mma)" : "(tiled_mma)"));
+    r.add(
+        name,
+        [one](Evaluator& ev, const Node& n) {
+          ev.expect_args(n, 1, 1);
+          const Value v = ev.eval(n.args[0]);  // m refers into v: keep it alive
+          const TiledMma& m = mma_arg(ev, n, v);
+          if (!one) return Value::from(m.tile_mnk);
+          auto t = ev.eval_template_args(n);
+          if (t.size() != 1) ev.fail(n, "tile_size<I>(mma) takes one template argument");
+          int64_t i = t[0].as_int();
+          if (i < 0 || i > 2) ev.fail(n, "tile_size<I>: I is 0, 1 or 2");
+          return Value::from(m.tile_mnk[static_cast<size_t>(i)]);
+        },
+        std::string(name) + (one ? "<I>(tiled_mma)" : "(tiled_mma)"));
   }
   for (char op : {'A', 'B', 'C'}) {
-    r.add(std::string("get_layout") + op + "_TV", [op](Evaluator& ev, const Node& n) {
-      ev.expect_args(n, 1, 1);
-      const Value v = ev.eval(n.args[0]);  // m refers into v: keep it alive
-      const TiledMma& m = mma_arg(ev, n, v);
-      return Value::layout(op == 'A' ? m.tv_layout_a : op == 'B' ? m.tv_layout_b : m.tv_layout_c);
-    }, std::string("get_layout") + op + "_TV(tiled_mma)");
-    r.add(std::string("partition_shape_") + op, [op](Evaluator& ev, const Node& n) {
-      ev.expect_args(n, 2, 2);
-      auto a = ev.eval_args(n);
-      const TiledMma& m = mma_arg(ev, n, a[0]);
-      IntTuple shape = a[1].is(Value::Kind::kLayout) ? cutevis::shape(a[1].any_layout()) : a[1].to_int_tuple();
-      return Value::from(partition_shape(m, op, shape));
-    }, std::string("partition_shape_") + op + "(tiled_mma, shape)");
+    r.add(
+        std::string("get_layout") + op + "_TV",
+        [op](Evaluator& ev, const Node& n) {
+          ev.expect_args(n, 1, 1);
+          const Value v = ev.eval(n.args[0]);  // m refers into v: keep it alive
+          const TiledMma& m = mma_arg(ev, n, v);
+          return Value::layout(op == 'A' ? m.tv_layout_a : op == 'B' ? m.tv_layout_b : m.tv_layout_c);
+        },
+        std::string("get_layout") + op + "_TV(tiled_mma)");
+    r.add(
+        std::string("partition_shape_") + op,
+        [op](Evaluator& ev, const Node& n) {
+          ev.expect_args(n, 2, 2);
+          auto a = ev.eval_args(n);
+          const TiledMma& m = mma_arg(ev, n, a[0]);
+          IntTuple shape = a[1].is(Value::Kind::kLayout) ? cutevis::shape(a[1].any_layout()) : a[1].to_int_tuple();
+          return Value::from(partition_shape(m, op, shape));
+        },
+        std::string("partition_shape_") + op + "(tiled_mma, shape)");
   }
   // TiledCopy<Copy_Atom<...>, LayoutCopy_TV, ShapeTiler_MN>{}: make_tiled_copy_impl's type
-  r.add("TiledCopy", [](Evaluator& ev, const Node& n) {
-    if (n.template_args.size() != 3) ev.fail(n, "TiledCopy<Copy_Atom, LayoutCopy_TV, ShapeTiler_MN>{} takes three template arguments");
-    auto t = ev.eval_template_args(n);
-    const CopyAtom* atom = as_copy_atom(t[0]);
-    if (!atom) ev.fail(n.template_args[0], "TiledCopy's first template argument is a Copy_Atom<Op, T>, got " + t[0].describe());
-    Layout tv = t[1].to_layout();
-    if (t[2].is_int_tuple()) return tiled_copy_value(make_tiled_copy_impl(*atom, tv, t[2].to_int_tuple()));
-    return tiled_copy_value(make_tiled_copy_impl(*atom, tv, t[2].to_tiler()));
-  }, "TiledCopy<Copy_Atom, LayoutCopy_TV, ShapeTiler_MN>{}");
+  r.add(
+      "TiledCopy",
+      [](Evaluator& ev, const Node& n) {
+        if (n.template_args.size() != 3)
+          ev.fail(n, "TiledCopy<Copy_Atom, LayoutCopy_TV, ShapeTiler_MN>{} takes three template arguments");
+        auto t = ev.eval_template_args(n);
+        const CopyAtom* atom = as_copy_atom(t[0]);
+        if (!atom)
+          ev.fail(n.template_args[0],
+                  "TiledCopy's first template argument is a Copy_Atom<Op, T>, got " + t[0].describe());
+        Layout tv = t[1].to_layout();
+        if (t[2].is_int_tuple()) return tiled_copy_value(make_tiled_copy_impl(*atom, tv, t[2].to_int_tuple()));
+        return tiled_copy_value(make_tiled_copy_impl(*atom, tv, t[2].to_tiler()));
+      },
+      "TiledCopy<Copy_Atom, LayoutCopy_TV, ShapeTiler_MN>{}");
 }
 
 }  // namespace cutevis

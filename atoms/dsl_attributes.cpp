@@ -41,7 +41,8 @@ const CopyAtom* copy_atom_of(const Value& v) {
   return as_copy_atom(v);
 }
 
-[[noreturn]] void not_an_attribute(Evaluator& ev, const Node& n, const std::string& attr, const std::string& of, const Value& v) {
+[[noreturn]] void not_an_attribute(Evaluator& ev, const Node& n, const std::string& attr, const std::string& of,
+                                   const Value& v) {
   ev.fail(n, "." + attr + " is an attribute of " + of + ", got " + v.describe());
 }
 
@@ -49,10 +50,13 @@ using Getter = std::function<Value(Evaluator&, const Node&, const Value&)>;
 
 // obj.ATTR (no arguments): the getter applied to the evaluated object.
 void attribute(Registry& r, const std::string& attr, const Getter& get, const std::string& doc) {
-  r.add("py.attr." + attr, [attr, get](Evaluator& ev, const Node& n) {
-    if (n.args.size() != 1) ev.fail(n, "." + attr + " is an attribute, not a method: write x." + attr);
-    return get(ev, n, ev.eval(n.args[0]));
-  }, doc);
+  r.add(
+      "py.attr." + attr,
+      [attr, get](Evaluator& ev, const Node& n) {
+        if (n.args.size() != 1) ev.fail(n, "." + attr + " is an attribute, not a method: write x." + attr);
+        return get(ev, n, ev.eval(n.args[0]));
+      },
+      doc);
 }
 
 Value mma_attribute(Evaluator& ev, const Node& n, const Value& v, const std::string& attr) {
@@ -64,7 +68,10 @@ Value mma_attribute(Evaluator& ev, const Node& n, const Value& v, const std::str
       {"tv_layout_A", [](const MmaAtom& m) { return V::layout(m.layout_a); }},
       {"tv_layout_B", [](const MmaAtom& m) { return V::layout(m.layout_b); }},
       {"tv_layout_C", [](const MmaAtom& m) { return V::layout(m.layout_c); }},
-      {"op", [](const MmaAtom& m) { return mma_atom_value(m); }},  // a CuTeDSL MMA Op evaluates to its atom (atoms/dsl_ops.cpp)
+      {"op",
+       [](const MmaAtom& m) {
+         return mma_atom_value(m);
+       }},  // a CuTeDSL MMA Op evaluates to its atom (atoms/dsl_ops.cpp)
   };
   if (auto it = members.find(attr); it != members.end()) return it->second(*a);
   // a_major_mode / b_major_mode: the Op's OperandMajorMode (warpgroup and tcgen05 Ops only)
@@ -102,14 +109,18 @@ Value copy_attribute(Evaluator& ev, const Node& n, const Value& v, const std::st
   const CopyAtom* a = copy_atom_of(v);
   if (!a) not_an_attribute(ev, n, attr, "a copy atom or TiledCopy", v);
   if (attr == "value_type") return V::type(a->value_type);
-  return V::layout(attr == "layout_src_tv" ? a->val_layout_src : attr == "layout_dst_tv" ? a->val_layout_dst : a->thr_id);  // or thr_id
+  return V::layout(attr == "layout_src_tv"   ? a->val_layout_src
+                   : attr == "layout_dst_tv" ? a->val_layout_dst
+                                             : a->thr_id);  // or thr_id
 }
 
 Value tiled_copy_attribute(Evaluator& ev, const Node& n, const Value& v, const std::string& attr) {
   const TiledCopy* c = as_tiled_copy(v);
   if (!c) not_an_attribute(ev, n, attr, "a TiledCopy (cute.make_tiled_copy_tv(...))", v);
   if (attr == "tiler_mn") return c->tiler_is_shape ? V::from(c->tile_mn) : tiler_value(c->tiler_mn);
-  return V::layout(attr == "layout_tv_tiled" ? c->tiled_layout_tv : attr == "layout_src_tv_tiled" ? c->layout_s_tv : c->layout_d_tv);
+  return V::layout(attr == "layout_tv_tiled"       ? c->tiled_layout_tv
+                   : attr == "layout_src_tv_tiled" ? c->layout_s_tv
+                                                   : c->layout_d_tv);
 }
 
 // The one argument of a method call obj.NAME(arg) (keyword `keyword` allowed).
@@ -123,56 +134,78 @@ const Node& method_arg(Evaluator& ev, const Node& n, const char* keyword) {
 
 void register_dsl_attributes(Registry& r) {
   for (const char* attr : {"thr_id"}) {  // MmaAtom and CopyAtom both have one
-    attribute(r, attr, [](Evaluator& ev, const Node& n, const Value& v) {
-      if (copy_atom_of(v)) return copy_attribute(ev, n, v, "thr_id");
-      return mma_attribute(ev, n, v, "thr_id");
-    }, "atom.thr_id");
+    attribute(
+        r, attr,
+        [](Evaluator& ev, const Node& n, const Value& v) {
+          if (copy_atom_of(v)) return copy_attribute(ev, n, v, "thr_id");
+          return mma_attribute(ev, n, v, "thr_id");
+        },
+        "atom.thr_id");
   }
-  for (const char* attr : {"shape_mnk", "tv_layout_A", "tv_layout_B", "tv_layout_C", "op", "a_major_mode", "b_major_mode"}) {
+  for (const char* attr :
+       {"shape_mnk", "tv_layout_A", "tv_layout_B", "tv_layout_C", "op", "a_major_mode", "b_major_mode"}) {
     const std::string a = attr;
-    attribute(r, a, [a](Evaluator& ev, const Node& n, const Value& v) { return mma_attribute(ev, n, v, a); }, "mma_atom." + a);
+    attribute(
+        r, a, [a](Evaluator& ev, const Node& n, const Value& v) { return mma_attribute(ev, n, v, a); },
+        "mma_atom." + a);
   }
-  for (const char* attr : {"tv_layout_A_tiled", "tv_layout_B_tiled", "tv_layout_C_tiled", "thr_layout_vmnk", "permutation_mnk"}) {
+  for (const char* attr :
+       {"tv_layout_A_tiled", "tv_layout_B_tiled", "tv_layout_C_tiled", "thr_layout_vmnk", "permutation_mnk"}) {
     const std::string a = attr;
-    attribute(r, a, [a](Evaluator& ev, const Node& n, const Value& v) { return tiled_mma_attribute(ev, n, v, a); }, "tiled_mma." + a);
+    attribute(
+        r, a, [a](Evaluator& ev, const Node& n, const Value& v) { return tiled_mma_attribute(ev, n, v, a); },
+        "tiled_mma." + a);
   }
   for (const char* attr : {"layout_src_tv", "layout_dst_tv", "value_type"}) {
     const std::string a = attr;
-    attribute(r, a, [a](Evaluator& ev, const Node& n, const Value& v) { return copy_attribute(ev, n, v, a); }, "copy_atom." + a);
+    attribute(
+        r, a, [a](Evaluator& ev, const Node& n, const Value& v) { return copy_attribute(ev, n, v, a); },
+        "copy_atom." + a);
   }
   for (const char* attr : {"layout_tv_tiled", "layout_src_tv_tiled", "layout_dst_tv_tiled", "tiler_mn"}) {
     const std::string a = attr;
-    attribute(r, a, [a](Evaluator& ev, const Node& n, const Value& v) { return tiled_copy_attribute(ev, n, v, a); }, "tiled_copy." + a);
+    attribute(
+        r, a, [a](Evaluator& ev, const Node& n, const Value& v) { return tiled_copy_attribute(ev, n, v, a); },
+        "tiled_copy." + a);
   }
-  attribute(r, "size", [](Evaluator& ev, const Node& n, const Value& v) {  // the number of threads, as C++'s size(tiled)
-    if (const TiledMma* m = as_tiled_mma(v)) return V::integer(m->num_threads);
-    if (const TiledCopy* c = as_tiled_copy(v)) return V::integer(c->num_threads);
-    not_an_attribute(ev, n, "size", "a TiledMma or TiledCopy (cute.size(x) for layouts)", v);
-  }, "tiled.size");
+  attribute(
+      r, "size",
+      [](Evaluator& ev, const Node& n, const Value& v) {  // the number of threads, as C++'s size(tiled)
+        if (const TiledMma* m = as_tiled_mma(v)) return V::integer(m->num_threads);
+        if (const TiledCopy* c = as_tiled_copy(v)) return V::integer(c->num_threads);
+        not_an_attribute(ev, n, "size", "a TiledMma or TiledCopy (cute.size(x) for layouts)", v);
+      },
+      "tiled.size");
   // tiled_mma.get_tile_size(i): tile_size<i>(tiled_mma)
-  r.add("py.attr.get_tile_size", [](Evaluator& ev, const Node& n) {
-    const Node& i_at = method_arg(ev, n, "mode_idx");
-    const Value v = ev.eval(n.args[0]);  // keeps the TiledMma alive
-    const TiledMma& m = tiled_mma_of(ev, n, v, "get_tile_size");
-    const int64_t i = ev.eval(i_at).as_int();
-    if (i < 0 || i > 2) ev.fail(i_at, "get_tile_size(mode_idx): mode_idx is 0, 1 or 2");
-    return V::from(m.tile_mnk[static_cast<size_t>(i)]);
-  }, "tiled_mma.get_tile_size(mode_idx)");
+  r.add(
+      "py.attr.get_tile_size",
+      [](Evaluator& ev, const Node& n) {
+        const Node& i_at = method_arg(ev, n, "mode_idx");
+        const Value v = ev.eval(n.args[0]);  // keeps the TiledMma alive
+        const TiledMma& m = tiled_mma_of(ev, n, v, "get_tile_size");
+        const int64_t i = ev.eval(i_at).as_int();
+        if (i < 0 || i > 2) ev.fail(i_at, "get_tile_size(mode_idx): mode_idx is 0, 1 or 2");
+        return V::from(m.tile_mnk[static_cast<size_t>(i)]);
+      },
+      "tiled_mma.get_tile_size(mode_idx)");
   // tiled_mma.partition_shape_A/B/C(shape): C++'s partition_shape_A/B/C(tiled_mma, shape)
   for (char op : {'A', 'B', 'C'}) {
     const char* keyword = op == 'A' ? "shape_mk" : op == 'B' ? "shape_nk" : "shape_mn";
-    r.add(std::string("py.attr.partition_shape_") + op, [op, keyword](Evaluator& ev, const Node& n) {
-      const Node& shape_at = method_arg(ev, n, keyword);
-      const Value v = ev.eval(n.args[0]);  // keeps the TiledMma alive
-      const TiledMma& m = tiled_mma_of(ev, n, v, std::string("partition_shape_") + op);
-      Value s = ev.eval(shape_at);
-      try {
-        return V::from(partition_shape(m, op, s.is(V::Kind::kLayout) ? shape(s.any_layout()) : s.to_int_tuple()));
-      } catch (const Error& e) {
-        if (e.has_position()) throw;
-        ev.fail(shape_at, e.what());
-      }
-    }, std::string("tiled_mma.partition_shape_") + op + "(" + keyword + ")");
+    r.add(
+        std::string("py.attr.partition_shape_") + op,
+        [op, keyword](Evaluator& ev, const Node& n) {
+          const Node& shape_at = method_arg(ev, n, keyword);
+          const Value v = ev.eval(n.args[0]);  // keeps the TiledMma alive
+          const TiledMma& m = tiled_mma_of(ev, n, v, std::string("partition_shape_") + op);
+          Value s = ev.eval(shape_at);
+          try {
+            return V::from(partition_shape(m, op, s.is(V::Kind::kLayout) ? shape(s.any_layout()) : s.to_int_tuple()));
+          } catch (const Error& e) {
+            if (e.has_position()) throw;
+            ev.fail(shape_at, e.what());
+          }
+        },
+        std::string("tiled_mma.partition_shape_") + op + "(" + keyword + ")");
   }
 }
 

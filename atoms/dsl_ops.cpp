@@ -43,7 +43,8 @@ std::string enum_arg(Evaluator& ev, const Node& at, const std::string& cls) {
   Value v = ev.eval(at);
   if (v.is(V::Kind::kTag) && v.tag().rfind(cls + ".", 0) == 0) return v.tag().substr(cls.size() + 1);
   const std::vector<std::string> members = dsl_enum_members(cls);
-  ev.fail(at, "expected a " + cls + (members.empty() ? "" : " (e.g. " + cls + "." + members.front() + ")") + ", got " + v.describe());
+  ev.fail(at, "expected a " + cls + (members.empty() ? "" : " (e.g. " + cls + "." + members.front() + ")") + ", got " +
+                  v.describe());
 }
 
 ValueType dtype_arg(Evaluator& ev, const Node& at) {
@@ -64,8 +65,9 @@ std::vector<int64_t> ints_arg(Evaluator& ev, const Node& at) {
 // The catalogue's operand-type tokens: F16, BF16, TF32, F32, E4M3, E5M2, S8, U8, S32.
 std::string type_token(Evaluator& ev, const Node& at, const ValueType& t) {
   static const std::pair<const char*, const char*> kTokens[] = {
-      {"half_t", "F16"},    {"bfloat16_t", "BF16"},   {"tfloat32_t", "TF32"}, {"float", "F32"}, {"double", "F64"},
-      {"float_e4m3_t", "E4M3"}, {"float_e5m2_t", "E5M2"}, {"int8_t", "S8"},   {"uint8_t", "U8"}, {"int32_t", "S32"}};
+      {"half_t", "F16"}, {"bfloat16_t", "BF16"},   {"tfloat32_t", "TF32"},   {"float", "F32"},
+      {"double", "F64"}, {"float_e4m3_t", "E4M3"}, {"float_e5m2_t", "E5M2"}, {"int8_t", "S8"},
+      {"uint8_t", "U8"}, {"int32_t", "S32"}};
   for (const auto& [name, token] : kTokens)
     if (t.name == name) return token;
   ev.fail(at, "element type " + t.name + " has no MMA of this kind");
@@ -117,11 +119,14 @@ Value warp_fp8(Evaluator& ev, const Node& n) {
 
 // SM120 block-scaled mma.sync: (a, b, acc, sf) -> SM120_16x8xK_TN_VS<A,B,C,SF,VS>; CuTeDSL's
 // Float8E4M3FN scale factor (NVF4) is C++'s float_ue4m3_t.
-Value warp_block_scaled(Evaluator& ev, const Node& n, const Node& a_at, const Node& b_at, const Node& acc_at, const Node& sf_at, int k, int vs) {
+Value warp_block_scaled(Evaluator& ev, const Node& n, const Node& a_at, const Node& b_at, const Node& acc_at,
+                        const Node& sf_at, int k, int vs) {
   ValueType sf = dtype_arg(ev, sf_at);
   if (sf.name == "float_e4m3_t") lookup_value_type("float_ue4m3_t", sf);
-  return mma_atom_named(ev, n, "SM120_16x8x" + std::to_string(k) + "_TN_VS<" + dtype_arg(ev, a_at).name + "," + dtype_arg(ev, b_at).name + "," +
-                                   dtype_arg(ev, acc_at).name + "," + sf.name + "," + std::to_string(vs) + ">");
+  return mma_atom_named(ev, n,
+                        "SM120_16x8x" + std::to_string(k) + "_TN_VS<" + dtype_arg(ev, a_at).name + "," +
+                            dtype_arg(ev, b_at).name + "," + dtype_arg(ev, acc_at).name + "," + sf.name + "," +
+                            std::to_string(vs) + ">");
 }
 
 // MmaMXF4Op / MmaMXF4NVF4Op / MmaMXF8Op(ab_dtype, acc_dtype, sf_type): K and the scale vector are the Op's
@@ -149,13 +154,16 @@ Value universal_fma(Evaluator& ev, const Node& n) {
 
 // --- warpgroup: wgmma (SM90) ----------------------------------------------------------------
 // (a_dtype, b_dtype, acc_dtype, instruction_shape, a_src, a_major_mode, b_major_mode) -> the GMMA name.
-Value warpgroup_mma(Evaluator& ev, const Node& n, const ValueType& ta, const ValueType& tb, const ValueType& tc, const Node& shape_at,
-                    const Node& src_at, const Node& a_major_at, const Node& b_major_at, int64_t k, bool k_major_only) {
+Value warpgroup_mma(Evaluator& ev, const Node& n, const ValueType& ta, const ValueType& tb, const ValueType& tc,
+                    const Node& shape_at, const Node& src_at, const Node& a_major_at, const Node& b_major_at, int64_t k,
+                    bool k_major_only) {
   std::vector<int64_t> s = instruction_shape(ev, shape_at, k);
   const std::string src = enum_arg(ev, src_at, "OperandSource");
   if (src == "TMEM") ev.fail(src_at, "warpgroup MMAs read A from SMEM or RMEM");
-  const std::string ma = enum_arg(ev, a_major_at, "OperandMajorMode"), mb = enum_arg(ev, b_major_at, "OperandMajorMode");
-  std::string name = "SM90_" + dims(s) + "_" + type_token(ev, n, tc) + type_token(ev, n, ta) + type_token(ev, n, tb) + (src == "SMEM" ? "_SS" : "_RS");
+  const std::string ma = enum_arg(ev, a_major_at, "OperandMajorMode"),
+                    mb = enum_arg(ev, b_major_at, "OperandMajorMode");
+  std::string name = "SM90_" + dims(s) + "_" + type_token(ev, n, tc) + type_token(ev, n, ta) + type_token(ev, n, tb) +
+                     (src == "SMEM" ? "_SS" : "_RS");
   if (k_major_only) {  // 8-bit GMMA is K-major only: CuTe spells it _TN
     if (ma != "K" || mb != "K") ev.fail(n, "8-bit warpgroup MMAs are K-major only (OperandMajorMode.K for A and B)");
     name += "_TN";
@@ -175,28 +183,34 @@ Value warpgroup_mma(Evaluator& ev, const Node& n, const ValueType& ta, const Val
 }
 
 Value warpgroup_f16bf16(Evaluator& ev, const Node& n) {
-  auto a = bind_dsl_args(ev, n, {"ab_dtype", "acc_dtype", "instruction_shape", "a_src", "a_major_mode", "b_major_mode"}, 6);
+  auto a =
+      bind_dsl_args(ev, n, {"ab_dtype", "acc_dtype", "instruction_shape", "a_src", "a_major_mode", "b_major_mode"}, 6);
   ValueType ab = dtype_arg(ev, *a[0]);
   return warpgroup_mma(ev, n, ab, ab, dtype_arg(ev, *a[1]), *a[2], *a[3], *a[4], *a[5], 16, false);
 }
 
 Value warpgroup_8bit(Evaluator& ev, const Node& n) {  // MmaF8Op / MmaI8Op
-  auto a = bind_dsl_args(ev, n, {"a_dtype", "b_dtype", "acc_dtype", "instruction_shape", "a_src", "a_major_mode", "b_major_mode"}, 7);
-  return warpgroup_mma(ev, n, dtype_arg(ev, *a[0]), dtype_arg(ev, *a[1]), dtype_arg(ev, *a[2]), *a[3], *a[4], *a[5], *a[6], 32, true);
+  auto a = bind_dsl_args(
+      ev, n, {"a_dtype", "b_dtype", "acc_dtype", "instruction_shape", "a_src", "a_major_mode", "b_major_mode"}, 7);
+  return warpgroup_mma(ev, n, dtype_arg(ev, *a[0]), dtype_arg(ev, *a[1]), dtype_arg(ev, *a[2]), *a[3], *a[4], *a[5],
+                       *a[6], 32, true);
 }
 
 // --- tcgen05: UMMA (SM100) ----------------------------------------------------------------
 // SM100_MMA_<KIND>[_2x1SM]_<SS|TS><A,B,C,M,N,UMMA::Major::a,UMMA::Major::b>
-Value tcgen05_mma(Evaluator& ev, const Node& n, const char* kind, const ValueType& ta, const ValueType& tb, const ValueType& tc,
-                  const Node& shape_at, const Node& cta_at, const Node& src_at, const Node& a_major_at, const Node& b_major_at, int64_t k) {
+Value tcgen05_mma(Evaluator& ev, const Node& n, const char* kind, const ValueType& ta, const ValueType& tb,
+                  const ValueType& tc, const Node& shape_at, const Node& cta_at, const Node& src_at,
+                  const Node& a_major_at, const Node& b_major_at, int64_t k) {
   std::vector<int64_t> s = instruction_shape(ev, shape_at, k);
   const bool pair = enum_arg(ev, cta_at, "CtaGroup") == "TWO";
   const std::string src = enum_arg(ev, src_at, "OperandSource");
   if (src == "RMEM") ev.fail(src_at, "tcgen05 MMAs read A from SMEM or TMEM");
-  const std::string ma = enum_arg(ev, a_major_at, "OperandMajorMode"), mb = enum_arg(ev, b_major_at, "OperandMajorMode");
-  return mma_atom_named(ev, n, std::string("SM100_MMA_") + kind + (pair ? "_2x1SM" : "") + (src == "SMEM" ? "_SS<" : "_TS<") + ta.name + "," +
-                                   tb.name + "," + tc.name + "," + std::to_string(s[0]) + "," + std::to_string(s[1]) + ",UMMA::Major::" + ma +
-                                   ",UMMA::Major::" + mb + ">");
+  const std::string ma = enum_arg(ev, a_major_at, "OperandMajorMode"),
+                    mb = enum_arg(ev, b_major_at, "OperandMajorMode");
+  return mma_atom_named(ev, n,
+                        std::string("SM100_MMA_") + kind + (pair ? "_2x1SM" : "") + (src == "SMEM" ? "_SS<" : "_TS<") +
+                            ta.name + "," + tb.name + "," + tc.name + "," + std::to_string(s[0]) + "," +
+                            std::to_string(s[1]) + ",UMMA::Major::" + ma + ",UMMA::Major::" + mb + ">");
 }
 
 const char* const kUmmaParams[] = {"instruction_shape", "cta_group", "a_src", "a_major_mode", "b_major_mode"};
@@ -235,21 +249,25 @@ Value tcgen05_fp8(Evaluator& ev, const Node& n) {  // MmaFP8Op(ab_dtype, acc_dty
 
 Value tcgen05_f8f6f4(Evaluator& ev, const Node& n) {  // MmaF8F6F4Op(a_dtype, b_dtype, acc_dtype, ...)
   auto a = bind_dsl_args(ev, n, umma_params({"a_dtype", "b_dtype", "acc_dtype"}), 8);
-  return tcgen05_mma(ev, n, "F8F6F4", dtype_arg(ev, *a[0]), dtype_arg(ev, *a[1]), dtype_arg(ev, *a[2]), *a[3], *a[4], *a[5], *a[6], *a[7], 32);
+  return tcgen05_mma(ev, n, "F8F6F4", dtype_arg(ev, *a[0]), dtype_arg(ev, *a[1]), dtype_arg(ev, *a[2]), *a[3], *a[4],
+                     *a[5], *a[6], *a[7], 32);
 }
 
 // Block-scaled: SM100_MMA_<MXF8F6F4|MXF4>[_2x1SM]_<SS|TS><A,B,C,SF,M,N,[VS,]UMMA::Major::a,UMMA::Major::b>
-Value tcgen05_block_scaled(Evaluator& ev, const Node& n, const char* kind, const ValueType& ta, const ValueType& tb, const ValueType& sf, int vs,
-                           const Node& shape_at, const Node& cta_at, const Node& src_at, const Node* a_major_at, const Node* b_major_at, int64_t k) {
+Value tcgen05_block_scaled(Evaluator& ev, const Node& n, const char* kind, const ValueType& ta, const ValueType& tb,
+                           const ValueType& sf, int vs, const Node& shape_at, const Node& cta_at, const Node& src_at,
+                           const Node* a_major_at, const Node* b_major_at, int64_t k) {
   std::vector<int64_t> s = instruction_shape(ev, shape_at, k);
   const bool pair = enum_arg(ev, cta_at, "CtaGroup") == "TWO";
   const std::string src = enum_arg(ev, src_at, "OperandSource");
   if (src == "RMEM") ev.fail(src_at, "tcgen05 MMAs read A from SMEM or TMEM");
   const std::string ma = a_major_at ? enum_arg(ev, *a_major_at, "OperandMajorMode") : "K";
   const std::string mb = b_major_at ? enum_arg(ev, *b_major_at, "OperandMajorMode") : "K";
-  return mma_atom_named(ev, n, std::string("SM100_MMA_") + kind + (pair ? "_2x1SM" : "") + (src == "SMEM" ? "_SS<" : "_TS<") + ta.name + "," +
-                                   tb.name + ",float," + sf.name + "," + std::to_string(s[0]) + "," + std::to_string(s[1]) + "," +
-                                   (vs ? std::to_string(vs) + "," : "") + "UMMA::Major::" + ma + ",UMMA::Major::" + mb + ">");
+  return mma_atom_named(ev, n,
+                        std::string("SM100_MMA_") + kind + (pair ? "_2x1SM" : "") + (src == "SMEM" ? "_SS<" : "_TS<") +
+                            ta.name + "," + tb.name + ",float," + sf.name + "," + std::to_string(s[0]) + "," +
+                            std::to_string(s[1]) + "," + (vs ? std::to_string(vs) + "," : "") + "UMMA::Major::" + ma +
+                            ",UMMA::Major::" + mb + ">");
 }
 
 ValueType named_type(const char* name) {
@@ -261,19 +279,22 @@ ValueType named_type(const char* name) {
 Value tcgen05_mxf8(Evaluator& ev, const Node& n) {  // MmaMXF8Op(ab_dtype, ...): mxf8f6f4 with ue8m0 scales
   auto a = bind_dsl_args(ev, n, umma_params({"ab_dtype"}), 6);
   ValueType ab = dtype_arg(ev, *a[0]);
-  return tcgen05_block_scaled(ev, n, "MXF8F6F4", ab, ab, named_type("float_ue8m0_t"), 0, *a[1], *a[2], *a[3], a[4], a[5], 32);
+  return tcgen05_block_scaled(ev, n, "MXF8F6F4", ab, ab, named_type("float_ue8m0_t"), 0, *a[1], *a[2], *a[3], a[4],
+                              a[5], 32);
 }
 
 Value tcgen05_mxf8f6f4(Evaluator& ev, const Node& n) {  // MmaMXF8F6F4Op(a_dtype, b_dtype, ...)
   auto a = bind_dsl_args(ev, n, umma_params({"a_dtype", "b_dtype"}), 7);
-  return tcgen05_block_scaled(ev, n, "MXF8F6F4", dtype_arg(ev, *a[0]), dtype_arg(ev, *a[1]), named_type("float_ue8m0_t"), 0, *a[2], *a[3], *a[4], a[5],
-                              a[6], 32);
+  return tcgen05_block_scaled(ev, n, "MXF8F6F4", dtype_arg(ev, *a[0]), dtype_arg(ev, *a[1]),
+                              named_type("float_ue8m0_t"), 0, *a[2], *a[3], *a[4], a[5], a[6], 32);
 }
 
-Value tcgen05_mxf4(Evaluator& ev, const Node& n) {  // MmaMXF4Op(instruction_shape, cta_group, a_src): e2m1, ue8m0 per 32, K-major
+Value tcgen05_mxf4(Evaluator& ev,
+                   const Node& n) {  // MmaMXF4Op(instruction_shape, cta_group, a_src): e2m1, ue8m0 per 32, K-major
   auto a = bind_dsl_args(ev, n, {"instruction_shape", "cta_group", "a_src"}, 3);
   ValueType e2m1 = named_type("float_e2m1_t");
-  return tcgen05_block_scaled(ev, n, "MXF4", e2m1, e2m1, named_type("float_ue8m0_t"), 32, *a[0], *a[1], *a[2], nullptr, nullptr, 64);
+  return tcgen05_block_scaled(ev, n, "MXF4", e2m1, e2m1, named_type("float_ue8m0_t"), 32, *a[0], *a[1], *a[2], nullptr,
+                              nullptr, 64);
 }
 
 // MmaMXF4NVF4Op(sf_dtype, instruction_shape, cta_group, a_src): e2m1, a scale per 16; CuTeDSL's
@@ -295,8 +316,12 @@ class CopyOpObject : public Object {
   CopyOpObject(std::string dsl, Namer namer) : dsl_(std::move(dsl)), namer_(std::move(namer)) {}
   std::string kind() const override { return "copy_op"; }
   std::string to_string() const override { return dsl_; }
-  std::string brief() const override { return "copy operation " + dsl_ + " (give it an element type with cute.make_copy_atom)"; }
-  std::string cpp_op(const ValueType& t, int64_t bits, Evaluator& ev, const Node& at) const { return namer_(t, bits, ev, at); }
+  std::string brief() const override {
+    return "copy operation " + dsl_ + " (give it an element type with cute.make_copy_atom)";
+  }
+  std::string cpp_op(const ValueType& t, int64_t bits, Evaluator& ev, const Node& at) const {
+    return namer_(t, bits, ev, at);
+  }
 
  private:
   std::string dsl_;
@@ -308,7 +333,9 @@ std::string uint_of_bits(Evaluator& ev, const Node& at, int64_t bits) {
   ev.fail(at, "num_bits_per_copy must be 8, 16, 32, 64 or 128, got " + std::to_string(bits));
 }
 
-Value copy_op(const Node& n, CopyOpObject::Namer namer) { return V::object(std::make_shared<CopyOpObject>(n.name, std::move(namer))); }
+Value copy_op(const Node& n, CopyOpObject::Namer namer) {
+  return V::object(std::make_shared<CopyOpObject>(n.name, std::move(namer)));
+}
 
 // CopyUniversalOp() -> UniversalCopy<uintN_t> for num_bits_per_copy=N, UniversalCopy<T> for 0
 // (CuTeDSL lets the compiler vectorize then; the atom itself moves one element).
@@ -330,7 +357,8 @@ Value cp_async(Evaluator& ev, const Node& n) {
   const std::string mode = a[0] ? enum_arg(ev, *a[0], "LoadCacheMode") : "ALWAYS";
   if (mode != "ALWAYS" && mode != "GLOBAL") ev.fail(*a[0], "cp.async caches ALWAYS or GLOBAL");
   return copy_op(n, [mode](const ValueType&, int64_t bits, Evaluator& e, const Node& at) {
-    if (bits != 32 && bits != 64 && bits != 128) e.fail(at, "cp.async copies 32, 64 or 128 bits: give num_bits_per_copy");
+    if (bits != 32 && bits != 64 && bits != 128)
+      e.fail(at, "cp.async copies 32, 64 or 128 bits: give num_bits_per_copy");
     return "SM80_CP_ASYNC_CACHE" + mode + "<" + uint_of_bits(e, at, bits) + ">";
   });
 }
@@ -344,7 +372,8 @@ Value matrix_copy(Evaluator& ev, const Node& n, const std::function<std::string(
   const int64_t unpack = a[2] ? ev.eval(*a[2]).as_int() : 0;
   std::string op = name_of(transpose, count, unpack);
   if (op.empty())
-    ev.fail(n, n.name + " with transpose=" + (transpose ? "True" : "False") + ", num_matrices=" + std::to_string(count) +
+    ev.fail(n, n.name + " with transpose=" + (transpose ? "True" : "False") +
+                   ", num_matrices=" + std::to_string(count) +
                    (unpack ? ", unpack_bits=" + std::to_string(unpack) : "") + " is not an instruction cutevis knows");
   return copy_op(n, [op](const ValueType&, int64_t, Evaluator&, const Node&) { return op; });
 }
@@ -405,7 +434,8 @@ TiledMma tiled_mma_arg(Evaluator& ev, const Node& at) {
 }
 
 // make_tiled_mma with CuTeDSL's rule: a tuple atom layout is make_layout(tuple) and has rank 3.
-TiledMma dsl_tiled_mma(Evaluator& ev, const Node& n, const MmaAtom& atom, const Node* layout_at, const Node* permutation_at) {
+TiledMma dsl_tiled_mma(Evaluator& ev, const Node& n, const MmaAtom& atom, const Node* layout_at,
+                       const Node* permutation_at) {
   Layout layout(tup(1, 1, 1), tup(0, 0, 0));
   if (layout_at) {
     Value l = ev.eval(*layout_at);
@@ -416,7 +446,8 @@ TiledMma dsl_tiled_mma(Evaluator& ev, const Node& n, const MmaAtom& atom, const 
   try {
     if (!permutation_at) return make_tiled_mma(atom, layout);
     Value p = ev.eval(*permutation_at);
-    if (!p.is(V::Kind::kTuple)) ev.fail(*permutation_at, "permutation_mnk is a tuple of up to three tilers, got " + p.describe());
+    if (!p.is(V::Kind::kTuple))
+      ev.fail(*permutation_at, "permutation_mnk is a tuple of up to three tilers, got " + p.describe());
     return make_tiled_mma(atom, layout, p.to_tiler());
   } catch (const Error& e) {
     if (e.has_position()) throw;
@@ -427,8 +458,11 @@ TiledMma dsl_tiled_mma(Evaluator& ev, const Node& n, const MmaAtom& atom, const 
 // cute.make_copy_atom(op, copy_internal_type, num_bits_per_copy=...)
 Value make_copy_atom_value(Evaluator& ev, const Node& n) {
   // the memory-semantics keywords of CopyG2ROp & co. (cute/nvgpu/common.py) change no layout
-  auto a = bind_dsl_args(ev, n, {"op", "copy_internal_type", "num_bits_per_copy", "memory_order", "memory_scope", "l2_prefetch_size",
-                                 "l1c_evict_priority", "load_cache_mode", "store_cache_mode", "shared_space", "invariant"}, 2);
+  auto a = bind_dsl_args(
+      ev, n,
+      {"op", "copy_internal_type", "num_bits_per_copy", "memory_order", "memory_scope", "l2_prefetch_size",
+       "l1c_evict_priority", "load_cache_mode", "store_cache_mode", "shared_space", "invariant"},
+      2);
   Value op = ev.eval(*a[0]);
   auto* dsl_op = op.is(V::Kind::kObject) ? dynamic_cast<const CopyOpObject*>(op.object().get()) : nullptr;
   if (!dsl_op) ev.fail(*a[0], "expected a copy Op such as cute.nvgpu.CopyUniversalOp(), got " + op.describe());
@@ -453,7 +487,10 @@ bool is_one_of(const ValueType& t, std::initializer_list<const char*> names) {
 // sm90_utils.make_trivial_tiled_mma(a_dtype, b_dtype, a_leading_mode, b_leading_mode, acc_dtype,
 //                                   atom_layout_mnk, tiler_mn, a_source=OperandSource.SMEM)
 Value sm90_trivial_tiled_mma(Evaluator& ev, const Node& n) {
-  auto a = bind_dsl_args(ev, n, {"a_dtype", "b_dtype", "a_leading_mode", "b_leading_mode", "acc_dtype", "atom_layout_mnk", "tiler_mn", "a_source"}, 7);
+  auto a = bind_dsl_args(ev, n,
+                         {"a_dtype", "b_dtype", "a_leading_mode", "b_leading_mode", "acc_dtype", "atom_layout_mnk",
+                          "tiler_mn", "a_source"},
+                         7);
   const ValueType ta = dtype_arg(ev, *a[0]), tb = dtype_arg(ev, *a[1]), tc = dtype_arg(ev, *a[4]);
   const Node smem = tag_node(n, "OperandSource.SMEM");
   const Node& src = a[7] ? *a[7] : smem;
@@ -473,8 +510,10 @@ Value sm100_trivial_tiled_mma(Evaluator& ev, const Node& n) {
   bool legacy = false;
   for (const auto& x : n.args) legacy = legacy || x.keyword == "ab_dtype";
   if (!legacy && n.args.size() >= 2 && n.args[1].keyword.empty()) legacy = !ev.eval(n.args[1]).is(V::Kind::kType);
-  std::vector<const char*> params = {"a_dtype", "b_dtype", "a_leading_mode", "b_leading_mode", "acc_dtype", "cta_group", "mma_tiler_mn", "a_source"};
-  if (legacy) params = {"ab_dtype", "a_leading_mode", "b_leading_mode", "acc_dtype", "cta_group", "mma_tiler_mn", "a_source"};
+  std::vector<const char*> params = {"a_dtype",   "b_dtype",   "a_leading_mode", "b_leading_mode",
+                                     "acc_dtype", "cta_group", "mma_tiler_mn",   "a_source"};
+  if (legacy)
+    params = {"ab_dtype", "a_leading_mode", "b_leading_mode", "acc_dtype", "cta_group", "mma_tiler_mn", "a_source"};
   auto a = bind_dsl_args(ev, n, params, params.size() - 1);
   if (legacy) a.insert(a.begin() + 1, a[0]);
   const ValueType ta = dtype_arg(ev, *a[0]), tb = dtype_arg(ev, *a[1]);
@@ -508,8 +547,11 @@ Value sm100_blockscaled_tiled_mma(Evaluator& ev, const Node& n) {
   bool legacy = false;
   for (const auto& x : n.args) legacy = legacy || x.keyword == "ab_dtype";
   if (!legacy && n.args.size() >= 2 && n.args[1].keyword.empty()) legacy = !ev.eval(n.args[1]).is(V::Kind::kType);
-  std::vector<const char*> params = {"a_dtype", "b_dtype", "a_leading_mode", "b_leading_mode", "sf_dtype", "sf_vec_size", "cta_group", "mma_tiler_mn", "a_source"};
-  if (legacy) params = {"ab_dtype", "a_leading_mode", "b_leading_mode", "sf_dtype", "sf_vec_size", "cta_group", "mma_tiler_mn", "a_source"};
+  std::vector<const char*> params = {"a_dtype",     "b_dtype",   "a_leading_mode", "b_leading_mode", "sf_dtype",
+                                     "sf_vec_size", "cta_group", "mma_tiler_mn",   "a_source"};
+  if (legacy)
+    params = {"ab_dtype",    "a_leading_mode", "b_leading_mode", "sf_dtype",
+              "sf_vec_size", "cta_group",      "mma_tiler_mn",   "a_source"};
   auto a = bind_dsl_args(ev, n, params, params.size() - 1);
   if (legacy) a.insert(a.begin() + 1, a[0]);
   const ValueType ta = dtype_arg(ev, *a[0]), tb = dtype_arg(ev, *a[1]);
@@ -517,15 +559,20 @@ Value sm100_blockscaled_tiled_mma(Evaluator& ev, const Node& n) {
   const Node& src = a[8] ? *a[8] : smem;
   const int64_t vs = ev.eval(*a[5]).as_int();
   const char* const f8f6f4[] = {"float_e4m3_t", "float_e5m2_t", "float_e2m3_t", "float_e3m2_t", "float_e2m1_t"};
-  auto is_f8f6f4 = [&](const ValueType& t) { return std::find(std::begin(f8f6f4), std::end(f8f6f4), t.name) != std::end(f8f6f4); };
+  auto is_f8f6f4 = [&](const ValueType& t) {
+    return std::find(std::begin(f8f6f4), std::end(f8f6f4), t.name) != std::end(f8f6f4);
+  };
   Value atom;
   if (ta.name == "float_e2m1_t" && tb.name == "float_e2m1_t") {
     ValueType sf = vs == 32 ? named_type("float_ue8m0_t") : dtype_arg(ev, *a[4]);
     if (sf.name == "float_e4m3_t") sf = named_type("float_ue4m3_t");  // NVFP4's unsigned scale
-    if (vs != 32 && vs != 16) ev.fail(*a[5], "unsupported sf_vec_size, got " + std::to_string(vs) + " (e2m1 takes 16 or 32)");
-    atom = tcgen05_block_scaled(ev, n, "MXF4", ta, tb, sf, static_cast<int>(vs), *a[7], *a[6], src, nullptr, nullptr, 64);
+    if (vs != 32 && vs != 16)
+      ev.fail(*a[5], "unsupported sf_vec_size, got " + std::to_string(vs) + " (e2m1 takes 16 or 32)");
+    atom =
+        tcgen05_block_scaled(ev, n, "MXF4", ta, tb, sf, static_cast<int>(vs), *a[7], *a[6], src, nullptr, nullptr, 64);
   } else if (is_f8f6f4(ta) && is_f8f6f4(tb)) {
-    atom = tcgen05_block_scaled(ev, n, "MXF8F6F4", ta, tb, named_type("float_ue8m0_t"), 0, *a[7], *a[6], src, a[2], a[3], 32);
+    atom = tcgen05_block_scaled(ev, n, "MXF8F6F4", ta, tb, named_type("float_ue8m0_t"), 0, *a[7], *a[6], src, a[2],
+                                a[3], 32);
   } else {
     ev.fail(*a[0], "unsupported a_dtype/b_dtype, got " + ta.name + " and " + tb.name);
   }
@@ -577,7 +624,8 @@ std::string sm100_atom_kind(Evaluator& ev, const Node& at, bool k_major, const V
   if (mn_k.is_leaf() || mn_k.rank() < 2) ev.fail(at, "smem_shape_mn_k is (MN, K), got " + to_string(mn_k));
   const int64_t size = cutevis::size(mn_k[k_major ? 1 : 0]);
   const int64_t bits = checked_mul(size, t.bits);
-  if (size % 8 != 0 || bits % 128 != 0) ev.fail(at, "the major mode must hold a multiple of 8 elements and of 128 bits, got " + to_string(mn_k));
+  if (size % 8 != 0 || bits % 128 != 0)
+    ev.fail(at, "the major mode must hold a multiple of 8 elements and of 128 bits, got " + to_string(mn_k));
   return smem_atom_kind(!k_major, bits, !k_major && t.bits == 32);
 }
 
@@ -587,15 +635,17 @@ Value sm100_get_smem_layout_atom_ab(Evaluator& ev, const Node& n) {
   const bool k_major = enum_arg(ev, *a[0], "OperandMajorMode") == "K";
   const ValueType t = dtype_arg(ev, *a[1]);
   Value shape = ev.eval(*a[2]);
-  if (!shape.is(V::Kind::kTuple) || shape.elements().size() < 2) ev.fail(*a[2], "smem_shape_mn_k is (MN, K), got " + shape.describe());
+  if (!shape.is(V::Kind::kTuple) || shape.elements().size() < 2)
+    ev.fail(*a[2], "smem_shape_mn_k is (MN, K), got " + shape.describe());
   return V::tag("SmemLayoutAtomKind." + sm100_atom_kind(ev, *a[2], k_major, t, shape.to_int_tuple()));
 }
 
 // The SM90 helpers' last step: get_smem_layout_atom for (LayoutEnum, dtype, major_mode_size),
 // make_smem_layout_atom, tile_to_shape to `shape` in `order`.
-Value sm90_tiled_atom(Evaluator& ev, const Node& n, const Node& layout_at, const ValueType& t, int64_t major_mode_size, const IntTuple& shape,
-                      const IntTuple& order) {
-  if (major_mode_size % 8 != 0) ev.fail(n, n.name + ": the major mode size must be a multiple of 8, got " + std::to_string(major_mode_size));
+Value sm90_tiled_atom(Evaluator& ev, const Node& n, const Node& layout_at, const ValueType& t, int64_t major_mode_size,
+                      const IntTuple& shape, const IntTuple& order) {
+  if (major_mode_size % 8 != 0)
+    ev.fail(n, n.name + ": the major mode size must be a multiple of 8, got " + std::to_string(major_mode_size));
   // LayoutEnum.sm90_mma_major_mode: COL_MAJOR is MN-major, ROW_MAJOR K-major
   const bool mn = enum_arg(ev, layout_at, "LayoutEnum") == "COL_MAJOR";
   AnyLayout atom = smem_layout_atom(ev, n, smem_atom_kind(mn, checked_mul(major_mode_size, t.bits), false), t);
@@ -609,18 +659,20 @@ Value sm90_tiled_atom(Evaluator& ev, const Node& n, const Node& layout_at, const
 // sm90_utils.make_smem_layout_a/b(layout, mma_tiler_mnk, dtype, num_stages): the atom for the
 // operand's major mode, tile_to_shape'd to (M|N, K, stages) in the major mode's order.
 Value sm90_make_smem_layout(Evaluator& ev, const Node& n, bool is_a) {
-  auto a = bind_dsl_args(ev, n, {is_a ? "a_layout" : "b_layout", "mma_tiler_mnk", is_a ? "a_dtype" : "b_dtype", "num_stages"}, 4);
+  auto a = bind_dsl_args(
+      ev, n, {is_a ? "a_layout" : "b_layout", "mma_tiler_mnk", is_a ? "a_dtype" : "b_dtype", "num_stages"}, 4);
   const bool k_major = enum_arg(ev, *a[0], "LayoutEnum") == "ROW_MAJOR";  // is_k_major_a / is_k_major_b
   const std::vector<int64_t> mnk = ints_arg(ev, *a[1]);
   if (mnk.size() != 3) ev.fail(*a[1], "mma_tiler_mnk is (M, N, K)");
   const int64_t mn = is_a ? mnk[0] : mnk[1];
-  return sm90_tiled_atom(ev, n, *a[0], dtype_arg(ev, *a[2]), k_major ? mnk[2] : mn, tup(mn, mnk[2], ev.eval(*a[3]).as_int()),
-                         k_major ? tup(0, 1, 2) : tup(1, 0, 2));
+  return sm90_tiled_atom(ev, n, *a[0], dtype_arg(ev, *a[2]), k_major ? mnk[2] : mn,
+                         tup(mn, mnk[2], ev.eval(*a[3]).as_int()), k_major ? tup(0, 1, 2) : tup(1, 0, 2));
 }
 
 // sm90_utils.make_smem_layout_epi(epi_dtype, epi_layout, epi_tile, epi_stage, smem_trg_shape=None, smem_order=None)
 Value sm90_make_smem_layout_epi(Evaluator& ev, const Node& n) {
-  auto a = bind_dsl_args(ev, n, {"epi_dtype", "epi_layout", "epi_tile", "epi_stage", "smem_trg_shape", "smem_order"}, 4);
+  auto a =
+      bind_dsl_args(ev, n, {"epi_dtype", "epi_layout", "epi_tile", "epi_stage", "smem_trg_shape", "smem_order"}, 4);
   const bool m_major = enum_arg(ev, *a[1], "LayoutEnum") == "COL_MAJOR";  // is_m_major_c; ROW_MAJOR is N-major
   const std::vector<int64_t> tile = ints_arg(ev, *a[2]);
   if (tile.size() != 2) ev.fail(*a[2], "epi_tile is (M, N)");
@@ -649,7 +701,8 @@ Value sm100_make_smem_layout(Evaluator& ev, const Node& n) {
 
 // The layout CuTeDSL's tcgen05.tile_to_mma_shape gives: C++'s UMMA::tile_to_mma_shape, then
 // coalesced to the MMA tile shape's profile (cute/nvgpu/tcgen05/helpers.py).
-Value dsl_tile_to_mma_shape(Evaluator& ev, const Node& n, const AnyLayout& atom, const IntTuple& mma_shape, const IntTuple* order) {
+Value dsl_tile_to_mma_shape(Evaluator& ev, const Node& n, const AnyLayout& atom, const IntTuple& mma_shape,
+                            const IntTuple* order) {
   try {
     return V::layout(coalesce(tile_to_mma_shape(atom, mma_shape, order), mma_shape));
   } catch (const Error& e) {
@@ -662,7 +715,8 @@ Value dsl_tile_to_mma_shape(Evaluator& ev, const Node& n, const AnyLayout& atom,
 // the operand's partition_shape of the MMA tile, the atom get_smem_layout_atom_ab picks for its
 // (MN, K) extent, tile_to_mma_shape'd with the stages appended, the major mode first.
 Value sm100_make_smem_layout_ab(Evaluator& ev, const Node& n, bool is_a) {
-  auto a = bind_dsl_args(ev, n, {"tiled_mma", "mma_tiler_mnk", is_a ? "a_dtype" : "b_dtype", "num_stages", "is_k_major"}, 4);
+  auto a =
+      bind_dsl_args(ev, n, {"tiled_mma", "mma_tiler_mnk", is_a ? "a_dtype" : "b_dtype", "num_stages", "is_k_major"}, 4);
   const TiledMma mma = tiled_mma_arg(ev, *a[0]);
   bool k_major = false;
   if (a[4]) {
@@ -682,7 +736,8 @@ Value sm100_make_smem_layout_ab(Evaluator& ev, const Node& n, bool is_a) {
   } catch (const Error& e) {
     ev.fail(*a[1], n.name + ": " + e.what());
   }
-  if (part.rank() != 3 || part[0].is_leaf() || part[0].rank() != 2) ev.fail(n, n.name + ": unexpected partition shape " + to_string(part));
+  if (part.rank() != 3 || part[0].is_leaf() || part[0].rank() != 2)
+    ev.fail(n, n.name + ": unexpected partition shape " + to_string(part));
   const IntTuple mn_k = tup(checked_mul(size(part[0][0]), size(part[1])), checked_mul(size(part[0][1]), size(part[2])));
   AnyLayout atom = smem_layout_atom(ev, n, sm100_atom_kind(ev, *a[1], k_major, t, mn_k), t);
   const IntTuple shape = tup(part[0], part[1], part[2], stages);
@@ -693,17 +748,20 @@ Value sm100_make_smem_layout_ab(Evaluator& ev, const Node& n, bool is_a) {
 // sm100_utils.get_smem_layout_atom_epi's shape: each mode of epi_tile, a layout reduced to the
 // contiguous run TMA can use (coalesce(right_inverse(x)).shape) or an integer.
 IntTuple epi_tma_shape(Evaluator& ev, const Node& at, const Value& tile) {
-  if (!tile.is(V::Kind::kTuple) || tile.elements().size() != 2) ev.fail(at, "epi_tile is (M, N): two integers or two layouts, got " + tile.describe());
+  if (!tile.is(V::Kind::kTuple) || tile.elements().size() != 2)
+    ev.fail(at, "epi_tile is (M, N): two integers or two layouts, got " + tile.describe());
   std::vector<IntTuple> modes;
   for (const auto& x : tile.elements())
-    modes.push_back(x.is(V::Kind::kLayout) ? shape(coalesce(AnyLayout(right_inverse(x.to_layout())))) : x.to_int_tuple());
+    modes.push_back(x.is(V::Kind::kLayout) ? shape(coalesce(AnyLayout(right_inverse(x.to_layout()))))
+                                           : x.to_int_tuple());
   return IntTuple::tuple(modes);
 }
 
 // product_each(shape(epi_tile)): an integer per mode
 IntTuple epi_shape(const Value& tile) {
   std::vector<IntTuple> modes;
-  for (const auto& x : tile.elements()) modes.emplace_back(x.is(V::Kind::kLayout) ? size(x.to_layout()) : size(x.to_int_tuple()));
+  for (const auto& x : tile.elements())
+    modes.emplace_back(x.is(V::Kind::kLayout) ? size(x.to_layout()) : size(x.to_int_tuple()));
   return IntTuple::tuple(modes);
 }
 
@@ -712,7 +770,8 @@ Value sm100_get_smem_layout_atom_epi(Evaluator& ev, const Node& n) {
   auto a = bind_dsl_args(ev, n, {"layout", "element_type", "epi_tile"}, 3);
   const bool m_major = enum_arg(ev, *a[0], "LayoutEnum") == "COL_MAJOR";  // is_m_major_c: MN-major, else K
   const ValueType t = dtype_arg(ev, *a[1]);
-  return V::tag("SmemLayoutAtomKind." + sm100_atom_kind(ev, *a[2], !m_major, t, epi_tma_shape(ev, *a[2], ev.eval(*a[2]))));
+  return V::tag("SmemLayoutAtomKind." +
+                sm100_atom_kind(ev, *a[2], !m_major, t, epi_tma_shape(ev, *a[2], ev.eval(*a[2]))));
 }
 
 // sm100_utils.make_smem_layout_epi(epi_dtype, epi_layout, epi_tile, epi_stage): the epilogue's
@@ -726,7 +785,8 @@ Value sm100_make_smem_layout_epi(Evaluator& ev, const Node& n) {
   AnyLayout atom = smem_layout_atom(ev, n, sm100_atom_kind(ev, *a[2], !m_major, t, epi_tma_shape(ev, *a[2], tile)), t);
   const IntTuple mn = epi_shape(tile);
   try {
-    return V::layout(tile_to_shape(atom, tup(mn[0], mn[1], ev.eval(*a[3]).as_int()), m_major ? tup(1, 0, 2) : tup(0, 1, 2)));
+    return V::layout(
+        tile_to_shape(atom, tup(mn[0], mn[1], ev.eval(*a[3]).as_int()), m_major ? tup(1, 0, 2) : tup(0, 1, 2)));
   } catch (const Error& e) {
     ev.fail(n, n.name + ": " + e.what());
   }
@@ -739,7 +799,8 @@ Value sm90_get_smem_store_op(Evaluator& ev, const Node& n) {
   const bool m_major = enum_arg(ev, *a[0], "LayoutEnum") == "COL_MAJOR";
   const ValueType d = dtype_arg(ev, *a[1]);
   dtype_arg(ev, *a[2]);
-  const std::string op = d.bits == 16 ? (m_major ? "SM90_U16x8_STSM_T" : "SM90_U32x4_STSM_N") : "UniversalCopy<" + d.name + ">";
+  const std::string op =
+      d.bits == 16 ? (m_major ? "SM90_U16x8_STSM_T" : "SM90_U32x4_STSM_N") : "UniversalCopy<" + d.name + ">";
   try {
     return copy_atom_value(make_copy_atom(op, d));
   } catch (const Error& e) {
@@ -752,7 +813,8 @@ Value sm90_get_smem_store_op(Evaluator& ev, const Node& n) {
 bool tmem_load_properties(const std::string& op, int64_t& dp, int64_t& bits, int64_t& rep, bool& packed) {
   const std::string prefix = "SM100_TMEM_LOAD_";
   if (op.rfind(prefix, 0) != 0) return false;
-  if (std::sscanf(op.c_str() + prefix.size(), "%" SCNd64 "dp%" SCNd64 "b%" SCNd64 "x", &dp, &bits, &rep) != 3) return false;
+  if (std::sscanf(op.c_str() + prefix.size(), "%" SCNd64 "dp%" SCNd64 "b%" SCNd64 "x", &dp, &bits, &rep) != 3)
+    return false;
   packed = op.size() > 4 && op.compare(op.size() - 4, 4, "_16b") == 0;
   return true;
 }
@@ -772,10 +834,13 @@ Value sm100_get_smem_store_op(Evaluator& ev, const Node& n) {
   std::string op = "UniversalCopy<" + d.name + ">";
   if (tmem_load_properties(atom->op, dp, bits, rep, packed)) {
     const bool plain = !packed, f32_acc = acc.bits == 32, dp16 = dp == 16;
-    auto in = [](int64_t x, std::initializer_list<int64_t> set) { return std::find(set.begin(), set.end(), x) != set.end(); };
-    const bool m8n8_4x = (f32_acc && d.bits == 32 && n_major && dp16 && bits == 128 && in(rep, {2, 4, 8, 16, 32, 64}) && plain) ||
-                         (f32_acc && d.bits == 16 && dp16 && bits == 256 && in(rep, {2, 4, 8, 16, 32}) && plain) ||
-                         (acc.bits == 16 && d.bits == 16 && dp16 && bits == 128 && in(rep, {2, 4, 8, 16, 32, 64}) && packed);
+    auto in = [](int64_t x, std::initializer_list<int64_t> set) {
+      return std::find(set.begin(), set.end(), x) != set.end();
+    };
+    const bool m8n8_4x =
+        (f32_acc && d.bits == 32 && n_major && dp16 && bits == 128 && in(rep, {2, 4, 8, 16, 32, 64}) && plain) ||
+        (f32_acc && d.bits == 16 && dp16 && bits == 256 && in(rep, {2, 4, 8, 16, 32}) && plain) ||
+        (acc.bits == 16 && d.bits == 16 && dp16 && bits == 128 && in(rep, {2, 4, 8, 16, 32, 64}) && packed);
     const bool m8n8_2x = (f32_acc && d.bits == 32 && n_major && dp16 && bits == 128 && rep == 1 && plain) ||
                          (f32_acc && d.bits == 16 && dp16 && bits == 256 && rep == 1 && plain) ||
                          (acc.bits == 16 && d.bits == 16 && dp16 && bits == 128 && rep == 1 && packed);
@@ -804,155 +869,239 @@ void register_dsl_names(Registry& r) {
   r.add("cute.nvgpu.warp.MmaF16BF16Op", warp_f16bf16, "cute.nvgpu.warp.MmaF16BF16Op(ab_dtype, acc_dtype, shape_mnk)");
   r.add("cute.nvgpu.warp.MmaTF32Op", warp_tf32, "cute.nvgpu.warp.MmaTF32Op(shape_mnk)");
   r.add("cute.nvgpu.warp.MmaFP8Op", warp_fp8, "cute.nvgpu.warp.MmaFP8Op(ab_dtype, acc_dtype, shape_mnk)");
-  r.add("cute.nvgpu.warp.MmaMXF4Op", warp_block_scaled_same(64, 32), "cute.nvgpu.warp.MmaMXF4Op(ab_dtype, acc_dtype, sf_type)");
-  r.add("cute.nvgpu.warp.MmaMXF4NVF4Op", warp_block_scaled_same(64, 16), "cute.nvgpu.warp.MmaMXF4NVF4Op(ab_dtype, acc_dtype, sf_type)");
-  r.add("cute.nvgpu.warp.MmaMXF8Op", warp_block_scaled_same(32, 32), "cute.nvgpu.warp.MmaMXF8Op(ab_dtype, acc_dtype, sf_type)");
-  r.add("cute.nvgpu.warp.MmaMXF8F6F4Op", warp_mxf8f6f4, "cute.nvgpu.warp.MmaMXF8F6F4Op(a_dtype, b_dtype, acc_dtype, sf_type)");
+  r.add("cute.nvgpu.warp.MmaMXF4Op", warp_block_scaled_same(64, 32),
+        "cute.nvgpu.warp.MmaMXF4Op(ab_dtype, acc_dtype, sf_type)");
+  r.add("cute.nvgpu.warp.MmaMXF4NVF4Op", warp_block_scaled_same(64, 16),
+        "cute.nvgpu.warp.MmaMXF4NVF4Op(ab_dtype, acc_dtype, sf_type)");
+  r.add("cute.nvgpu.warp.MmaMXF8Op", warp_block_scaled_same(32, 32),
+        "cute.nvgpu.warp.MmaMXF8Op(ab_dtype, acc_dtype, sf_type)");
+  r.add("cute.nvgpu.warp.MmaMXF8F6F4Op", warp_mxf8f6f4,
+        "cute.nvgpu.warp.MmaMXF8F6F4Op(a_dtype, b_dtype, acc_dtype, sf_type)");
   // warpgroup (wgmma)
   r.add("cute.nvgpu.warpgroup.MmaF16BF16Op", warpgroup_f16bf16,
         "cute.nvgpu.warpgroup.MmaF16BF16Op(ab_dtype, acc_dtype, instruction_shape, a_src, a_major_mode, b_major_mode)");
   add_at(r, {"cute.nvgpu.warpgroup.MmaF8Op", "cute.nvgpu.warpgroup.MmaI8Op"}, warpgroup_8bit,
-         "cute.nvgpu.warpgroup.MmaF8Op(a_dtype, b_dtype, acc_dtype, instruction_shape, a_src, a_major_mode, b_major_mode)");
+         "cute.nvgpu.warpgroup.MmaF8Op(a_dtype, b_dtype, acc_dtype, instruction_shape, a_src, a_major_mode, "
+         "b_major_mode)");
   // tcgen05 (UMMA)
   const std::string umma = "instruction_shape, cta_group, a_src, a_major_mode, b_major_mode)";
-  r.add("cute.nvgpu.tcgen05.MmaF16BF16Op", tcgen05_f16bf16, "cute.nvgpu.tcgen05.MmaF16BF16Op(ab_dtype, acc_dtype, " + umma);
+  r.add("cute.nvgpu.tcgen05.MmaF16BF16Op", tcgen05_f16bf16,
+        "cute.nvgpu.tcgen05.MmaF16BF16Op(ab_dtype, acc_dtype, " + umma);
   r.add("cute.nvgpu.tcgen05.MmaTF32Op", tcgen05_tf32, "cute.nvgpu.tcgen05.MmaTF32Op(" + umma);
   r.add("cute.nvgpu.tcgen05.MmaI8Op", tcgen05_i8, "cute.nvgpu.tcgen05.MmaI8Op(ab_dtype, " + umma);
   r.add("cute.nvgpu.tcgen05.MmaFP8Op", tcgen05_fp8, "cute.nvgpu.tcgen05.MmaFP8Op(ab_dtype, acc_dtype, " + umma);
-  r.add("cute.nvgpu.tcgen05.MmaF8F6F4Op", tcgen05_f8f6f4, "cute.nvgpu.tcgen05.MmaF8F6F4Op(a_dtype, b_dtype, acc_dtype, " + umma);
+  r.add("cute.nvgpu.tcgen05.MmaF8F6F4Op", tcgen05_f8f6f4,
+        "cute.nvgpu.tcgen05.MmaF8F6F4Op(a_dtype, b_dtype, acc_dtype, " + umma);
   r.add("cute.nvgpu.tcgen05.MmaMXF8Op", tcgen05_mxf8, "cute.nvgpu.tcgen05.MmaMXF8Op(ab_dtype, " + umma);
-  r.add("cute.nvgpu.tcgen05.MmaMXF8F6F4Op", tcgen05_mxf8f6f4, "cute.nvgpu.tcgen05.MmaMXF8F6F4Op(a_dtype, b_dtype, " + umma);
-  r.add("cute.nvgpu.tcgen05.MmaMXF4Op", tcgen05_mxf4, "cute.nvgpu.tcgen05.MmaMXF4Op(instruction_shape, cta_group, a_src)");
-  r.add("cute.nvgpu.tcgen05.MmaMXF4NVF4Op", tcgen05_mxf4nvf4, "cute.nvgpu.tcgen05.MmaMXF4NVF4Op(sf_dtype, instruction_shape, cta_group, a_src)");
+  r.add("cute.nvgpu.tcgen05.MmaMXF8F6F4Op", tcgen05_mxf8f6f4,
+        "cute.nvgpu.tcgen05.MmaMXF8F6F4Op(a_dtype, b_dtype, " + umma);
+  r.add("cute.nvgpu.tcgen05.MmaMXF4Op", tcgen05_mxf4,
+        "cute.nvgpu.tcgen05.MmaMXF4Op(instruction_shape, cta_group, a_src)");
+  r.add("cute.nvgpu.tcgen05.MmaMXF4NVF4Op", tcgen05_mxf4nvf4,
+        "cute.nvgpu.tcgen05.MmaMXF4NVF4Op(sf_dtype, instruction_shape, cta_group, a_src)");
   // copy Ops
   r.add("cute.nvgpu.CopyUniversalOp", universal_copy, "cute.nvgpu.CopyUniversalOp()");
   for (const char* op : {"CopyG2ROp", "CopyR2GOp", "CopyS2ROp", "CopyR2SOp"})
     r.add(std::string("cute.nvgpu.") + op, memory_copy, std::string("cute.nvgpu.") + op + "()");
   r.add("cute.nvgpu.MmaUniversalOp", universal_fma, "cute.nvgpu.MmaUniversalOp(abacc_dtype)");
   // tcgen05 TMEM loads and stores (tcgen05/copy.py): the Op's shape is C++'s data-path shape
-  for (auto [dsl, cpp] : {std::pair<const char*, const char*>{"32x32b", "32dp32b"}, {"16x32bx2", "16dp32b"}, {"16x64b", "16dp64b"},
-                          {"16x128b", "16dp128b"}, {"16x256b", "16dp256b"}}) {
+  for (auto [dsl, cpp] : {std::pair<const char*, const char*>{"32x32b", "32dp32b"},
+                          {"16x32bx2", "16dp32b"},
+                          {"16x64b", "16dp64b"},
+                          {"16x128b", "16dp128b"},
+                          {"16x256b", "16dp256b"}}) {
     r.add(std::string("cute.nvgpu.tcgen05.Ld") + dsl + "Op", tmem_copy("LOAD", cpp),
           std::string("cute.nvgpu.tcgen05.Ld") + dsl + "Op(repeat=Repetition.x1, pack=Pack.NONE)");
     r.add(std::string("cute.nvgpu.tcgen05.St") + dsl + "Op", tmem_copy("STORE", cpp),
           std::string("cute.nvgpu.tcgen05.St") + dsl + "Op(repeat=Repetition.x1, unpack=Unpack.NONE)");
   }
-  r.add("cute.nvgpu.tcgen05.make_tmem_copy", [](Evaluator& ev, const Node& n) {  // C++ make_tmem_copy(atom, tmem_tensor)
-    auto a = bind_dsl_args(ev, n, {"atom", "tmem_tensor"}, 2);
-    copy_atom_arg(ev, *a[0]);  // the DSL's own message for an Op without an element type
-    return ev.eval(cpp_call(n, "make_tmem_copy", {a[0], a[1]}));
-  }, "cute.nvgpu.tcgen05.make_tmem_copy(atom, tmem_tensor)");
+  r.add(
+      "cute.nvgpu.tcgen05.make_tmem_copy",
+      [](Evaluator& ev, const Node& n) {  // C++ make_tmem_copy(atom, tmem_tensor)
+        auto a = bind_dsl_args(ev, n, {"atom", "tmem_tensor"}, 2);
+        copy_atom_arg(ev, *a[0]);  // the DSL's own message for an Op without an element type
+        return ev.eval(cpp_call(n, "make_tmem_copy", {a[0], a[1]}));
+      },
+      "cute.nvgpu.tcgen05.make_tmem_copy(atom, tmem_tensor)");
   r.add("cute.nvgpu.cpasync.CopyG2SOp", cp_async, "cute.nvgpu.cpasync.CopyG2SOp(cache_mode=LoadCacheMode.ALWAYS)");
-  r.add("cute.nvgpu.warp.LdMatrix8x8x16bOp", [](Evaluator& ev, const Node& n) {  // ldmatrix .m8n8 .b16
-    return matrix_copy(ev, n, [](bool t, int64_t c, int64_t u) { return u ? "" : ldsm_8x8(t, c); });
-  }, "cute.nvgpu.warp.LdMatrix8x8x16bOp(transpose=False, num_matrices=1)");
-  r.add("cute.nvgpu.warp.LdMatrix8x16x8bOp", [](Evaluator& ev, const Node& n) {  // ldmatrix .m8n16, unpacking 4b/6b to 8b
-    return matrix_copy(ev, n, [](bool t, int64_t c, int64_t u) -> std::string {
-      if (t) return "";
-      if (u == 0) return ldsm_8x8(false, c);  // without unpacking it is LdMatrix8x8x16b (CuTeDSL's own rule)
-      if (u != 4 && u != 6) return "";
-      std::string x = pick(c, {{1, "x1"}, {2, "x2"}, {4, "x4"}});
-      return x.empty() ? "" : "SM100_SU" + std::to_string(u) + "_DU8x16_" + x + "_LDSM_N";
-    });
-  }, "cute.nvgpu.warp.LdMatrix8x16x8bOp(num_matrices=1, unpack_bits=None)");
-  r.add("cute.nvgpu.warp.StMatrix8x8x16bOp", [](Evaluator& ev, const Node& n) {  // stmatrix .m8n8 .b16
-    return matrix_copy(ev, n, [](bool t, int64_t c, int64_t u) -> std::string {
-      if (u) return "";
-      return t ? pick(c, {{1, "SM90_U16x2_STSM_T"}, {2, "SM90_U16x4_STSM_T"}, {4, "SM90_U16x8_STSM_T"}})
-               : pick(c, {{1, "SM90_U32x1_STSM_N"}, {2, "SM90_U32x2_STSM_N"}, {4, "SM90_U32x4_STSM_N"}});
-    });
-  }, "cute.nvgpu.warp.StMatrix8x8x16bOp(transpose=False, num_matrices=1)");
+  r.add(
+      "cute.nvgpu.warp.LdMatrix8x8x16bOp",
+      [](Evaluator& ev, const Node& n) {  // ldmatrix .m8n8 .b16
+        return matrix_copy(ev, n, [](bool t, int64_t c, int64_t u) { return u ? "" : ldsm_8x8(t, c); });
+      },
+      "cute.nvgpu.warp.LdMatrix8x8x16bOp(transpose=False, num_matrices=1)");
+  r.add(
+      "cute.nvgpu.warp.LdMatrix8x16x8bOp",
+      [](Evaluator& ev, const Node& n) {  // ldmatrix .m8n16, unpacking 4b/6b to 8b
+        return matrix_copy(ev, n, [](bool t, int64_t c, int64_t u) -> std::string {
+          if (t) return "";
+          if (u == 0) return ldsm_8x8(false, c);  // without unpacking it is LdMatrix8x8x16b (CuTeDSL's own rule)
+          if (u != 4 && u != 6) return "";
+          std::string x = pick(c, {{1, "x1"}, {2, "x2"}, {4, "x4"}});
+          return x.empty() ? "" : "SM100_SU" + std::to_string(u) + "_DU8x16_" + x + "_LDSM_N";
+        });
+      },
+      "cute.nvgpu.warp.LdMatrix8x16x8bOp(num_matrices=1, unpack_bits=None)");
+  r.add(
+      "cute.nvgpu.warp.StMatrix8x8x16bOp",
+      [](Evaluator& ev, const Node& n) {  // stmatrix .m8n8 .b16
+        return matrix_copy(ev, n, [](bool t, int64_t c, int64_t u) -> std::string {
+          if (u) return "";
+          return t ? pick(c, {{1, "SM90_U16x2_STSM_T"}, {2, "SM90_U16x4_STSM_T"}, {4, "SM90_U16x8_STSM_T"}})
+                   : pick(c, {{1, "SM90_U32x1_STSM_N"}, {2, "SM90_U32x2_STSM_N"}, {4, "SM90_U32x4_STSM_N"}});
+        });
+      },
+      "cute.nvgpu.warp.StMatrix8x8x16bOp(transpose=False, num_matrices=1)");
   // ldmatrix .m16n16 .trans .b8 with the register permutation that matches stmatrix .m16n8
   // .trans: C++'s SM100_U8x8_LDSM_T / SM100_U8x16_LDSM_T (their copy() permutes the bytes).
   // num_matrices counts 16x8 matrices: an m16n16 .x1 is two.
-  r.add("cute.nvgpu.warp.LdMatrix16x8x8bOp", [](Evaluator& ev, const Node& n) {
-    return matrix_copy(ev, n, [](bool t, int64_t c, int64_t u) { return t && !u ? pick(c, {{2, "SM100_U8x8_LDSM_T"}, {4, "SM100_U8x16_LDSM_T"}}) : ""; });
-  }, "cute.nvgpu.warp.LdMatrix16x8x8bOp(transpose=True, num_matrices=2)");
+  r.add(
+      "cute.nvgpu.warp.LdMatrix16x8x8bOp",
+      [](Evaluator& ev, const Node& n) {
+        return matrix_copy(ev, n, [](bool t, int64_t c, int64_t u) {
+          return t && !u ? pick(c, {{2, "SM100_U8x8_LDSM_T"}, {4, "SM100_U8x16_LDSM_T"}}) : "";
+        });
+      },
+      "cute.nvgpu.warp.LdMatrix16x8x8bOp(transpose=True, num_matrices=2)");
   // ldmatrix .m16n16 .trans .b8 as PTX gives it, without that permutation (CUTLASS 4.x renamed
   // the permuted Op LdMatrix16x8x8bOp): CuTe C++ has no such atom.
-  r.add("cute.nvgpu.warp.LdMatrix16x16x8bOp", [](Evaluator& ev, const Node& n) {
-    ev.fail(n, "cute.nvgpu.warp.LdMatrix16x16x8bOp is ldmatrix.m16n16.trans without CuTe C++'s register permutation, which no C++ atom "
-               "models; CuTe C++'s SM100_U8x8_LDSM_T / SM100_U8x16_LDSM_T are cute.nvgpu.warp.LdMatrix16x8x8bOp(transpose=True, num_matrices=2 or 4)");
-    return Value();
-  }, "cute.nvgpu.warp.LdMatrix16x16x8bOp(transpose=True, num_matrices=1)");
-  r.add("cute.nvgpu.warp.StMatrix16x8x8bOp", [](Evaluator& ev, const Node& n) {  // stmatrix .m16n8 .trans .b8
-    return matrix_copy(ev, n, [](bool t, int64_t c, int64_t u) -> std::string {
-      return t && !u ? pick(c, {{1, "SM100_U8x4_STSM_T"}, {2, "SM100_U8x8_STSM_T"}, {4, "SM100_U8x16_STSM_T"}}) : "";
-    });
-  }, "cute.nvgpu.warp.StMatrix16x8x8bOp(transpose=True, num_matrices=1)");
+  r.add(
+      "cute.nvgpu.warp.LdMatrix16x16x8bOp",
+      [](Evaluator& ev, const Node& n) {
+        ev.fail(n,
+                "cute.nvgpu.warp.LdMatrix16x16x8bOp is ldmatrix.m16n16.trans without CuTe C++'s register permutation, "
+                "which no C++ atom "
+                "models; CuTe C++'s SM100_U8x8_LDSM_T / SM100_U8x16_LDSM_T are "
+                "cute.nvgpu.warp.LdMatrix16x8x8bOp(transpose=True, num_matrices=2 or 4)");
+        return Value();
+      },
+      "cute.nvgpu.warp.LdMatrix16x16x8bOp(transpose=True, num_matrices=1)");
+  r.add(
+      "cute.nvgpu.warp.StMatrix16x8x8bOp",
+      [](Evaluator& ev, const Node& n) {  // stmatrix .m16n8 .trans .b8
+        return matrix_copy(ev, n, [](bool t, int64_t c, int64_t u) -> std::string {
+          return t && !u ? pick(c, {{1, "SM100_U8x4_STSM_T"}, {2, "SM100_U8x8_STSM_T"}, {4, "SM100_U8x16_STSM_T"}})
+                         : "";
+        });
+      },
+      "cute.nvgpu.warp.StMatrix16x8x8bOp(transpose=True, num_matrices=1)");
   // atoms and tilings (cute/atom.py)
-  r.add("cute.make_mma_atom", [](Evaluator& ev, const Node& n) {
-    auto a = bind_dsl_args(ev, n, {"op"}, 1);
-    Value op = ev.eval(*a[0]);
-    return mma_atom_value(mma_atom_arg(ev, *a[0], op));
-  }, "cute.make_mma_atom(op)");
-  r.add("cute.make_tiled_mma", [](Evaluator& ev, const Node& n) {
-    auto a = bind_dsl_args(ev, n, {"op_or_atom", "atom_layout_mnk", "permutation_mnk"}, 1);
-    const MmaAtom atom = mma_atom_arg(ev, *a[0], ev.eval(*a[0]));
-    return tiled_mma_value(dsl_tiled_mma(ev, n, atom, a[1], a[2]));
-  }, "cute.make_tiled_mma(op_or_atom, atom_layout_mnk=(1, 1, 1), permutation_mnk=None)");
-  r.add("cute.make_copy_atom", make_copy_atom_value, "cute.make_copy_atom(op, copy_internal_type, num_bits_per_copy=...)");
-  r.add("cute.make_tiled_copy_tv", [](Evaluator& ev, const Node& n) {  // C++ make_tiled_copy(atom, thr, val)
-    auto a = bind_dsl_args(ev, n, {"atom", "thr_layout", "val_layout"}, 3);
-    return tiled_copy_value(make_tiled_copy(copy_atom_arg(ev, *a[0]), ev.eval(*a[1]).to_layout(), ev.eval(*a[2]).to_layout()));
-  }, "cute.make_tiled_copy_tv(atom, thr_layout, val_layout)");
-  r.add("cute.make_tiled_copy", [](Evaluator& ev, const Node& n) {  // C++ make_tiled_copy_impl(atom, layout_tv, tiler)
-    auto a = bind_dsl_args(ev, n, {"atom", "layout_tv", "tiler_mn"}, 3);
-    return ev.eval(cpp_call(n, "make_tiled_copy_impl", {a[0], a[1], a[2]}));
-  }, "cute.make_tiled_copy(atom, layout_tv, tiler_mn)");
+  r.add(
+      "cute.make_mma_atom",
+      [](Evaluator& ev, const Node& n) {
+        auto a = bind_dsl_args(ev, n, {"op"}, 1);
+        Value op = ev.eval(*a[0]);
+        return mma_atom_value(mma_atom_arg(ev, *a[0], op));
+      },
+      "cute.make_mma_atom(op)");
+  r.add(
+      "cute.make_tiled_mma",
+      [](Evaluator& ev, const Node& n) {
+        auto a = bind_dsl_args(ev, n, {"op_or_atom", "atom_layout_mnk", "permutation_mnk"}, 1);
+        const MmaAtom atom = mma_atom_arg(ev, *a[0], ev.eval(*a[0]));
+        return tiled_mma_value(dsl_tiled_mma(ev, n, atom, a[1], a[2]));
+      },
+      "cute.make_tiled_mma(op_or_atom, atom_layout_mnk=(1, 1, 1), permutation_mnk=None)");
+  r.add("cute.make_copy_atom", make_copy_atom_value,
+        "cute.make_copy_atom(op, copy_internal_type, num_bits_per_copy=...)");
+  r.add(
+      "cute.make_tiled_copy_tv",
+      [](Evaluator& ev, const Node& n) {  // C++ make_tiled_copy(atom, thr, val)
+        auto a = bind_dsl_args(ev, n, {"atom", "thr_layout", "val_layout"}, 3);
+        return tiled_copy_value(
+            make_tiled_copy(copy_atom_arg(ev, *a[0]), ev.eval(*a[1]).to_layout(), ev.eval(*a[2]).to_layout()));
+      },
+      "cute.make_tiled_copy_tv(atom, thr_layout, val_layout)");
+  r.add(
+      "cute.make_tiled_copy",
+      [](Evaluator& ev, const Node& n) {  // C++ make_tiled_copy_impl(atom, layout_tv, tiler)
+        auto a = bind_dsl_args(ev, n, {"atom", "layout_tv", "tiler_mn"}, 3);
+        return ev.eval(cpp_call(n, "make_tiled_copy_impl", {a[0], a[1], a[2]}));
+      },
+      "cute.make_tiled_copy(atom, layout_tv, tiler_mn)");
   for (const char* which : {"A", "B", "C", "C_atom"}) {
     const std::string cpp = std::string("make_tiled_copy_") + which;
-    r.add("cute." + cpp, [cpp](Evaluator& ev, const Node& n) {
-      auto a = bind_dsl_args(ev, n, {"atom", "tiled_mma"}, 2);
-      tiled_mma_arg(ev, *a[1]);  // the DSL's own message for a wrong argument
-      return ev.eval(cpp_call(n, cpp, {a[0], a[1]}));
-    }, "cute." + cpp + "(atom, tiled_mma)");
+    r.add(
+        "cute." + cpp,
+        [cpp](Evaluator& ev, const Node& n) {
+          auto a = bind_dsl_args(ev, n, {"atom", "tiled_mma"}, 2);
+          tiled_mma_arg(ev, *a[1]);  // the DSL's own message for a wrong argument
+          return ev.eval(cpp_call(n, cpp, {a[0], a[1]}));
+        },
+        "cute." + cpp + "(atom, tiled_mma)");
   }
   for (const char* which : {"S", "D"}) {
     const std::string cpp = std::string("make_tiled_copy_") + which;
-    r.add("cute." + cpp, [cpp](Evaluator& ev, const Node& n) {
-      auto a = bind_dsl_args(ev, n, {"atom", "tiled_copy"}, 2);
-      return ev.eval(cpp_call(n, cpp, {a[0], a[1]}));
-    }, "cute." + cpp + "(atom, tiled_copy)");
+    r.add(
+        "cute." + cpp,
+        [cpp](Evaluator& ev, const Node& n) {
+          auto a = bind_dsl_args(ev, n, {"atom", "tiled_copy"}, 2);
+          return ev.eval(cpp_call(n, cpp, {a[0], a[1]}));
+        },
+        "cute." + cpp + "(atom, tiled_copy)");
   }
   // utils: the SM90 / SM100 helpers
   r.add("sm90_utils.make_trivial_tiled_mma", sm90_trivial_tiled_mma,
-        "sm90_utils.make_trivial_tiled_mma(a_dtype, b_dtype, a_leading_mode, b_leading_mode, acc_dtype, atom_layout_mnk, tiler_mn, a_source=SMEM)");
+        "sm90_utils.make_trivial_tiled_mma(a_dtype, b_dtype, a_leading_mode, b_leading_mode, acc_dtype, "
+        "atom_layout_mnk, tiler_mn, a_source=SMEM)");
   r.add("sm100_utils.make_trivial_tiled_mma", sm100_trivial_tiled_mma,
-        "sm100_utils.make_trivial_tiled_mma(a_dtype, b_dtype, a_leading_mode, b_leading_mode, acc_dtype, cta_group, mma_tiler_mn, a_source=SMEM)");
+        "sm100_utils.make_trivial_tiled_mma(a_dtype, b_dtype, a_leading_mode, b_leading_mode, acc_dtype, cta_group, "
+        "mma_tiler_mn, a_source=SMEM)");
   r.add("sm100_utils.make_blockscaled_trivial_tiled_mma", sm100_blockscaled_tiled_mma,
-        "sm100_utils.make_blockscaled_trivial_tiled_mma(a_dtype, b_dtype, a_leading_mode, b_leading_mode, sf_dtype, sf_vec_size, cta_group, mma_tiler_mn, a_source=SMEM)");
-  r.add("sm90_utils.get_smem_layout_atom", sm90_get_smem_layout_atom, "sm90_utils.get_smem_layout_atom(layout, element_type, major_mode_size)");
-  r.add("sm100_utils.get_smem_layout_atom_ab", sm100_get_smem_layout_atom_ab, "sm100_utils.get_smem_layout_atom_ab(major_mode, element_type, smem_shape_mn_k)");
-  r.add("sm90_utils.make_smem_layout_a", [](Evaluator& ev, const Node& n) { return sm90_make_smem_layout(ev, n, true); },
-        "sm90_utils.make_smem_layout_a(a_layout, mma_tiler_mnk, a_dtype, num_stages)");
-  r.add("sm90_utils.make_smem_layout_b", [](Evaluator& ev, const Node& n) { return sm90_make_smem_layout(ev, n, false); },
-        "sm90_utils.make_smem_layout_b(b_layout, mma_tiler_mnk, b_dtype, num_stages)");
+        "sm100_utils.make_blockscaled_trivial_tiled_mma(a_dtype, b_dtype, a_leading_mode, b_leading_mode, sf_dtype, "
+        "sf_vec_size, cta_group, mma_tiler_mn, a_source=SMEM)");
+  r.add("sm90_utils.get_smem_layout_atom", sm90_get_smem_layout_atom,
+        "sm90_utils.get_smem_layout_atom(layout, element_type, major_mode_size)");
+  r.add("sm100_utils.get_smem_layout_atom_ab", sm100_get_smem_layout_atom_ab,
+        "sm100_utils.get_smem_layout_atom_ab(major_mode, element_type, smem_shape_mn_k)");
+  r.add(
+      "sm90_utils.make_smem_layout_a", [](Evaluator& ev, const Node& n) { return sm90_make_smem_layout(ev, n, true); },
+      "sm90_utils.make_smem_layout_a(a_layout, mma_tiler_mnk, a_dtype, num_stages)");
+  r.add(
+      "sm90_utils.make_smem_layout_b", [](Evaluator& ev, const Node& n) { return sm90_make_smem_layout(ev, n, false); },
+      "sm90_utils.make_smem_layout_b(b_layout, mma_tiler_mnk, b_dtype, num_stages)");
   r.add("sm90_utils.make_smem_layout_epi", sm90_make_smem_layout_epi,
-        "sm90_utils.make_smem_layout_epi(epi_dtype, epi_layout, epi_tile, epi_stage, smem_trg_shape=None, smem_order=None)");
-  r.add("sm100_utils.make_smem_layout", sm100_make_smem_layout, "sm100_utils.make_smem_layout(leading_mode, smem_tile_shape, a_dtype, num_stages)");
-  r.add("sm100_utils.make_smem_layout_a", [](Evaluator& ev, const Node& n) { return sm100_make_smem_layout_ab(ev, n, true); },
-        "sm100_utils.make_smem_layout_a(tiled_mma, mma_tiler_mnk, a_dtype, num_stages, is_k_major=None)");
-  r.add("sm100_utils.make_smem_layout_b", [](Evaluator& ev, const Node& n) { return sm100_make_smem_layout_ab(ev, n, false); },
-        "sm100_utils.make_smem_layout_b(tiled_mma, mma_tiler_mnk, b_dtype, num_stages, is_k_major=None)");
-  r.add("sm100_utils.get_smem_layout_atom_epi", sm100_get_smem_layout_atom_epi, "sm100_utils.get_smem_layout_atom_epi(layout, element_type, epi_tile)");
-  r.add("sm100_utils.make_smem_layout_epi", sm100_make_smem_layout_epi, "sm100_utils.make_smem_layout_epi(epi_dtype, epi_layout, epi_tile, epi_stage)");
-  r.add("sm100_utils.get_smem_store_op", sm100_get_smem_store_op, "sm100_utils.get_smem_store_op(layout_d, elem_ty_d, elem_ty_acc, tiled_tmem_load)");
-  r.add("sm90_utils.get_smem_store_op", sm90_get_smem_store_op, "sm90_utils.get_smem_store_op(layout_d, elem_ty_d, elem_ty_acc)");
-  r.add("cute.nvgpu.tcgen05.tile_to_mma_shape", [](Evaluator& ev, const Node& n) {
-    auto a = bind_dsl_args(ev, n, {"atom", "mma_tile_shape", "order"}, 2);
-    const AnyLayout atom = ev.eval(*a[0]).to_any_layout();
-    const IntTuple shape = ev.eval(*a[1]).to_int_tuple();
-    if (!a[2]) return dsl_tile_to_mma_shape(ev, n, atom, shape, nullptr);
-    const IntTuple order = ev.eval(*a[2]).to_int_tuple();
-    if (shape.is_leaf() || order.is_leaf() || order.rank() + 1 != shape.rank())
-      ev.fail(*a[2], "rank(order) must be rank(mma_tile_shape) - 1, got " + to_string(order) + " for " + to_string(shape));
-    return dsl_tile_to_mma_shape(ev, n, atom, shape, &order);
-  }, "cute.nvgpu.tcgen05.tile_to_mma_shape(atom, mma_tile_shape, order=None)");
-  add_at(r, {"cute.nvgpu.warpgroup.make_smem_layout_atom", "cute.nvgpu.tcgen05.make_smem_layout_atom"}, [](Evaluator& ev, const Node& n) {
-    auto a = bind_dsl_args(ev, n, {"kind", "element_type"}, 2);
-    return V::layout(smem_layout_atom(ev, *a[0], enum_arg(ev, *a[0], "SmemLayoutAtomKind"), dtype_arg(ev, *a[1])));
-  }, "make_smem_layout_atom(kind, element_type)");
+        "sm90_utils.make_smem_layout_epi(epi_dtype, epi_layout, epi_tile, epi_stage, smem_trg_shape=None, "
+        "smem_order=None)");
+  r.add("sm100_utils.make_smem_layout", sm100_make_smem_layout,
+        "sm100_utils.make_smem_layout(leading_mode, smem_tile_shape, a_dtype, num_stages)");
+  r.add(
+      "sm100_utils.make_smem_layout_a",
+      [](Evaluator& ev, const Node& n) { return sm100_make_smem_layout_ab(ev, n, true); },
+      "sm100_utils.make_smem_layout_a(tiled_mma, mma_tiler_mnk, a_dtype, num_stages, is_k_major=None)");
+  r.add(
+      "sm100_utils.make_smem_layout_b",
+      [](Evaluator& ev, const Node& n) { return sm100_make_smem_layout_ab(ev, n, false); },
+      "sm100_utils.make_smem_layout_b(tiled_mma, mma_tiler_mnk, b_dtype, num_stages, is_k_major=None)");
+  r.add("sm100_utils.get_smem_layout_atom_epi", sm100_get_smem_layout_atom_epi,
+        "sm100_utils.get_smem_layout_atom_epi(layout, element_type, epi_tile)");
+  r.add("sm100_utils.make_smem_layout_epi", sm100_make_smem_layout_epi,
+        "sm100_utils.make_smem_layout_epi(epi_dtype, epi_layout, epi_tile, epi_stage)");
+  r.add("sm100_utils.get_smem_store_op", sm100_get_smem_store_op,
+        "sm100_utils.get_smem_store_op(layout_d, elem_ty_d, elem_ty_acc, tiled_tmem_load)");
+  r.add("sm90_utils.get_smem_store_op", sm90_get_smem_store_op,
+        "sm90_utils.get_smem_store_op(layout_d, elem_ty_d, elem_ty_acc)");
+  r.add(
+      "cute.nvgpu.tcgen05.tile_to_mma_shape",
+      [](Evaluator& ev, const Node& n) {
+        auto a = bind_dsl_args(ev, n, {"atom", "mma_tile_shape", "order"}, 2);
+        const AnyLayout atom = ev.eval(*a[0]).to_any_layout();
+        const IntTuple shape = ev.eval(*a[1]).to_int_tuple();
+        if (!a[2]) return dsl_tile_to_mma_shape(ev, n, atom, shape, nullptr);
+        const IntTuple order = ev.eval(*a[2]).to_int_tuple();
+        if (shape.is_leaf() || order.is_leaf() || order.rank() + 1 != shape.rank())
+          ev.fail(*a[2],
+                  "rank(order) must be rank(mma_tile_shape) - 1, got " + to_string(order) + " for " + to_string(shape));
+        return dsl_tile_to_mma_shape(ev, n, atom, shape, &order);
+      },
+      "cute.nvgpu.tcgen05.tile_to_mma_shape(atom, mma_tile_shape, order=None)");
+  add_at(
+      r, {"cute.nvgpu.warpgroup.make_smem_layout_atom", "cute.nvgpu.tcgen05.make_smem_layout_atom"},
+      [](Evaluator& ev, const Node& n) {
+        auto a = bind_dsl_args(ev, n, {"kind", "element_type"}, 2);
+        return V::layout(smem_layout_atom(ev, *a[0], enum_arg(ev, *a[0], "SmemLayoutAtomKind"), dtype_arg(ev, *a[1])));
+      },
+      "make_smem_layout_atom(kind, element_type)");
   register_dsl_attributes(r);
   register_dsl_tma(r);
 }

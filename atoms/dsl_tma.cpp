@@ -44,7 +44,9 @@ Builtin tma_load_op(const std::string& cpp) {
   return [cpp](Evaluator& ev, const Node& n) {
     auto a = bind_dsl_args(ev, n, {"cta_group"}, 0);
     if (member_of(ev, a[0], "CtaGroup", "ONE") != "ONE")
-      ev.fail(*a[0], n.name + " with CtaGroup.TWO is SM100's 2-SM TMA, which cutevis does not model yet (CtaGroup.ONE is " + cpp + ")");
+      ev.fail(*a[0], n.name +
+                         " with CtaGroup.TWO is SM100's 2-SM TMA, which cutevis does not model yet (CtaGroup.ONE is " +
+                         cpp + ")");
     return V::tag(cpp);
   };
 }
@@ -58,20 +60,24 @@ Value make_tiled_tma_atom(Evaluator& ev, const Node& n) {
     ev.fail(*a[0], "op is a TMA Op such as cpasync.CopyBulkTensorTileG2SOp(), got " + op.describe());
   r.op = op.tag();
   const Tensor g = tensor_from(ev.eval(*a[1]));
-  if (!std::holds_alternative<Layout>(g.layout)) ev.fail(*a[1], "the gmem tensor's layout is a plain layout, got " + to_string(g.layout));
+  if (!std::holds_alternative<Layout>(g.layout))
+    ev.fail(*a[1], "the gmem tensor's layout is a plain layout, got " + to_string(g.layout));
   r.gmem = as_layout(g.layout, "the gmem tensor's layout");
   r.element = g.element;
   if (a[5]) r.internal = dtype_of(ev, *a[5]);
   if (r.element.bits == 0) r.element = r.internal;
   if (r.element.bits == 0)
-    ev.fail(*a[1], "the gmem tensor's element type is unknown: make it with cute.make_tensor(cute.make_ptr(cutlass.Float16, A, cute.AddressSpace.gmem), layout)");
+    ev.fail(*a[1],
+            "the gmem tensor's element type is unknown: make it with cute.make_tensor(cute.make_ptr(cutlass.Float16, "
+            "A, cute.AddressSpace.gmem), layout)");
   const Value smem = ev.eval(*a[2]), tiler = ev.eval(*a[3]);
   if (!smem.is(V::Kind::kLayout)) ev.fail(*a[2], "smem_layout is a layout, got " + smem.describe());
   const size_t smem_rank = rank(smem.any_layout());
   const size_t tiler_rank = tiler.is(V::Kind::kTuple) ? tiler.elements().size() : 1;
   if (smem_rank != tiler_rank && smem_rank != tiler_rank + 1)
-    ev.fail(*a[2], "smem_layout must be non-staged (rank " + std::to_string(tiler_rank) + ", the cta_tiler's) or staged (rank " +
-                       std::to_string(tiler_rank + 1) + "), got rank " + std::to_string(smem_rank));
+    ev.fail(*a[2], "smem_layout must be non-staged (rank " + std::to_string(tiler_rank) +
+                       ", the cta_tiler's) or staged (rank " + std::to_string(tiler_rank + 1) + "), got rank " +
+                       std::to_string(smem_rank));
   r.smem = smem.any_layout();
   if (smem_rank == tiler_rank + 1) {  // core.select(smem_layout, mode=range(tiler_rank)): stage 0's layout
     std::vector<Value> coord(tiler_rank, V::underscore());
@@ -105,26 +111,37 @@ Value make_ptr(Evaluator& ev, const Node& n) {
 }  // namespace
 
 void register_dsl_tma(Registry& r) {
-  r.add("cute.nvgpu.cpasync.CopyBulkTensorTileG2SOp", tma_load_op("SM90_TMA_LOAD"), "cute.nvgpu.cpasync.CopyBulkTensorTileG2SOp(cta_group=CtaGroup.ONE)");
+  r.add("cute.nvgpu.cpasync.CopyBulkTensorTileG2SOp", tma_load_op("SM90_TMA_LOAD"),
+        "cute.nvgpu.cpasync.CopyBulkTensorTileG2SOp(cta_group=CtaGroup.ONE)");
   r.add("cute.nvgpu.cpasync.CopyBulkTensorTileG2SMulticastOp", tma_load_op("SM90_TMA_LOAD_MULTICAST"),
         "cute.nvgpu.cpasync.CopyBulkTensorTileG2SMulticastOp(cta_group=CtaGroup.ONE)");
-  r.add("cute.nvgpu.cpasync.CopyBulkTensorTileS2GOp", [](Evaluator& ev, const Node& n) {
-    bind_dsl_args(ev, n, {}, 0);
-    return V::tag("SM90_TMA_STORE");
-  }, "cute.nvgpu.cpasync.CopyBulkTensorTileS2GOp()");
-  r.add("cute.nvgpu.cpasync.CopyReduceBulkTensorTileS2GOp", [](Evaluator& ev, const Node& n) {
-    auto a = bind_dsl_args(ev, n, {"reduction_kind"}, 0);
-    if (member_of(ev, a[0], "ReductionKind", "ADD") != "ADD")
-      ev.fail(*a[0], "CuTe C++'s TMA reduction is SM90_TMA_REDUCE_ADD: only ReductionKind.ADD has a C++ atom");
-    return V::tag("SM90_TMA_REDUCE_ADD");
-  }, "cute.nvgpu.cpasync.CopyReduceBulkTensorTileS2GOp(reduction_kind=ReductionKind.ADD)");
+  r.add(
+      "cute.nvgpu.cpasync.CopyBulkTensorTileS2GOp",
+      [](Evaluator& ev, const Node& n) {
+        bind_dsl_args(ev, n, {}, 0);
+        return V::tag("SM90_TMA_STORE");
+      },
+      "cute.nvgpu.cpasync.CopyBulkTensorTileS2GOp()");
+  r.add(
+      "cute.nvgpu.cpasync.CopyReduceBulkTensorTileS2GOp",
+      [](Evaluator& ev, const Node& n) {
+        auto a = bind_dsl_args(ev, n, {"reduction_kind"}, 0);
+        if (member_of(ev, a[0], "ReductionKind", "ADD") != "ADD")
+          ev.fail(*a[0], "CuTe C++'s TMA reduction is SM90_TMA_REDUCE_ADD: only ReductionKind.ADD has a C++ atom");
+        return V::tag("SM90_TMA_REDUCE_ADD");
+      },
+      "cute.nvgpu.cpasync.CopyReduceBulkTensorTileS2GOp(reduction_kind=ReductionKind.ADD)");
   r.add("cute.nvgpu.cpasync.make_tiled_tma_atom", make_tiled_tma_atom,
-        "cute.nvgpu.cpasync.make_tiled_tma_atom(op, gmem_tensor, smem_layout, cta_tiler, num_multicast=1, internal_type=None)");
+        "cute.nvgpu.cpasync.make_tiled_tma_atom(op, gmem_tensor, smem_layout, cta_tiler, num_multicast=1, "
+        "internal_type=None)");
   r.add("cute.make_ptr", make_ptr, "cute.make_ptr(dtype, value, mem_space=AddressSpace.generic, assumed_align=None)");
-  r.add("cute.make_tensor", [](Evaluator& ev, const Node& n) {  // C++ make_tensor(iterator, layout)
-    auto a = bind_dsl_args(ev, n, {"iterator", "layout"}, 2);
-    return ev.eval(cpp_call(n, "make_tensor", {a[0], a[1]}));
-  }, "cute.make_tensor(iterator, layout)");
+  r.add(
+      "cute.make_tensor",
+      [](Evaluator& ev, const Node& n) {  // C++ make_tensor(iterator, layout)
+        auto a = bind_dsl_args(ev, n, {"iterator", "layout"}, 2);
+        return ev.eval(cpp_call(n, "make_tensor", {a[0], a[1]}));
+      },
+      "cute.make_tensor(iterator, layout)");
 }
 
 }  // namespace cutevis

@@ -23,23 +23,24 @@ struct RegisterSpec {
 };
 
 enum class OperandSource {
-  kRegister,       // fragment in registers
-  kSharedMemory,   // GMMA/UMMA shared-memory descriptor (SS, and B of RS)
-  kTensorMemory,   // UMMA tensor memory (SM100)
+  kRegister,      // fragment in registers
+  kSharedMemory,  // GMMA/UMMA shared-memory descriptor (SS, and B of RS)
+  kTensorMemory,  // UMMA tensor memory (SM100)
 };
 
 struct MmaAtom {
   std::string name;        // CuTe's C++ spelling: SM90_64x128x16_F32F16F16_SS<GMMA::Major::K,GMMA::Major::K>
   std::string short_name;  // the short form: SM90_64x128x16_F32F16F16_SS<K,K>
-  std::string family;      // "SM61", "SM70", "SM75", "SM80", "SM89", "SM90", "SM90_GMMA", "SM100" (FFMA2), "SM100_UMMA", "SM120", "Universal"
-  int sm = 0;              // 61, 70, 75, 80, 89, 90, 100, 120; 0 for UniversalFMA
-  IntTuple shape_mnk;      // Shape_MNK
-  Layout thr_id;           // ThrID
-  Layout layout_a;         // ALayout: (thr,val) -> (M,K)
-  Layout layout_b;         // BLayout: (thr,val) -> (N,K)
-  Layout layout_c;         // CLayout: (thr,val) -> (M,N)
+  std::string family;  // "SM61", "SM70", "SM75", "SM80", "SM89", "SM90", "SM90_GMMA", "SM100" (FFMA2), "SM100_UMMA",
+                       // "SM120", "Universal"
+  int sm = 0;          // 61, 70, 75, 80, 89, 90, 100, 120; 0 for UniversalFMA
+  IntTuple shape_mnk;  // Shape_MNK
+  Layout thr_id;       // ThrID
+  Layout layout_a;     // ALayout: (thr,val) -> (M,K)
+  Layout layout_b;     // BLayout: (thr,val) -> (N,K)
+  Layout layout_c;     // CLayout: (thr,val) -> (M,N)
   ValueType type_a, type_b, type_c, type_d;  // ValTypeA/B/C/D
-  std::string ptx;         // the instruction it wraps ("" for UniversalFMA and SM100 FFMA2: a C++ fma)
+  std::string ptx;  // the instruction it wraps ("" for UniversalFMA and SM100 FFMA2: a C++ fma)
   RegisterSpec regs_d, regs_a, regs_b, regs_c;
   OperandSource source_a = OperandSource::kRegister;
   OperandSource source_b = OperandSource::kRegister;
@@ -57,11 +58,11 @@ struct MmaAtom {
   // and SM120_16x8x64_TN_VS with float_ue8m0_t,16 (scale_vec::4X with .ue8m0).
   std::string asm_template;
   std::string asm_operands;
-  int ptx_calls = 1;        // instructions per fma: 4 for planar complex C64, 3 for Gaussian GC64
-  std::string base_op;      // the atom whose instruction a composite repeats ("" if none)
+  int ptx_calls = 1;    // instructions per fma: 4 for planar complex C64, 3 for Gaussian GC64
+  std::string base_op;  // the atom whose instruction a composite repeats ("" if none)
   OperandSource source_c = OperandSource::kRegister;  // UMMA accumulates in tensor memory
   std::string scale_a, scale_b;  // GMMA/UMMA ScaleIn template arguments: "One" or "Neg" ("" if none)
-  bool saturate = false;    // _SATURATE (.satfinite) or UMMA::Saturate::True
+  bool saturate = false;         // _SATURATE (.satfinite) or UMMA::Saturate::True
   // Block-scaled atoms (SM100 MX*, SM120 *_VS): scale-factor type, elements per scale
   // factor, and for SM120 the scale-factor TV layouts (thr,val) -> (M,K) / (N,K).
   ValueType type_sf;
@@ -72,14 +73,14 @@ struct MmaAtom {
 // TiledMMA as CuTe's make_tiled_mma(atom, atom_layout, permutation) builds it.
 struct TiledMma {
   MmaAtom atom;
-  Layout atom_layout;        // AtomLayoutMNK (thr layout of atoms), default (1,1,1):(0,0,0)
-  Tiler permutation;         // PermutationMNK, default (_,_,_)
-  Layout thr_layout_vmnk;    // ThrLayoutVMNK
-  IntTuple tile_mnk;         // (tile_size_mnk<0>, <1>, <2>)
-  int64_t num_threads = 0;   // size(thr_layout_vmnk)
-  Layout tv_layout_a;        // get_layoutA_TV: (thr_idx,val) -> column-major (M,K) of the tile
-  Layout tv_layout_b;        // get_layoutB_TV: (thr_idx,val) -> (N,K)
-  Layout tv_layout_c;        // get_layoutC_TV: (thr_idx,val) -> (M,N)
+  Layout atom_layout;       // AtomLayoutMNK (thr layout of atoms), default (1,1,1):(0,0,0)
+  Tiler permutation;        // PermutationMNK, default (_,_,_)
+  Layout thr_layout_vmnk;   // ThrLayoutVMNK
+  IntTuple tile_mnk;        // (tile_size_mnk<0>, <1>, <2>)
+  int64_t num_threads = 0;  // size(thr_layout_vmnk)
+  Layout tv_layout_a;       // get_layoutA_TV: (thr_idx,val) -> column-major (M,K) of the tile
+  Layout tv_layout_b;       // get_layoutB_TV: (thr_idx,val) -> (N,K)
+  Layout tv_layout_c;       // get_layoutC_TV: (thr_idx,val) -> (M,N)
 };
 
 }  // namespace cutevis

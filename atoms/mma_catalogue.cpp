@@ -85,7 +85,7 @@ constexpr size_t kSuggestionBudget = 2000;
 
 std::vector<std::string> nearest_names(const std::string& wanted, size_t max = 3) {
   if (wanted.size() > kMaxSuggestedNameLength) return {};  // no plausible name is that long
-  static std::mutex mutex;  // batch renders entries on several threads
+  static std::mutex mutex;                                 // batch renders entries on several threads
   static std::map<std::string, std::vector<std::string>> searched;
   static size_t spent = 0;
   {

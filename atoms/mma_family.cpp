@@ -70,8 +70,8 @@ std::string unwrap(const std::string& s, const std::string& outer) {
 // SM90::GMMA::MMA_64x8x16_... and friends to the SM90_... spelling.
 std::string fold_namespaces(std::string base) {
   static const std::pair<const char*, const char*> folds[] = {
-      {"SM90::GMMA::MMA_", "SM90_"}, {"GMMA::MMA_", "SM90_"},  {"SM90::MMA_", "SM90_"},
-      {"SM120::BLOCKSCALED::", ""},  {"BLOCKSCALED::", ""},    {"SM100::", ""},
+      {"SM90::GMMA::MMA_", "SM90_"}, {"GMMA::MMA_", "SM90_"}, {"SM90::MMA_", "SM90_"},
+      {"SM120::BLOCKSCALED::", ""},  {"BLOCKSCALED::", ""},   {"SM100::", ""},
   };
   for (const auto& [from, to] : folds)
     if (starts_with(base, from)) return to + base.substr(std::string(from).size());
@@ -121,7 +121,8 @@ AtomName parse_atom_name(const std::string& text) {
   }
   size_t close = matching_angle(s, open);
   if (close == std::string::npos) throw Error("unbalanced '<' in atom name " + s);
-  if (close != s.size() - 1) throw Error("unexpected text '" + s.substr(close + 1) + "' after the template arguments of " + s);
+  if (close != s.size() - 1)
+    throw Error("unexpected text '" + s.substr(close + 1) + "' after the template arguments of " + s);
   name.base = fold_namespaces(s.substr(0, open));
   name.has_targs = true;
   std::string args = s.substr(open + 1, close - open - 1);
@@ -198,7 +199,9 @@ std::string enumerator(const std::string& arg, const std::string& scope, std::in
 
 std::string parse_major(const std::string& arg) { return enumerator(arg, "Major::", {"K", "MN"}); }
 std::string parse_scale_in(const std::string& arg) { return enumerator(arg, "ScaleIn::", {"One", "Neg"}); }
-std::string parse_saturate(const std::string& arg) { return arg.find("Saturate") == std::string::npos ? "" : enumerator(arg, "Saturate::", {"True", "False"}); }
+std::string parse_saturate(const std::string& arg) {
+  return arg.find("Saturate") == std::string::npos ? "" : enumerator(arg, "Saturate::", {"True", "False"});
+}
 
 std::optional<int64_t> parse_int(const std::string& arg) {
   std::string s = strip_cute(strip_call(arg));
@@ -229,7 +232,8 @@ RegisterSpec packed_registers(const ValueType& t, int64_t values) {
   if (t.name == "float" || t.name == "double" || t.name == "complex<double>" || t.name == "GaussComplex")
     return {t.name, static_cast<int>(values)};
   const int64_t bits = checked_mul(values, t.bits);
-  if (bits % 32 != 0) throw Error("internal: " + std::to_string(values) + " " + t.name + " values do not fill 32-bit registers");
+  if (bits % 32 != 0)
+    throw Error("internal: " + std::to_string(values) + " " + t.name + " values do not fill 32-bit registers");
   return {"uint32_t", static_cast<int>(bits / 32)};
 }
 
@@ -258,7 +262,8 @@ void set_sync_asm(MmaAtom& atom) {
     std::string& list = r == 0 ? outs : ins;
     for (int i = 0; i < regs[r]->count; ++i) {
       if (!list.empty()) list += ", ";
-      list += std::string("\"") + (r == 0 ? "=" : "") + constraint(regs[r]->c_type) + "\"(" + names[r] + std::to_string(i) + ")";
+      list += std::string("\"") + (r == 0 ? "=" : "") + constraint(regs[r]->c_type) + "\"(" + names[r] +
+              std::to_string(i) + ")";
     }
   }
   atom.asm_template = tmpl + ";";

@@ -29,13 +29,13 @@ struct Family {
   std::optional<MmaAtom> (*decode)(const AtomName&);
   void (*names)(std::vector<std::string>&);
 };
-std::optional<MmaAtom> decode_sync(const AtomName&);    // mma_sync.cpp: SM70..SM90 mma.sync, SM120
+std::optional<MmaAtom> decode_sync(const AtomName&);  // mma_sync.cpp: SM70..SM90 mma.sync, SM120
 void sync_names(std::vector<std::string>&);
 std::optional<MmaAtom> decode_scalar(const AtomName&);  // mma_scalar.cpp: SM61 DP4A/DP2A, UniversalFMA, SM100 FFMA2
 void scalar_names(std::vector<std::string>&);
-std::optional<MmaAtom> decode_gmma(const AtomName&);    // mma_gmma.cpp: SM90 wgmma
+std::optional<MmaAtom> decode_gmma(const AtomName&);  // mma_gmma.cpp: SM90 wgmma
 void gmma_names(std::vector<std::string>&);
-std::optional<MmaAtom> decode_umma(const AtomName&);    // mma_umma.cpp: SM100 tcgen05.mma
+std::optional<MmaAtom> decode_umma(const AtomName&);  // mma_umma.cpp: SM100 tcgen05.mma
 void umma_names(std::vector<std::string>&);
 
 // --- element types as atom names spell them ---------------------------------------------

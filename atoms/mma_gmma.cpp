@@ -75,8 +75,8 @@ struct GmmaSpec {
 std::string type_string(const GmmaTypes& t) { return t.d + t.a + t.b; }
 
 std::string base_name(const GmmaSpec& s) {
-  return "SM90_64x" + std::to_string(s.n) + "x" + std::to_string(s.types->k) + "_" + type_string(*s.types) + (s.rs ? "_RS" : "_SS") +
-         (s.types->majors ? "" : "_TN") + (s.saturate ? "_SATURATE" : "");
+  return "SM90_64x" + std::to_string(s.n) + "x" + std::to_string(s.types->k) + "_" + type_string(*s.types) +
+         (s.rs ? "_RS" : "_SS") + (s.types->majors ? "" : "_TN") + (s.saturate ? "_SATURATE" : "");
 }
 
 // CuTe's spelling (`full`) or the short one.
@@ -121,8 +121,8 @@ MmaAtom build(const GmmaSpec& s) {
   atom.regs_c = packed_registers(atom.type_c, size(atom.layout_c.shape[1]));
   atom.regs_a = s.rs ? RegisterSpec{"uint32_t", 4} : RegisterSpec{"uint64_t", 1};
   atom.regs_b = {"uint64_t", 1};
-  atom.ptx = "wgmma.mma_async.sync.aligned.m64n" + std::to_string(s.n) + "k" + std::to_string(t.k) + "." + et[0].ptx + "." + et[1].ptx + "." +
-             et[2].ptx + (s.saturate ? ".satfinite" : "");
+  atom.ptx = "wgmma.mma_async.sync.aligned.m64n" + std::to_string(s.n) + "k" + std::to_string(t.k) + "." + et[0].ptx +
+             "." + et[1].ptx + "." + et[2].ptx + (s.saturate ? ".satfinite" : "");
   // Operands: C (read-write), A, desc_b, scale_D, then the immediates scaleA/B and tnspA/B.
   const int nc = atom.regs_c.count;
   const char* cc = constraint(atom.regs_c.c_type);
@@ -153,15 +153,16 @@ MmaAtom build(const GmmaSpec& s) {
     if (!s.rs) immediate("tnspA");
     immediate("tnspB");
   }
-  atom.asm_template = "{ .reg .pred p; setp.ne.b32 p, %" + std::to_string(scale_d) + ", 0; " + atom.ptx + " " + operand_list(0, nc) + ", " +
-                      a_operand + ", %" + std::to_string(desc_b) + ", p" + imm + "; }";
+  atom.asm_template = "{ .reg .pred p; setp.ne.b32 p, %" + std::to_string(scale_d) + ", 0; " + atom.ptx + " " +
+                      operand_list(0, nc) + ", " + a_operand + ", %" + std::to_string(desc_b) + ", p" + imm + "; }";
   atom.asm_operands = outs + " : " + ins;
   set_comments(atom);
   return atom;
 }
 
 std::string join_ns(bool integer) {
-  return integer ? "8, 16, 24, 32, 48, 64, ..., 256 (multiples of 16 above 32)" : "8, 16, 24, ..., 256 (multiples of 8)";
+  return integer ? "8, 16, 24, 32, 48, 64, ..., 256 (multiples of 16 above 32)"
+                 : "8, 16, 24, ..., 256 (multiples of 8)";
 }
 
 }  // namespace
@@ -192,10 +193,15 @@ std::optional<MmaAtom> decode_gmma(const AtomName& name) {
   split_types(types);  // an unknown token is its own error
   for (const auto& t : gmma_types())
     if (type_string(t) == types) s.types = &t;
-  if (!s.types) throw Error("GMMA has no " + types + " (D+=A*B) atom; types are F16F16F16, F32F16F16, F32BF16BF16, F32TF32TF32, F16|F32 x E4M3|E5M2 x E4M3|E5M2, S32 x S8|U8 x S8|U8");
+  if (!s.types)
+    throw Error("GMMA has no " + types +
+                " (D+=A*B) atom; types are F16F16F16, F32F16F16, F32BF16BF16, F32TF32TF32, F16|F32 x E4M3|E5M2 x "
+                "E4M3|E5M2, S32 x S8|U8 x S8|U8");
   const GmmaTypes& t = *s.types;
-  if (k != t.k) throw Error(types + " GMMA has K=" + std::to_string(t.k) + " (256 bits of input), not " + std::to_string(k));
-  if (!valid_n(s.n, t.integer)) throw Error("N=" + std::to_string(s.n) + " is not a GMMA N for " + types + "; N is " + join_ns(t.integer));
+  if (k != t.k)
+    throw Error(types + " GMMA has K=" + std::to_string(t.k) + " (256 bits of input), not " + std::to_string(k));
+  if (!valid_n(s.n, t.integer))
+    throw Error("N=" + std::to_string(s.n) + " is not a GMMA N for " + types + "; N is " + join_ns(t.integer));
   // Suffix: _SS|_RS, _TN for K-major-only types, _SATURATE for integers.
   std::string expected_tail = t.majors ? "" : "_TN";
   std::string tail;
@@ -210,7 +216,9 @@ std::optional<MmaAtom> decode_gmma(const AtomName& name) {
     tail = "_TN";
   }
   if (tail != expected_tail) {
-    if (t.majors && tail == "_TN") throw Error(types + " GMMA takes its majors as template arguments, not _TN: " + base.substr(0, base.size() - 3) + "<K,K>");
+    if (t.majors && tail == "_TN")
+      throw Error(types + " GMMA takes its majors as template arguments, not _TN: " + base.substr(0, base.size() - 3) +
+                  "<K,K>");
     if (!t.majors && tail.empty()) throw Error(types + " GMMA is K-major only (_TN): " + base + "_TN");
     throw Error("unexpected '" + tail + "' in " + base);
   }
@@ -219,16 +227,19 @@ std::optional<MmaAtom> decode_gmma(const AtomName& name) {
   if (t.integer) {
     if (!a.empty()) throw Error(base + " takes no template arguments (integer GMMA is K-major, unscaled)");
   } else if (t.majors) {
-    if (a.size() == 1 || a.size() == 3 || a.size() > 4) throw Error(base + " takes <MajorA,MajorB[,ScaleA,ScaleB]>, e.g. <GMMA::Major::K,GMMA::Major::K>");
+    if (a.size() == 1 || a.size() == 3 || a.size() > 4)
+      throw Error(base + " takes <MajorA,MajorB[,ScaleA,ScaleB]>, e.g. <GMMA::Major::K,GMMA::Major::K>");
     if (a.size() >= 2) {
       s.major_a = parse_major(a[0]);
       s.major_b = parse_major(a[1]);
-      if (s.major_a.empty() || s.major_b.empty()) throw Error(base + ": majors are GMMA::Major::K or GMMA::Major::MN, not " + (s.major_a.empty() ? a[0] : a[1]));
+      if (s.major_a.empty() || s.major_b.empty())
+        throw Error(base + ": majors are GMMA::Major::K or GMMA::Major::MN, not " + (s.major_a.empty() ? a[0] : a[1]));
     }
     if (a.size() == 4) {
       s.scale_a = parse_scale_in(a[2]);
       s.scale_b = parse_scale_in(a[3]);
-      if (s.scale_a.empty() || s.scale_b.empty()) throw Error(base + ": scales are GMMA::ScaleIn::One or GMMA::ScaleIn::Neg");
+      if (s.scale_a.empty() || s.scale_b.empty())
+        throw Error(base + ": scales are GMMA::ScaleIn::One or GMMA::ScaleIn::Neg");
     }
     if (s.rs && s.major_a != "K") throw Error(base + ": A from registers (RS) must be K-major");
   } else {
@@ -238,7 +249,8 @@ std::optional<MmaAtom> decode_gmma(const AtomName& name) {
     if (a.size() == 2) {
       s.scale_a = parse_scale_in(a[0]);
       s.scale_b = parse_scale_in(a[1]);
-      if (s.scale_a.empty() || s.scale_b.empty()) throw Error(base + ": scales are GMMA::ScaleIn::One or GMMA::ScaleIn::Neg");
+      if (s.scale_a.empty() || s.scale_b.empty())
+        throw Error(base + ": scales are GMMA::ScaleIn::One or GMMA::ScaleIn::Neg");
     }
   }
   return build(s);

@@ -45,25 +45,28 @@ std::string name_text(const Evaluator& ev, const Node& n) {
   return s;
 }
 
-
 const MmaAtom& atom_arg(Evaluator& ev, const Node& at, const Value& v, const char* fn) {
   if (const MmaAtom* a = as_mma_atom(v)) return *a;
-  ev.fail(at, std::string(fn) + ": the first argument is an MMA atom (e.g. SM80_16x8x16_F32F16F16F32_TN{}), got " + v.describe());
+  ev.fail(at, std::string(fn) + ": the first argument is an MMA atom (e.g. SM80_16x8x16_F32F16F16F32_TN{}), got " +
+                  v.describe());
 }
 
 Layout layout_arg(Evaluator& ev, const Node& at, const Value& v, const char* fn) {
   if (as_mma_atom(v) || as_tiled_mma(v) || !v.is_layout_like())
-    ev.fail(at, std::string(fn) + ": the atom layout is a layout or a shape (e.g. Layout<Shape<_2,_2,_1>>{}), got " + v.describe());
+    ev.fail(at, std::string(fn) + ": the atom layout is a layout or a shape (e.g. Layout<Shape<_2,_2,_1>>{}), got " +
+                    v.describe());
   return v.to_layout();
 }
 
 Tiler tiler_arg(Evaluator& ev, const Node& at, const Value& v, const char* fn) {
   if (as_mma_atom(v) || as_tiled_mma(v) || !(v.is(Value::Kind::kTuple) || v.is(Value::Kind::kUnderscore)))
-    ev.fail(at, std::string(fn) + ": the permutation is a tuple of tilers (e.g. Tile<_32,_32,_16>{}), got " + v.describe());
+    ev.fail(at,
+            std::string(fn) + ": the permutation is a tuple of tilers (e.g. Tile<_32,_32,_16>{}), got " + v.describe());
   return v.to_tiler();
 }
 
-TiledMma build_tiled(Evaluator& ev, const Node& n, const std::vector<Value>& a, const std::vector<const Node*>& nodes, const char* fn) {
+TiledMma build_tiled(Evaluator& ev, const Node& n, const std::vector<Value>& a, const std::vector<const Node*>& nodes,
+                     const char* fn) {
   const MmaAtom& atom = atom_arg(ev, *nodes[0], a[0], fn);
   if (a.size() == 1) return make_tiled_mma(atom);
   Layout layout = layout_arg(ev, *nodes[1], a[1], fn);

@@ -42,7 +42,8 @@ MmaAtom dp_atom(bool four) {
 
 // UniversalFMA<D, A = D, B = A, C = D>: one thread, one value, `fma(d, a, b, c)` in C++.
 MmaAtom universal_fma(const AtomName& n) {
-  if (!n.has_targs || n.targs.empty() || n.targs.size() > 4) throw Error("UniversalFMA takes <D[,A[,B[,C]]]>: one to four element types");
+  if (!n.has_targs || n.targs.empty() || n.targs.size() > 4)
+    throw Error("UniversalFMA takes <D[,A[,B[,C]]]>: one to four element types");
   std::vector<ValueType> t;
   for (const auto& arg : n.targs) {
     auto v = parse_value_type(arg);
@@ -53,7 +54,8 @@ MmaAtom universal_fma(const AtomName& n) {
   if (t.size() < 3) t.push_back(t[1]);  // B = A
   if (t.size() < 4) t.push_back(t[0]);  // C = D
   // Spelled <D,A,B> as the reference writes it, with C only when it is not D (its default).
-  std::string name = "UniversalFMA<" + t[0].name + "," + t[1].name + "," + t[2].name + (t[3].name == t[0].name ? "" : "," + t[3].name) + ">";
+  std::string name = "UniversalFMA<" + t[0].name + "," + t[1].name + "," + t[2].name +
+                     (t[3].name == t[0].name ? "" : "," + t[3].name) + ">";
   MmaAtom atom = scalar_atom(name, "Universal", 0, 1, 1, 1);
   atom.type_d = t[0];
   atom.type_a = t[1];
@@ -69,8 +71,8 @@ MmaAtom universal_fma(const AtomName& n) {
 
 // SM100 FFMA2: two fp32 FMAs on a float2, M- or N-paired (a C++ fma on float2).
 MmaAtom ffma2(bool m_paired) {
-  MmaAtom atom = scalar_atom(m_paired ? "SM100_2x1x1_F32F32F32F32" : "SM100_1x2x1_F32F32F32F32", "SM100", 100, m_paired ? 2 : 1,
-                             m_paired ? 1 : 2, 1);
+  MmaAtom atom = scalar_atom(m_paired ? "SM100_2x1x1_F32F32F32F32" : "SM100_1x2x1_F32F32F32F32", "SM100", 100,
+                             m_paired ? 2 : 1, m_paired ? 1 : 2, 1);
   atom.type_d = atom.type_a = atom.type_b = atom.type_c = {"float", 32};
   atom.regs_d = atom.regs_c = {"float2", 1};
   atom.regs_a = m_paired ? RegisterSpec{"float2", 1} : RegisterSpec{"float", 1};

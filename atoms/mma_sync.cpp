@@ -159,18 +159,17 @@ const char* sm70_layouts[] = {"TN", "NT", "NN", "TT"};
 // CuTe's traits for the b1 16x8x128 atoms pair ALayout shape ((4,8),(32,2)) with stride
 // ((512,1),((16,8))): not congruent, so no CuTe program can build them.  We refuse them.
 [[noreturn]] void inconsistent_traits(const std::string& name) {
-  throw Error("CuTe's MMA_Traits<" + name +
-              "> are inconsistent (ALayout shape ((4,8),(32,2)) against stride ((512,1),((16,8)))), so CuTe cannot build "
-              "or tile this atom");
+  throw Error(
+      "CuTe's MMA_Traits<" + name +
+      "> are inconsistent (ALayout shape ((4,8),(32,2)) against stride ((512,1),((16,8)))), so CuTe cannot build "
+      "or tile this atom");
 }
 
 std::vector<std::string> split(const std::string& s, char sep) {
   std::vector<std::string> out{""};
   for (char c : s) {
-    if (c == sep)
-      out.emplace_back();
-    else
-      out.back() += c;
+    if (c == sep) out.emplace_back();
+    else out.back() += c;
   }
   return out;
 }
@@ -180,7 +179,8 @@ std::vector<int> parse_mnk(const std::string& s, const std::string& name) {
   auto parts = split(s, 'x');
   std::vector<int> out;
   for (const auto& p : parts) {
-    if (p.empty() || p.size() > 4 || !std::all_of(p.begin(), p.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+    if (p.empty() || p.size() > 4 ||
+        !std::all_of(p.begin(), p.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
       throw Error("expected the shape MxNxK after the architecture in " + name);
     out.push_back(std::stoi(p));
   }
@@ -189,8 +189,8 @@ std::vector<int> parse_mnk(const std::string& s, const std::string& name) {
 }
 
 // Common part of every mma.sync atom: types, registers, PTX.
-MmaAtom sync_atom(const std::string& name, int sm, int m, int n, int k, const std::vector<ElementType>& t, Layout thr_id,
-                  Layout a, Layout b, Layout c, const std::string& ptx) {
+MmaAtom sync_atom(const std::string& name, int sm, int m, int n, int k, const std::vector<ElementType>& t,
+                  Layout thr_id, Layout a, Layout b, Layout c, const std::string& ptx) {
   MmaAtom atom;
   atom.name = name;
   atom.short_name = name;
@@ -216,13 +216,15 @@ MmaAtom sync_atom(const std::string& name, int sm, int m, int n, int k, const st
 }
 
 std::string sync_ptx(int m, int n, int k, const char* ab_layout, const std::vector<ElementType>& t) {
-  return "mma.sync.aligned.m" + std::to_string(m) + "n" + std::to_string(n) + "k" + std::to_string(k) + "." + ab_layout + "." +
-         t[0].ptx + "." + t[1].ptx + "." + t[2].ptx + "." + t[3].ptx;
+  return "mma.sync.aligned.m" + std::to_string(m) + "n" + std::to_string(n) + "k" + std::to_string(k) + "." +
+         ab_layout + "." + t[0].ptx + "." + t[1].ptx + "." + t[2].ptx + "." + t[3].ptx;
 }
 
-MmaAtom decode_sm70(const std::string& name, const std::vector<int>& mnk, const std::string& types, const std::string& rest) {
+MmaAtom decode_sm70(const std::string& name, const std::vector<int>& mnk, const std::string& types,
+                    const std::string& rest) {
   if (mnk != std::vector<int>{8, 8, 4}) throw Error("SM70 atoms are 8x8x4");
-  if (types != "F16F16F16F16" && types != "F32F16F16F32") throw Error("SM70 8x8x4 takes F16F16F16F16 or F32F16F16F32, not " + types);
+  if (types != "F16F16F16F16" && types != "F32F16F16F32")
+    throw Error("SM70 8x8x4 takes F16F16F16F16 or F32F16F16F32, not " + types);
   if (std::find(std::begin(sm70_layouts), std::end(sm70_layouts), rest) == std::end(sm70_layouts))
     throw Error("SM70 atoms end in _TN, _NT, _NN or _TT");
   auto t = split_types(types);
@@ -234,7 +236,8 @@ MmaAtom decode_sm70(const std::string& name, const std::vector<int>& mnk, const 
                    row_layout(types == "F16F16F16F16" ? sm70_8x8_16b : sm70_8x8_32b), sync_ptx(8, 8, 4, ab.c_str(), t));
 }
 
-MmaAtom decode_shape(const std::string& name, int sm, const std::vector<int>& mnk, const std::string& types, const std::string& rest) {
+MmaAtom decode_shape(const std::string& name, int sm, const std::vector<int>& mnk, const std::string& types,
+                     const std::string& rest) {
   const SyncShape* hit = nullptr;
   std::vector<std::string> valid_types, valid_shapes;
   for (const auto& s : sync_shapes()) {
@@ -253,10 +256,12 @@ MmaAtom decode_shape(const std::string& name, int sm, const std::vector<int>& mn
   std::string shape = std::to_string(mnk[0]) + "x" + std::to_string(mnk[1]) + "x" + std::to_string(mnk[2]);
   if (sm == 80 && shape == "16x8x128" && types == "S32U1U1S32" && (rest == "TN_XORPOPC" || rest == "TN_ANDPOPC"))
     inconsistent_traits(name);
-  if (valid_types.empty()) throw Error("SM" + std::to_string(sm) + " has no " + shape + " mma.sync atom (shapes: " + join(valid_shapes) + ")");
+  if (valid_types.empty())
+    throw Error("SM" + std::to_string(sm) + " has no " + shape + " mma.sync atom (shapes: " + join(valid_shapes) + ")");
   if (!hit) throw Error("SM" + std::to_string(sm) + " " + shape + " takes " + join(valid_types) + ", not " + types);
   std::string variant = rest.size() > 2 ? rest.substr(2) : "";
-  if (rest.compare(0, 2, "TN") != 0 || std::find(hit->variants.begin(), hit->variants.end(), variant) == hit->variants.end()) {
+  if (rest.compare(0, 2, "TN") != 0 ||
+      std::find(hit->variants.begin(), hit->variants.end(), variant) == hit->variants.end()) {
     std::vector<std::string> endings;
     for (const auto& v : hit->variants) endings.push_back("_TN" + v);
     throw Error(name + " must end in " + join(endings));
@@ -288,19 +293,25 @@ const char* sm120_inputs[] = {"float_e2m1_t", "float_e3m2_t", "float_e2m3_t", "f
 ValueType sm120_input(const std::string& arg, const std::string& name) {
   auto t = parse_value_type(arg);
   if (!t || std::find(std::begin(sm120_inputs), std::end(sm120_inputs), t->name) == std::end(sm120_inputs))
-    throw Error(name + ": A and B are float_e2m1_t, float_e3m2_t, float_e2m3_t, float_e4m3_t or float_e5m2_t, not " + arg);
+    throw Error(name + ": A and B are float_e2m1_t, float_e3m2_t, float_e2m3_t, float_e4m3_t or float_e5m2_t, not " +
+                arg);
   return *t;
 }
 
 MmaAtom decode_sm120(const AtomName& n) {
   const std::string& base = n.base;
   const bool vs = base == "SM120_16x8x32_TN_VS" || base == "SM120_16x8x64_TN_VS";
-  if (base != "SM120_16x8x32_TN" && !vs) throw Error("SM120 atoms are SM120_16x8x32_TN<A,B,C>, SM120_16x8x32_TN_VS<A,B,C,SF,VS> and SM120_16x8x64_TN_VS<A,B,C,SF,VS>");
+  if (base != "SM120_16x8x32_TN" && !vs)
+    throw Error(
+        "SM120 atoms are SM120_16x8x32_TN<A,B,C>, SM120_16x8x32_TN_VS<A,B,C,SF,VS> and "
+        "SM120_16x8x64_TN_VS<A,B,C,SF,VS>");
   const size_t nargs = vs ? 5 : 3;
-  if (n.targs.size() != nargs) throw Error(base + (vs ? " takes <A,B,C,SF,VS>" : " takes <A,B,C>: the element types of A, B and C"));
+  if (n.targs.size() != nargs)
+    throw Error(base + (vs ? " takes <A,B,C,SF,VS>" : " takes <A,B,C>: the element types of A, B and C"));
   ValueType ta = sm120_input(n.targs[0], base), tb = sm120_input(n.targs[1], base);
   auto tc = parse_value_type(n.targs[2]);
-  if (!tc || (tc->name != "float" && (vs || tc->name != "half_t"))) throw Error(base + ": C is " + (vs ? "float" : "float or half_t") + ", not " + n.targs[2]);
+  if (!tc || (tc->name != "float" && (vs || tc->name != "half_t")))
+    throw Error(base + ": C is " + (vs ? "float" : "float or half_t") + ", not " + n.targs[2]);
   const bool k64 = base == "SM120_16x8x64_TN_VS";
   std::string name = base + "<" + ta.name + "," + tb.name + "," + tc->name;
   std::optional<ValueType> tsf;
@@ -312,7 +323,8 @@ MmaAtom decode_sm120(const AtomName& n) {
     vec = *v;
     if (k64) {
       if (ta.name != "float_e2m1_t" || tb.name != "float_e2m1_t") throw Error(base + " takes float_e2m1_t A and B");
-      if (!tsf || !((tsf->name == "float_ue8m0_t" && (vec == 16 || vec == 32)) || (tsf->name == "float_ue4m3_t" && vec == 16)))
+      if (!tsf ||
+          !((tsf->name == "float_ue8m0_t" && (vec == 16 || vec == 32)) || (tsf->name == "float_ue4m3_t" && vec == 16)))
         throw Error(base + ": SF,VS is float_ue8m0_t,16 / float_ue8m0_t,32 / float_ue4m3_t,16");
     } else if (!tsf || tsf->name != "float_ue8m0_t" || vec != 32) {
       throw Error(base + ": SF,VS is float_ue8m0_t,32");
@@ -329,16 +341,13 @@ MmaAtom decode_sm120(const AtomName& n) {
                                    : "((4,8),(4,2)):((32,1),(8,128))");       // (T32,V8) -> (N8,K32)
   const std::string types = ptx_type(*tc) + "." + ptx_type(ta) + "." + ptx_type(tb) + "." + ptx_type(*tc);
   std::string ptx;
-  if (!vs)
-    ptx = "mma.sync.aligned.kind::f8f6f4.m16n8k32.row.col." + types;
-  else if (!k64)
-    ptx = "mma.sync.aligned.kind::mxf8f6f4.block_scale.scale_vec::1X.m16n8k32.row.col." + types + ".ue8m0";
+  if (!vs) ptx = "mma.sync.aligned.kind::f8f6f4.m16n8k32.row.col." + types;
+  else if (!k64) ptx = "mma.sync.aligned.kind::mxf8f6f4.block_scale.scale_vec::1X.m16n8k32.row.col." + types + ".ue8m0";
   else if (tsf->name == "float_ue4m3_t")
     ptx = "mma.sync.aligned.kind::mxf4nvf4.block_scale.scale_vec::4X.m16n8k64.row.col." + types + ".ue4m3";
   else if (vec == 16)  // CuTe's own qualifier order; CUDA 13.0's ptxas rejects scale_vec::4X with ue8m0
     ptx = "mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X." + types + ".ue8m0";
-  else
-    ptx = "mma.sync.aligned.kind::mxf4nvf4.block_scale.scale_vec::2X.m16n8k64.row.col." + types + ".ue8m0";
+  else ptx = "mma.sync.aligned.kind::mxf4nvf4.block_scale.scale_vec::2X.m16n8k64.row.col." + types + ".ue8m0";
   MmaAtom atom = sync_atom(name, 120, 16, 8, k64 ? 64 : 32, t, L(32, 1), a, b, row_layout(sm80_16x8_row), ptx);
   atom.family = "SM120";
   atom.regs_a = {"uint32_t", 4};  // the MMA reads 32-bit registers of packed elements
@@ -352,8 +361,10 @@ MmaAtom decode_sm120(const AtomName& n) {
     // (T32,V<K>) -> (N8,K): effectively 8 threads, the 4:0 mode
     atom.layout_sfb = L(tup(tup(4, 8), kk), tup(tup(0, 1), 8));
     // The scale factors follow C: one register each plus the (byte, thread) selectors.
-    atom.asm_template = atom.asm_template.substr(0, atom.asm_template.size() - 1) + ", {%14}, {%15, %16}, {%17}, {%18, %19};";
-    atom.asm_operands += ", \"r\"(uint32_t(sfa0)), \"h\"(bidA), \"h\"(tidA), \"r\"(uint32_t(sfb0)), \"h\"(bidB), \"h\"(tidB)";
+    atom.asm_template =
+        atom.asm_template.substr(0, atom.asm_template.size() - 1) + ", {%14}, {%15, %16}, {%17}, {%18, %19};";
+    atom.asm_operands +=
+        ", \"r\"(uint32_t(sfa0)), \"h\"(bidA), \"h\"(tidA), \"r\"(uint32_t(sfb0)), \"h\"(bidB), \"h\"(tidB)";
   }
   return atom;
 }
@@ -384,11 +395,12 @@ void sync_names(std::vector<std::string>& out) {
   for (const auto& s : sync_shapes())
     for (const auto& types : s.types)
       for (const auto& v : s.variants)
-        out.push_back("SM" + std::to_string(s.sm) + "_" + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k) +
-                      "_" + types + "_TN" + v);
+        out.push_back("SM" + std::to_string(s.sm) + "_" + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
+                      std::to_string(s.k) + "_" + types + "_TN" + v);
   for (const char* a : sm120_inputs)
     for (const char* b : sm120_inputs) {
-      for (const char* c : {"float", "half_t"}) out.push_back(std::string("SM120_16x8x32_TN<") + a + "," + b + "," + c + ">");
+      for (const char* c : {"float", "half_t"})
+        out.push_back(std::string("SM120_16x8x32_TN<") + a + "," + b + "," + c + ">");
       out.push_back(std::string("SM120_16x8x32_TN_VS<") + a + "," + b + ",float,float_ue8m0_t,32>");
     }
   for (const char* sf_vs : {"float_ue8m0_t,16", "float_ue8m0_t,32", "float_ue4m3_t,16"})

@@ -32,15 +32,19 @@ struct UmmaKind {
 };
 
 const UmmaKind kinds[] = {
-    {Kind::kTF32, "TF32", "tf32", 8, true, false},          {Kind::kF16BF16, "F16BF16", "f16", 16, true, false},
-    {Kind::kS8, "S8", "i8", 32, true, false},               {Kind::kF8F6F4, "F8F6F4", "f8f6f4", 32, true, false},
+    {Kind::kTF32, "TF32", "tf32", 8, true, false},
+    {Kind::kF16BF16, "F16BF16", "f16", 16, true, false},
+    {Kind::kS8, "S8", "i8", 32, true, false},
+    {Kind::kF8F6F4, "F8F6F4", "f8f6f4", 32, true, false},
     {Kind::kMXF8F6F4, "MXF8F6F4", "mxf8f6f4.block_scale", 32, false, true},
     {Kind::kMXF4, "MXF4", "", 64, false, true},
 };
 
 const char* f8f6f4_inputs[] = {"float_e4m3_t", "float_e5m2_t", "float_e2m3_t", "float_e3m2_t", "float_e2m1_t"};
 
-bool is_f8f6f4(const std::string& t) { return std::find(std::begin(f8f6f4_inputs), std::end(f8f6f4_inputs), t) != std::end(f8f6f4_inputs); }
+bool is_f8f6f4(const std::string& t) {
+  return std::find(std::begin(f8f6f4_inputs), std::end(f8f6f4_inputs), t) != std::end(f8f6f4_inputs);
+}
 
 struct UmmaSpec {
   const UmmaKind* kind = nullptr;
@@ -114,22 +118,26 @@ std::string check_types(const UmmaSpec& s) {
       if (c != "float" && !(c == "half_t" && a == "half_t")) return "C is float (or half_t for half_t inputs)";
       return "";
     case Kind::kS8:
-      if ((a != "int8_t" && a != "uint8_t") || (b != "int8_t" && b != "uint8_t")) return "A and B are int8_t or uint8_t";
+      if ((a != "int8_t" && a != "uint8_t") || (b != "int8_t" && b != "uint8_t"))
+        return "A and B are int8_t or uint8_t";
       if (c != "int32_t") return "C is int32_t";
       return "";
     case Kind::kF8F6F4:
-      if (!is_f8f6f4(a) || !is_f8f6f4(b)) return "A and B are float_e4m3_t, float_e5m2_t, float_e2m3_t, float_e3m2_t or float_e2m1_t";
+      if (!is_f8f6f4(a) || !is_f8f6f4(b))
+        return "A and B are float_e4m3_t, float_e5m2_t, float_e2m3_t, float_e3m2_t or float_e2m1_t";
       if (c != "float" && c != "half_t") return "C is float or half_t";
       return "";
     case Kind::kMXF8F6F4:
-      if (!is_f8f6f4(a) || !is_f8f6f4(b)) return "A and B are float_e4m3_t, float_e5m2_t, float_e2m3_t, float_e3m2_t or float_e2m1_t";
+      if (!is_f8f6f4(a) || !is_f8f6f4(b))
+        return "A and B are float_e4m3_t, float_e5m2_t, float_e2m3_t, float_e3m2_t or float_e2m1_t";
       if (c != "float") return "C is float";
       if (s.sf.name != "float_ue8m0_t") return "SF is float_ue8m0_t";
       return "";
     case Kind::kMXF4:
       if (a != "float_e2m1_t" || b != "float_e2m1_t") return "A and B are float_e2m1_t";
       if (c != "float") return "C is float";
-      if (!((s.sf.name == "float_ue8m0_t" && (s.vs == 16 || s.vs == 32)) || (s.sf.name == "float_ue4m3_t" && s.vs == 16)))
+      if (!((s.sf.name == "float_ue8m0_t" && (s.vs == 16 || s.vs == 32)) ||
+            (s.sf.name == "float_ue4m3_t" && s.vs == 16)))
         return "SF,VS is float_ue8m0_t,32 / float_ue8m0_t,16 / float_ue4m3_t,16";
       return "";
   }
@@ -182,7 +190,8 @@ MmaAtom build(const UmmaSpec& s) {
   // [tmem_c], A (descriptor or [tmem_a]), desc_b, idesc, then the disable-output-lane mask
   // (or the scale-factor tensor-memory addresses), predicated on scaleC != 0.
   std::string tail = s.kind->block_scaled ? "[%5], [%6]" : operand_list(5, s.pair ? 8 : 4);
-  atom.asm_template = "{ .reg .pred p; setp.ne.b32 p, %4, 0; " + atom.ptx + " [%0], " + (s.ts ? "[%1]" : "%1") + ", %2, %3, " + tail + ", p; }";
+  atom.asm_template = "{ .reg .pred p; setp.ne.b32 p, %4, 0; " + atom.ptx + " [%0], " + (s.ts ? "[%1]" : "%1") +
+                      ", %2, %3, " + tail + ", p; }";
   atom.asm_operands = std::string(" : \"r\"(tmem_c), ") + (s.ts ? "\"r\"(tmem_a)" : "\"l\"(desc_a)") +
                       ", \"l\"(desc_b), \"r\"(uint32_t(idescE>>32)), \"r\"(scaleC)";
   if (s.kind->block_scaled) {
@@ -217,7 +226,8 @@ static std::optional<MmaAtom> decode_interleaved(const AtomName& name) {
   bool pair = base == "SM100_MMA_TF32_2x1SM" + suffix;
   if (!pair && base != "SM100_MMA_TF32" + suffix) return std::nullopt;
   const auto& a = name.targs;
-  if (a.size() != 4 && a.size() != 6 && a.size() != 7) throw Error(base + " takes <M,N,MajorA,MajorB[,ScaleA,ScaleB[,Saturate]]>");
+  if (a.size() != 4 && a.size() != 6 && a.size() != 7)
+    throw Error(base + " takes <M,N,MajorA,MajorB[,ScaleA,ScaleB[,Saturate]]>");
   UmmaSpec s;
   for (const auto& k : kinds)
     if (k.kind == Kind::kTF32) s.kind = &k;
@@ -230,7 +240,8 @@ static std::optional<MmaAtom> decode_interleaved(const AtomName& name) {
   s.n = int_arg(a[1], base, "N");
   s.major_a = parse_major(a[2]);
   s.major_b = parse_major(a[3]);
-  if (s.major_a != "K" || s.major_b != "K") throw Error(base + ": A from tensor memory and B are K-major (UMMA::Major::K)");
+  if (s.major_a != "K" || s.major_b != "K")
+    throw Error(base + ": A from tensor memory and B are K-major (UMMA::Major::K)");
   if (a.size() >= 6) {
     s.scale_a = parse_scale_in(a[4]);
     s.scale_b = parse_scale_in(a[5]);
@@ -242,13 +253,16 @@ static std::optional<MmaAtom> decode_interleaved(const AtomName& name) {
     s.saturate = sat == "True";
   }
   bool m_ok = pair ? (s.m == 128 || s.m == 256) : (s.m == 64 || s.m == 128);
-  if (!m_ok) throw Error(base + ": M is " + std::string(pair ? "128 or 256" : "64 or 128") + ", not " + std::to_string(s.m));
+  if (!m_ok)
+    throw Error(base + ": M is " + std::string(pair ? "128 or 256" : "64 or 128") + ", not " + std::to_string(s.m));
   int step = (s.m == 64 || (pair && s.m == 128)) ? 8 : 16;
   if (s.n % step != 0 || s.n < step || s.n > 256)
-    throw Error(base + " with M=" + std::to_string(s.m) + ": N is a multiple of " + std::to_string(step) + " from " + std::to_string(step) + " to 256, not " + std::to_string(s.n));
+    throw Error(base + " with M=" + std::to_string(s.m) + ": N is a multiple of " + std::to_string(step) + " from " +
+                std::to_string(step) + " to 256, not " + std::to_string(s.n));
   MmaAtom atom = build(s);
   std::string targs = std::to_string(s.m) + "," + std::to_string(s.n) + ",";
-  std::string extra = (a.size() >= 6 ? "," + s.scale_a + "," + s.scale_b : "") + (a.size() == 7 ? std::string(",") + (s.saturate ? "True" : "False") : "");
+  std::string extra = (a.size() >= 6 ? "," + s.scale_a + "," + s.scale_b : "") +
+                      (a.size() == 7 ? std::string(",") + (s.saturate ? "True" : "False") : "");
   atom.short_name = base + "<" + targs + "K,K" + extra + ">";
   std::string full_extra = (a.size() >= 6 ? ",UMMA::ScaleIn::" + s.scale_a + ",UMMA::ScaleIn::" + s.scale_b : "") +
                            (a.size() == 7 ? std::string(",UMMA::Saturate::") + (s.saturate ? "True" : "False") : "");
@@ -264,9 +278,12 @@ std::optional<MmaAtom> decode_umma(const AtomName& name) {
   std::string rest = base.substr(10);
   for (const auto& k : kinds) {
     std::string tok = std::string(k.token) + "_";
-    if (rest.rfind(tok, 0) == 0 && (!s.kind || std::string(k.token).size() > std::string(s.kind->token).size())) s.kind = &k;
+    if (rest.rfind(tok, 0) == 0 && (!s.kind || std::string(k.token).size() > std::string(s.kind->token).size()))
+      s.kind = &k;
   }
-  if (!s.kind) throw Error(base + ": UMMA kinds are TF32, F16BF16, S8, F8F6F4, MXF8F6F4 and MXF4 (SM100_MMA_<KIND>[_2x1SM]_<SS|TS>)");
+  if (!s.kind)
+    throw Error(base +
+                ": UMMA kinds are TF32, F16BF16, S8, F8F6F4, MXF8F6F4 and MXF4 (SM100_MMA_<KIND>[_2x1SM]_<SS|TS>)");
   rest = rest.substr(std::string(s.kind->token).size());
   if (rest.rfind("_2x1SM", 0) == 0) {
     s.pair = true;
@@ -295,7 +312,8 @@ std::optional<MmaAtom> decode_umma(const AtomName& name) {
   if (vs) s.vs = int_arg(a[i++], base, "VS");
   s.major_a = parse_major(a[i++]);
   s.major_b = parse_major(a[i++]);
-  if (s.major_a.empty() || s.major_b.empty()) throw Error(base + ": majors are UMMA::Major::K or UMMA::Major::MN (" + usage + ")");
+  if (s.major_a.empty() || s.major_b.empty())
+    throw Error(base + ": majors are UMMA::Major::K or UMMA::Major::MN (" + usage + ")");
   // Trailing options: ScaleIn for A and B, Saturate for C.
   int scales = 0;
   bool saturate_given = false;
@@ -318,12 +336,14 @@ std::optional<MmaAtom> decode_umma(const AtomName& name) {
   std::string bad = check_types(s);
   if (!bad.empty()) throw Error(base + ": " + bad);
   if (!valid_m(s)) {
-    std::string ms = s.kind->kind == Kind::kMXF8F6F4 ? (s.pair ? "256" : "128")
+    std::string ms = s.kind->kind == Kind::kMXF8F6F4            ? (s.pair ? "256" : "128")
                      : (s.kind->kind == Kind::kMXF4 && !s.pair) ? "128"
-                     : s.pair ? "128 or 256" : "64 or 128";
+                     : s.pair                                   ? "128 or 256"
+                                                                : "64 or 128";
     throw Error(base + ": M is " + ms + ", not " + std::to_string(s.m));
   }
-  if (!valid_n(s)) throw Error(base + " with M=" + std::to_string(s.m) + ": " + n_rule(s) + ", not " + std::to_string(s.n));
+  if (!valid_n(s))
+    throw Error(base + " with M=" + std::to_string(s.m) + ": " + n_rule(s) + ", not " + std::to_string(s.n));
   if (s.ts && s.major_a != "K") throw Error(base + ": A from tensor memory (TS) must be K-major");
   return build(s);
 }
@@ -333,7 +353,9 @@ void umma_names(std::vector<std::string>& out) {
     std::vector<std::vector<std::string>> t;  // A, B, C[, SF, VS]
     switch (k) {
       case Kind::kTF32: t = {{"tfloat32_t", "tfloat32_t", "float"}}; break;
-      case Kind::kF16BF16: t = {{"half_t", "half_t", "float"}, {"half_t", "half_t", "half_t"}, {"bfloat16_t", "bfloat16_t", "float"}}; break;
+      case Kind::kF16BF16:
+        t = {{"half_t", "half_t", "float"}, {"half_t", "half_t", "half_t"}, {"bfloat16_t", "bfloat16_t", "float"}};
+        break;
       case Kind::kS8:
         for (const char* x : {"int8_t", "uint8_t"})
           for (const char* y : {"int8_t", "uint8_t"}) t.push_back({x, y, "int32_t"});
@@ -383,8 +405,8 @@ void umma_names(std::vector<std::string>& out) {
     for (int m : pair ? std::vector<int>{128, 256} : std::vector<int>{64, 128}) {
       int step = (m == 64 || (pair && m == 128)) ? 8 : 16;
       for (int n = step; n <= 256; n += step)
-        out.push_back(std::string(pair ? "SM100_MMA_TF32_2x1SM" : "SM100_MMA_TF32") + "_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<" + std::to_string(m) + "," +
-                      std::to_string(n) + ",K,K>");
+        out.push_back(std::string(pair ? "SM100_MMA_TF32_2x1SM" : "SM100_MMA_TF32") +
+                      "_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<" + std::to_string(m) + "," + std::to_string(n) + ",K,K>");
     }
 }
 

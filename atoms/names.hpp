@@ -10,11 +10,11 @@
 
 namespace cutevis {
 
-void register_mma_names(Registry& registry);   // atoms/mma_names.cpp
-void register_copy_names(Registry& registry);  // atoms/copy_names.cpp
+void register_mma_names(Registry& registry);       // atoms/mma_names.cpp
+void register_copy_names(Registry& registry);      // atoms/copy_names.cpp
 void register_cpp_atom_names(Registry& registry);  // atoms/cpp_names.cpp: size(TiledMMA), partition_shape_A, ...
-void register_dsl_names(Registry& registry);   // atoms/dsl_ops.cpp: CuTeDSL's Ops, atoms and helpers (and the next)
+void register_dsl_names(Registry& registry);       // atoms/dsl_ops.cpp: CuTeDSL's Ops, atoms and helpers (and the next)
 void register_dsl_attributes(Registry& registry);  // atoms/dsl_attributes.cpp: tiled_mma.tv_layout_A_tiled, ...
-void register_dsl_tma(Registry& registry);         // atoms/dsl_tma.cpp: cpasync.make_tiled_tma_atom, cute.make_tensor, ...
+void register_dsl_tma(Registry& registry);  // atoms/dsl_tma.cpp: cpasync.make_tiled_tma_atom, cute.make_tensor, ...
 
 }  // namespace cutevis

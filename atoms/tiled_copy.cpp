@@ -11,15 +11,13 @@ namespace {
 // shape(Tiler_MN): a layout mode gives its shape.
 IntTuple tiler_shape(const Tiler& t) {
   switch (t.kind()) {
-    case Tiler::Kind::kLayout:
-      return t.layout().shape;
+    case Tiler::Kind::kLayout: return t.layout().shape;
     case Tiler::Kind::kTuple: {
       std::vector<IntTuple> m;
       for (const auto& x : t.modes()) m.push_back(tiler_shape(x));
       return IntTuple::tuple(std::move(m));
     }
-    case Tiler::Kind::kUnderscore:
-      break;
+    case Tiler::Kind::kUnderscore: break;
   }
   throw Error("a TiledCopy's tiler cannot hold `_`");
 }
@@ -29,7 +27,8 @@ IntTuple tiler_shape(const Tiler& t) {
 Layout thrval2mn(const TiledCopy& copy, const Layout& ref2trg) {
   const Layout& ref = copy.atom.val_layout_ref;
   // ((atom_tid,atom_val),(rest_tid,rest_val)) -> (m,n)
-  Layout atom_layout_tv = zipped_divide(copy.tiled_layout_tv, Tiler::from_shape(tup(size(ref.shape[0]), size(ref.shape[1]))));
+  Layout atom_layout_tv =
+      zipped_divide(copy.tiled_layout_tv, Tiler::from_shape(tup(size(ref.shape[0]), size(ref.shape[1]))));
   // ((trg_tid,trg_val),(rest_tid,rest_val)) -> (m,n)
   Layout trg_layout_tv = composition(atom_layout_tv, Tiler::tuple({Tiler(ref2trg), Tiler::underscore()}));
   return coalesce(zip(trg_layout_tv), tup(1, tup(1, 1)));
@@ -44,7 +43,8 @@ Layout layout_trg_tv(const TiledCopy& copy, const Layout& atom_trg) {
 }
 
 TiledCopy build(const CopyAtom& atom, const Layout& layout_tv, const Tiler& tiler, bool tiler_is_shape) {
-  if (rank(layout_tv) != 2) throw Error("a TiledCopy's layout_tv is (thr_idx, val_idx) -> (m,n), rank 2; got " + to_string(layout_tv));
+  if (rank(layout_tv) != 2)
+    throw Error("a TiledCopy's layout_tv is (thr_idx, val_idx) -> (m,n), rank 2; got " + to_string(layout_tv));
   if (atom.value_type.bits <= 0) throw Error("make_tiled_copy: the copy atom has no value type");
   TiledCopy c;
   c.atom = atom;
@@ -54,16 +54,15 @@ TiledCopy build(const CopyAtom& atom, const Layout& layout_tv, const Tiler& tile
   const int64_t tiled_thr = size(layout_tv.shape[0]), tiled_val = size(layout_tv.shape[1]);
   const int64_t atom_thr = size(atom.val_layout_ref.shape[0]), atom_val = size(atom.val_layout_ref.shape[1]);
   if (tiled_thr % atom_thr != 0)
-    throw Error("TiledCopy uses too few thrs for selected CopyAtom: " + std::to_string(tiled_thr) + " threads, " + atom.name + " needs a multiple of " +
-                std::to_string(atom_thr));
+    throw Error("TiledCopy uses too few thrs for selected CopyAtom: " + std::to_string(tiled_thr) + " threads, " +
+                atom.name + " needs a multiple of " + std::to_string(atom_thr));
   if (tiled_val % atom_val != 0)
-    throw Error("TiledCopy uses too few vals for selected CopyAtom: " + std::to_string(tiled_val) + " values per thread, " + atom.name +
-                " needs a multiple of " + std::to_string(atom_val));
+    throw Error("TiledCopy uses too few vals for selected CopyAtom: " + std::to_string(tiled_val) +
+                " values per thread, " + atom.name + " needs a multiple of " + std::to_string(atom_val));
   std::vector<IntTuple> sizes;
   if (tiler.is_tuple())
     for (const auto& m : tiler.modes()) sizes.emplace_back(size(tiler_shape(m)));
-  else
-    sizes.emplace_back(size(tiler_shape(tiler)));
+  else sizes.emplace_back(size(tiler_shape(tiler)));
   c.tile_mn = IntTuple::tuple(std::move(sizes));
   c.num_threads = tiled_thr;
   c.layout_s_tv = layout_trg_tv(c, atom.val_layout_src);
@@ -109,8 +108,8 @@ TiledCopy make_tiled_copy_C_atom(const CopyAtom& atom, const TiledMma& mma) {
   const Layout& layout_c_tv = mma.tv_layout_c;
   const int64_t copy_v = atom.num_val_src;
   if (copy_v > size(layout_c_tv.shape[1]))
-    throw Error("make_tiled_copy_C_atom: " + atom.name + " moves " + std::to_string(copy_v) + " values, the MMA's C has " +
-                std::to_string(size(layout_c_tv.shape[1])) + " per thread");
+    throw Error("make_tiled_copy_C_atom: " + atom.name + " moves " + std::to_string(copy_v) +
+                " values, the MMA's C has " + std::to_string(size(layout_c_tv.shape[1])) + " per thread");
   // (thr,val) -> (m,n), the first copy_v values of every thread
   const Layout layout_tv = composition(layout_c_tv, make_layout(tup(size(layout_c_tv.shape[0]), copy_v)));
   const IntTuple mma_tiler = tup(mma.tile_mnk[0], mma.tile_mnk[1]);
@@ -140,9 +139,11 @@ std::string tiler_to_string(const TiledCopy& copy, bool underscore) {
 
 std::string to_string(const TiledCopy& copy, bool underscore) {
   return "TiledCopy\n"
-         "  Tiler_MN:       " + tiler_to_string(copy, underscore) + "\n"
-         "  TiledLayout_TV: " + to_string(copy.tiled_layout_tv, underscore) + "\n" +
-         to_string(copy.atom, underscore);
+         "  Tiler_MN:       " +
+         tiler_to_string(copy, underscore) +
+         "\n"
+         "  TiledLayout_TV: " +
+         to_string(copy.tiled_layout_tv, underscore) + "\n" + to_string(copy.atom, underscore);
 }
 
 std::string to_string(const TiledCopy& copy) { return to_string(copy, false); }

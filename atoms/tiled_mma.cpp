@@ -11,10 +11,8 @@ const Tiler kUnder = Tiler::underscore();
 
 int64_t tiler_size(const Tiler& t) {
   switch (t.kind()) {
-    case Tiler::Kind::kUnderscore:
-      throw Error("internal: the size of `_`");
-    case Tiler::Kind::kLayout:
-      return size(t.layout());
+    case Tiler::Kind::kUnderscore: throw Error("internal: the size of `_`");
+    case Tiler::Kind::kLayout: return size(t.layout());
     case Tiler::Kind::kTuple: {
       int64_t s = 1;
       for (const auto& m : t.modes()) s = checked_mul(s, tiler_size(m));
@@ -27,7 +25,8 @@ int64_t tiler_size(const Tiler& t) {
 // append<3>(permutations, _): a tuple of exactly three tilers.
 Tiler permutation_mnk(const Tiler& p) {
   if (!p.is_tuple())
-    throw Error("the permutation of a TiledMMA is a tuple of up to three tilers (Tile<PermM,PermN,PermK>), got " + to_string(p));
+    throw Error("the permutation of a TiledMMA is a tuple of up to three tilers (Tile<PermM,PermN,PermK>), got " +
+                to_string(p));
   if (p.rank() > 3) throw Error("the permutation " + to_string(p) + " has more than three modes (M,N,K)");
   std::vector<Tiler> modes = p.modes();
   while (modes.size() < 3) modes.push_back(kUnder);
@@ -53,12 +52,13 @@ Layout thrfrg(const TiledMma& m, const Layout& ref, size_t d0, size_t d1, const 
   // Reorder the tensor for the TiledAtom: (PermD0,PermD1)
   Layout t = logical_divide(ref, Tiler::tuple({permutation_of(m, d0), permutation_of(m, d1)}));
   // Tile for the atom: ((AtomD0,AtomD1),(RestD0,RestD1))
-  Layout a = zipped_divide(t, Tiler::tuple({Tiler(make_layout(m.atom.shape_mnk[d0])), Tiler(make_layout(m.atom.shape_mnk[d1]))}));
+  Layout a = zipped_divide(
+      t, Tiler::tuple({Tiler(make_layout(m.atom.shape_mnk[d0])), Tiler(make_layout(m.atom.shape_mnk[d1]))}));
   // The atom mode from (D0,D1) to (Thr,Val): ((ThrV,FrgV),(RestD0,RestD1))
   Layout tv = composition(a, Tiler::tuple({Tiler(atom_tv), kUnder}));
   // Tile the thread mode: ((ThrV,(ThrD0,ThrD1)),(FrgV,(RestD0,RestD1)))
   Tiler thr_tile = Tiler::tuple({kUnder, Tiler::tuple({Tiler(make_layout(m.thr_layout_vmnk.shape[d0 + 1])),
-                                                        Tiler(make_layout(m.thr_layout_vmnk.shape[d1 + 1]))})});
+                                                       Tiler(make_layout(m.thr_layout_vmnk.shape[d1 + 1]))})});
   return zipped_divide(tv, thr_tile);
 }
 
@@ -66,7 +66,8 @@ Layout thrfrg(const TiledMma& m, const Layout& ref, size_t d0, size_t d1, const 
 int64_t tile_size(const TiledMma& m, size_t i) { return tiler_size(permutation_of(m, i)); }
 
 // The operand's (thr_idx,val) layout; `widen` maps (ThrV,(Thr0,Thr1)) onto (ThrV,(ThrM,ThrN,ThrK)) for A and B.
-Layout layout_tv(const TiledMma& m, size_t d0, size_t d1, const Layout& atom_tv, const Tiler* widen, const Layout* tensor = nullptr) {
+Layout layout_tv(const TiledMma& m, size_t d0, size_t d1, const Layout& atom_tv, const Tiler* widen,
+                 const Layout* tensor = nullptr) {
   Layout ref = tensor ? *tensor : make_layout(tup(tile_size(m, d0), tile_size(m, d1)));
   Layout frg = thrfrg(m, ref, d0, d1, atom_tv);
   if (widen) frg = composition(frg, Tiler::tuple({*widen, kUnder}));
@@ -84,7 +85,9 @@ Layout thrfrg(const TiledMma& m, char operand, const Layout& tensor) {
 IntTuple partition_shape(const TiledMma& m, char operand, const IntTuple& shape) {
   size_t d0 = operand == 'B' ? 1 : 0, d1 = operand == 'C' ? 1 : 2;
   const Layout& atom_tv = operand == 'A' ? m.atom.layout_a : operand == 'B' ? m.atom.layout_b : m.atom.layout_c;
-  if (shape.is_leaf() || shape.rank() < 2) throw Error("partition_shape_" + std::string(1, operand) + ": the shape has at least two modes, got " + to_string(shape));
+  if (shape.is_leaf() || shape.rank() < 2)
+    throw Error("partition_shape_" + std::string(1, operand) + ": the shape has at least two modes, got " +
+                to_string(shape));
   Layout frg = thrfrg(m, make_layout(shape), d0, d1, atom_tv);  // ((ThrV,(Thr0,Thr1)),(FrgV,(Rest0,Rest1,...)))
   const IntTuple& values = frg.shape[1];
   std::vector<IntTuple> out{values[0]};
@@ -102,8 +105,7 @@ std::string permutation_string(const Tiler& p, bool underscore) {
     s += i ? "," : "";
     if (t.is_integer() || (t.is_layout() && t.layout().shape.is_leaf() && t.layout().stride == IntTuple(1)))
       s += to_string(t.layout().shape, underscore);
-    else
-      s += to_string(t, underscore);
+    else s += to_string(t, underscore);
   }
   return s + ")";
 }
@@ -111,7 +113,8 @@ std::string permutation_string(const Tiler& p, bool underscore) {
 }  // namespace
 
 TiledMma make_tiled_mma(const MmaAtom& atom, const Layout& atom_layout, const Tiler& permutation) {
-  if (rank(atom_layout) > 3) throw Error("the atom layout of a TiledMMA has at most three modes (M,N,K), got " + to_string(atom_layout));
+  if (rank(atom_layout) > 3)
+    throw Error("the atom layout of a TiledMMA has at most three modes (M,N,K), got " + to_string(atom_layout));
   TiledMma m;
   m.atom = atom;
   m.atom_layout = append_to_rank(atom_layout, 3, Layout(1, 0));
@@ -140,8 +143,9 @@ Layout tensor_layout_tv(const TiledMma& m, char operand, const IntTuple& shape) 
 }
 
 std::string to_string(const TiledMma& mma, bool underscore) {
-  return "TiledMMA\n  ThrLayoutVMNK:  " + to_string(mma.thr_layout_vmnk, underscore) + "\n  PermutationMNK: " +
-         permutation_string(mma.permutation, underscore) + "\n" + to_string(mma.atom, underscore);
+  return "TiledMMA\n  ThrLayoutVMNK:  " + to_string(mma.thr_layout_vmnk, underscore) +
+         "\n  PermutationMNK: " + permutation_string(mma.permutation, underscore) + "\n" +
+         to_string(mma.atom, underscore);
 }
 
 std::string to_string(const TiledMma& mma) { return to_string(mma, false); }
@@ -151,7 +155,8 @@ ThrMmaSlice thread_slice(const TiledMma& mma, int64_t thr_idx) {
   // plus the lanes that alias them where ThrID is not compact (SM70: lanes 4-15 alias 0-3).
   const int64_t lanes = size(mma.tv_layout_c.shape[0]);
   if (thr_idx < 0 || thr_idx >= lanes)
-    throw Error("thread " + std::to_string(thr_idx) + " is outside the TiledMMA's " + std::to_string(lanes) + " threads");
+    throw Error("thread " + std::to_string(thr_idx) + " is outside the TiledMMA's " + std::to_string(lanes) +
+                " threads");
   ThrMmaSlice s;
   s.thr_idx = thr_idx;
   // get_flat_coord: the hierarchical coordinate of thr_idx, each top mode made 1-D.

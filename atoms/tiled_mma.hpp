@@ -19,9 +19,9 @@ namespace cutevis {
 
 // atom_layout: AtomLayoutMNK, rank <= 3 (padded with 1:0); permutation: a tuple of up to
 // three tilers (each `_`, an integer or a layout; padded with `_`).
-TiledMma make_tiled_mma(const MmaAtom& atom,
-                        const Layout& atom_layout = Layout(tup(1, 1, 1), tup(0, 0, 0)),
-                        const Tiler& permutation = Tiler::tuple({Tiler::underscore(), Tiler::underscore(), Tiler::underscore()}));
+TiledMma make_tiled_mma(const MmaAtom& atom, const Layout& atom_layout = Layout(tup(1, 1, 1), tup(0, 0, 0)),
+                        const Tiler& permutation = Tiler::tuple({Tiler::underscore(), Tiler::underscore(),
+                                                                 Tiler::underscore()}));
 
 // print(TiledMMA) in our notation (no underscores on integers); with `underscore`, as CuTe prints.
 std::string to_string(const TiledMma& mma);

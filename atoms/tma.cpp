@@ -15,7 +15,8 @@ namespace cutevis {
 namespace {
 
 const std::vector<std::string>& tma_op_names() {
-  static const std::vector<std::string> ops = {"SM90_TMA_LOAD", "SM90_TMA_LOAD_MULTICAST", "SM90_TMA_STORE", "SM90_TMA_REDUCE_ADD"};
+  static const std::vector<std::string> ops = {"SM90_TMA_LOAD", "SM90_TMA_LOAD_MULTICAST", "SM90_TMA_STORE",
+                                               "SM90_TMA_REDUCE_ADD"};
   return ops;
 }
 
@@ -25,12 +26,16 @@ std::string str(int64_t v) { return std::to_string(v); }
 Layout nonswizzle_portion(const AnyLayout& slayout) {
   if (const Layout* l = std::get_if<Layout>(&slayout)) return *l;
   const ComposedLayout& c = std::get<ComposedLayout>(slayout);
-  if (!c.a_is_swizzle()) throw Error("make_tma_copy: the smem layout " + to_string(slayout) + " is not a swizzled layout (Sw<B,M,S> o offset o L)");
+  if (!c.a_is_swizzle())
+    throw Error("make_tma_copy: the smem layout " + to_string(slayout) +
+                " is not a swizzled layout (Sw<B,M,S> o offset o L)");
   return as_layout(c.layout_b(), "the smem layout under the swizzle");
 }
 
 // A stride leaf of CuTe's sidx2gmode: is it the static basis element 1@i (basis_value == _1)?
-bool is_unit_basis(const IntTuple& leaf) { return leaf.is_leaf() && !has_dynamic(leaf) && leaf.value() == 1 && !leaf.basis().empty(); }
+bool is_unit_basis(const IntTuple& leaf) {
+  return leaf.is_leaf() && !has_dynamic(leaf) && leaf.value() == 1 && !leaf.basis().empty();
+}
 
 // The gmem stride a basis element E<i,j,...> scaled by v points at: v * stride<i,j,...>(gmem).
 int64_t gmem_stride_of(const Layout& gmem, const IntTuple& leaf) {
@@ -40,10 +45,12 @@ int64_t gmem_stride_of(const Layout& gmem, const IntTuple& leaf) {
       if (m != 0) throw Error("make_tma_copy: the tile names gmem mode " + str(m) + " of " + to_string(gmem));
       continue;
     }
-    if (static_cast<size_t>(m) >= t.rank()) throw Error("make_tma_copy: the tile names gmem mode " + str(m) + " of " + to_string(gmem));
+    if (static_cast<size_t>(m) >= t.rank())
+      throw Error("make_tma_copy: the tile names gmem mode " + str(m) + " of " + to_string(gmem));
     t = IntTuple(t[static_cast<size_t>(m)]);
   }
-  if (!t.is_leaf() || !t.basis().empty()) throw Error("make_tma_copy: gmem stride " + to_string(t) + " is not an integer");
+  if (!t.is_leaf() || !t.basis().empty())
+    throw Error("make_tma_copy: gmem stride " + to_string(t) + " is not an integer");
   return checked_mul(leaf.value(), t.value());
 }
 
@@ -57,8 +64,8 @@ SmemToGmem smem_to_gmode(const TmaRequest& r) {
   Layout smem = nonswizzle_portion(r.smem);
   Layout cta_v_map = composition(make_identity_layout(r.gmem.shape), r.cta_tiler);  // V: CTA val idx -> gmem mode
   if (size(smem) != size(cta_v_map))
-    throw Error("TMA requires CTA_Tile and SLayout top-level size equivalence: size(slayout) = " + str(size(smem)) + ", size of the CTA tile " +
-                to_string(product_each(cta_v_map.shape)) + " = " + str(size(cta_v_map)));
+    throw Error("TMA requires CTA_Tile and SLayout top-level size equivalence: size(slayout) = " + str(size(smem)) +
+                ", size of the CTA tile " + to_string(product_each(cta_v_map.shape)) + " = " + str(size(cta_v_map)));
   SmemToGmem out;
   out.inv_smem = right_inverse(smem);
   Layout full = flatten(coalesce(composition(cta_v_map, out.inv_smem)));  // sidx2gmode_full
@@ -66,10 +73,12 @@ SmemToGmem smem_to_gmode(const TmaRequest& r) {
   size_t smem_rank = 0;
   while (smem_rank < strides.size() && is_unit_basis(strides[smem_rank])) ++smem_rank;
   if (smem_rank == 0)
-    throw Error("make_tma_copy: could not find a common tile-gmem vectorization (smem index -> gmem mode is " + to_string(full, true) +
-                "); does the tile select out major gmem modes?");
-  out.sidx2gmode = Layout(IntTuple::tuple(std::vector<IntTuple>(shapes.begin(), shapes.begin() + static_cast<std::ptrdiff_t>(smem_rank))),
-                          IntTuple::tuple(std::vector<IntTuple>(strides.begin(), strides.begin() + static_cast<std::ptrdiff_t>(smem_rank))));
+    throw Error("make_tma_copy: could not find a common tile-gmem vectorization (smem index -> gmem mode is " +
+                to_string(full, true) + "); does the tile select out major gmem modes?");
+  out.sidx2gmode = Layout(
+      IntTuple::tuple(std::vector<IntTuple>(shapes.begin(), shapes.begin() + static_cast<std::ptrdiff_t>(smem_rank))),
+      IntTuple::tuple(
+          std::vector<IntTuple>(strides.begin(), strides.begin() + static_cast<std::ptrdiff_t>(smem_rank))));
   return out;
 }
 
@@ -79,8 +88,10 @@ void check_descriptor(const TmaRequest& r, const Layout& sidx2gmode, int64_t mul
   std::vector<IntTuple> shapes = flatten_leaves(sidx2gmode.shape), strides = flatten_leaves(sidx2gmode.stride);
   int64_t first = gmem_stride_of(r.gmem, strides[0]);
   if (first != 1)
-    throw Error("make_tma_copy: majorness of smem doesn't match majorness of gmem: the smem's contiguous mode runs along gmem stride " + str(first) +
-                " (CuTe asserts gmem_prob_stride[0] == 1)");
+    throw Error(
+        "make_tma_copy: majorness of smem doesn't match majorness of gmem: the smem's contiguous mode runs along gmem "
+        "stride " +
+        str(first) + " (CuTe asserts gmem_prob_stride[0] == 1)");
   // coalesce_256 over (box shape, gmem stride)
   std::vector<int64_t> ns{shapes[0].value()}, nd{first};
   for (size_t i = 1; i < shapes.size(); ++i) {
@@ -106,7 +117,9 @@ void check_descriptor(const TmaRequest& r, const Layout& sidx2gmode, int64_t mul
     multicast = next;
   }
   for (size_t i = 0; i < ns.size(); ++i)
-    if (ns[i] > 256) throw Error("make_tma_copy: TMA box extent " + str(ns[i]) + " in mode " + str(static_cast<int64_t>(i)) + " exceeds 256 (CuTe asserts smem_box_shape[i] <= 256)");
+    if (ns[i] > 256)
+      throw Error("make_tma_copy: TMA box extent " + str(ns[i]) + " in mode " + str(static_cast<int64_t>(i)) +
+                  " exceeds 256 (CuTe asserts smem_box_shape[i] <= 256)");
 }
 
 int64_t internal_bits(const TmaRequest& r) { return r.internal.bits > 0 ? r.internal.bits : r.element.bits; }
@@ -119,7 +132,10 @@ bool is_tma_op(const std::string& op) {
 }
 
 int64_t tma_box_elements(const TmaRequest& r) {
-  if (!is_tma_op(r.op)) throw Error("'" + r.op + "' is not a TMA operation (SM90_TMA_LOAD, SM90_TMA_LOAD_MULTICAST, SM90_TMA_STORE, SM90_TMA_REDUCE_ADD)");
+  if (!is_tma_op(r.op))
+    throw Error(
+        "'" + r.op +
+        "' is not a TMA operation (SM90_TMA_LOAD, SM90_TMA_LOAD_MULTICAST, SM90_TMA_STORE, SM90_TMA_REDUCE_ADD)");
   if (r.element.bits <= 0) throw Error(r.op + ": the gmem tensor's element type is unknown");
   SmemToGmem m = smem_to_gmode(r);
   if (internal_bits(r) == r.element.bits) check_descriptor(r, m.sidx2gmode, cosize(r.cta_t_map));
@@ -137,12 +153,13 @@ TiledCopy make_tma_copy(const TmaRequest& r) {
   SmemToGmem m = smem_to_gmode(r);
   Layout cta_v_map = composition(make_identity_layout(r.gmem.shape), r.cta_tiler);
   int64_t num_elems_per_tma = size(m.sidx2gmode);
-  Layout layout_v = composition(m.inv_smem, make_layout(IntTuple(num_elems_per_tma)));       // CTA V -> smem coord
+  Layout layout_v = composition(m.inv_smem, make_layout(IntTuple(num_elems_per_tma)));  // CTA V -> smem coord
   Layout layout_V = tile_to_shape(make_layout(std::vector<Layout>{layout_v}), IntTuple(size(cta_v_map)));
   int64_t threads = cosize(r.cta_t_map);
   if (threads <= 0 || num_elems_per_tma % threads != 0)
-    throw Error("make_tma_copy: the box of " + str(num_elems_per_tma) + " elements does not split over " + str(threads) + " multicast CTAs");
-  Layout layout_t = make_layout(IntTuple(threads), IntTuple(num_elems_per_tma / threads));    // CTA T -> smem idx
+    throw Error("make_tma_copy: the box of " + str(num_elems_per_tma) + " elements does not split over " +
+                str(threads) + " multicast CTAs");
+  Layout layout_t = make_layout(IntTuple(threads), IntTuple(num_elems_per_tma / threads));  // CTA T -> smem idx
   Layout layout_T = composition(m.inv_smem, composition(layout_t, r.cta_t_map));            // CTA TID -> smem coord
   Layout layout_TV = make_layout(std::vector<Layout>{layout_T, layout_V});
   return make_tiled_copy_impl(atom, layout_TV, product_each(cta_v_map.shape));

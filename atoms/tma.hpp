@@ -23,13 +23,13 @@ bool is_tma_op(const std::string& op);
 
 // What every TMA constructor starts from (make_tma_copy's arguments).
 struct TmaRequest {
-  std::string op;            // "SM90_TMA_LOAD", ...
-  Layout gmem;               // the gmem tensor's layout (shape and strides in elements)
-  ValueType element;         // the gmem tensor's value type (GEngine::value_type)
-  ValueType internal;        // TmaInternalType; bits == 0: the element type
-  AnyLayout smem;            // the CTA's smem tile, swizzled or not
-  Tiler cta_tiler;           // CTA_Tiler: a shape or a tuple of layouts over the gmem modes
-  Layout cta_t_map;          // CTA thread (cluster rank) -> logical TMA id: make_layout(multicast)
+  std::string op;      // "SM90_TMA_LOAD", ...
+  Layout gmem;         // the gmem tensor's layout (shape and strides in elements)
+  ValueType element;   // the gmem tensor's value type (GEngine::value_type)
+  ValueType internal;  // TmaInternalType; bits == 0: the element type
+  AnyLayout smem;      // the CTA's smem tile, swizzled or not
+  Tiler cta_tiler;     // CTA_Tiler: a shape or a tuple of layouts over the gmem modes
+  Layout cta_t_map;    // CTA thread (cluster rank) -> logical TMA id: make_layout(multicast)
 };
 
 // CuTe's make_tma_atom: Copy_Atom<Copy_Traits<Op, NumBitsPerTMA>, T>.

@@ -4,9 +4,9 @@
 //   make_tma_copy_A_sm90(GmemTiledCopyA{}, tensor_a, SmemLayoutA{}(_,_,0), TileShape{}, ClusterShape{})
 // The gmem tensor may be make_tensor(ptr, layout) (its type from make_gmem_ptr<T> or the <T>
 // template argument) or a bare layout with <T>.
+#include "atoms/copy_catalogue.hpp"
 #include "atoms/copy_names.hpp"
 #include "atoms/names.hpp"
-#include "atoms/copy_catalogue.hpp"
 #include "atoms/tiled_copy.hpp"
 #include "atoms/tma.hpp"
 #include "atoms/tmem.hpp"
@@ -28,8 +28,11 @@ std::string op_arg(Evaluator& ev, const Node& call) {
   } catch (const Error&) {
     got = "'" + ev.text_of(call.args[0]) + "'";  // another copy operation, or nothing known
   }
-  ev.fail(call.args[0], call.name + ": the first argument is a TMA operation (SM90_TMA_LOAD{}, SM90_TMA_LOAD_MULTICAST{}, SM90_TMA_STORE{}, "
-                        "SM90_TMA_REDUCE_ADD{}), got " + got);
+  ev.fail(call.args[0],
+          call.name +
+              ": the first argument is a TMA operation (SM90_TMA_LOAD{}, SM90_TMA_LOAD_MULTICAST{}, SM90_TMA_STORE{}, "
+              "SM90_TMA_REDUCE_ADD{}), got " +
+              got);
 }
 
 // A tiler without mode `drop` (CuTe's remove<I>(cta_tiler)), or the whole tiler for drop < 0.
@@ -53,7 +56,8 @@ int64_t cluster_size(Evaluator& ev, const Node& at, const Value& v, int mode) {
     return size(v.to_any_layout());
   }
   if (v.is(V::Kind::kLayout)) return size(get(v.any_layout(), static_cast<size_t>(mode)));
-  if (v.is(V::Kind::kTuple) && static_cast<size_t>(mode) < v.elements().size()) return size(v.elements()[static_cast<size_t>(mode)].to_int_tuple());
+  if (v.is(V::Kind::kTuple) && static_cast<size_t>(mode) < v.elements().size())
+    return size(v.elements()[static_cast<size_t>(mode)].to_int_tuple());
   ev.fail(at, "the cluster shape is (M,N,K), got " + v.describe());
 }
 
@@ -71,13 +75,17 @@ Value tma_call(Evaluator& ev, const Node& n, int which) {
   r.element = gt.element;
   if (n.template_args.size() == 1) {
     Value t = ev.eval(n.template_args[0]);
-    if (!t.is(V::Kind::kType)) ev.fail(n.template_args[0], n.name + "<TmaInternalType>: an element type such as half_t, got " + t.describe());
+    if (!t.is(V::Kind::kType))
+      ev.fail(n.template_args[0], n.name + "<TmaInternalType>: an element type such as half_t, got " + t.describe());
     r.internal = t.type();
     if (r.element.bits == 0) r.element = r.internal;
   }
   if (r.element.bits == 0)
-    ev.fail(n.args[1], n.name + ": the gmem tensor's element type is unknown; write make_tensor(make_gmem_ptr<half_t>(ptr), layout) or " +
-                           strip_cute(n.name) + "<half_t>(...)");
+    ev.fail(
+        n.args[1],
+        n.name +
+            ": the gmem tensor's element type is unknown; write make_tensor(make_gmem_ptr<half_t>(ptr), layout) or " +
+            strip_cute(n.name) + "<half_t>(...)");
   Value s = ev.eval(n.args[2]);
   r.smem = tensor_from(s).layout;
   int64_t multicast = 1;
@@ -87,7 +95,8 @@ Value tma_call(Evaluator& ev, const Node& n, int which) {
     if (which != 'C') multicast = cluster_size(ev, n.args[4], ev.eval(n.args[4]), which == 'A' ? 1 : 0);
     r.cta_t_map = which == 'C' ? Layout(IntTuple(1), IntTuple(0)) : make_layout(IntTuple(multicast));
   } else {
-    // make_tma_copy(op, g, s[, cluster_size]) and (op, g, s, cta_tiler, cluster_size); make_tma_atom(op, g, s, cta_tiler[, cluster_size])
+    // make_tma_copy(op, g, s[, cluster_size]) and (op, g, s, cta_tiler, cluster_size); make_tma_atom(op, g, s,
+    // cta_tiler[, cluster_size])
     bool has_tiler = which == 1 || n.args.size() == 5;
     r.cta_tiler = has_tiler ? ev.eval(n.args[3]).to_tiler() : Tiler::from_shape(product_each(shape(r.smem)));
     size_t cluster_at = has_tiler ? 4 : 3;
@@ -115,12 +124,18 @@ Value tmem_call(Evaluator& ev, const Node& n) {
     if (t.element.bits == 0) t.element = atom.value_type;  // a bare layout: the atom's type
   } else if (a.is(V::Kind::kTag) && is_tmem_op(a.tag())) {
     if (t.element.bits == 0)
-      ev.fail(n.args[1], "make_tmem_copy(" + a.tag() + "{}, tensor): the tensor's element type is unknown; write make_tensor(make_tmem_ptr<float>(0), layout) "
-                         "or pass Copy_Atom<" + a.tag() + ", float>{}");
+      ev.fail(
+          n.args[1],
+          "make_tmem_copy(" + a.tag() +
+              "{}, tensor): the tensor's element type is unknown; write make_tensor(make_tmem_ptr<float>(0), layout) "
+              "or pass Copy_Atom<" +
+              a.tag() + ", float>{}");
     atom = make_copy_atom(a.tag(), t.element);
   } else {
-    ev.fail(n.args[0], "make_tmem_copy: the first argument is a tensor-memory copy such as SM100_TMEM_LOAD_32dp32b8x{} or Copy_Atom<SM100_TMEM_LOAD_32dp32b8x, float>{}, got " +
-                           a.describe());
+    ev.fail(n.args[0],
+            "make_tmem_copy: the first argument is a tensor-memory copy such as SM100_TMEM_LOAD_32dp32b8x{} or "
+            "Copy_Atom<SM100_TMEM_LOAD_32dp32b8x, float>{}, got " +
+                a.describe());
   }
   try {
     return tiled_copy_value(make_tmem_copy(atom, layout, t.element.bits));
@@ -135,21 +150,28 @@ Value tmem_call(Evaluator& ev, const Node& n) {
 void register_tma_names(Registry& r) {
   for (const char* op : {"SM90_TMA_LOAD", "SM90_TMA_LOAD_MULTICAST", "SM90_TMA_STORE", "SM90_TMA_REDUCE_ADD"}) {
     std::string name = op;
-    r.add(name, [name](Evaluator&, const Node&) { return V::tag(name); }, name + "{} (an operation for make_tma_copy; an atom is Copy_Atom<Copy_Traits<" + name + ", NumBitsPerTMA>, T>)");
+    r.add(
+        name, [name](Evaluator&, const Node&) { return V::tag(name); },
+        name + "{} (an operation for make_tma_copy; an atom is Copy_Atom<Copy_Traits<" + name +
+            ", NumBitsPerTMA>, T>)");
   }
   for (const auto& a : tmem_copy_ops()) {  // SM100_TMEM_LOAD_32dp32b8x{}: an operation for make_tmem_copy
     std::string name = a.op;
-    r.add(name, [name](Evaluator&, const Node&) { return V::tag(name); }, name + "{} (an operation for make_tmem_copy)");
+    r.add(
+        name, [name](Evaluator&, const Node&) { return V::tag(name); }, name + "{} (an operation for make_tmem_copy)");
   }
   r.add("make_tmem_copy", tmem_call, "make_tmem_copy(SM100_TMEM_LOAD_32dp32b8x{} | Copy_Atom<Op, T>{}, tmem_tensor)");
-  r.add("make_tma_copy", [](Evaluator& ev, const Node& n) { return tma_call(ev, n, 0); },
-        "make_tma_copy<T>(SM90_TMA_LOAD{}, gtensor, slayout[, cta_tiler[, cluster_size]])");
-  r.add("make_tma_atom", [](Evaluator& ev, const Node& n) { return tma_call(ev, n, 1); },
-        "make_tma_atom<T>(SM90_TMA_LOAD{}, gtensor, slayout, cta_tiler[, cluster_size])");
+  r.add(
+      "make_tma_copy", [](Evaluator& ev, const Node& n) { return tma_call(ev, n, 0); },
+      "make_tma_copy<T>(SM90_TMA_LOAD{}, gtensor, slayout[, cta_tiler[, cluster_size]])");
+  r.add(
+      "make_tma_atom", [](Evaluator& ev, const Node& n) { return tma_call(ev, n, 1); },
+      "make_tma_atom<T>(SM90_TMA_LOAD{}, gtensor, slayout, cta_tiler[, cluster_size])");
   for (char x : {'A', 'B', 'C'}) {
     std::string name = std::string("make_tma_copy_") + x + "_sm90";
-    r.add(name, [x](Evaluator& ev, const Node& n) { return tma_call(ev, n, x); },
-          name + "<T>(op, gtensor, slayout, cta_tiler_mnk" + (x == 'C' ? ")" : ", cluster_shape)"));
+    r.add(
+        name, [x](Evaluator& ev, const Node& n) { return tma_call(ev, n, x); },
+        name + "<T>(op, gtensor, slayout, cta_tiler_mnk" + (x == 'C' ? ")" : ", cluster_shape)"));
   }
 }
 

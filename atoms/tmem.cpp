@@ -22,7 +22,7 @@ struct TmemShape {
 };
 
 const TmemShape kShapes[] = {
-    {"32dp32b", "32x32b", 32, 32, 128},  {"16dp32b", "16x32bx2", 64, 16, 128}, {"16dp64b", "16x64b", 64, 16, 128},
+    {"32dp32b", "32x32b", 32, 32, 128},   {"16dp32b", "16x32bx2", 64, 16, 128}, {"16dp64b", "16x64b", 64, 16, 128},
     {"16dp128b", "16x128b", 128, 16, 64}, {"16dp256b", "16x256b", 256, 16, 32},
 };
 
@@ -59,8 +59,10 @@ CopyAtom tmem_op(const TmemShape& s, int64_t n, bool load, bool pack16) {
   RegisterSpec tmem_addr{"uint32_t", 1}, words{"uint32_t", static_cast<int>(bits / 32 / 32)};
   a.regs_src = load ? tmem_addr : words;
   a.regs_dst = load ? words : tmem_addr;
-  a.comment = std::string("(T32,V") + str(bits / 32) + "b) " + (load ? "tmem -> regs" : "regs -> tmem") + ": " + str(s.rows) + " data paths";
-  a.note = "tcgen05 " + std::string(load ? "ld" : "st") + ": one warp reaches its own 32-lane subpartition of tensor memory; make_tmem_copy "
+  a.comment = std::string("(T32,V") + str(bits / 32) + "b) " + (load ? "tmem -> regs" : "regs -> tmem") + ": " +
+              str(s.rows) + " data paths";
+  a.note = "tcgen05 " + std::string(load ? "ld" : "st") +
+           ": one warp reaches its own 32-lane subpartition of tensor memory; make_tmem_copy "
            "spreads four warps over the 128 lanes.";
   return a;
 }
@@ -88,7 +90,8 @@ bool is_tmem_op(const std::string& op) {
 }
 
 int64_t tmem_dp(int bits) {
-  if (bits <= 0 || bits > 32 || 32 % bits != 0) throw Error("TMEM holds 32-bit columns: a " + str(bits) + "-bit type does not divide them");
+  if (bits <= 0 || bits > 32 || 32 % bits != 0)
+    throw Error("TMEM holds 32-bit columns: a " + str(bits) + "-bit type does not divide them");
   int shift = 0;
   for (int r = 32 / bits; r > 1; r /= 2) ++shift;
   return (int64_t{1} << 16) << shift;
@@ -115,10 +118,12 @@ TiledCopy make_cotiled_copy(const CopyAtom& atom, const Layout& atom_tv_layout, 
 }
 
 TiledCopy make_tmem_copy(const CopyAtom& atom, const Layout& tmem_layout, int tensor_bits) {
-  if (atom.family != "SM100_TMEM") throw Error("make_tmem_copy: " + atom.name + " is not a tensor-memory copy (SM100_TMEM_LOAD_* / SM100_TMEM_STORE_*)");
+  if (atom.family != "SM100_TMEM")
+    throw Error("make_tmem_copy: " + atom.name +
+                " is not a tensor-memory copy (SM100_TMEM_LOAD_* / SM100_TMEM_STORE_*)");
   if (atom.value_type.bits != tensor_bits)
-    throw Error("make_tmem_copy: expected a CopyAtom with the same type-width as the tensor (" + str(atom.value_type.bits) + "b atom, " + str(tensor_bits) +
-                "b tensor)");
+    throw Error("make_tmem_copy: expected a CopyAtom with the same type-width as the tensor (" +
+                str(atom.value_type.bits) + "b atom, " + str(tensor_bits) + "b tensor)");
   // atom thr idx -> tmem addr: 4 warps, each at the same place of its own 32-lane subpartition
   const Layout atom_t_layout(tup(32, 4), tup(0, 32 * tmem_dp(tensor_bits)));
   // atom val idx -> tmem addr: the op's value ids in elements of T

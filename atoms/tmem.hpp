@@ -2,7 +2,8 @@
 // (cute/atom/copy_traits_sm100.hpp).
 //
 //   Copy_Atom<SM100_TMEM_LOAD_32dp32b8x, float>{}
-//   make_tmem_copy(SM100_TMEM_LOAD_16dp256b1x{}, make_tensor(make_tmem_ptr<float>(0), Layout<Shape<_128,_256>, Stride<_65536,_1>>{}))
+//   make_tmem_copy(SM100_TMEM_LOAD_16dp256b1x{}, make_tensor(make_tmem_ptr<float>(0), Layout<Shape<_128,_256>,
+//   Stride<_65536,_1>>{}))
 //
 // The traits of the 148 SM100_TMEM_LOAD/STORE_{32dp32b,16dp32b,16dp64b,16dp128b,16dp256b}{N}x[_16b]
 // operations follow one rule per shape (tmem_copy_ops); make_tmem_copy is make_cotiled_copy of the

@@ -42,7 +42,8 @@ Value value_get(const Value& v, size_t i) {
 // CuTe's slice / dice of an IntTuple by a coordinate holding underscores.
 void lift(const Value& c, const IntTuple& t, bool keep_underscore, std::vector<IntTuple>& out) {
   if (c.is(V::Kind::kTuple)) {
-    if (t.is_leaf() || t.rank() != c.elements().size()) throw Error("slice: coordinate " + c.to_string() + " does not match " + to_string(t));
+    if (t.is_leaf() || t.rank() != c.elements().size())
+      throw Error("slice: coordinate " + c.to_string() + " does not match " + to_string(t));
     for (size_t i = 0; i < t.rank(); ++i) lift(c.elements()[i], t[i], keep_underscore, out);
     return;
   }
@@ -72,7 +73,8 @@ IntTuple shape_arg(Evaluator& ev, const Node& n, size_t i, const Value& v) {
   IntTuple s = v.to_int_tuple();
   if (has_basis(s)) ev.fail(arg_node(n, i), "a shape cannot hold basis elements");
   for (const auto& leaf : flatten_leaves(s))
-    if (leaf.value() <= 0) ev.fail(arg_node(n, i), "shape " + to_string(s) + " has a non-positive extent " + std::to_string(leaf.value()));
+    if (leaf.value() <= 0)
+      ev.fail(arg_node(n, i), "shape " + to_string(s) + " has a non-positive extent " + std::to_string(leaf.value()));
   return s;
 }
 
@@ -88,14 +90,16 @@ Value make_layout_value(Evaluator& ev, const Node& n, const std::vector<Value>& 
   for (const auto& leaf : flatten_leaves(shape))
     if (leaf.value() <= 0) ev.fail(arg_node(n, 0), "shape " + to_string(shape) + " has a non-positive extent");
   if (a.size() == 1) return V::layout(make_layout(shape));
-  if (a.size() > 2) ev.fail(n, "make_layout(shape, stride) takes at most 2 arguments unless every argument is a layout");
+  if (a.size() > 2)
+    ev.fail(n, "make_layout(shape, stride) takes at most 2 arguments unless every argument is a layout");
   if (a[1].is(V::Kind::kTag)) {
     if (a[1].tag() == "LayoutRight" || a[1].tag() == "GenRowMajor") return V::layout(make_layout_right(shape));
     if (a[1].tag() == "LayoutLeft" || a[1].tag() == "GenColMajor") return V::layout(make_layout(shape));
     ev.fail(arg_node(n, 1), "expected a stride, LayoutLeft{} or LayoutRight{}, got " + a[1].tag());
   }
   IntTuple stride = a[1].to_int_tuple();
-  if (!congruent(shape, stride)) ev.fail(arg_node(n, 1), "shape " + to_string(shape) + " and stride " + to_string(stride) + " are not congruent");
+  if (!congruent(shape, stride))
+    ev.fail(arg_node(n, 1), "shape " + to_string(shape) + " and stride " + to_string(stride) + " are not congruent");
   return V::layout(Layout(shape, stride));
 }
 
@@ -131,373 +135,518 @@ Value tag_or_type(const char* tag) { return V::tag(tag); }
 void register_algebra(Registry& r) {
   // --- integers and tuples ------------------------------------------------------------
   for (const char* name : {"Int", "C"}) {
-    r.add(name, [](Evaluator& ev, const Node& n) {
-      auto t = template_ints(ev, n);
-      if (t.size() != 1) ev.fail(n, "Int<N> takes one template argument");
-      if (!n.args.empty()) ev.fail(n, "Int<N>{} takes no constructor arguments");
-      return V::integer(t[0]);
-    }, "Int<N>{}");
+    r.add(
+        name,
+        [](Evaluator& ev, const Node& n) {
+          auto t = template_ints(ev, n);
+          if (t.size() != 1) ev.fail(n, "Int<N> takes one template argument");
+          if (!n.args.empty()) ev.fail(n, "Int<N>{} takes no constructor arguments");
+          return V::integer(t[0]);
+        },
+        "Int<N>{}");
   }
-  for (const char* name : {"make_shape", "make_stride", "make_coord", "make_step", "make_tile", "make_tuple", "Shape", "Stride",
-                           "Step", "Coord", "Tile", "tuple", "cute::tuple"})
-    r.add(name, [](Evaluator& ev, const Node& n) { return tuple_of(ev, n); }, std::string(name) + "(...)");
+  for (const char* name : {"make_shape", "make_stride", "make_coord", "make_step", "make_tile", "make_tuple", "Shape",
+                           "Stride", "Step", "Coord", "Tile", "tuple", "cute::tuple"})
+    r.add(
+        name, [](Evaluator& ev, const Node& n) { return tuple_of(ev, n); }, std::string(name) + "(...)");
   for (const char* name : {"LayoutLeft", "LayoutRight", "GenColMajor", "GenRowMajor"})
-    r.add(name, [name](Evaluator&, const Node&) { return tag_or_type(name); }, std::string(name) + "{}");
+    r.add(
+        name, [name](Evaluator&, const Node&) { return tag_or_type(name); }, std::string(name) + "{}");
   // int(x): a run-time int, CuTe's dynamic integer; `int` alone is the element type
   for (const char* name : {"int", "int32_t", "int64_t", "uint32_t", "uint64_t", "size_t"}) {
-    r.add(name, [name](Evaluator& ev, const Node& n) {
-      if (n.call == Node::Call::kNone) {
-        ValueType t;
-        if (lookup_value_type(name, t)) return V::type(t);
-        ev.fail(n, std::string(name) + " is used here as a type; write " + name + "(N) for a run-time integer");
-      }
-      ev.expect_args(n, 1, 1);
-      return V::dynamic_integer(ev.eval_args(n)[0].as_int());
-    }, std::string(name) + "(N)");
+    r.add(
+        name,
+        [name](Evaluator& ev, const Node& n) {
+          if (n.call == Node::Call::kNone) {
+            ValueType t;
+            if (lookup_value_type(name, t)) return V::type(t);
+            ev.fail(n, std::string(name) + " is used here as a type; write " + name + "(N) for a run-time integer");
+          }
+          ev.expect_args(n, 1, 1);
+          return V::dynamic_integer(ev.eval_args(n)[0].as_int());
+        },
+        std::string(name) + "(N)");
   }
   r.add("true_type", [](Evaluator&, const Node&) { return V::boolean(true); });
   r.add("false_type", [](Evaluator&, const Node&) { return V::boolean(false); });
 
   // --- layouts -----------------------------------------------------------------------------
-  r.add("Layout", [](Evaluator& ev, const Node& n) {
-    auto t = ev.eval_template_args(n);
-    if (t.empty() || t.size() > 2) ev.fail(n, "Layout<Shape, Stride> takes one or two template arguments");
-    if (!n.args.empty()) ev.fail(n, "Layout<...>{} takes no constructor arguments");
-    return make_layout_value(ev, n, t);
-  }, "Layout<Shape[, Stride]>{}");
-  r.add("make_layout", [](Evaluator& ev, const Node& n) {
-    no_template_args(ev, n);
-    ev.expect_args(n, 1, SIZE_MAX);
-    return make_layout_value(ev, n, ev.eval_args(n));
-  }, "make_layout(shape[, stride | LayoutLeft{} | LayoutRight{}]) or make_layout(L0, L1, ...)");
-  r.add("make_identity_layout", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 1, 1);
-    return V::layout(make_identity_layout(shape_arg(ev, n, 0, ev.eval_args(n)[0])));
-  }, "make_identity_layout(shape)");
-  r.add("make_ordered_layout", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 2, 2);
-    auto a = ev.eval_args(n);
-    return V::layout(make_ordered_layout(shape_arg(ev, n, 0, a[0]), a[1].to_int_tuple()));
-  }, "make_ordered_layout(shape, order)");
-  r.add("make_layout_like", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 1, 1);
-    return V::layout(make_layout_like(ev.eval_args(n)[0].to_layout()));
-  }, "make_layout_like(L)");
-  r.add("make_fragment_like", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 1, 1);
-    auto a = ev.eval_args(n);
-    if (!a[0].is(V::Kind::kLayout)) return V::layout(make_layout(shape_arg(ev, n, 0, a[0])));
-    return V::layout(make_fragment_like(a[0].to_layout()));
-  }, "make_fragment_like(L)");
-  r.add("make_layout_tv", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 2, 2);
-    auto a = ev.eval_args(n);
-    LayoutTV tv = make_layout_tv(a[0].to_layout(), a[1].to_layout());
-    return V::tuple({V::from(tv.tiler_mn), V::layout(tv.layout_tv)});
-  }, "make_layout_tv(thr_layout, val_layout) -> (tiler_mn, layout_tv)");
+  r.add(
+      "Layout",
+      [](Evaluator& ev, const Node& n) {
+        auto t = ev.eval_template_args(n);
+        if (t.empty() || t.size() > 2) ev.fail(n, "Layout<Shape, Stride> takes one or two template arguments");
+        if (!n.args.empty()) ev.fail(n, "Layout<...>{} takes no constructor arguments");
+        return make_layout_value(ev, n, t);
+      },
+      "Layout<Shape[, Stride]>{}");
+  r.add(
+      "make_layout",
+      [](Evaluator& ev, const Node& n) {
+        no_template_args(ev, n);
+        ev.expect_args(n, 1, SIZE_MAX);
+        return make_layout_value(ev, n, ev.eval_args(n));
+      },
+      "make_layout(shape[, stride | LayoutLeft{} | LayoutRight{}]) or make_layout(L0, L1, ...)");
+  r.add(
+      "make_identity_layout",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 1, 1);
+        return V::layout(make_identity_layout(shape_arg(ev, n, 0, ev.eval_args(n)[0])));
+      },
+      "make_identity_layout(shape)");
+  r.add(
+      "make_ordered_layout",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 2, 2);
+        auto a = ev.eval_args(n);
+        return V::layout(make_ordered_layout(shape_arg(ev, n, 0, a[0]), a[1].to_int_tuple()));
+      },
+      "make_ordered_layout(shape, order)");
+  r.add(
+      "make_layout_like",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 1, 1);
+        return V::layout(make_layout_like(ev.eval_args(n)[0].to_layout()));
+      },
+      "make_layout_like(L)");
+  r.add(
+      "make_fragment_like",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 1, 1);
+        auto a = ev.eval_args(n);
+        if (!a[0].is(V::Kind::kLayout)) return V::layout(make_layout(shape_arg(ev, n, 0, a[0])));
+        return V::layout(make_fragment_like(a[0].to_layout()));
+      },
+      "make_fragment_like(L)");
+  r.add(
+      "make_layout_tv",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 2, 2);
+        auto a = ev.eval_args(n);
+        LayoutTV tv = make_layout_tv(a[0].to_layout(), a[1].to_layout());
+        return V::tuple({V::from(tv.tiler_mn), V::layout(tv.layout_tv)});
+      },
+      "make_layout_tv(thr_layout, val_layout) -> (tiler_mn, layout_tv)");
 
   // --- swizzles and composed layouts ----------------------------------------------------
   for (const char* name : {"Swizzle", "Sw", "S"}) {
-    r.add(name, [](Evaluator& ev, const Node& n) {
-      auto t = template_ints(ev, n);
-      if (t.size() != 3) ev.fail(n, "Swizzle<B,M,S> takes three template arguments");
-      if (!n.args.empty()) ev.fail(n, "Swizzle<B,M,S>{} takes no constructor arguments");
-      for (int64_t x : t)
-        if (x < -64 || x > 64) ev.fail(n, "Swizzle parameter out of range");
-      return V::swizzle(Swizzle(static_cast<int>(t[0]), static_cast<int>(t[1]), static_cast<int>(t[2])));
-    }, "Swizzle<B,M,S>{}");
+    r.add(
+        name,
+        [](Evaluator& ev, const Node& n) {
+          auto t = template_ints(ev, n);
+          if (t.size() != 3) ev.fail(n, "Swizzle<B,M,S> takes three template arguments");
+          if (!n.args.empty()) ev.fail(n, "Swizzle<B,M,S>{} takes no constructor arguments");
+          for (int64_t x : t)
+            if (x < -64 || x > 64) ev.fail(n, "Swizzle parameter out of range");
+          return V::swizzle(Swizzle(static_cast<int>(t[0]), static_cast<int>(t[1]), static_cast<int>(t[2])));
+        },
+        "Swizzle<B,M,S>{}");
   }
-  r.add("make_composed_layout", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 3, 3);
-    auto a = ev.eval_args(n);
-    AnyLayout b = a[2].to_any_layout();
-    if (a[1].is(V::Kind::kTag) && a[1].tag().rfind("smem_ptr[", 0) == 0) {
-      int bits = std::stoi(a[1].tag().substr(9));
-      if (!a[0].is(V::Kind::kSwizzle)) ev.fail(n.args[0], "an smem_ptr flag needs a swizzle");
-      return V::layout(ComposedLayout::smem(a[0].swizzle(), bits, b));
-    }
-    int64_t o = a[1].as_int();
-    if (a[0].is(V::Kind::kSwizzle)) return V::layout(ComposedLayout(a[0].swizzle(), o, b));
-    return V::layout(ComposedLayout(a[0].to_layout(), o, b));
-  }, "make_composed_layout(A, offset, B)");
-  r.add("composition", [](Evaluator& ev, const Node& n) {
-    no_template_args(ev, n);
-    ev.expect_args(n, 2, 3);
-    auto a = ev.eval_args(n);
-    if (a.size() == 3) {  // composition(A, O, B) with CuTe's simplification
-      AnyLayout b = a[2].to_any_layout();
-      int64_t o = a[1].as_int();
-      if (a[0].is(V::Kind::kSwizzle)) return V::layout(compose3(a[0].swizzle(), o, b));
-      return V::layout(compose3(a[0].to_layout(), o, b));
-    }
-    if (a[0].is(V::Kind::kSwizzle)) {
-      if (a[1].is(V::Kind::kSwizzle)) return V::swizzle(composition(a[0].swizzle(), a[1].swizzle()));
-      return V::layout(composition(a[0].swizzle(), a[1].to_any_layout()));
-    }
-    AnyLayout lhs = a[0].to_any_layout();
-    if (a[1].is(V::Kind::kSwizzle)) return V::layout(composition(lhs, a[1].swizzle()));
-    const Layout* plain_a = std::get_if<Layout>(&lhs);
-    if (plain_a && a[1].is(V::Kind::kLayout) && std::holds_alternative<Layout>(a[1].any_layout())) {
-      CompositionCheck check;  // CuTe's weak divisibility check: keep its answer, say where it is wrong
-      Layout r = composition(*plain_a, std::get<Layout>(a[1].any_layout()), check);
-      if (check.index >= 0)
-        ev.warn(n, "composition(" + ev.text_of(n.args[0]) + ", " + ev.text_of(n.args[1]) + ") = " + to_string(r, true) +
-                       " is not A o B at index " + std::to_string(check.index) + ": A(B(" + std::to_string(check.index) +
-                       ")) = " + std::to_string(check.expected) + ", the result gives " + std::to_string(check.got) +
-                       " (CuTe's divisibility check lets it through; this is CuTe's answer)");
-      return V::layout(r);
-    }
-    if (a[1].is(V::Kind::kLayout)) return V::layout(composition(lhs, a[1].any_layout()));
-    return V::layout(composition(lhs, a[1].to_tiler()));
-  }, "composition(A, B) or composition(A, offset, B)");
-  r.add("as_position_independent_swizzle_layout", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 1, 1);
-    return V::layout(as_position_independent(ev.eval_args(n)[0].to_any_layout()));
-  }, "as_position_independent_swizzle_layout(L)");
+  r.add(
+      "make_composed_layout",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 3, 3);
+        auto a = ev.eval_args(n);
+        AnyLayout b = a[2].to_any_layout();
+        if (a[1].is(V::Kind::kTag) && a[1].tag().rfind("smem_ptr[", 0) == 0) {
+          int bits = std::stoi(a[1].tag().substr(9));
+          if (!a[0].is(V::Kind::kSwizzle)) ev.fail(n.args[0], "an smem_ptr flag needs a swizzle");
+          return V::layout(ComposedLayout::smem(a[0].swizzle(), bits, b));
+        }
+        int64_t o = a[1].as_int();
+        if (a[0].is(V::Kind::kSwizzle)) return V::layout(ComposedLayout(a[0].swizzle(), o, b));
+        return V::layout(ComposedLayout(a[0].to_layout(), o, b));
+      },
+      "make_composed_layout(A, offset, B)");
+  r.add(
+      "composition",
+      [](Evaluator& ev, const Node& n) {
+        no_template_args(ev, n);
+        ev.expect_args(n, 2, 3);
+        auto a = ev.eval_args(n);
+        if (a.size() == 3) {  // composition(A, O, B) with CuTe's simplification
+          AnyLayout b = a[2].to_any_layout();
+          int64_t o = a[1].as_int();
+          if (a[0].is(V::Kind::kSwizzle)) return V::layout(compose3(a[0].swizzle(), o, b));
+          return V::layout(compose3(a[0].to_layout(), o, b));
+        }
+        if (a[0].is(V::Kind::kSwizzle)) {
+          if (a[1].is(V::Kind::kSwizzle)) return V::swizzle(composition(a[0].swizzle(), a[1].swizzle()));
+          return V::layout(composition(a[0].swizzle(), a[1].to_any_layout()));
+        }
+        AnyLayout lhs = a[0].to_any_layout();
+        if (a[1].is(V::Kind::kSwizzle)) return V::layout(composition(lhs, a[1].swizzle()));
+        const Layout* plain_a = std::get_if<Layout>(&lhs);
+        if (plain_a && a[1].is(V::Kind::kLayout) && std::holds_alternative<Layout>(a[1].any_layout())) {
+          CompositionCheck check;  // CuTe's weak divisibility check: keep its answer, say where it is wrong
+          Layout r = composition(*plain_a, std::get<Layout>(a[1].any_layout()), check);
+          if (check.index >= 0)
+            ev.warn(n, "composition(" + ev.text_of(n.args[0]) + ", " + ev.text_of(n.args[1]) +
+                           ") = " + to_string(r, true) + " is not A o B at index " + std::to_string(check.index) +
+                           ": A(B(" + std::to_string(check.index) + ")) = " + std::to_string(check.expected) +
+                           ", the result gives " + std::to_string(check.got) +
+                           " (CuTe's divisibility check lets it through; this is CuTe's answer)");
+          return V::layout(r);
+        }
+        if (a[1].is(V::Kind::kLayout)) return V::layout(composition(lhs, a[1].any_layout()));
+        return V::layout(composition(lhs, a[1].to_tiler()));
+      },
+      "composition(A, B) or composition(A, offset, B)");
+  r.add(
+      "as_position_independent_swizzle_layout",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 1, 1);
+        return V::layout(as_position_independent(ev.eval_args(n)[0].to_any_layout()));
+      },
+      "as_position_independent_swizzle_layout(L)");
 
   // --- queries ------------------------------------------------------------------------------
-  r.add("size", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 1, 1);
-    Value v = ev.eval_args(n)[0];
-    for (int64_t i : template_ints(ev, n)) v = value_get(v, to_index(i, "size"));
-    if (v.is(V::Kind::kLayout)) return V::integer(size_integer(shape(v.any_layout())));
-    return V::integer(size_integer(v.to_int_tuple()));
-  }, "size(x) or size<I...>(x)");
-  r.add("cosize", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 1, 1);
-    Value v = ev.eval_args(n)[0];
-    for (int64_t i : template_ints(ev, n)) v = value_get(v, to_index(i, "cosize"));
-    AnyLayout l = v.to_any_layout();
-    if (const Layout* plain = std::get_if<Layout>(&l)) return V::integer(cosize_integer(*plain));
-    return V::integer(cosize(l));
-  }, "cosize(L)");
-  r.add("coshape", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 1, 1);
-    return V::from(coshape(ev.eval_args(n)[0].to_layout()));
-  }, "coshape(L)");
-  r.add("rank", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 1, 1);
-    Value v = ev.eval_args(n)[0];
-    for (int64_t i : template_ints(ev, n)) v = value_get(v, to_index(i, "rank"));
-    if (v.is(V::Kind::kLayout)) return V::integer(static_cast<int64_t>(rank(v.any_layout())));
-    return V::integer(static_cast<int64_t>(v.to_int_tuple().rank()));
-  }, "rank(x) or rank<I...>(x)");
-  r.add("depth", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 1, 1);
-    Value v = ev.eval_args(n)[0];
-    for (int64_t i : template_ints(ev, n)) v = value_get(v, to_index(i, "depth"));
-    if (v.is(V::Kind::kLayout)) return V::integer(depth(v.any_layout()));
-    return V::integer(depth(v.to_int_tuple()));
-  }, "depth(x) or depth<I...>(x)");
+  r.add(
+      "size",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 1, 1);
+        Value v = ev.eval_args(n)[0];
+        for (int64_t i : template_ints(ev, n)) v = value_get(v, to_index(i, "size"));
+        if (v.is(V::Kind::kLayout)) return V::integer(size_integer(shape(v.any_layout())));
+        return V::integer(size_integer(v.to_int_tuple()));
+      },
+      "size(x) or size<I...>(x)");
+  r.add(
+      "cosize",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 1, 1);
+        Value v = ev.eval_args(n)[0];
+        for (int64_t i : template_ints(ev, n)) v = value_get(v, to_index(i, "cosize"));
+        AnyLayout l = v.to_any_layout();
+        if (const Layout* plain = std::get_if<Layout>(&l)) return V::integer(cosize_integer(*plain));
+        return V::integer(cosize(l));
+      },
+      "cosize(L)");
+  r.add(
+      "coshape",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 1, 1);
+        return V::from(coshape(ev.eval_args(n)[0].to_layout()));
+      },
+      "coshape(L)");
+  r.add(
+      "rank",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 1, 1);
+        Value v = ev.eval_args(n)[0];
+        for (int64_t i : template_ints(ev, n)) v = value_get(v, to_index(i, "rank"));
+        if (v.is(V::Kind::kLayout)) return V::integer(static_cast<int64_t>(rank(v.any_layout())));
+        return V::integer(static_cast<int64_t>(v.to_int_tuple().rank()));
+      },
+      "rank(x) or rank<I...>(x)");
+  r.add(
+      "depth",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 1, 1);
+        Value v = ev.eval_args(n)[0];
+        for (int64_t i : template_ints(ev, n)) v = value_get(v, to_index(i, "depth"));
+        if (v.is(V::Kind::kLayout)) return V::integer(depth(v.any_layout()));
+        return V::integer(depth(v.to_int_tuple()));
+      },
+      "depth(x) or depth<I...>(x)");
   for (const char* name : {"get", "layout"}) {
-    r.add(name, [](Evaluator& ev, const Node& n) {
-      ev.expect_args(n, 1, 1);
-      Value v = ev.eval_args(n)[0];
-      for (int64_t i : template_ints(ev, n)) v = value_get(v, to_index(i, "get"));
-      return v;
-    }, std::string(name) + "<I...>(x)");
+    r.add(
+        name,
+        [](Evaluator& ev, const Node& n) {
+          ev.expect_args(n, 1, 1);
+          Value v = ev.eval_args(n)[0];
+          for (int64_t i : template_ints(ev, n)) v = value_get(v, to_index(i, "get"));
+          return v;
+        },
+        std::string(name) + "<I...>(x)");
   }
-  r.add("shape", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 1, 1);
-    Value v = ev.eval_args(n)[0];
-    for (int64_t i : template_ints(ev, n)) v = value_get(v, to_index(i, "shape"));
-    if (v.is(V::Kind::kLayout)) return V::from(shape(v.any_layout()));
-    return V::from(v.to_int_tuple());
-  }, "shape(L) or shape<I...>(L)");
-  r.add("stride", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 1, 1);
-    Value v = ev.eval_args(n)[0];
-    for (int64_t i : template_ints(ev, n)) v = value_get(v, to_index(i, "stride"));
-    return V::from(v.to_layout().stride);
-  }, "stride(L) or stride<I...>(L)");
-  r.add("select", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 1, 1);
-    Value v = ev.eval_args(n)[0];
-    std::vector<size_t> modes;
-    for (int64_t i : template_ints(ev, n)) modes.push_back(to_index(i, "select"));
-    if (v.is(V::Kind::kLayout)) return V::layout(select(v.to_layout(), modes));
-    return V::from(select(v.to_int_tuple(), modes));
-  }, "select<I...>(x)");
-  r.add("take", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 1, 1);
-    auto t = template_ints(ev, n);
-    if (t.size() != 2) ev.fail(n, "take<B,E>(x) takes two template arguments");
-    Value v = ev.eval_args(n)[0];
-    size_t b = to_index(t[0], "take"), e = to_index(t[1], "take");
-    if (v.is(V::Kind::kLayout)) return V::layout(take(v.to_layout(), b, e));
-    return V::from(take(v.to_int_tuple(), b, e));
-  }, "take<B,E>(x)");
-  r.add("group", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 1, 1);
-    auto t = template_ints(ev, n);
-    if (t.size() != 2) ev.fail(n, "group<B,E>(x) takes two template arguments");
-    Value v = ev.eval_args(n)[0];
-    size_t b = to_index(t[0], "group"), e = to_index(t[1], "group");
-    if (v.is(V::Kind::kLayout)) return V::layout(group(v.to_layout(), b, e));
-    return V::from(group(v.to_int_tuple(), b, e));
-  }, "group<B,E>(x)");
-  r.add("flatten", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 1, 1);
-    Value v = ev.eval_args(n)[0];
-    if (v.is(V::Kind::kLayout)) return V::layout(flatten(v.any_layout()));
-    return V::from(flatten(v.to_int_tuple()));
-  }, "flatten(x)");
+  r.add(
+      "shape",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 1, 1);
+        Value v = ev.eval_args(n)[0];
+        for (int64_t i : template_ints(ev, n)) v = value_get(v, to_index(i, "shape"));
+        if (v.is(V::Kind::kLayout)) return V::from(shape(v.any_layout()));
+        return V::from(v.to_int_tuple());
+      },
+      "shape(L) or shape<I...>(L)");
+  r.add(
+      "stride",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 1, 1);
+        Value v = ev.eval_args(n)[0];
+        for (int64_t i : template_ints(ev, n)) v = value_get(v, to_index(i, "stride"));
+        return V::from(v.to_layout().stride);
+      },
+      "stride(L) or stride<I...>(L)");
+  r.add(
+      "select",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 1, 1);
+        Value v = ev.eval_args(n)[0];
+        std::vector<size_t> modes;
+        for (int64_t i : template_ints(ev, n)) modes.push_back(to_index(i, "select"));
+        if (v.is(V::Kind::kLayout)) return V::layout(select(v.to_layout(), modes));
+        return V::from(select(v.to_int_tuple(), modes));
+      },
+      "select<I...>(x)");
+  r.add(
+      "take",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 1, 1);
+        auto t = template_ints(ev, n);
+        if (t.size() != 2) ev.fail(n, "take<B,E>(x) takes two template arguments");
+        Value v = ev.eval_args(n)[0];
+        size_t b = to_index(t[0], "take"), e = to_index(t[1], "take");
+        if (v.is(V::Kind::kLayout)) return V::layout(take(v.to_layout(), b, e));
+        return V::from(take(v.to_int_tuple(), b, e));
+      },
+      "take<B,E>(x)");
+  r.add(
+      "group",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 1, 1);
+        auto t = template_ints(ev, n);
+        if (t.size() != 2) ev.fail(n, "group<B,E>(x) takes two template arguments");
+        Value v = ev.eval_args(n)[0];
+        size_t b = to_index(t[0], "group"), e = to_index(t[1], "group");
+        if (v.is(V::Kind::kLayout)) return V::layout(group(v.to_layout(), b, e));
+        return V::from(group(v.to_int_tuple(), b, e));
+      },
+      "group<B,E>(x)");
+  r.add(
+      "flatten",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 1, 1);
+        Value v = ev.eval_args(n)[0];
+        if (v.is(V::Kind::kLayout)) return V::layout(flatten(v.any_layout()));
+        return V::from(flatten(v.to_int_tuple()));
+      },
+      "flatten(x)");
   for (const char* name : {"append", "prepend"}) {
     bool is_append = std::string(name) == "append";
-    r.add(name, [is_append](Evaluator& ev, const Node& n) {
-      ev.expect_args(n, 1, 2);
-      auto a = ev.eval_args(n);
-      auto t = template_ints(ev, n);
-      if (a[0].is(V::Kind::kLayout)) {
-        Layout x = a.size() > 1 ? a[1].to_layout() : Layout();
-        Layout l = a[0].to_layout();
-        if (!t.empty()) return V::layout(is_append ? append_to_rank(l, to_index(t[0], "append"), x) : prepend_to_rank(l, to_index(t[0], "prepend"), x));
-        return V::layout(is_append ? append(l, x) : prepend(l, x));
-      }
-      IntTuple l = a[0].to_int_tuple();
-      if (a.size() < 2) ev.fail(n, "appending to a tuple needs the element to append");
-      IntTuple x = a[1].to_int_tuple();
-      if (!t.empty()) return V::from(is_append ? append_to_rank(l, to_index(t[0], "append"), x) : prepend_to_rank(l, to_index(t[0], "prepend"), x));
-      return V::from(is_append ? append(l, x) : prepend(l, x));
-    }, std::string(name) + "[<N>](x[, elem])");
+    r.add(
+        name,
+        [is_append](Evaluator& ev, const Node& n) {
+          ev.expect_args(n, 1, 2);
+          auto a = ev.eval_args(n);
+          auto t = template_ints(ev, n);
+          if (a[0].is(V::Kind::kLayout)) {
+            Layout x = a.size() > 1 ? a[1].to_layout() : Layout();
+            Layout l = a[0].to_layout();
+            if (!t.empty())
+              return V::layout(is_append ? append_to_rank(l, to_index(t[0], "append"), x)
+                                         : prepend_to_rank(l, to_index(t[0], "prepend"), x));
+            return V::layout(is_append ? append(l, x) : prepend(l, x));
+          }
+          IntTuple l = a[0].to_int_tuple();
+          if (a.size() < 2) ev.fail(n, "appending to a tuple needs the element to append");
+          IntTuple x = a[1].to_int_tuple();
+          if (!t.empty())
+            return V::from(is_append ? append_to_rank(l, to_index(t[0], "append"), x)
+                                     : prepend_to_rank(l, to_index(t[0], "prepend"), x));
+          return V::from(is_append ? append(l, x) : prepend(l, x));
+        },
+        std::string(name) + "[<N>](x[, elem])");
   }
-  r.add("replace", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 2, 2);
-    auto t = template_ints(ev, n);
-    if (t.size() != 1) ev.fail(n, "replace<N>(x, elem) takes one template argument");
-    auto a = ev.eval_args(n);
-    if (a[0].is(V::Kind::kLayout)) return V::layout(replace(a[0].to_layout(), to_index(t[0], "replace"), a[1].to_layout()));
-    return V::from(replace_mode(a[0].to_int_tuple(), to_index(t[0], "replace"), a[1].to_int_tuple()));
-  }, "replace<N>(x, elem)");
-  r.add("zip", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 1, 2);
-    auto a = ev.eval_args(n);
-    if (a[0].is(V::Kind::kLayout)) return V::layout(a.size() == 1 ? zip(a[0].to_layout()) : zip(a[0].to_layout(), a[1].to_layout()));
-    return V::from(a.size() == 1 ? zip(a[0].to_int_tuple()) : zip(a[0].to_int_tuple(), a[1].to_int_tuple()));
-  }, "zip(x[, y])");
+  r.add(
+      "replace",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 2, 2);
+        auto t = template_ints(ev, n);
+        if (t.size() != 1) ev.fail(n, "replace<N>(x, elem) takes one template argument");
+        auto a = ev.eval_args(n);
+        if (a[0].is(V::Kind::kLayout))
+          return V::layout(replace(a[0].to_layout(), to_index(t[0], "replace"), a[1].to_layout()));
+        return V::from(replace_mode(a[0].to_int_tuple(), to_index(t[0], "replace"), a[1].to_int_tuple()));
+      },
+      "replace<N>(x, elem)");
+  r.add(
+      "zip",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 1, 2);
+        auto a = ev.eval_args(n);
+        if (a[0].is(V::Kind::kLayout))
+          return V::layout(a.size() == 1 ? zip(a[0].to_layout()) : zip(a[0].to_layout(), a[1].to_layout()));
+        return V::from(a.size() == 1 ? zip(a[0].to_int_tuple()) : zip(a[0].to_int_tuple(), a[1].to_int_tuple()));
+      },
+      "zip(x[, y])");
 
   // --- coordinates ---------------------------------------------------------------------------
-  r.add("crd2idx", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 2, 3);
-    auto a = ev.eval_args(n);
-    IntTuple c = a[0].to_int_tuple();
-    IntTuple shape_ = a.size() == 2 && a[1].is(V::Kind::kLayout) ? a[1].to_layout().shape : a[1].to_int_tuple();
-    IntTuple stride_ = a.size() == 2 ? (a[1].is(V::Kind::kLayout) ? a[1].to_layout().stride : compact_col_major(shape_))
-                                     : a[2].to_int_tuple();
-    IntTuple r = crd2idx(c, shape_, stride_);
-    // static when every term is: the coordinate, shape and stride static, or every stride _0
-    auto strides = flatten_leaves(stride_);
-    bool zero = std::all_of(strides.begin(), strides.end(), [](const IntTuple& d) { return d == IntTuple(0); });
-    bool dynamic = !zero && (has_dynamic(c) || has_dynamic(shape_) || has_dynamic(stride_));
-    return V::from(dynamic ? make_dynamic(r) : r);
-  }, "crd2idx(coord, shape[, stride]) or crd2idx(coord, L)");
-  r.add("idx2crd", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 2, 3);
-    auto a = ev.eval_args(n);
-    IntTuple idx = a[0].to_int_tuple(), s = a[1].to_int_tuple();
-    IntTuple r = a.size() == 2 ? idx2crd(idx, s) : idx2crd(idx, s, a[2].to_int_tuple());
-    bool dynamic = has_dynamic(idx) || has_dynamic(s) || (a.size() == 3 && has_dynamic(a[2].to_int_tuple()));
-    return V::from(dynamic ? make_dynamic(r) : r);
-  }, "idx2crd(index, shape[, stride])");
-  r.add("get_1d_coord", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 2, 2);
-    auto a = ev.eval_args(n);
-    return V::from(get_1d_coord(a[0].to_layout(), a[1].as_int()));
-  }, "get_1d_coord(L, index)");
+  r.add(
+      "crd2idx",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 2, 3);
+        auto a = ev.eval_args(n);
+        IntTuple c = a[0].to_int_tuple();
+        IntTuple shape_ = a.size() == 2 && a[1].is(V::Kind::kLayout) ? a[1].to_layout().shape : a[1].to_int_tuple();
+        IntTuple stride_ = a.size() == 2
+                               ? (a[1].is(V::Kind::kLayout) ? a[1].to_layout().stride : compact_col_major(shape_))
+                               : a[2].to_int_tuple();
+        IntTuple r = crd2idx(c, shape_, stride_);
+        // static when every term is: the coordinate, shape and stride static, or every stride _0
+        auto strides = flatten_leaves(stride_);
+        bool zero = std::all_of(strides.begin(), strides.end(), [](const IntTuple& d) { return d == IntTuple(0); });
+        bool dynamic = !zero && (has_dynamic(c) || has_dynamic(shape_) || has_dynamic(stride_));
+        return V::from(dynamic ? make_dynamic(r) : r);
+      },
+      "crd2idx(coord, shape[, stride]) or crd2idx(coord, L)");
+  r.add(
+      "idx2crd",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 2, 3);
+        auto a = ev.eval_args(n);
+        IntTuple idx = a[0].to_int_tuple(), s = a[1].to_int_tuple();
+        IntTuple r = a.size() == 2 ? idx2crd(idx, s) : idx2crd(idx, s, a[2].to_int_tuple());
+        bool dynamic = has_dynamic(idx) || has_dynamic(s) || (a.size() == 3 && has_dynamic(a[2].to_int_tuple()));
+        return V::from(dynamic ? make_dynamic(r) : r);
+      },
+      "idx2crd(index, shape[, stride])");
+  r.add(
+      "get_1d_coord",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 2, 2);
+        auto a = ev.eval_args(n);
+        return V::from(get_1d_coord(a[0].to_layout(), a[1].as_int()));
+      },
+      "get_1d_coord(L, index)");
   for (const char* name : {"slice", "dice"}) {
     bool keep = std::string(name) == "slice";
-    r.add(name, [keep](Evaluator& ev, const Node& n) {
-      ev.expect_args(n, 2, 2);
-      auto a = ev.eval_args(n);
-      if (a[1].is(V::Kind::kLayout)) {
-        Layout l = a[1].to_layout();
-        return V::layout(Layout(slice_tuple(a[0], l.shape, keep), slice_tuple(a[0], l.stride, keep)));
-      }
-      return V::from(slice_tuple(a[0], a[1].to_int_tuple(), keep));
-    }, std::string(name) + "(coord, x)");
+    r.add(
+        name,
+        [keep](Evaluator& ev, const Node& n) {
+          ev.expect_args(n, 2, 2);
+          auto a = ev.eval_args(n);
+          if (a[1].is(V::Kind::kLayout)) {
+            Layout l = a[1].to_layout();
+            return V::layout(Layout(slice_tuple(a[0], l.shape, keep), slice_tuple(a[0], l.stride, keep)));
+          }
+          return V::from(slice_tuple(a[0], a[1].to_int_tuple(), keep));
+        },
+        std::string(name) + "(coord, x)");
   }
-  r.add("ceil_div", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 2, 2);
-    auto a = ev.eval_args(n);
-    return V::from(ceil_div(a[0].to_int_tuple(), a[1].to_int_tuple()));
-  }, "ceil_div(a, b)");
-  r.add("shape_div", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 2, 2);
-    auto a = ev.eval_args(n);
-    return V::from(shape_div(a[0].to_int_tuple(), a[1].to_int_tuple()));
-  }, "shape_div(a, b)");
-  r.add("product_each", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 1, 1);
-    return V::from(product_each(ev.eval_args(n)[0].to_int_tuple()));
-  }, "product_each(shape)");
+  r.add(
+      "ceil_div",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 2, 2);
+        auto a = ev.eval_args(n);
+        return V::from(ceil_div(a[0].to_int_tuple(), a[1].to_int_tuple()));
+      },
+      "ceil_div(a, b)");
+  r.add(
+      "shape_div",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 2, 2);
+        auto a = ev.eval_args(n);
+        return V::from(shape_div(a[0].to_int_tuple(), a[1].to_int_tuple()));
+      },
+      "shape_div(a, b)");
+  r.add(
+      "product_each",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 1, 1);
+        return V::from(product_each(ev.eval_args(n)[0].to_int_tuple()));
+      },
+      "product_each(shape)");
   for (const char* name : {"congruent", "weakly_congruent", "compatible"}) {
     std::string which = name;
-    r.add(name, [which](Evaluator& ev, const Node& n) {
-      ev.expect_args(n, 2, 2);
-      auto a = ev.eval_args(n);
-      IntTuple x = a[0].is(V::Kind::kLayout) ? shape(a[0].any_layout()) : a[0].to_int_tuple();
-      IntTuple y = a[1].is(V::Kind::kLayout) ? shape(a[1].any_layout()) : a[1].to_int_tuple();
-      if (which == "congruent") return V::boolean(congruent(x, y));
-      if (which == "weakly_congruent") return V::boolean(weakly_congruent(x, y));
-      return V::boolean(compatible(x, y));
-    }, which + "(a, b)");
+    r.add(
+        name,
+        [which](Evaluator& ev, const Node& n) {
+          ev.expect_args(n, 2, 2);
+          auto a = ev.eval_args(n);
+          IntTuple x = a[0].is(V::Kind::kLayout) ? shape(a[0].any_layout()) : a[0].to_int_tuple();
+          IntTuple y = a[1].is(V::Kind::kLayout) ? shape(a[1].any_layout()) : a[1].to_int_tuple();
+          if (which == "congruent") return V::boolean(congruent(x, y));
+          if (which == "weakly_congruent") return V::boolean(weakly_congruent(x, y));
+          return V::boolean(compatible(x, y));
+        },
+        which + "(a, b)");
   }
 
   // --- algebra -------------------------------------------------------------------------------
-  r.add("coalesce", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 1, 2);
-    auto a = ev.eval_args(n);
-    if (!a[0].is(V::Kind::kLayout)) {  // coalesce(Shape): the static modes multiply out
-      IntTuple s = a[0].to_int_tuple();
-      return V::integer(size_integer(s));
-    }
-    if (a.size() == 1) return V::layout(coalesce(a[0].any_layout()));
-    return V::layout(coalesce(a[0].any_layout(), a[1].to_int_tuple()));
-  }, "coalesce(L[, profile])");
-  r.add("filter", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 1, 2);
-    auto a = ev.eval_args(n);
-    if (a.size() == 1) return V::layout(filter(layout_arg(a[0])));
-    return V::layout(filter(layout_arg(a[0]), a[1].to_int_tuple()));
-  }, "filter(L[, profile])");
-  r.add("filter_zeros", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 1, 1);
-    return V::layout(filter_zeros(ev.eval_args(n)[0].to_layout()));
-  }, "filter_zeros(L)");
-  r.add("complement", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 1, 2);
-    auto a = ev.eval_args(n);
-    if (a.size() == 1) return V::layout(complement(layout_arg(a[0])));
-    return V::layout(complement(layout_arg(a[0]), shape_arg(ev, n, 1, a[1])));
-  }, "complement(L[, cotarget])");
-  r.add("right_inverse", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 1, 1);
-    auto a = ev.eval_args(n);
-    if (a[0].is(V::Kind::kUnderscore)) return a[0];
-    if (a[0].is(V::Kind::kSwizzle)) return a[0];
-    return V::layout(right_inverse(layout_arg(a[0])));
-  }, "right_inverse(L)");
-  r.add("left_inverse", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 1, 1);
-    auto a = ev.eval_args(n);
-    if (a[0].is(V::Kind::kUnderscore)) return a[0];
-    if (a[0].is(V::Kind::kSwizzle)) return a[0];
-    return V::layout(left_inverse(layout_arg(a[0])));
-  }, "left_inverse(L)");
-  r.add("max_common_vector", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 2, 2);
-    auto a = ev.eval_args(n);
-    return V::integer(max_common_vector(layout_arg(a[0]), layout_arg(a[1])));
-  }, "max_common_vector(A, B)");
-  r.add("max_common_layout", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 2, 2);
-    auto a = ev.eval_args(n);
-    return V::layout(max_common_layout(a[0].to_layout(), a[1].to_layout()));
-  }, "max_common_layout(A, B)");
-  r.add("nullspace", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 1, 1);
-    return V::layout(nullspace(ev.eval_args(n)[0].to_layout()));
-  }, "nullspace(L)");
+  r.add(
+      "coalesce",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 1, 2);
+        auto a = ev.eval_args(n);
+        if (!a[0].is(V::Kind::kLayout)) {  // coalesce(Shape): the static modes multiply out
+          IntTuple s = a[0].to_int_tuple();
+          return V::integer(size_integer(s));
+        }
+        if (a.size() == 1) return V::layout(coalesce(a[0].any_layout()));
+        return V::layout(coalesce(a[0].any_layout(), a[1].to_int_tuple()));
+      },
+      "coalesce(L[, profile])");
+  r.add(
+      "filter",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 1, 2);
+        auto a = ev.eval_args(n);
+        if (a.size() == 1) return V::layout(filter(layout_arg(a[0])));
+        return V::layout(filter(layout_arg(a[0]), a[1].to_int_tuple()));
+      },
+      "filter(L[, profile])");
+  r.add(
+      "filter_zeros",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 1, 1);
+        return V::layout(filter_zeros(ev.eval_args(n)[0].to_layout()));
+      },
+      "filter_zeros(L)");
+  r.add(
+      "complement",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 1, 2);
+        auto a = ev.eval_args(n);
+        if (a.size() == 1) return V::layout(complement(layout_arg(a[0])));
+        return V::layout(complement(layout_arg(a[0]), shape_arg(ev, n, 1, a[1])));
+      },
+      "complement(L[, cotarget])");
+  r.add(
+      "right_inverse",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 1, 1);
+        auto a = ev.eval_args(n);
+        if (a[0].is(V::Kind::kUnderscore)) return a[0];
+        if (a[0].is(V::Kind::kSwizzle)) return a[0];
+        return V::layout(right_inverse(layout_arg(a[0])));
+      },
+      "right_inverse(L)");
+  r.add(
+      "left_inverse",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 1, 1);
+        auto a = ev.eval_args(n);
+        if (a[0].is(V::Kind::kUnderscore)) return a[0];
+        if (a[0].is(V::Kind::kSwizzle)) return a[0];
+        return V::layout(left_inverse(layout_arg(a[0])));
+      },
+      "left_inverse(L)");
+  r.add(
+      "max_common_vector",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 2, 2);
+        auto a = ev.eval_args(n);
+        return V::integer(max_common_vector(layout_arg(a[0]), layout_arg(a[1])));
+      },
+      "max_common_vector(A, B)");
+  r.add(
+      "max_common_layout",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 2, 2);
+        auto a = ev.eval_args(n);
+        return V::layout(max_common_layout(a[0].to_layout(), a[1].to_layout()));
+      },
+      "max_common_layout(A, B)");
+  r.add(
+      "nullspace",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 1, 1);
+        return V::layout(nullspace(ev.eval_args(n)[0].to_layout()));
+      },
+      "nullspace(L)");
   add_tiler_op(r, "logical_divide", &logical_divide);
   add_tiler_op(r, "zipped_divide", &zipped_divide);
   add_tiler_op(r, "tiled_divide", &tiled_divide);
@@ -508,53 +657,70 @@ void register_algebra(Registry& r) {
   add_tiler_op(r, "flat_product", &flat_product);
   for (const char* name : {"blocked_product", "raked_product"}) {
     bool blocked = std::string(name) == "blocked_product";
-    r.add(name, [blocked](Evaluator& ev, const Node& n) {
-      ev.expect_args(n, 2, 2);
-      auto a = ev.eval_args(n);
-      Layout t = a[1].to_layout();
-      return V::layout(blocked ? blocked_product(layout_arg(a[0]), t) : raked_product(layout_arg(a[0]), t));
-    }, std::string(name) + "(block, tiler)");
+    r.add(
+        name,
+        [blocked](Evaluator& ev, const Node& n) {
+          ev.expect_args(n, 2, 2);
+          auto a = ev.eval_args(n);
+          Layout t = a[1].to_layout();
+          return V::layout(blocked ? blocked_product(layout_arg(a[0]), t) : raked_product(layout_arg(a[0]), t));
+        },
+        std::string(name) + "(block, tiler)");
   }
-  r.add("tile_to_shape", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 2, 3);
-    auto a = ev.eval_args(n);
-    if (a[1].is(V::Kind::kLayout)) a[1] = V::from(shape(a[1].any_layout()));  // CuTe takes shape(trg_shape)
-    IntTuple trg = shape_arg(ev, n, 1, a[1]);
-    if (a.size() == 2) return V::layout(tile_to_shape(layout_arg(a[0]), trg));
-    if (a[2].is(V::Kind::kTag)) {
-      if (a[2].tag() == "LayoutLeft" || a[2].tag() == "GenColMajor") return V::layout(tile_to_shape(layout_arg(a[0]), trg));
-      if (a[2].tag() == "LayoutRight" || a[2].tag() == "GenRowMajor") {
-        std::vector<IntTuple> order;  // row-major: the last mode first
-        for (size_t i = 0; i < trg.rank(); ++i) order.emplace_back(static_cast<int64_t>(trg.rank() - 1 - i));
-        return V::layout(tile_to_shape(layout_arg(a[0]), trg, IntTuple::tuple(order)));
-      }
-    }
-    return V::layout(tile_to_shape(layout_arg(a[0]), trg, a[2].to_int_tuple()));
-  }, "tile_to_shape(block, shape[, order])");
-  r.add("with_shape", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 2, 2);
-    auto a = ev.eval_args(n);
-    return V::layout(composition(layout_arg(a[0]), AnyLayout(make_layout(shape_arg(ev, n, 1, a[1])))));
-  }, "with_shape(L, shape)");
+  r.add(
+      "tile_to_shape",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 2, 3);
+        auto a = ev.eval_args(n);
+        if (a[1].is(V::Kind::kLayout)) a[1] = V::from(shape(a[1].any_layout()));  // CuTe takes shape(trg_shape)
+        IntTuple trg = shape_arg(ev, n, 1, a[1]);
+        if (a.size() == 2) return V::layout(tile_to_shape(layout_arg(a[0]), trg));
+        if (a[2].is(V::Kind::kTag)) {
+          if (a[2].tag() == "LayoutLeft" || a[2].tag() == "GenColMajor")
+            return V::layout(tile_to_shape(layout_arg(a[0]), trg));
+          if (a[2].tag() == "LayoutRight" || a[2].tag() == "GenRowMajor") {
+            std::vector<IntTuple> order;  // row-major: the last mode first
+            for (size_t i = 0; i < trg.rank(); ++i) order.emplace_back(static_cast<int64_t>(trg.rank() - 1 - i));
+            return V::layout(tile_to_shape(layout_arg(a[0]), trg, IntTuple::tuple(order)));
+          }
+        }
+        return V::layout(tile_to_shape(layout_arg(a[0]), trg, a[2].to_int_tuple()));
+      },
+      "tile_to_shape(block, shape[, order])");
+  r.add(
+      "with_shape",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 2, 2);
+        auto a = ev.eval_args(n);
+        return V::layout(composition(layout_arg(a[0]), AnyLayout(make_layout(shape_arg(ev, n, 1, a[1])))));
+      },
+      "with_shape(L, shape)");
   for (const char* name : {"upcast", "downcast"}) {
     bool up = std::string(name) == "upcast";
-    r.add(name, [up](Evaluator& ev, const Node& n) {
-      ev.expect_args(n, 1, 1);
-      auto t = template_ints(ev, n);
-      if (t.size() != 1) ev.fail(n, std::string(up ? "upcast" : "downcast") + "<N>(L) takes one template argument");
-      Value v = ev.eval_args(n)[0];
-      if (v.is(V::Kind::kSwizzle)) return V::swizzle(up ? upcast(v.swizzle(), t[0]) : downcast(v.swizzle(), t[0]));
-      return V::layout(up ? upcast(layout_arg(v), t[0]) : downcast(layout_arg(v), t[0]));
-    }, std::string(name) + "<N>(L)");
+    r.add(
+        name,
+        [up](Evaluator& ev, const Node& n) {
+          ev.expect_args(n, 1, 1);
+          auto t = template_ints(ev, n);
+          if (t.size() != 1) ev.fail(n, std::string(up ? "upcast" : "downcast") + "<N>(L) takes one template argument");
+          Value v = ev.eval_args(n)[0];
+          if (v.is(V::Kind::kSwizzle)) return V::swizzle(up ? upcast(v.swizzle(), t[0]) : downcast(v.swizzle(), t[0]));
+          return V::layout(up ? upcast(layout_arg(v), t[0]) : downcast(layout_arg(v), t[0]));
+        },
+        std::string(name) + "<N>(L)");
   }
-  r.add("recast_layout", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 1, 1);
-    auto t = ev.eval_template_args(n);
-    if (t.size() != 2 || !t[0].is(V::Kind::kType) || !t[1].is(V::Kind::kType)) ev.fail(n, "recast_layout<OldType,NewType>(L) takes two element types");
-    Value v = ev.eval_args(n)[0];
-    if (v.is(V::Kind::kSwizzle)) return V::swizzle(recast_swizzle(v.swizzle(), t[0].type().bits, t[1].type().bits));
-    return V::layout(recast_layout(layout_arg(v), t[0].type().bits, t[1].type().bits));
-  }, "recast_layout<Old,New>(L)");
+  r.add(
+      "recast_layout",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 1, 1);
+        auto t = ev.eval_template_args(n);
+        if (t.size() != 2 || !t[0].is(V::Kind::kType) || !t[1].is(V::Kind::kType))
+          ev.fail(n, "recast_layout<OldType,NewType>(L) takes two element types");
+        Value v = ev.eval_args(n)[0];
+        if (v.is(V::Kind::kSwizzle)) return V::swizzle(recast_swizzle(v.swizzle(), t[0].type().bits, t[1].type().bits));
+        return V::layout(recast_layout(layout_arg(v), t[0].type().bits, t[1].type().bits));
+      },
+      "recast_layout<Old,New>(L)");
 
   register_cpp_syntax(r);  // C++ as kernels write it (lib/cpp_syntax.cpp)
 }

@@ -28,7 +28,7 @@ ModeList coalesce_modes(const TNode* s, const TNode* d, size_t n, bool extend) {
   rs[f] = extend && s[n - 1].is_static_value(1) ? TNode::leaf(2) : s[n - 1];
   rd[f] = d[n - 1];
   for (size_t k = n - 1; k-- > 0;) {
-    if (s[k].is_static_value(1)) continue;  // skip size-_1 modes
+    if (s[k].is_static_value(1)) continue;     // skip size-_1 modes
     if (f == n && rs[f].is_static_value(1)) {  // replace our _1
       rs[f] = s[k];
       rd[f] = d[k];
@@ -36,7 +36,8 @@ ModeList coalesce_modes(const TNode* s, const TNode* d, size_t n, bool extend) {
     }
     if (!rs[f].is_dynamic()) {
       const TNode merged = scale(Integer::of(s[k]), d[k]);
-      if (!merged.is_dynamic() && std::memcmp(&merged, &rd[f], sizeof(TNode)) == 0) {  // s*d == front stride, same basis
+      if (!merged.is_dynamic() &&
+          std::memcmp(&merged, &rd[f], sizeof(TNode)) == 0) {  // s*d == front stride, same basis
         rs[f] = (Integer::of(s[k]) * Integer::of(rs[f])).node();
         rd[f] = d[k];
         continue;
@@ -71,7 +72,8 @@ Layout by_profile(const Layout& l, const IntTuple& profile, F&& f) {
   if (profile.is_leaf()) return f(l);
   if (profile.rank() > rank(l)) throw Error("profile " + to_string(profile) + " has more modes than " + to_string(l));
   std::vector<Layout> modes;
-  for (size_t i = 0; i < rank(l); ++i) modes.push_back(i < profile.rank() ? by_profile(get(l, i), profile[i], f) : get(l, i));
+  for (size_t i = 0; i < rank(l); ++i)
+    modes.push_back(i < profile.rank() ? by_profile(get(l, i), profile[i], f) : get(l, i));
   return make_layout(modes);
 }
 

@@ -34,7 +34,8 @@ Layout complement_of_filtered(const ModeList& f, const IntTuple& cotarget) {
   if (R > 1)
     for (size_t i = 0; i < R; ++i)
       if (f.stride()[i].is_dynamic())
-        throw Error("complement: CuTe takes dynamic strides only in rank-1 layouts, got " + to_string(f.layout(), true));
+        throw Error("complement: CuTe takes dynamic strides only in rank-1 layouts, got " +
+                    to_string(f.layout(), true));
   Leaves shape, stride;  // the modes not placed yet
   shape.append(f.shape(), R);
   stride.append(f.stride(), R);
@@ -60,7 +61,8 @@ Layout complement_of_filtered(const ModeList& f, const IntTuple& cotarget) {
   const Integer new_stride = Integer::of(stride[0]) * Integer::of(shape[0]);
   // rest_shape = coalesce(ceil_div(cotarget, new_stride)), rest_stride = compact_col_major(rest_shape, new_stride)
   const TNode* c = cotarget.nodes();
-  if (c->is_leaf() || c->span() == c->rank() + 1) {  // a leaf or flat cotarget, without building tuples (the bench's complement)
+  if (c->is_leaf() ||
+      c->span() == c->rank() + 1) {  // a leaf or flat cotarget, without building tuples (the bench's complement)
     SmallVec<TNode, 16> rest;  // ceil_div leaf by leaf, the divisor carried; neighbours of one static-ness multiplied
     Integer divisor = new_stride;
     for (const TNode *x = c->is_leaf() ? c : c + 1, *e = c->is_leaf() ? c + 1 : c->next(); x != e; ++x) {

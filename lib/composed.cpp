@@ -8,7 +8,8 @@ namespace cutevis {
 namespace {
 
 int log2_exact(int64_t n, const char* what) {
-  if (n <= 0 || (n & (n - 1)) != 0) throw Error(std::string(what) + ": " + std::to_string(n) + " is not a power of two");
+  if (n <= 0 || (n & (n - 1)) != 0)
+    throw Error(std::string(what) + ": " + std::to_string(n) + " is not a power of two");
   return std::countr_zero(static_cast<uint64_t>(n));
 }
 
@@ -19,10 +20,17 @@ int64_t shiftr(int64_t x, int s) { return s >= 0 ? (x >> s) : (x << -s); }
 // --- Swizzle ---------------------------------------------------------------------------
 
 Swizzle::Swizzle(int b, int m, int s) : bits(b), base(m), shift(s) {
-  if (b < 0) throw Error("Swizzle<" + std::to_string(b) + "," + std::to_string(m) + "," + std::to_string(s) + ">: BBits must be non-negative");
-  if (m < 0) throw Error("Swizzle<" + std::to_string(b) + "," + std::to_string(m) + "," + std::to_string(s) + ">: MBase must be non-negative");
-  if (std::abs(s) < b) throw Error("Swizzle<" + std::to_string(b) + "," + std::to_string(m) + "," + std::to_string(s) + ">: |SShift| must be at least BBits");
-  if (b + m + std::abs(s) > 40) throw Error("Swizzle<" + std::to_string(b) + "," + std::to_string(m) + "," + std::to_string(s) + ">: too wide");
+  if (b < 0)
+    throw Error("Swizzle<" + std::to_string(b) + "," + std::to_string(m) + "," + std::to_string(s) +
+                ">: BBits must be non-negative");
+  if (m < 0)
+    throw Error("Swizzle<" + std::to_string(b) + "," + std::to_string(m) + "," + std::to_string(s) +
+                ">: MBase must be non-negative");
+  if (std::abs(s) < b)
+    throw Error("Swizzle<" + std::to_string(b) + "," + std::to_string(m) + "," + std::to_string(s) +
+                ">: |SShift| must be at least BBits");
+  if (b + m + std::abs(s) > 40)
+    throw Error("Swizzle<" + std::to_string(b) + "," + std::to_string(m) + "," + std::to_string(s) + ">: too wide");
 }
 
 int64_t Swizzle::yyy_mask() const { return ((int64_t{1} << bits) - 1) << (base + std::max(0, shift)); }
@@ -239,7 +247,8 @@ AnyLayout composition(const AnyLayout& a, const AnyLayout& b) {
   if (const Layout* lb = std::get_if<Layout>(&b)) return composition(la, *lb);
   const auto& cb = std::get<ComposedLayout>(b);
   if (cb.offset() != 0) throw Error("composition with a composed layout requires its offset to be 0");
-  AnyLayout first = cb.a_is_swizzle() ? composition(AnyLayout(la), cb.swizzle()) : AnyLayout(composition(la, cb.layout_a()));
+  AnyLayout first =
+      cb.a_is_swizzle() ? composition(AnyLayout(la), cb.swizzle()) : AnyLayout(composition(la, cb.layout_a()));
   return composition(first, cb.layout_b());
 }
 
@@ -265,7 +274,9 @@ template <class Inv>
 AnyLayout inverse_of(const AnyLayout& l, Inv&& inv, const char* name) {
   if (const Layout* p = std::get_if<Layout>(&l)) return inv(*p);
   const auto& c = std::get<ComposedLayout>(l);
-  if (c.smem_bits()) throw Error(std::string(name) + " of a composed layout with an smem_ptr flag is not defined; evaluate it position-independently first");
+  if (c.smem_bits())
+    throw Error(std::string(name) +
+                " of a composed layout with an smem_ptr flag is not defined; evaluate it position-independently first");
   AnyLayout inv_b = inverse_of(c.layout_b(), inv, name);
   if (c.a_is_swizzle()) {
     if (c.offset() != 0) throw Error(std::string(name) + " of a swizzle with a non-zero offset is not supported");
@@ -280,17 +291,19 @@ AnyLayout inverse_of(const AnyLayout& l, Inv&& inv, const char* name) {
 }  // namespace
 
 AnyLayout right_inverse(const AnyLayout& l) {
-  return inverse_of(l, [](const Layout& x) { return right_inverse(x); }, "right_inverse");
+  return inverse_of(
+      l, [](const Layout& x) { return right_inverse(x); }, "right_inverse");
 }
 
 AnyLayout left_inverse(const AnyLayout& l) {
-  return inverse_of(l, [](const Layout& x) { return left_inverse(x); }, "left_inverse");
+  return inverse_of(
+      l, [](const Layout& x) { return left_inverse(x); }, "left_inverse");
 }
 
-#define CUTEVIS_MAP_B_TILER(NAME, TILER_T)                                                                 \
-  AnyLayout NAME(const AnyLayout& l, const TILER_T& t) {                                                  \
-    return dispatch(                                                                                      \
-        l, [&](const Layout& x) -> AnyLayout { return NAME(x, t); },                                      \
+#define CUTEVIS_MAP_B_TILER(NAME, TILER_T)                                                                  \
+  AnyLayout NAME(const AnyLayout& l, const TILER_T& t) {                                                    \
+    return dispatch(                                                                                        \
+        l, [&](const Layout& x) -> AnyLayout { return NAME(x, t); },                                        \
         [&](const ComposedLayout& c) { return map_b(c, [&](const AnyLayout& b) { return NAME(b, t); }); }); \
   }
 
@@ -310,7 +323,9 @@ CUTEVIS_MAP_B_TILER(tile_to_shape, IntTuple)
 AnyLayout tile_to_shape(const AnyLayout& l, const IntTuple& shape, const IntTuple& order) {
   return dispatch(
       l, [&](const Layout& x) -> AnyLayout { return tile_to_shape(x, shape, order); },
-      [&](const ComposedLayout& c) { return map_b(c, [&](const AnyLayout& b) { return tile_to_shape(b, shape, order); }); });
+      [&](const ComposedLayout& c) {
+        return map_b(c, [&](const AnyLayout& b) { return tile_to_shape(b, shape, order); });
+      });
 }
 
 AnyLayout upcast(const AnyLayout& l, int64_t n) {
@@ -318,7 +333,8 @@ AnyLayout upcast(const AnyLayout& l, int64_t n) {
   const auto& c = std::get<ComposedLayout>(l);
   AnyLayout b = upcast(c.layout_b(), n);
   if (c.smem_bits()) return ComposedLayout::smem(c.swizzle(), static_cast<int>(checked_mul(c.smem_bits(), n)), b);
-  if (c.offset() % n != 0) throw Error("upcast: offset " + std::to_string(c.offset()) + " is not divisible by " + std::to_string(n));
+  if (c.offset() % n != 0)
+    throw Error("upcast: offset " + std::to_string(c.offset()) + " is not divisible by " + std::to_string(n));
   if (c.a_is_swizzle()) return compose3(upcast(c.swizzle(), n), c.offset() / n, b);
   return compose3(upcast(c.layout_a(), n), c.offset() / n, b);
 }
@@ -328,7 +344,9 @@ AnyLayout downcast(const AnyLayout& l, int64_t n) {
   const auto& c = std::get<ComposedLayout>(l);
   AnyLayout b = downcast(c.layout_b(), n);
   if (c.smem_bits()) {
-    if (c.smem_bits() % n != 0) throw Error("downcast: smem_ptr[" + std::to_string(c.smem_bits()) + "b] is not divisible by " + std::to_string(n));
+    if (c.smem_bits() % n != 0)
+      throw Error("downcast: smem_ptr[" + std::to_string(c.smem_bits()) + "b] is not divisible by " +
+                  std::to_string(n));
     return ComposedLayout::smem(c.swizzle(), static_cast<int>(c.smem_bits() / n), b);
   }
   if (c.a_is_swizzle()) return compose3(downcast(c.swizzle(), n), checked_mul(c.offset(), n), b);

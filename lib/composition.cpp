@@ -19,8 +19,8 @@ namespace {
 // CuTe: layout.hpp:detail::composition_impl — lhs (coalesced) with one mode of rhs, as
 // nodes, the result mode into `out`.  `check`, when given, notes a divisibility
 // condition that CuTe lets through (see CompositionCheck).
-void composition_impl(const TNode* lhs_s, const TNode* lhs_d, const TNode* rhs_s, const TNode* rhs_d, LayoutBuilder& out,
-                      CompositionCheck* check) {
+void composition_impl(const TNode* lhs_s, const TNode* lhs_d, const TNode* rhs_s, const TNode* rhs_d,
+                      LayoutBuilder& out, CompositionCheck* check) {
   if (rhs_s->is_tuple()) {  // right-distributivity over the modes of rhs
     out.open();
     const TNode* d = rhs_d + 1;
@@ -71,9 +71,10 @@ void composition_impl(const TNode* lhs_s, const TNode* lhs_d, const TNode* rhs_s
     const bool divides = (rest_stride % curr_shape).value == 0;
     const bool below = rest_stride.value < curr_shape.value;
     if (!curr_shape.dynamic && !rest_stride.dynamic && !(divides || below))
-      throw Error("stride divisibility condition violated: stride " + std::to_string(rest_stride.value) + " against shape " +
-                  std::to_string(curr_shape.value));
-    if (check && !divides && !(below && rest_stride.value != 0 && curr_shape.value % rest_stride.value == 0)) check->weak = true;
+      throw Error("stride divisibility condition violated: stride " + std::to_string(rest_stride.value) +
+                  " against shape " + std::to_string(curr_shape.value));
+    if (check && !divides && !(below && rest_stride.value != 0 && curr_shape.value % rest_stride.value == 0))
+      check->weak = true;
     if (rest_stride.value == 0) throw Error("composition: division by the dynamic stride 0");
     const Integer next_shape = ceil_div(curr_shape, abs(rest_stride));
     const Integer next_stride = ceil_div(abs(rest_stride), curr_shape) * signum(rest_stride);
@@ -172,15 +173,15 @@ Layout composition(const Layout& a, const Layout& b, CompositionCheck& check) {
 // CuTe: layout.hpp:composition(Layout, Tiler) — by mode for a tuple, `_` keeps the layout
 Layout composition(const Layout& a, const Tiler& b) {
   switch (b.kind()) {
-    case Tiler::Kind::kUnderscore:
-      return a;
+    case Tiler::Kind::kUnderscore: return a;
     case Tiler::Kind::kLayout: {
       if (!b.is_integer()) return composition(a, b.layout());
       const TNode one = TNode::leaf(1);  // composition_impl(coalesce_x(a), n, _1): no stride-0 shortcut for n == 1
       return compose_coalesced(a, b.layout().shape.nodes(), &one, nullptr);
     }
     case Tiler::Kind::kTuple: {
-      if (b.rank() > rank(a)) throw Error("composition: tiler " + to_string(b) + " has more modes than " + to_string(a));
+      if (b.rank() > rank(a))
+        throw Error("composition: tiler " + to_string(b) + " has more modes than " + to_string(a));
       std::vector<Layout> modes;  // modes of a not hit by the tiler are dropped, as in CuTe
       for (size_t i = 0; i < b.rank(); ++i) modes.push_back(composition(get(a, i), b.modes()[i]));
       return make_layout(modes);

@@ -32,26 +32,85 @@ bool one_of(std::string_view s, std::initializer_list<std::string_view> words) {
 
 // Words before a declaration that only qualify it.
 bool is_specifier(std::string_view s) {
-  return one_of(s, {"static", "constexpr", "const", "inline", "extern", "volatile", "thread_local", "mutable", "register", "constinit",
-                    "consteval", "typename", "CUTE_HOST_DEVICE", "CUTE_DEVICE", "CUTE_HOST", "CUTLASS_HOST_DEVICE", "CUTLASS_DEVICE",
-                    "CUTLASS_HOST", "CUTLASS_GLOBAL", "__device__", "__host__", "__global__", "__shared__", "__constant__",
-                    "__forceinline__", "__inline__", "__restrict__", "CUTE_INLINE_CONSTANT", "CUTLASS_INLINE_CONSTANT"});
+  return one_of(s, {"static",
+                    "constexpr",
+                    "const",
+                    "inline",
+                    "extern",
+                    "volatile",
+                    "thread_local",
+                    "mutable",
+                    "register",
+                    "constinit",
+                    "consteval",
+                    "typename",
+                    "CUTE_HOST_DEVICE",
+                    "CUTE_DEVICE",
+                    "CUTE_HOST",
+                    "CUTLASS_HOST_DEVICE",
+                    "CUTLASS_DEVICE",
+                    "CUTLASS_HOST",
+                    "CUTLASS_GLOBAL",
+                    "__device__",
+                    "__host__",
+                    "__global__",
+                    "__shared__",
+                    "__constant__",
+                    "__forceinline__",
+                    "__inline__",
+                    "__restrict__",
+                    "CUTE_INLINE_CONSTANT",
+                    "CUTLASS_INLINE_CONSTANT"});
 }
 
 // Specifiers with a parenthesized argument: alignas(16), __launch_bounds__(128), ...
-bool is_specifier_call(std::string_view s) { return one_of(s, {"alignas", "__align__", "__launch_bounds__", "__attribute__", "__declspec"}); }
+bool is_specifier_call(std::string_view s) {
+  return one_of(s, {"alignas", "__align__", "__launch_bounds__", "__attribute__", "__declspec"});
+}
 
 bool is_statement_keyword(std::string_view s) {
-  return one_of(s, {"return", "if", "else", "for", "while", "do", "switch", "case", "default", "goto", "break", "continue", "throw", "delete",
-                    "new", "static_assert", "CUTE_STATIC_ASSERT", "CUTE_STATIC_ASSERT_V", "asm", "namespace", "enum", "struct", "class",
-                    "union", "friend", "operator", "co_return", "co_yield", "co_await", "try", "catch", "sizeof", "this", "assert"});
+  return one_of(s, {"return",
+                    "if",
+                    "else",
+                    "for",
+                    "while",
+                    "do",
+                    "switch",
+                    "case",
+                    "default",
+                    "goto",
+                    "break",
+                    "continue",
+                    "throw",
+                    "delete",
+                    "new",
+                    "static_assert",
+                    "CUTE_STATIC_ASSERT",
+                    "CUTE_STATIC_ASSERT_V",
+                    "asm",
+                    "namespace",
+                    "enum",
+                    "struct",
+                    "class",
+                    "union",
+                    "friend",
+                    "operator",
+                    "co_return",
+                    "co_yield",
+                    "co_await",
+                    "try",
+                    "catch",
+                    "sizeof",
+                    "this",
+                    "assert"});
 }
 
 // Scalar types: `int k;` declares a runtime variable, not a definition.
 bool is_scalar_type(std::string_view s) {
-  return one_of(s, {"int", "unsigned", "signed", "long", "short", "char", "bool", "float", "double", "size_t", "int32_t", "uint32_t",
-                    "int64_t", "uint64_t", "int8_t", "uint8_t", "int16_t", "uint16_t", "auto", "void", "half_t", "bfloat16_t",
-                    "tfloat32_t", "dim3", "cudaError_t", "cudaStream_t"});
+  return one_of(s, {"int",        "unsigned",   "signed",  "long",        "short",       "char",    "bool",
+                    "float",      "double",     "size_t",  "int32_t",     "uint32_t",    "int64_t", "uint64_t",
+                    "int8_t",     "uint8_t",    "int16_t", "uint16_t",    "auto",        "void",    "half_t",
+                    "bfloat16_t", "tfloat32_t", "dim3",    "cudaError_t", "cudaStream_t"});
 }
 
 class Walker {
@@ -99,7 +158,8 @@ class Walker {
       }
       if (line_start && ch == '#') {
         size_t end = i;
-        while (end < c.size() && c[end] != '\n') end = (c[end] == '\\' && end + 1 < c.size() && c[end + 1] == '\n') ? end + 2 : end + 1;
+        while (end < c.size() && c[end] != '\n')
+          end = (c[end] == '\\' && end + 1 < c.size() && c[end + 1] == '\n') ? end + 2 : end + 1;
         define(s, i, end);
         for (size_t k = i; k < end; ++k)
           if (c[k] != '\n') c[k] = ' ';
@@ -118,7 +178,8 @@ class Walker {
           if (c[i] != '\n') c[i] = ' ';
         continue;
       }
-      if (ch == '"' || (ch == '\'' && !(i > 0 && std::isxdigit(static_cast<unsigned char>(c[i - 1]))))) {  // 1'000 is a number
+      if (ch == '"' ||
+          (ch == '\'' && !(i > 0 && std::isxdigit(static_cast<unsigned char>(c[i - 1]))))) {  // 1'000 is a number
         size_t k = i + 1;
         while (k < c.size() && c[k] != ch && c[k] != '\n') k += (c[k] == '\\') ? 2 : 1;
         for (size_t m = i + 1; m < std::min(k, c.size()); ++m) c[m] = ' ';
@@ -146,7 +207,9 @@ class Walker {
     std::string name = s.substr(name_begin, i - name_begin);
     skip_space();
     std::string value = s.substr(i, end - i);
-    if (value.find('\\') != std::string::npos || value.find("//") != std::string::npos || value.find("/*") != std::string::npos) return;
+    if (value.find('\\') != std::string::npos || value.find("//") != std::string::npos ||
+        value.find("/*") != std::string::npos)
+      return;
     while (!value.empty() && std::isspace(static_cast<unsigned char>(value.back()))) value.pop_back();
     if (value.empty()) return;
     add(name, "", value, i);
@@ -154,7 +217,8 @@ class Walker {
 
   void lex() {
     const std::string& c = clean_;
-    static const char* const two[] = {"::", "->", "==", "!=", "<=", ">=", "&&", "||", "+=", "-=", "*=", "/=", "%=", "|=", "&=", "^=", "++", "--", "<<"};
+    static const char* const two[] = {"::", "->", "==", "!=", "<=", ">=", "&&", "||", "+=", "-=",
+                                      "*=", "/=", "%=", "|=", "&=", "^=", "++", "--", "<<"};
     size_t i = 0;
     while (i < c.size()) {
       char ch = c[i];
@@ -192,7 +256,8 @@ class Walker {
     return {static_cast<int>(line), static_cast<int>(offset - line_starts_[line - 1] + 1)};
   }
 
-  void add(const std::string& name, const std::string& scope, const std::string& text, size_t offset, bool parameter = false) {
+  void add(const std::string& name, const std::string& scope, const std::string& text, size_t offset,
+           bool parameter = false) {
     Declaration d;
     d.name = name;
     d.scope = scope;
@@ -211,7 +276,8 @@ class Walker {
   }
 
   // The parameters of a template header [a, b) in order, with their defaults ("" none).
-  void header_parameters(size_t a, size_t b, std::vector<std::string>& names, std::vector<std::string>& defaults) const {
+  void header_parameters(size_t a, size_t b, std::vector<std::string>& names,
+                         std::vector<std::string>& defaults) const {
     for_each_template_parameter(a, b, [&](size_t i, size_t end, size_t name_at) {
       if (name_at > i && is_ident(name_at - 1)) {
         names.push_back(str(name_at - 1));
@@ -249,7 +315,9 @@ class Walker {
       if (!sc.name.empty()) s += (s.empty() ? "" : "::") + sc.name;
     return s;
   }
-  std::string join(const std::string& a, const std::string& b) const { return a.empty() ? b : b.empty() ? a : a + "::" + b; }
+  std::string join(const std::string& a, const std::string& b) const {
+    return a.empty() ? b : b.empty() ? a : a + "::" + b;
+  }
 
   // --- statements ------------------------------------------------------------------------
   void walk() {
@@ -337,7 +405,7 @@ class Walker {
         if (x == ")" || x == "]" || x == "}") --paren;
         if (paren == 0 && x == "<") ++angle;
         if (paren == 0 && x == ">") --angle;
-        if (paren == 0 && angle == 0 && x == "," ) break;
+        if (paren == 0 && angle == 0 && x == ",") break;
         if (paren == 0 && angle == 0 && x == "=" && eq == b) eq = end;
       }
       f(i, end, eq < end ? eq : end);
@@ -347,9 +415,11 @@ class Walker {
 
   void template_parameters(size_t a, size_t b, const std::string& where) {
     for_each_template_parameter(a, b, [&](size_t i, size_t end, size_t name_at) {
-      if (name_at > i && is_ident(name_at - 1) && !one_of(t(name_at - 1), {"class", "typename", "int", "bool", "auto"}) &&
+      if (name_at > i && is_ident(name_at - 1) &&
+          !one_of(t(name_at - 1), {"class", "typename", "int", "bool", "auto"}) &&
           !(name_at >= i + 2 && t(name_at - 2) == "...")) {
-        if (name_at < end) add(str(name_at - 1), where, span(name_at + 1, end), toks_[name_at + 1 < end ? name_at + 1 : name_at].begin);
+        if (name_at < end)
+          add(str(name_at - 1), where, span(name_at + 1, end), toks_[name_at + 1 < end ? name_at + 1 : name_at].begin);
         else add(str(name_at - 1), where, "", toks_[name_at - 1].begin, /*parameter=*/true);
       }
     });
@@ -391,7 +461,8 @@ class Walker {
     std::string_view prev = t(i - 1);
     size_t first = a;
     while (first < i && (one_of(t(first), {"public", "private", "protected"}) || t(first) == ":")) ++first;
-    if (first < i && one_of(t(first), {"namespace", "struct", "class", "union", "enum", "extern", "template", "inline"})) {
+    if (first < i &&
+        one_of(t(first), {"namespace", "struct", "class", "union", "enum", "extern", "template", "inline"})) {
       bool has_eq = false;
       for (size_t k = first; k < i; ++k) has_eq = has_eq || t(k) == "=";
       if (!has_eq || t(first) == "template") {
@@ -409,7 +480,8 @@ class Walker {
         if (k == a) return false;
       }
     }
-    if (one_of(prev, {"else", "do", "try", "const", "noexcept", "override", "final", "mutable", "}", ";", "]"})) return false;
+    if (one_of(prev, {"else", "do", "try", "const", "noexcept", "override", "final", "mutable", "}", ";", "]"}))
+      return false;
     for (size_t k = a; k < i; ++k)
       if (t(k) == "->") return false;  // auto f() -> T {
     return true;
@@ -422,7 +494,8 @@ class Walker {
     Scope sc;
     if (s < i && t(s) == "namespace") {
       sc.name = span(s + 1, i);
-      sc.name.erase(std::remove_if(sc.name.begin(), sc.name.end(), [](char c) { return std::isspace(static_cast<unsigned char>(c)); }),
+      sc.name.erase(std::remove_if(sc.name.begin(), sc.name.end(),
+                                   [](char c) { return std::isspace(static_cast<unsigned char>(c)); }),
                     sc.name.end());
     } else if (s < i && t(s) == "enum") {
       sc.skip = true;
@@ -483,7 +556,8 @@ class Walker {
       }
     }
     declaration(s, b, !headers.empty());
-    if (scopes_.empty() && out_.declarations.size() > before) last_decl_ = static_cast<long>(out_.declarations.size()) - 1;
+    if (scopes_.empty() && out_.declarations.size() > before)
+      last_decl_ = static_cast<long>(out_.declarations.size()) - 1;
   }
 
   // Is [a, b) a type: names, ::, template arguments, decltype(...), & and const?
@@ -517,7 +591,8 @@ class Walker {
       return;
     }
     if (first == "typedef") {
-      if (b > a + 2 && is_ident(b - 1) && is_type(a + 1, b - 1)) add(str(b - 1), scope(), span(a + 1, b - 1), toks_[a + 1].begin);
+      if (b > a + 2 && is_ident(b - 1) && is_type(a + 1, b - 1))
+        add(str(b - 1), scope(), span(a + 1, b - 1), toks_[a + 1].begin);
       return;
     }
     if (templated) return;  // variable templates and function declarations
@@ -585,7 +660,8 @@ class Walker {
       if (open < s + 2 || !is_ident(open - 1) || !is_type(s, open - 1)) return;
       std::string type = span(s, open - 1);
       std::string inner = span(open + 1, b - 1);
-      std::string text = (is_scalar_type(type) || type == "auto") ? inner : (inner.empty() ? type : type + "{" + inner + "}");
+      std::string text =
+          (is_scalar_type(type) || type == "auto") ? inner : (inner.empty() ? type : type + "{" + inner + "}");
       if (text.empty()) return;
       add(str(open - 1), scope(), text, toks_[s].begin);
       return;
@@ -601,8 +677,8 @@ class Walker {
   }
 
   struct Scope {
-    std::string name;   // "" for blocks that add no name (if, for, lambdas, anonymous namespaces)
-    bool skip = false;  // enum bodies
+    std::string name;    // "" for blocks that add no name (if, for, lambdas, anonymous namespaces)
+    bool skip = false;   // enum bodies
     std::string tscope;  // the enclosing struct template, with its parameters (Declaration::template_*)
     std::vector<std::string> tparams, tdefaults;
   };
@@ -645,7 +721,8 @@ bool looks_like_snippet(const std::string& text) {
   if (b == std::string::npos) return false;
   size_t e = b;
   while (e < text.size() && ident_char(text[e])) ++e;
-  return one_of(text.substr(b, e - b), {"using", "typedef", "auto", "constexpr", "static", "template", "namespace", "struct", "class"});
+  return one_of(text.substr(b, e - b),
+                {"using", "typedef", "auto", "constexpr", "static", "template", "namespace", "struct", "class"});
 }
 
 }  // namespace cutevis

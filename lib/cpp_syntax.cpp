@@ -17,7 +17,9 @@ int64_t int_operand(Evaluator& ev, const Node& at, const Value& v, const std::st
   ev.fail(at, "operator " + op + " needs integers, got " + v.describe());
 }
 
-bool truth(Evaluator& ev, const Node& at, const Value& v, const std::string& op) { return int_operand(ev, at, v, op) != 0; }
+bool truth(Evaluator& ev, const Node& at, const Value& v, const std::string& op) {
+  return int_operand(ev, at, v, op) != 0;
+}
 
 int64_t shift(Evaluator& ev, const Node& at, int64_t a, int64_t b, bool left) {
   if (b < 0 || b > 62) ev.fail(at, "shift by " + std::to_string(b) + " is out of range");
@@ -35,7 +37,8 @@ Value template_value(Evaluator& ev, const Node& n, size_t i, const char* usage) 
 }
 
 const ValueType& type_arg(Evaluator& ev, const Node& at, const Value& v, const char* usage) {
-  if (!v.is(V::Kind::kType)) ev.fail(at, std::string(usage) + " needs an element type such as half_t, got " + v.describe());
+  if (!v.is(V::Kind::kType))
+    ev.fail(at, std::string(usage) + " needs an element type such as half_t, got " + v.describe());
   return v.type();
 }
 
@@ -134,130 +137,173 @@ AnyLayout tile_to_mma_shape(const AnyLayout& atom, const IntTuple& mma_tile_shap
 void register_cpp_syntax(Registry& r) {
   r.add("true", [](Evaluator&, const Node&) { return V::boolean(true); });
   r.add("false", [](Evaluator&, const Node&) { return V::boolean(false); });
-  r.add("Underscore", [](Evaluator&, const Node&) { return V::underscore(); }, "Underscore{}");
-  r.add("X", [](Evaluator&, const Node&) { return V::underscore(); }, "X (CuTe's `using X = Underscore;`, as in Step<_1, X, _1>)");
+  r.add(
+      "Underscore", [](Evaluator&, const Node&) { return V::underscore(); }, "Underscore{}");
+  r.add(
+      "X", [](Evaluator&, const Node&) { return V::underscore(); },
+      "X (CuTe's `using X = Underscore;`, as in Step<_1, X, _1>)");
   for (const char* name : {"min", "max"}) {
     bool is_min = std::string(name) == "min";
-    r.add(name, [is_min](Evaluator& ev, const Node& n) {
-      ev.expect_args(n, 1, SIZE_MAX);
-      auto a = ev.eval_args(n);
-      size_t best = 0;
-      for (size_t i = 1; i < a.size(); ++i) {
-        int64_t x = int_operand(ev, n.args[i], a[i], n.name), y = int_operand(ev, n.args[best], a[best], n.name);
-        if (is_min ? x < y : x > y) best = i;
-      }
-      int64_t v = int_operand(ev, n.args[best], a[best], n.name);
-      return a.size() == 1 ? a[0] : integer_result(v, a[0], &a[1]);
-    }, std::string(name) + "(a, b, ...)");
+    r.add(
+        name,
+        [is_min](Evaluator& ev, const Node& n) {
+          ev.expect_args(n, 1, SIZE_MAX);
+          auto a = ev.eval_args(n);
+          size_t best = 0;
+          for (size_t i = 1; i < a.size(); ++i) {
+            int64_t x = int_operand(ev, n.args[i], a[i], n.name), y = int_operand(ev, n.args[best], a[best], n.name);
+            if (is_min ? x < y : x > y) best = i;
+          }
+          int64_t v = int_operand(ev, n.args[best], a[best], n.name);
+          return a.size() == 1 ? a[0] : integer_result(v, a[0], &a[1]);
+        },
+        std::string(name) + "(a, b, ...)");
   }
   // sizeof(T) in bytes, sizeof_bits<T>::value / sizeof_bits_v<T> in bits
-  r.add("sizeof", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 1, 1);
-    Value v = ev.eval(n.args[0]);
-    const ValueType& t = type_arg(ev, n.args[0], v, "sizeof");
-    return V::integer(std::max(1, t.bits / 8));
-  }, "sizeof(T)");
+  r.add(
+      "sizeof",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 1, 1);
+        Value v = ev.eval(n.args[0]);
+        const ValueType& t = type_arg(ev, n.args[0], v, "sizeof");
+        return V::integer(std::max(1, t.bits / 8));
+      },
+      "sizeof(T)");
   for (const char* name : {"sizeof_bits", "sizeof_bits_v"})
-    r.add(name, [](Evaluator& ev, const Node& n) {
-      Value t = template_value(ev, n, 0, "sizeof_bits<T>::value");
-      return V::integer(type_arg(ev, n.template_args[0], t, "sizeof_bits").bits);
-    }, std::string(name) + "<T>");
+    r.add(
+        name,
+        [](Evaluator& ev, const Node& n) {
+          Value t = template_value(ev, n, 0, "sizeof_bits<T>::value");
+          return V::integer(type_arg(ev, n.template_args[0], t, "sizeof_bits").bits);
+        },
+        std::string(name) + "<T>");
   // conditional_t<B, X, Y>: only the chosen one is evaluated
   for (const char* name : {"conditional_t", "conditional"})
-    r.add(name, [](Evaluator& ev, const Node& n) {
-      if (n.template_args.size() != 3) ev.fail(n, n.name + "<B, X, Y> takes three template arguments");
-      Value c = ev.eval(n.template_args[0]);
-      return ev.eval(n.template_args[truth(ev, n.template_args[0], c, n.name) ? 1 : 2]);
-    }, std::string(name) + "<B, X, Y>");
+    r.add(
+        name,
+        [](Evaluator& ev, const Node& n) {
+          if (n.template_args.size() != 3) ev.fail(n, n.name + "<B, X, Y> takes three template arguments");
+          Value c = ev.eval(n.template_args[0]);
+          return ev.eval(n.template_args[truth(ev, n.template_args[0], c, n.name) ? 1 : 2]);
+        },
+        std::string(name) + "<B, X, Y>");
   for (const char* name : {"is_same_v", "is_same"})
-    r.add(name, [](Evaluator& ev, const Node& n) {
-      if (n.template_args.size() != 2) ev.fail(n, n.name + "<A, B> takes two template arguments");
-      auto t = ev.eval_template_args(n);
-      return V::boolean(same_value(t[0], t[1]));
-    }, std::string(name) + "<A, B>");
-  r.add("static_cast", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 1, 1);
-    Value t = template_value(ev, n, 0, "static_cast<T>(x)");
-    return cast_value(ev, n, type_arg(ev, n.template_args[0], t, "static_cast"));
-  }, "static_cast<T>(x)");
+    r.add(
+        name,
+        [](Evaluator& ev, const Node& n) {
+          if (n.template_args.size() != 2) ev.fail(n, n.name + "<A, B> takes two template arguments");
+          auto t = ev.eval_template_args(n);
+          return V::boolean(same_value(t[0], t[1]));
+        },
+        std::string(name) + "<A, B>");
+  r.add(
+      "static_cast",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 1, 1);
+        Value t = template_value(ev, n, 0, "static_cast<T>(x)");
+        return cast_value(ev, n, type_arg(ev, n.template_args[0], t, "static_cast"));
+      },
+      "static_cast<T>(x)");
   // CUTLASS's gemm::detail::is_major<I, Stride>(): mode I's first stride is the static 1
   for (const char* name : {"cutlass::gemm::detail::is_major", "gemm::detail::is_major", "detail::is_major", "is_major"})
-    r.add(name, [](Evaluator& ev, const Node& n) {
-      if (n.template_args.size() != 2) ev.fail(n, "is_major<I, Stride>() takes two template arguments");
-      auto t = ev.eval_template_args(n);
-      Value mode = t[1];
-      int64_t i = t[0].as_int();
-      if (mode.is(V::Kind::kTuple)) {
-        if (i < 0 || static_cast<size_t>(i) >= mode.elements().size()) ev.fail(n, "is_major: mode " + std::to_string(i) + " out of range");
-        mode = mode.elements()[static_cast<size_t>(i)];
-      }
-      while (mode.is(V::Kind::kTuple) && !mode.elements().empty()) mode = mode.elements()[0];
-      return V::boolean(mode.is(V::Kind::kInt) && mode.leaf().basis().empty() && mode.leaf().value() == 1);
-    }, "cutlass::gemm::detail::is_major<I, Stride>()");
+    r.add(
+        name,
+        [](Evaluator& ev, const Node& n) {
+          if (n.template_args.size() != 2) ev.fail(n, "is_major<I, Stride>() takes two template arguments");
+          auto t = ev.eval_template_args(n);
+          Value mode = t[1];
+          int64_t i = t[0].as_int();
+          if (mode.is(V::Kind::kTuple)) {
+            if (i < 0 || static_cast<size_t>(i) >= mode.elements().size())
+              ev.fail(n, "is_major: mode " + std::to_string(i) + " out of range");
+            mode = mode.elements()[static_cast<size_t>(i)];
+          }
+          while (mode.is(V::Kind::kTuple) && !mode.elements().empty()) mode = mode.elements()[0];
+          return V::boolean(mode.is(V::Kind::kInt) && mode.leaf().basis().empty() && mode.leaf().value() == 1);
+        },
+        "cutlass::gemm::detail::is_major<I, Stride>()");
   // A ComposedLayout's parts, as its members name them: L.layout_a(), L.offset(), L.layout_b()
   for (const char* part : {"layout_a", "offset", "layout_b"}) {
     std::string which = part;
-    r.add(part, [which](Evaluator& ev, const Node& n) {
-      ev.expect_args(n, 1, 1);
-      Value v = ev.eval(n.args[0]);
-      const ComposedLayout* c = v.is(V::Kind::kLayout) ? std::get_if<ComposedLayout>(&v.any_layout()) : nullptr;
-      if (!c) ev.fail(n, which + "() is a member of composed layouts, got " + v.describe());
-      if (which == "layout_b") return V::layout(c->layout_b());
-      if (which == "offset") {
-        if (c->smem_bits()) return V::tag("smem_ptr[" + std::to_string(c->smem_bits()) + "b]");
-        return V::integer(c->offset());
-      }
-      if (c->a_is_swizzle()) return V::swizzle(c->swizzle());
-      return V::layout(c->layout_a());
-    }, std::string("L.") + part + "()");
+    r.add(
+        part,
+        [which](Evaluator& ev, const Node& n) {
+          ev.expect_args(n, 1, 1);
+          Value v = ev.eval(n.args[0]);
+          const ComposedLayout* c = v.is(V::Kind::kLayout) ? std::get_if<ComposedLayout>(&v.any_layout()) : nullptr;
+          if (!c) ev.fail(n, which + "() is a member of composed layouts, got " + v.describe());
+          if (which == "layout_b") return V::layout(c->layout_b());
+          if (which == "offset") {
+            if (c->smem_bits()) return V::tag("smem_ptr[" + std::to_string(c->smem_bits()) + "b]");
+            return V::integer(c->offset());
+          }
+          if (c->a_is_swizzle()) return V::swizzle(c->swizzle());
+          return V::layout(c->layout_a());
+        },
+        std::string("L.") + part + "()");
   }
-  r.add("reverse", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 1, 1);
-    return reversed(ev.eval(n.args[0]));
-  }, "reverse(x)");
+  r.add(
+      "reverse",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 1, 1);
+        return reversed(ev.eval(n.args[0]));
+      },
+      "reverse(x)");
   // smem_ptr_flag_bits<N>: the pointer flag of a swizzled smem layout's offset position
-  r.add("smem_ptr_flag_bits", [](Evaluator& ev, const Node& n) {
-    int64_t bits = template_value(ev, n, 0, "smem_ptr_flag_bits<N>").as_int();
-    if (bits <= 0 || bits > 1024) ev.fail(n, "smem_ptr_flag_bits<N> needs 0 < N <= 1024");
-    return V::tag("smem_ptr[" + std::to_string(bits) + "b]");
-  }, "smem_ptr_flag_bits<N>");
-  r.add("smem_ptr_flag", [](Evaluator&, const Node&) { return V::tag("smem_ptr[1b]"); }, "smem_ptr_flag");
+  r.add(
+      "smem_ptr_flag_bits",
+      [](Evaluator& ev, const Node& n) {
+        int64_t bits = template_value(ev, n, 0, "smem_ptr_flag_bits<N>").as_int();
+        if (bits <= 0 || bits > 1024) ev.fail(n, "smem_ptr_flag_bits<N> needs 0 < N <= 1024");
+        return V::tag("smem_ptr[" + std::to_string(bits) + "b]");
+      },
+      "smem_ptr_flag_bits<N>");
+  r.add(
+      "smem_ptr_flag", [](Evaluator&, const Node&) { return V::tag("smem_ptr[1b]"); }, "smem_ptr_flag");
   // ComposedLayout<A, Offset, B>{}: the type CuTe's GMMA atoms are declared with
-  r.add("ComposedLayout", [](Evaluator& ev, const Node& n) {
-    if (n.template_args.size() != 3) ev.fail(n, "ComposedLayout<A, Offset, B> takes three template arguments");
-    if (!n.args.empty()) ev.fail(n, "ComposedLayout<...>{} takes no constructor arguments");
-    auto a = ev.eval_template_args(n);
-    AnyLayout b = a[2].to_any_layout();
-    if (a[1].is(V::Kind::kTag) && a[1].tag().rfind("smem_ptr[", 0) == 0) {
-      if (!a[0].is(V::Kind::kSwizzle)) ev.fail(n.template_args[0], "an smem_ptr flag needs a swizzle");
-      return V::layout(ComposedLayout::smem(a[0].swizzle(), std::stoi(a[1].tag().substr(9)), b));
-    }
-    int64_t o = a[1].as_int();
-    if (a[0].is(V::Kind::kSwizzle)) return V::layout(ComposedLayout(a[0].swizzle(), o, b));
-    return V::layout(ComposedLayout(a[0].to_layout(), o, b));
-  }, "ComposedLayout<A, Offset, B>{}");
+  r.add(
+      "ComposedLayout",
+      [](Evaluator& ev, const Node& n) {
+        if (n.template_args.size() != 3) ev.fail(n, "ComposedLayout<A, Offset, B> takes three template arguments");
+        if (!n.args.empty()) ev.fail(n, "ComposedLayout<...>{} takes no constructor arguments");
+        auto a = ev.eval_template_args(n);
+        AnyLayout b = a[2].to_any_layout();
+        if (a[1].is(V::Kind::kTag) && a[1].tag().rfind("smem_ptr[", 0) == 0) {
+          if (!a[0].is(V::Kind::kSwizzle)) ev.fail(n.template_args[0], "an smem_ptr flag needs a swizzle");
+          return V::layout(ComposedLayout::smem(a[0].swizzle(), std::stoi(a[1].tag().substr(9)), b));
+        }
+        int64_t o = a[1].as_int();
+        if (a[0].is(V::Kind::kSwizzle)) return V::layout(ComposedLayout(a[0].swizzle(), o, b));
+        return V::layout(ComposedLayout(a[0].to_layout(), o, b));
+      },
+      "ComposedLayout<A, Offset, B>{}");
   // GMMA's and UMMA's shared-memory atoms are atom knowledge: atoms/smem_atoms.cpp
   // UMMA::tile_to_mma_shape(atom, ((MMA_M,MMA_N),M_MMAs,N_MMAs,...)[, order]):
   //   tile the atom to (BLK_M,BLK_N,...), then tiled_divide by the MMA's (MMA_M,MMA_N)
-  for (const char* name : {"UMMA::tile_to_mma_shape", "SM100::UMMA::tile_to_mma_shape", "cute::UMMA::tile_to_mma_shape", "tile_to_mma_shape"}) {
-    r.add(name, [](Evaluator& ev, const Node& n) {
-      ev.expect_args(n, 2, 3);
-      auto a = ev.eval_args(n);
-      IntTuple mma = a[1].is(V::Kind::kLayout) ? shape(a[1].any_layout()) : a[1].to_int_tuple();
-      if (mma.is_leaf() || mma.rank() < 3) ev.fail(n.args[1], "the MMA tile shape is ((MMA_M,MMA_N),M_MMAs,N_MMAs,...), got " + to_string(mma));
-      if (a.size() < 3 || (a[2].is(V::Kind::kTag) && (a[2].tag() == "GenColMajor" || a[2].tag() == "LayoutLeft")))
-        return V::layout(tile_to_mma_shape(a[0].to_any_layout(), mma, nullptr));
-      IntTuple order;
-      if (a[2].is(V::Kind::kTag)) {  // GenRowMajor / LayoutRight: the last mode first
-        std::vector<IntTuple> o;
-        const size_t r = mma.rank() - 1;  // the rank of (BLK_M,BLK_N,...)
-        for (size_t i = 0; i < r; ++i) o.emplace_back(static_cast<int64_t>(r - 1 - i));
-        order = IntTuple::tuple(o);
-      } else {
-        order = a[2].to_int_tuple();
-      }
-      return V::layout(tile_to_mma_shape(a[0].to_any_layout(), mma, &order));
-    }, "UMMA::tile_to_mma_shape(atom, mma_tile_shape[, order])");
+  for (const char* name : {"UMMA::tile_to_mma_shape", "SM100::UMMA::tile_to_mma_shape", "cute::UMMA::tile_to_mma_shape",
+                           "tile_to_mma_shape"}) {
+    r.add(
+        name,
+        [](Evaluator& ev, const Node& n) {
+          ev.expect_args(n, 2, 3);
+          auto a = ev.eval_args(n);
+          IntTuple mma = a[1].is(V::Kind::kLayout) ? shape(a[1].any_layout()) : a[1].to_int_tuple();
+          if (mma.is_leaf() || mma.rank() < 3)
+            ev.fail(n.args[1], "the MMA tile shape is ((MMA_M,MMA_N),M_MMAs,N_MMAs,...), got " + to_string(mma));
+          if (a.size() < 3 || (a[2].is(V::Kind::kTag) && (a[2].tag() == "GenColMajor" || a[2].tag() == "LayoutLeft")))
+            return V::layout(tile_to_mma_shape(a[0].to_any_layout(), mma, nullptr));
+          IntTuple order;
+          if (a[2].is(V::Kind::kTag)) {  // GenRowMajor / LayoutRight: the last mode first
+            std::vector<IntTuple> o;
+            const size_t r = mma.rank() - 1;  // the rank of (BLK_M,BLK_N,...)
+            for (size_t i = 0; i < r; ++i) o.emplace_back(static_cast<int64_t>(r - 1 - i));
+            order = IntTuple::tuple(o);
+          } else {
+            order = a[2].to_int_tuple();
+          }
+          return V::layout(tile_to_mma_shape(a[0].to_any_layout(), mma, &order));
+        },
+        "UMMA::tile_to_mma_shape(atom, mma_tile_shape[, order])");
   }
   register_tensor_names(r);  // make_tensor, local_tile, tensor(_,_,k) (lib/tensor.cpp)
 }

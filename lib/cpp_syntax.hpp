@@ -2,7 +2,8 @@
 // type-level helpers of CuTe and the standard library (conditional_t, sizeof_bits, ...).
 //
 //   Int<bM + 4>{}    (WarpShape_M != 1) * NumThreadsPerWarp    Int<(size<0>(T{}) < 128) ? 1 : 2>{}
-//   sizeof_bits<half_t>::value    conditional_t<(bK > 32), A, B>    ComposedLayout<Swizzle<3,4,3>, smem_ptr_flag_bits<16>, L>{}
+//   sizeof_bits<half_t>::value    conditional_t<(bK > 32), A, B>    ComposedLayout<Swizzle<3,4,3>,
+//   smem_ptr_flag_bits<16>, L>{}
 #pragma once
 
 #include "lib/expr.hpp"
@@ -14,8 +15,8 @@ namespace cutevis {
 // static is static, a dynamic operand makes the result dynamic) is decided in one place.
 Value integer_result(int64_t value, const Value& a, const Value* b = nullptr);
 
-Value eval_operator(Evaluator& ev, const Node& n);  // Node::Kind::kOperator
-Value eval_scope(Evaluator& ev, const Node& n);     // Node::Kind::kScope: X::value, X::type
+Value eval_operator(Evaluator& ev, const Node& n);                    // Node::Kind::kOperator
+Value eval_scope(Evaluator& ev, const Node& n);                       // Node::Kind::kScope: X::value, X::type
 Value cast_value(Evaluator& ev, const Node& n, const ValueType& to);  // int(6), static_cast<int>(x)
 
 // UMMA::tile_to_mma_shape(atom, ((MMA_M,MMA_N),M_MMAs,N_MMAs,...), order): the atom tiled to

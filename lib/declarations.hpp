@@ -15,9 +15,9 @@ namespace cutevis {
 enum class SourceLanguage { kCpp, kPython };
 
 struct Declaration {
-  std::string name;          // the declared name: "SmemLayoutA", "bM", "self.tile_shape"
-  std::string scope;         // enclosing namespaces/structs/classes, "::"-joined ("" at file scope)
-  std::string text;          // the defining expression or type, as written
+  std::string name;   // the declared name: "SmemLayoutA", "bM", "self.tile_shape"
+  std::string scope;  // enclosing namespaces/structs/classes, "::"-joined ("" at file scope)
+  std::string text;   // the defining expression or type, as written
   SourceLanguage language = SourceLanguage::kCpp;
   std::string file;          // "" for -D, "-" for standard input
   int line = 0, column = 0;  // 1-based position of `text` in `file`

@@ -62,7 +62,8 @@ std::vector<Declaration> scan_python(const std::string& text, const std::string&
 // (the first `required` of them required): the argument node bound to each parameter,
 // positionally or by keyword, or nullptr where it is left out or given as None.  Unknown or
 // repeated keywords, too many arguments and missing required ones are Errors at the call.
-std::vector<const Node*> bind_dsl_args(Evaluator& ev, const Node& n, const std::vector<const char*>& params, size_t required);
+std::vector<const Node*> bind_dsl_args(Evaluator& ev, const Node& n, const std::vector<const char*>& params,
+                                       size_t required);
 
 // A copy of call `n` that calls the registered (C++) function `cpp` with `args` (up to the
 // first nullptr; keywords dropped) and, if given, the integers of `modes` (one, or a tuple

@@ -19,7 +19,8 @@ using V = Value;
 
 }  // namespace
 
-std::vector<const Node*> bind_dsl_args(Evaluator& ev, const Node& n, const std::vector<const char*>& params, size_t required) {
+std::vector<const Node*> bind_dsl_args(Evaluator& ev, const Node& n, const std::vector<const char*>& params,
+                                       size_t required) {
   std::vector<const Node*> bound(params.size(), nullptr);
   std::vector<bool> given(params.size(), false);
   size_t positional = 0;
@@ -27,7 +28,8 @@ std::vector<const Node*> bind_dsl_args(Evaluator& ev, const Node& n, const std::
     size_t i = 0;
     if (a.keyword == "loc" || a.keyword == "ip") continue;  // MLIR's source location and insertion point
     if (a.keyword.empty()) {
-      if (positional >= params.size()) ev.fail(a, n.name + " takes at most " + std::to_string(params.size()) + " arguments");
+      if (positional >= params.size())
+        ev.fail(a, n.name + " takes at most " + std::to_string(params.size()) + " arguments");
       i = positional++;
     } else {
       auto it = std::find_if(params.begin(), params.end(), [&](const char* p) { return a.keyword == p; });
@@ -73,9 +75,11 @@ namespace {
 const auto bind = bind_dsl_args;
 
 // cute.NAME(params...) is the C++ NAME(params...) (or `cpp`), in the same order.
-void alias(Registry& r, const std::string& dsl, const std::string& cpp, std::vector<const char*> params, size_t required) {
+void alias(Registry& r, const std::string& dsl, const std::string& cpp, std::vector<const char*> params,
+           size_t required) {
   std::string sig = dsl + "(";
-  for (size_t i = 0; i < params.size(); ++i) sig += (i ? ", " : "") + std::string(params[i]) + (i < required ? "" : "=None");
+  for (size_t i = 0; i < params.size(); ++i)
+    sig += (i ? ", " : "") + std::string(params[i]) + (i < required ? "" : "=None");
   sig += ")";
   r.add(
       dsl,
@@ -111,12 +115,9 @@ Value binary(Evaluator& ev, const Node& n, char op) {
   }
   int64_t x = a.as_int(), y = b.as_int();
   switch (op) {
-    case '+':
-      return V::integer(checked_add(x, y));
-    case '-':
-      return V::integer(checked_sub(x, y));
-    case '*':
-      return V::integer(checked_mul(x, y));
+    case '+': return V::integer(checked_add(x, y));
+    case '-': return V::integer(checked_sub(x, y));
+    case '*': return V::integer(checked_mul(x, y));
     default: {  // Python floors: -7 // 2 == -4, -7 % 2 == 1
       if (y == 0) ev.fail(n, "integer division or modulo by zero");
       int64_t q = checked_div(x, y), m = checked_mod(x, y);
@@ -141,7 +142,8 @@ const std::vector<EnumClass>& enum_classes() {
       {"OperandSource", {"RMEM", "SMEM", "TMEM"}},
       {"CtaGroup", {"ONE", "TWO"}},
       {"LayoutEnum", {"ROW_MAJOR", "COL_MAJOR"}},
-      {"SmemLayoutAtomKind", {"MN_INTER", "MN_SW32", "MN_SW64", "MN_SW128", "MN_SW128_32B", "K_INTER", "K_SW32", "K_SW64", "K_SW128"}},
+      {"SmemLayoutAtomKind",
+       {"MN_INTER", "MN_SW32", "MN_SW64", "MN_SW128", "MN_SW128_32B", "K_INTER", "K_SW32", "K_SW64", "K_SW128"}},
       {"LoadCacheMode", {"ALWAYS", "GLOBAL", "STREAMING", "LAST_USE", "NONE"}},
       {"AddressSpace", {"generic", "gmem", "smem", "rmem", "tmem", "dsmem", "cmem"}},
       {"ReductionKind", {"ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR"}},
@@ -222,7 +224,11 @@ void register_dsl_algebra(Registry& r) {
   // --- Python itself ------------------------------------------------------------------
   r.add("True", [](Evaluator&, const Node&) { return V::boolean(true); });
   r.add("False", [](Evaluator&, const Node&) { return V::boolean(false); });
-  for (auto [name, op] : {std::pair<const char*, char>{"py.add", '+'}, {"py.sub", '-'}, {"py.mul", '*'}, {"py.floordiv", '/'}, {"py.mod", '%'}})
+  for (auto [name, op] : {std::pair<const char*, char>{"py.add", '+'},
+                          {"py.sub", '-'},
+                          {"py.mul", '*'},
+                          {"py.floordiv", '/'},
+                          {"py.mod", '%'}})
     r.add(name, [op = op](Evaluator& ev, const Node& n) { return binary(ev, n, op); });
   r.add("py.neg", [](Evaluator& ev, const Node& n) { return V::integer(checked_sub(0, ev.eval(n.args[0]).as_int())); });
   for (const char* name : {"py.min", "py.max"}) {  // Python's min(a, b, ...) / max on integers
@@ -230,22 +236,27 @@ void register_dsl_algebra(Registry& r) {
     r.add(name, [is_min](Evaluator& ev, const Node& n) {
       if (n.args.empty()) ev.fail(n, std::string(is_min ? "min" : "max") + " needs arguments");
       int64_t best = int_arg(ev, n.args[0]);
-      for (size_t i = 1; i < n.args.size(); ++i) best = is_min ? std::min(best, int_arg(ev, n.args[i])) : std::max(best, int_arg(ev, n.args[i]));
+      for (size_t i = 1; i < n.args.size(); ++i)
+        best = is_min ? std::min(best, int_arg(ev, n.args[i])) : std::max(best, int_arg(ev, n.args[i]));
       return V::integer(best);
     });
   }
-  r.add("py.getitem", [](Evaluator& ev, const Node& n) { return get_item(ev.eval(n.args[0]), int_arg(ev, n.args[1])); });
+  r.add("py.getitem",
+        [](Evaluator& ev, const Node& n) { return get_item(ev.eval(n.args[0]), int_arg(ev, n.args[1])); });
   r.add("py.attr", [](Evaluator& ev, const Node& n) { return attribute(ev, n.args[1], n.args[0], n.args[1].name); });
   for (const char* attr : {"shape", "stride"})
-    r.add(std::string("py.attr.") + attr, [attr](Evaluator& ev, const Node& n) { return layout_attribute(ev, n, attr); }, std::string("layout.") + attr);
+    r.add(
+        std::string("py.attr.") + attr, [attr](Evaluator& ev, const Node& n) { return layout_attribute(ev, n, attr); },
+        std::string("layout.") + attr);
   // CuTeDSL's enum members and Numeric names (Float16, BFloat16, Int8, ...) before the atom
   // catalogue's resolvers, which would otherwise build their name tables to decline them
   r.add_resolver(resolve_enum);
   // (upper case: C++'s half_t, float are lower case)
   r.add_resolver([](Evaluator&, const Node& n, Value& out) {
     ValueType t;
-    if (n.call != Node::Call::kNone || n.has_template_args || n.name.empty() || !std::isupper(static_cast<unsigned char>(n.name[0])) ||
-        n.name.find(':') != std::string::npos || !lookup_value_type(n.name, t))
+    if (n.call != Node::Call::kNone || n.has_template_args || n.name.empty() ||
+        !std::isupper(static_cast<unsigned char>(n.name[0])) || n.name.find(':') != std::string::npos ||
+        !lookup_value_type(n.name, t))
       return false;
     out = V::type(t);
     return true;
@@ -254,7 +265,9 @@ void register_dsl_algebra(Registry& r) {
   // parser could not tell from a module path.  Only attributes some builtin defines are claimed.
   r.add_resolver([](Evaluator& ev, const Node& n, Value& out) {
     const size_t dot = n.name.rfind('.');
-    if (dot == std::string::npos || dot == 0 || n.name.rfind("py.", 0) == 0 || n.call == Node::Call::kBrace || n.has_template_args) return false;
+    if (dot == std::string::npos || dot == 0 || n.name.rfind("py.", 0) == 0 || n.call == Node::Call::kBrace ||
+        n.has_template_args)
+      return false;
     const std::string attr = n.name.substr(dot + 1);
     const Builtin* fn = ev.registry().find("py.attr." + attr);
     if (!fn) return false;
@@ -286,7 +299,8 @@ void register_dsl_algebra(Registry& r) {
   alias(r, "cute.left_inverse", "left_inverse", {"input"}, 1);
   for (const char* op : {"logical_divide", "zipped_divide", "tiled_divide", "flat_divide"})
     alias(r, std::string("cute.") + op, op, {"target", "tiler"}, 2);
-  for (const char* op : {"logical_product", "zipped_product", "tiled_product", "flat_product", "blocked_product", "raked_product"})
+  for (const char* op :
+       {"logical_product", "zipped_product", "tiled_product", "flat_product", "blocked_product", "raked_product"})
     alias(r, std::string("cute.") + op, op, {"block", "tiler"}, 2);
   alias(r, "cute.tile_to_shape", "tile_to_shape", {"atom", "trg_shape", "order"}, 3);
   alias(r, "cute.make_layout_tv", "make_layout_tv", {"thr_layout", "val_layout"}, 2);
@@ -301,49 +315,70 @@ void register_dsl_algebra(Registry& r) {
   alias(r, "cute.crd2idx", "crd2idx", {"coord", "layout"}, 2);
   alias(r, "cute.shape", "shape", {"input"}, 1);
   alias(r, "cute.zip", "zip", {"a", "b"}, 1);
-  r.add("cute.dice", [](Evaluator& ev, const Node& n) {  // the C++ dice takes the coordinate first
-    auto a = bind(ev, n, {"src", "dicer"}, 2);
-    return ev.eval(cpp_call(n, "dice", {a[1], a[0]}));
-  }, "cute.dice(src, dicer)");
+  r.add(
+      "cute.dice",
+      [](Evaluator& ev, const Node& n) {  // the C++ dice takes the coordinate first
+        auto a = bind(ev, n, {"src", "dicer"}, 2);
+        return ev.eval(cpp_call(n, "dice", {a[1], a[0]}));
+      },
+      "cute.dice(src, dicer)");
   for (const char* op : {"size", "cosize", "rank", "get", "select"}) alias_with_modes(r, std::string("cute.") + op, op);
   alias(r, "cute.depth", "depth", {"a"}, 1);
   alias(r, "cute.make_fragment_like", "make_fragment_like", {"src"}, 1);
-  r.add("cute.round_up", [](Evaluator& ev, const Node& n) {  // the multiple of b at or above a
-    auto a = bind(ev, n, {"a", "b"}, 2);
-    const int64_t x = int_arg(ev, *a[0]), y = int_arg(ev, *a[1]);
-    if (y <= 0) ev.fail(*a[1], "cute.round_up needs a positive multiple");
-    return V::integer(checked_mul(ceil_div(x, y), y));
-  }, "cute.round_up(a, b)");
-  r.add("cute.make_swizzle", [](Evaluator& ev, const Node& n) {
-    auto a = bind(ev, n, {"b", "m", "s"}, 3);
-    int64_t b = int_arg(ev, *a[0]), m = int_arg(ev, *a[1]), s = int_arg(ev, *a[2]);
-    for (int64_t x : {b, m, s})
-      if (x < -64 || x > 64) ev.fail(n, "cute.make_swizzle: parameter out of range");
-    return V::swizzle(Swizzle(static_cast<int>(b), static_cast<int>(m), static_cast<int>(s)));
-  }, "cute.make_swizzle(b, m, s)");
-  r.add("cute.recast_layout", [](Evaluator& ev, const Node& n) {
-    auto a = bind(ev, n, {"new_type_bits", "old_type_bits", "src_layout"}, 3);
-    int64_t new_bits = int_arg(ev, *a[0]), old_bits = int_arg(ev, *a[1]);
-    Value v = ev.eval(*a[2]);
-    if (v.is(V::Kind::kSwizzle)) return V::swizzle(recast_swizzle(v.swizzle(), old_bits, new_bits));
-    return V::layout(recast_layout(v.to_any_layout(), old_bits, new_bits));
-  }, "cute.recast_layout(new_type_bits, old_type_bits, src_layout)");
-  r.add("cute.slice_", [](Evaluator& ev, const Node& n) {  // the C++ slice takes the coordinate first
-    auto a = bind(ev, n, {"src", "coord"}, 2);
-    return ev.eval(cpp_call(n, "slice", {a[1], a[0]}));
-  }, "cute.slice_(src, coord)");
-  r.add("cute.group_modes", [](Evaluator& ev, const Node& n) {  // group<begin,end>(input)
-    auto a = bind(ev, n, {"input", "begin", "end"}, 3);
-    Node modes;
-    modes.kind = Node::Kind::kTuple;
-    modes.children = {*a[1], *a[2]};
-    return ev.eval(cpp_call(n, "group", {a[0]}, &modes));
-  }, "cute.group_modes(input, begin, end)");
+  r.add(
+      "cute.round_up",
+      [](Evaluator& ev, const Node& n) {  // the multiple of b at or above a
+        auto a = bind(ev, n, {"a", "b"}, 2);
+        const int64_t x = int_arg(ev, *a[0]), y = int_arg(ev, *a[1]);
+        if (y <= 0) ev.fail(*a[1], "cute.round_up needs a positive multiple");
+        return V::integer(checked_mul(ceil_div(x, y), y));
+      },
+      "cute.round_up(a, b)");
+  r.add(
+      "cute.make_swizzle",
+      [](Evaluator& ev, const Node& n) {
+        auto a = bind(ev, n, {"b", "m", "s"}, 3);
+        int64_t b = int_arg(ev, *a[0]), m = int_arg(ev, *a[1]), s = int_arg(ev, *a[2]);
+        for (int64_t x : {b, m, s})
+          if (x < -64 || x > 64) ev.fail(n, "cute.make_swizzle: parameter out of range");
+        return V::swizzle(Swizzle(static_cast<int>(b), static_cast<int>(m), static_cast<int>(s)));
+      },
+      "cute.make_swizzle(b, m, s)");
+  r.add(
+      "cute.recast_layout",
+      [](Evaluator& ev, const Node& n) {
+        auto a = bind(ev, n, {"new_type_bits", "old_type_bits", "src_layout"}, 3);
+        int64_t new_bits = int_arg(ev, *a[0]), old_bits = int_arg(ev, *a[1]);
+        Value v = ev.eval(*a[2]);
+        if (v.is(V::Kind::kSwizzle)) return V::swizzle(recast_swizzle(v.swizzle(), old_bits, new_bits));
+        return V::layout(recast_layout(v.to_any_layout(), old_bits, new_bits));
+      },
+      "cute.recast_layout(new_type_bits, old_type_bits, src_layout)");
+  r.add(
+      "cute.slice_",
+      [](Evaluator& ev, const Node& n) {  // the C++ slice takes the coordinate first
+        auto a = bind(ev, n, {"src", "coord"}, 2);
+        return ev.eval(cpp_call(n, "slice", {a[1], a[0]}));
+      },
+      "cute.slice_(src, coord)");
+  r.add(
+      "cute.group_modes",
+      [](Evaluator& ev, const Node& n) {  // group<begin,end>(input)
+        auto a = bind(ev, n, {"input", "begin", "end"}, 3);
+        Node modes;
+        modes.kind = Node::Kind::kTuple;
+        modes.children = {*a[1], *a[2]};
+        return ev.eval(cpp_call(n, "group", {a[0]}, &modes));
+      },
+      "cute.group_modes(input, begin, end)");
   for (const char* op : {"append", "prepend"}) {
-    r.add(std::string("cute.") + op, [op](Evaluator& ev, const Node& n) {  // append<up_to_rank>(input, elem)
-      auto a = bind(ev, n, {"input", "elem", "up_to_rank"}, 2);
-      return ev.eval(cpp_call(n, op, {a[0], a[1]}, a[2]));
-    }, std::string("cute.") + op + "(input, elem, up_to_rank=None)");
+    r.add(
+        std::string("cute.") + op,
+        [op](Evaluator& ev, const Node& n) {  // append<up_to_rank>(input, elem)
+          auto a = bind(ev, n, {"input", "elem", "up_to_rank"}, 2);
+          return ev.eval(cpp_call(n, op, {a[0], a[1]}, a[2]));
+        },
+        std::string("cute.") + op + "(input, elem, up_to_rank=None)");
   }
 }
 

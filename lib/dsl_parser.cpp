@@ -28,7 +28,8 @@ std::vector<Token> lex(const std::string& s) {
   size_t i = 0;
   while (i < s.size()) {
     const char c = s[i];
-    if (static_cast<unsigned char>(c) >= 0x80) throw Error("non-ASCII character in expression", static_cast<int64_t>(i));
+    if (static_cast<unsigned char>(c) >= 0x80)
+      throw Error("non-ASCII character in expression", static_cast<int64_t>(i));
     if (std::isspace(static_cast<unsigned char>(c)) || (c == '\\' && i + 1 < s.size() && s[i + 1] == '\n')) {
       ++i;
       continue;
@@ -108,10 +109,14 @@ class DslParser {
     Node n = expression();
     if (peek().kind != Token::Kind::kEnd) {
       if (is(")") || is("]") || is("}")) fail("unbalanced '" + peek().text + "'", peek());
-      if (is(":")) fail("':' is CuTe's printed notation; in CuTeDSL a layout is cute.make_layout(shape, stride=...)", peek());
+      if (is(":"))
+        fail("':' is CuTe's printed notation; in CuTeDSL a layout is cute.make_layout(shape, stride=...)", peek());
       if (is_python_keyword(peek())) python_only(peek());
-      if (is("=")) fail("an assignment is not an expression; give the right-hand side, or the file with --from", peek());
-      fail("unexpected '" + (peek().text.empty() ? text_.substr(peek().begin, 1) : peek().text) + "' after a complete expression", peek());
+      if (is("="))
+        fail("an assignment is not an expression; give the right-hand side, or the file with --from", peek());
+      fail("unexpected '" + (peek().text.empty() ? text_.substr(peek().begin, 1) : peek().text) +
+               "' after a complete expression",
+           peek());
     }
     return n;
   }
@@ -120,10 +125,13 @@ class DslParser {
   const Token& peek(size_t k = 0) const { return toks_[std::min(pos_ + k, toks_.size() - 1)]; }
   const Token& next() { return toks_[pos_ < toks_.size() - 1 ? pos_++ : pos_]; }
   bool is(const char* p, size_t k = 0) const { return peek(k).kind == Token::Kind::kPunct && peek(k).text == p; }
-  [[noreturn]] void fail(const std::string& msg, const Token& at) const { throw Error(msg, static_cast<int64_t>(at.begin)); }
+  [[noreturn]] void fail(const std::string& msg, const Token& at) const {
+    throw Error(msg, static_cast<int64_t>(at.begin));
+  }
 
   static bool is_python_keyword(const Token& t) {
-    static const char* const kWords[] = {"lambda", "if", "else", "for", "in", "not", "and", "or", "is", "yield", "await"};
+    static const char* const kWords[] = {"lambda", "if", "else", "for",   "in",   "not",
+                                         "and",    "or", "is",   "yield", "await"};
     if (t.kind != Token::Kind::kIdent) return false;
     for (const char* w : kWords)
       if (t.text == w) return true;
@@ -136,7 +144,8 @@ class DslParser {
   struct DepthGuard {
     DslParser& p;
     explicit DepthGuard(DslParser& parser) : p(parser) {
-      if (++p.depth_ > kMaxNesting) p.fail("expression nested too deeply (more than " + std::to_string(kMaxNesting) + " levels)", p.peek());
+      if (++p.depth_ > kMaxNesting)
+        p.fail("expression nested too deeply (more than " + std::to_string(kMaxNesting) + " levels)", p.peek());
     }
     ~DepthGuard() { --p.depth_; }
   };
@@ -146,9 +155,12 @@ class DslParser {
       next();
       return;
     }
-    if (peek().kind == Token::Kind::kEnd) fail("unbalanced '" + opener.text + "': expected '" + p + "' before the end", opener);
+    if (peek().kind == Token::Kind::kEnd)
+      fail("unbalanced '" + opener.text + "': expected '" + p + "' before the end", opener);
     if (is_python_keyword(peek())) python_only(peek());
-    fail(std::string("expected '") + p + "', got '" + (peek().text.empty() ? text_.substr(peek().begin, 1) : peek().text) + "'", peek());
+    fail(std::string("expected '") + p + "', got '" +
+             (peek().text.empty() ? text_.substr(peek().begin, 1) : peek().text) + "'",
+         peek());
   }
 
   static Node call(const std::string& name, std::vector<Node> args, size_t begin, size_t end) {
@@ -216,7 +228,8 @@ class DslParser {
           x.call = Node::Call::kNone;
           x.args.push_back(std::move(obj));
         }
-        if (x.kind != Node::Kind::kName || x.call != Node::Call::kNone) fail("only named functions can be called here", peek());
+        if (x.kind != Node::Kind::kName || x.call != Node::Call::kNone)
+          fail("only named functions can be called here", peek());
         arguments(x);
       } else if (is("[")) {
         const Token& open = next();
@@ -310,7 +323,8 @@ class DslParser {
     if (t.kind == Token::Kind::kEnd) fail("unexpected end of expression", t);
     if (is("(") || is("[")) return sequence();
     if (is(")") || is("]") || is("}")) fail("unbalanced '" + t.text + "'", t);
-    if (is("<") || is("::") || is("{")) fail("'" + t.text + "' is C++; in CuTeDSL write e.g. cute.make_layout((4, 8), stride=(1, 4))", t);
+    if (is("<") || is("::") || is("{"))
+      fail("'" + t.text + "' is C++; in CuTeDSL write e.g. cute.make_layout((4, 8), stride=(1, 4))", t);
     fail("unexpected '" + t.text + "'", t);
   }
 
@@ -348,9 +362,12 @@ class DslParser {
 // A hint for a DSL parse error when the text was probably C++ or CuTe's printed notation.
 std::string cpp_hint(const std::string& text, const std::string& message) {
   if (message.find("C++") != std::string::npos || message.find("printed notation") != std::string::npos) return "";
-  if (text.find("::") != std::string::npos || text.find("{}") != std::string::npos || text.find('<') != std::string::npos)
+  if (text.find("::") != std::string::npos || text.find("{}") != std::string::npos ||
+      text.find('<') != std::string::npos)
     return " (this looks like C++ CuTe: CuTeDSL writes shapes as tuples (4, 8) and strides as stride=(1, 4))";
-  if (text.find(':') != std::string::npos) return " (this looks like CuTe's printed notation (4,8):(1,4); in CuTeDSL: cute.make_layout((4, 8), stride=(1, 4)))";
+  if (text.find(':') != std::string::npos)
+    return " (this looks like CuTe's printed notation (4,8):(1,4); in CuTeDSL: cute.make_layout((4, 8), stride=(1, "
+           "4)))";
   return "";
 }
 
@@ -366,9 +383,9 @@ Node parse_dsl_expression(const std::string& text) {
 }
 
 bool looks_like_dsl(const std::string& text) {
-  static const char* const kRoots[] = {"cute",       "cutlass",           "sm90_utils", "sm100_utils", "hopper_helpers", "blackwell_helpers",
-                                       "utils",      "nvgpu",             "warp",       "warpgroup",   "tcgen05",        "cpasync",
-                                       "self",       "LayoutEnum"};
+  static const char* const kRoots[] = {
+      "cute", "cutlass",   "sm90_utils", "sm100_utils", "hopper_helpers", "blackwell_helpers", "utils", "nvgpu",
+      "warp", "warpgroup", "tcgen05",    "cpasync",     "self",           "LayoutEnum"};
   for (size_t i = 0; i < text.size();) {
     if (!is_ident_start(text[i]) || (i > 0 && (is_ident_char(text[i - 1]) || text[i - 1] == '.'))) {
       ++i;

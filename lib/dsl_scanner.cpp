@@ -12,8 +12,8 @@ namespace cutevis {
 namespace {
 
 struct LogicalLine {
-  size_t begin = 0, end = 0;  // [begin, end) in the source, comments and the newline excluded
-  size_t indent = 0;          // columns before the first character of its first physical line
+  size_t begin = 0, end = 0;    // [begin, end) in the source, comments and the newline excluded
+  size_t indent = 0;            // columns before the first character of its first physical line
   bool continues_line = false;  // after a `;` on the same physical line: same block as the last
 };
 
@@ -113,8 +113,9 @@ std::string target_name(const std::string& part) {
     if (t[i] == '.' && i + 1 < t.size() && is_ident_start(t[i + 1])) continue;
     return "";
   }
-  static const char* const kKeywords[] = {"if", "elif", "while", "for", "return", "with", "assert", "lambda", "del", "global", "nonlocal",
-                                          "import", "from", "raise", "yield", "print", "not", "else", "try", "except", "finally", "pass"};
+  static const char* const kKeywords[] = {"if",  "elif",   "while",    "for",    "return",  "with",  "assert", "lambda",
+                                          "del", "global", "nonlocal", "import", "from",    "raise", "yield",  "print",
+                                          "not", "else",   "try",      "except", "finally", "pass"};
   for (const char* k : kKeywords)
     if (t == k) return "";
   return t;

@@ -36,17 +36,21 @@ bool qualifies(const std::string& full, const std::string& name) {
 }  // namespace
 
 UndefinedNames::UndefinedNames(std::vector<NameUse> uses)
-    : Error([&] {
-        if (uses.size() == 1) return "undefined name '" + uses[0].name + "'";
-        std::string m = std::to_string(uses.size()) + " undefined names: ";
-        const size_t shown = std::min<size_t>(uses.size(), 12);  // one line, whatever the text
-        for (size_t i = 0; i < shown; ++i) m += (i ? ", " : "") + uses[i].name.substr(0, 60);
-        if (shown < uses.size()) m += ", and " + std::to_string(uses.size() - shown) + " more";
-        return m;
-      }(), uses.empty() || !uses[0].in_expression ? kNoPosition : uses[0].position),
+    : Error(
+          [&] {
+            if (uses.size() == 1) return "undefined name '" + uses[0].name + "'";
+            std::string m = std::to_string(uses.size()) + " undefined names: ";
+            const size_t shown = std::min<size_t>(uses.size(), 12);  // one line, whatever the text
+            for (size_t i = 0; i < shown; ++i) m += (i ? ", " : "") + uses[i].name.substr(0, 60);
+            if (shown < uses.size()) m += ", and " + std::to_string(uses.size() - shown) + " more";
+            return m;
+          }(),
+          uses.empty() || !uses[0].in_expression ? kNoPosition : uses[0].position),
       uses_(std::move(uses)) {}
 
-Environment::Environment() { parsers_[SourceLanguage::kCpp] = [](const std::string& text) { return parse_expression(text); }; }
+Environment::Environment() {
+  parsers_[SourceLanguage::kCpp] = [](const std::string& text) { return parse_expression(text); };
+}
 
 void Environment::set_parser(SourceLanguage language, Parser parser) { parsers_[language] = std::move(parser); }
 
@@ -84,7 +88,8 @@ const Declaration* Environment::find(const std::string& name, const std::string&
   return nullptr;
 }
 
-const Declaration* Environment::find_here(const std::string& name, const std::string& scope, const Declaration* self) const {
+const Declaration* Environment::find_here(const std::string& name, const std::string& scope,
+                                          const Declaration* self) const {
   auto [first, last] = by_name_.equal_range(base_name(name));
   if (first == last) return nullptr;
   bool is_qualified = name.find("::") != std::string::npos;
@@ -99,7 +104,8 @@ const Declaration* Environment::find_here(const std::string& name, const std::st
     } else {
       std::string full = qualified(*d);
       if (!qualifies(full, name)) continue;
-      std::string where = full.substr(0, full.size() - base_name(full).size() - (full.size() > base_name(full).size() ? 2 : 0));
+      std::string where =
+          full.substr(0, full.size() - base_name(full).size() - (full.size() > base_name(full).size() ? 2 : 0));
       score = is_qualified ? 0 : (encloses(where, scope) ? static_cast<long>(where.size()) : -1);
     }
     // -D first; then the innermost enclosing scope; then any scope; ties: the last one
@@ -114,7 +120,8 @@ const Declaration* Environment::find_here(const std::string& name, const std::st
   if (best && !is_qualified && best_score < (1L << 30)) {
     auto [p0, p1] = parameter_names_.equal_range(name);
     for (auto it = p0; it != p1; ++it)
-      if (encloses(it->second->scope, scope) && static_cast<long>(it->second->scope.size()) >= best_score) return nullptr;
+      if (encloses(it->second->scope, scope) && static_cast<long>(it->second->scope.size()) >= best_score)
+        return nullptr;
   }
   return best;
 }
@@ -175,7 +182,8 @@ const LocatedError* Environment::resolve(const Declaration& d, const Registry& r
     throw Error("recursive definition: " + chain + d.name);
   }
   if (stack_.size() >= kMaxDeclarationDepth)
-    throw Error("declarations nested too deeply (more than " + std::to_string(kMaxDeclarationDepth) + " names, each defined by the next)");
+    throw Error("declarations nested too deeply (more than " + std::to_string(kMaxDeclarationDepth) +
+                " names, each defined by the next)");
   e.state = Entry::State::kBusy;
   stack_.push_back(&d);
   try {
@@ -225,7 +233,8 @@ Value Evaluator::instantiate(const Declaration& d, const Node& use, const std::v
     b.values = bindings_->values;  // a member seen from inside the same instance
   } else {
     if (targs->size() > params.size())
-      fail(use, d.template_scope + " takes " + std::to_string(params.size()) + " template arguments, got " + std::to_string(targs->size()));
+      fail(use, d.template_scope + " takes " + std::to_string(params.size()) + " template arguments, got " +
+                    std::to_string(targs->size()));
     for (size_t i = 0; i < targs->size(); ++i) b.values[params[i]] = eval((*targs)[i]);
   }
   auto evaluate = [&](const std::string& text, const std::string& what) {
@@ -242,14 +251,16 @@ Value Evaluator::instantiate(const Declaration& d, const Node& use, const std::v
     } catch (const LocatedError& err) {
       throw err.at(static_cast<int64_t>(use.begin));
     } catch (const Error& err) {
-      SourceSpot spot = Environment::spot_of(d, what.empty() && err.has_position() ? static_cast<size_t>(err.position()) : 0);
+      SourceSpot spot =
+          Environment::spot_of(d, what.empty() && err.has_position() ? static_cast<size_t>(err.position()) : 0);
       throw LocatedError(what + err.what(), spot, static_cast<int64_t>(use.begin));
     }
   };
   if (targs)
     for (size_t i = targs->size(); i < params.size(); ++i) {  // defaults, in order: each may use those before it
       if (d.template_defaults[i].empty())
-        fail(use, "template parameter '" + params[i] + "' of " + d.template_scope + " has no default: give it, " + d.template_scope + "<...>");
+        fail(use, "template parameter '" + params[i] + "' of " + d.template_scope + " has no default: give it, " +
+                      d.template_scope + "<...>");
       b.values[params[i]] = evaluate(d.template_defaults[i], "the default of " + params[i] + ": ");
     }
   return evaluate(d.text, "");
@@ -262,8 +273,9 @@ Value Evaluator::declared_value(const Declaration& d, const Node& at) {
   return v;
 }
 
-void Environment::collect_undefined(const Node& n, const std::string& source, const Declaration* within, const Registry& registry,
-                                    std::vector<NameUse>& out, std::vector<const Declaration*>& visited) {
+void Environment::collect_undefined(const Node& n, const std::string& source, const Declaration* within,
+                                    const Registry& registry, std::vector<NameUse>& out,
+                                    std::vector<const Declaration*>& visited) {
   auto descend = [&](const std::vector<Node>& nodes) {
     for (const auto& c : nodes) collect_undefined(c, source, within, registry, out, visited);
   };
@@ -275,10 +287,13 @@ void Environment::collect_undefined(const Node& n, const std::string& source, co
         if (std::find(visited.begin(), visited.end(), d) != visited.end()) return;
         visited.push_back(d);
         auto e = entries_.find(d);
-        if (e != entries_.end() && e->second.state == Entry::State::kDone) return;  // it evaluated: nothing undefined in it
-        if (e != entries_.end() && e->second.undefined_known) {  // computed before (cutevis names asks for every declaration)
+        if (e != entries_.end() && e->second.state == Entry::State::kDone)
+          return;  // it evaluated: nothing undefined in it
+        if (e != entries_.end() &&
+            e->second.undefined_known) {  // computed before (cutevis names asks for every declaration)
           for (const auto& u : e->second.undefined)
-            if (std::none_of(out.begin(), out.end(), [&](const NameUse& x) { return x.name == u.name; })) out.push_back(u);
+            if (std::none_of(out.begin(), out.end(), [&](const NameUse& x) { return x.name == u.name; }))
+              out.push_back(u);
           return;
         }
         try {
@@ -290,7 +305,8 @@ void Environment::collect_undefined(const Node& n, const std::string& source, co
     }
     std::string name = n.name;
     for (const char* prefix : {"cute::", "cutlass::", "std::"})
-      if (name.rfind(prefix, 0) == 0 && registry.find(name.substr(std::string(prefix).size()))) name = name.substr(std::string(prefix).size());
+      if (name.rfind(prefix, 0) == 0 && registry.find(name.substr(std::string(prefix).size())))
+        name = name.substr(std::string(prefix).size());
     ValueType t;
     bool known = registry.find(name) || lookup_value_type(n.name, t);
     if (!known) {
@@ -344,7 +360,8 @@ std::vector<NameUse> Environment::undefined_names_of(const Declaration& d, const
   return out;
 }
 
-Value Environment::evaluate(const Node& root, const std::string& source, const Registry& registry, const std::string& scope) {
+Value Environment::evaluate(const Node& root, const std::string& source, const Registry& registry,
+                            const std::string& scope) {
   Evaluator ev(registry);
   ev.set_environment(this, nullptr, scope);
   ev.set_source(source);

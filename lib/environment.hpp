@@ -28,10 +28,10 @@ namespace cutevis {
 // Where in a source a declaration's error is: FILE:LINE:COL (1-based), and the line of the
 // declaration's text with the column of the caret in it (0-based).
 struct SourceSpot {
-  std::string file;    // "" for -D, "-" for standard input, kSnippetFile for a snippet's statements
-  std::string name;    // the declaration the error is in
+  std::string file;  // "" for -D, "-" for standard input, kSnippetFile for a snippet's statements
+  std::string name;  // the declaration the error is in
   int line = 0, column = 0;
-  std::string excerpt;     // the line of the text the error is on
+  std::string excerpt;  // the line of the text the error is on
   size_t excerpt_column = 0;
 };
 
@@ -104,7 +104,9 @@ class Environment {
     for (auto it = parameters_.rbegin(); it != parameters_.rend(); ++it) {
       if (it->name != name) continue;
       bool inside = scope.compare(0, it->scope.size(), it->scope) == 0;
-      if (inside && (!best || best->scope.size() < it->scope.size() || scope.compare(0, best->scope.size(), best->scope) != 0)) best = &*it;
+      if (inside &&
+          (!best || best->scope.size() < it->scope.size() || scope.compare(0, best->scope.size(), best->scope) != 0))
+        best = &*it;
       if (!best) best = &*it;
     }
     return best;
@@ -152,7 +154,7 @@ class Environment {
                          std::vector<NameUse>& out, std::vector<const Declaration*>& visited);
 
   std::deque<Declaration> declarations_, defines_, parameters_;  // deques: pointers to them stay valid
-  std::multimap<std::string, const Declaration*> by_name_;  // unqualified name -> declarations
+  std::multimap<std::string, const Declaration*> by_name_;       // unqualified name -> declarations
   std::multimap<std::string, const Declaration*> parameter_names_;
   std::map<const Declaration*, Entry> entries_;
   std::map<SourceLanguage, Parser> parsers_;

@@ -4,9 +4,9 @@
 #include <unordered_map>
 
 #include "lib/cpp_syntax.hpp"
-#include "lib/environment.hpp"
 #include "lib/dsl.hpp"
 #include "lib/element_types.hpp"
+#include "lib/environment.hpp"
 #include "lib/expr.hpp"
 
 namespace cutevis {
@@ -101,10 +101,8 @@ Value Value::from(const IntTuple& t) {
 
 Value Value::from(const Tiler& t) {
   switch (t.kind()) {
-    case Tiler::Kind::kUnderscore:
-      return underscore();
-    case Tiler::Kind::kLayout:
-      return layout(t.layout());
+    case Tiler::Kind::kUnderscore: return underscore();
+    case Tiler::Kind::kLayout: return layout(t.layout());
     case Tiler::Kind::kTuple: {
       std::vector<Value> e;
       for (const auto& m : t.modes()) e.push_back(from(m));
@@ -170,63 +168,49 @@ Layout Value::to_layout() const {
 
 Tiler Value::to_tiler() const {
   switch (kind_) {
-    case Kind::kUnderscore:
-      return Tiler::underscore();
+    case Kind::kUnderscore: return Tiler::underscore();
     case Kind::kInt:
       if (as_int() <= 0) throw Error("a tiler's extent must be positive, got " + to_string());
       return Tiler::integer(leaf_);
-    case Kind::kLayout:
-      return Tiler(to_layout());
+    case Kind::kLayout: return Tiler(to_layout());
     case Kind::kTuple: {
       std::vector<Tiler> m;
       for (const auto& e : elements_) m.push_back(e.to_tiler());
       return Tiler::tuple(std::move(m));
     }
-    default:
-      throw Error("expected a tiler (a layout, a shape, `_` or a tuple of them), got " + describe());
+    default: throw Error("expected a tiler (a layout, a shape, `_` or a tuple of them), got " + describe());
   }
 }
 
 std::string Value::to_string() const {
   switch (kind_) {
-    case Kind::kInt:
-      return cutevis::to_string(leaf_);
-    case Kind::kBool:
-      return b_ ? "true" : "false";
-    case Kind::kUnderscore:
-      return "_";
+    case Kind::kInt: return cutevis::to_string(leaf_);
+    case Kind::kBool: return b_ ? "true" : "false";
+    case Kind::kUnderscore: return "_";
     case Kind::kTuple: {
       std::string s = "(";
       for (size_t i = 0; i < elements_.size(); ++i) s += (i ? "," : "") + elements_[i].to_string();
       return s + ")";
     }
-    case Kind::kLayout:
-      return cutevis::to_string(*layout_);
-    case Kind::kSwizzle:
-      return cutevis::to_string(swizzle_);
-    case Kind::kType:
-      return type_.name;
-    case Kind::kTag:
-      return tag_;
-    case Kind::kObject:
-      return object_->to_string();
+    case Kind::kLayout: return cutevis::to_string(*layout_);
+    case Kind::kSwizzle: return cutevis::to_string(swizzle_);
+    case Kind::kType: return type_.name;
+    case Kind::kTag: return tag_;
+    case Kind::kObject: return object_->to_string();
   }
   return "";
 }
 
 std::string Value::to_cute_string() const {
   switch (kind_) {
-    case Kind::kInt:
-      return cutevis::to_string(leaf_, true);
+    case Kind::kInt: return cutevis::to_string(leaf_, true);
     case Kind::kTuple: {
       std::string s = "(";
       for (size_t i = 0; i < elements_.size(); ++i) s += (i ? "," : "") + elements_[i].to_cute_string();
       return s + ")";
     }
-    case Kind::kLayout:
-      return cutevis::to_string(*layout_, true);
-    default:
-      return to_string();
+    case Kind::kLayout: return cutevis::to_string(*layout_, true);
+    default: return to_string();
   }
 }
 
@@ -242,14 +226,11 @@ bool any_dynamic(const AnyLayout& l) {
 
 bool Value::has_dynamic() const {
   switch (kind_) {
-    case Kind::kInt:
-      return cutevis::has_dynamic(leaf_);
+    case Kind::kInt: return cutevis::has_dynamic(leaf_);
     case Kind::kTuple:
       return std::any_of(elements_.begin(), elements_.end(), [](const Value& v) { return v.has_dynamic(); });
-    case Kind::kLayout:
-      return any_dynamic(*layout_);
-    default:
-      return false;
+    case Kind::kLayout: return any_dynamic(*layout_);
+    default: return false;
   }
 }
 
@@ -260,24 +241,15 @@ std::string Value::describe() const {
 
 std::string Value::kind_name() const {
   switch (kind_) {
-    case Kind::kInt:
-      return "int";
-    case Kind::kBool:
-      return "bool";
-    case Kind::kUnderscore:
-      return "underscore";
-    case Kind::kTuple:
-      return "tuple";
-    case Kind::kLayout:
-      return std::holds_alternative<Layout>(*layout_) ? "layout" : "composed_layout";
-    case Kind::kSwizzle:
-      return "swizzle";
-    case Kind::kType:
-      return "type";
-    case Kind::kTag:
-      return "tag";
-    case Kind::kObject:
-      return object_->kind();
+    case Kind::kInt: return "int";
+    case Kind::kBool: return "bool";
+    case Kind::kUnderscore: return "underscore";
+    case Kind::kTuple: return "tuple";
+    case Kind::kLayout: return std::holds_alternative<Layout>(*layout_) ? "layout" : "composed_layout";
+    case Kind::kSwizzle: return "swizzle";
+    case Kind::kType: return "type";
+    case Kind::kTag: return "tag";
+    case Kind::kObject: return object_->kind();
   }
   return "";
 }
@@ -389,10 +361,12 @@ std::vector<Value> Evaluator::eval_template_args(const Node& call) {
 void Evaluator::expect_args(const Node& call, size_t min, size_t max) const {
   size_t n = call.args.size();
   if (n >= min && n <= max) return;
-  std::string want = min == max ? std::to_string(min) : (max == SIZE_MAX ? "at least " + std::to_string(min) : std::to_string(min) + " to " + std::to_string(max));
+  std::string want = min == max ? std::to_string(min)
+                                : (max == SIZE_MAX ? "at least " + std::to_string(min)
+                                                   : std::to_string(min) + " to " + std::to_string(max));
   std::string sig = registry_.signature(call.name);
-  fail(call, call.name + " takes " + want + " argument" + (min == 1 && max == 1 ? "" : "s") + ", got " + std::to_string(n) +
-                 (sig.empty() ? "" : " (usage: " + sig + ")"));
+  fail(call, call.name + " takes " + want + " argument" + (min == 1 && max == 1 ? "" : "s") + ", got " +
+                 std::to_string(n) + (sig.empty() ? "" : " (usage: " + sig + ")"));
 }
 
 namespace {
@@ -401,7 +375,8 @@ namespace {
 // that frame's scope as the exception passed it).  Inner frames do not catch and rethrow,
 // so a failure (an unresolved name in a kernel file, by the hundred) unwinds once.
 struct FrameScope {
-  FrameScope(int& depth, int64_t& fault, int64_t begin) : depth_(depth), fault_(fault), begin_(begin), uncaught_(std::uncaught_exceptions()) {
+  FrameScope(int& depth, int64_t& fault, int64_t begin)
+      : depth_(depth), fault_(fault), begin_(begin), uncaught_(std::uncaught_exceptions()) {
     if (depth_++ == 0) fault_ = -1;
   }
   ~FrameScope() {
@@ -442,8 +417,7 @@ Value Evaluator::eval_node(const Node& node) {
         IntTuple leaf = IntTuple::scaled_basis(node.value, Basis::of(path));
         return Value::scaled_basis(dynamic ? make_dynamic(leaf) : leaf);
       }
-      case Node::Kind::kUnderscore:
-        return Value::underscore();
+      case Node::Kind::kUnderscore: return Value::underscore();
       case Node::Kind::kTuple: {
         std::vector<Value> e;
         for (const auto& c : node.children) e.push_back(eval(c));
@@ -453,21 +427,24 @@ Value Evaluator::eval_node(const Node& node) {
         Value shape = eval(node.children[0]);
         Value stride = eval(node.children[1]);
         if (!shape.is_int_tuple()) fail(node.children[0], "a layout's shape must be integers, got " + shape.describe());
-        if (!stride.is_int_tuple()) fail(node.children[1], "a layout's stride must be integers, got " + stride.describe());
+        if (!stride.is_int_tuple())
+          fail(node.children[1], "a layout's stride must be integers, got " + stride.describe());
         IntTuple s = shape.to_int_tuple(), d = stride.to_int_tuple();
         if (has_basis(s)) fail(node.children[0], "a shape cannot hold basis elements");
         for (const auto& leaf : flatten_leaves(s))
-          if (leaf.value() <= 0) fail(node.children[0], "shape " + to_string(s) + " has a non-positive extent " + std::to_string(leaf.value()));
+          if (leaf.value() <= 0)
+            fail(node.children[0],
+                 "shape " + to_string(s) + " has a non-positive extent " + std::to_string(leaf.value()));
         if (!congruent(s, d))
           fail(node.children[1], "shape " + to_string(s) + " and stride " + to_string(d) + " are not congruent");
         return Value::layout(Layout(s, d));
       }
-      case Node::Kind::kSmemFlag:
-        return Value::tag("smem_ptr[" + std::to_string(node.value) + "b]");
+      case Node::Kind::kSmemFlag: return Value::tag("smem_ptr[" + std::to_string(node.value) + "b]");
       case Node::Kind::kComposed: {
         // A o O o B, right-associative: A o O o (C o P o D)
         if (node.children.size() % 2 == 0)
-          fail(node, "a composed layout is written A o offset o B (got " + std::to_string(node.children.size()) + " parts)");
+          fail(node,
+               "a composed layout is written A o offset o B (got " + std::to_string(node.children.size()) + " parts)");
         std::function<AnyLayout(size_t)> build = [&](size_t i) -> AnyLayout {
           if (i + 1 == node.children.size()) return eval(node.children[i]).to_any_layout();
           Value a = eval(node.children[i]);
@@ -484,19 +461,17 @@ Value Evaluator::eval_node(const Node& node) {
         };
         return Value::layout(build(0));
       }
-      case Node::Kind::kName:
-        return eval_name(node);
-      case Node::Kind::kOperator:
-        return eval_operator(*this, node);
+      case Node::Kind::kName: return eval_name(node);
+      case Node::Kind::kOperator: return eval_operator(*this, node);
       case Node::Kind::kScope:
-        if (env_ && node.children[0].kind == Node::Kind::kName && node.children[0].has_template_args) {  // Cfg<half_t>::SmemLayoutA
+        if (env_ && node.children[0].kind == Node::Kind::kName &&
+            node.children[0].has_template_args) {  // Cfg<half_t>::SmemLayoutA
           const Node& t = node.children[0];
           if (const Declaration* d = env_->find(t.name + "::" + node.name, scope_, within_))
             if (!d->template_scope.empty()) return instantiate(*d, node, &t.template_args);
         }
         return eval_scope(*this, node);
-      case Node::Kind::kDecltype:
-        return eval(node.children[0]);
+      case Node::Kind::kDecltype: return eval(node.children[0]);
     }
   }
   fail(node, "cannot evaluate this expression");
@@ -509,14 +484,16 @@ Value Evaluator::eval_name(const Node& node) {
   }
   if (env_ && !node.has_template_args && node.args.empty())  // a declared name, X or X{}
     if (const Declaration* d = env_->find(node.name, scope_, within_)) {
-      if (bindings_ && !d->template_scope.empty() && d->template_scope == bindings_->scope) return instantiate(*d, node, nullptr);
+      if (bindings_ && !d->template_scope.empty() && d->template_scope == bindings_->scope)
+        return instantiate(*d, node, nullptr);
       return declared_value(*d, node);
     }
   if (env_ && node.has_template_args && node.args.empty())  // an alias template: X<half_t, 32>{}
     if (const Declaration* d = env_->find(node.name, scope_, within_))
       if (!d->template_params.empty() && d->template_scope == (d->scope.empty() ? d->name : d->scope + "::" + d->name))
         return instantiate(*d, node, &node.template_args);
-  if (env_ && !node.has_template_args && node.call == Node::Call::kParen && !node.args.empty() && !registry_.find(node.name))
+  if (env_ && !node.has_template_args && node.call == Node::Call::kParen && !node.args.empty() &&
+      !registry_.find(node.name))
     if (env_->find(node.name, scope_, within_)) {  // sA(_,_,k): a declared layout or tensor called (lib/tensor.cpp)
       Node call = node, callee = node;
       callee.args.clear();
@@ -527,7 +504,8 @@ Value Evaluator::eval_name(const Node& node) {
     }
   std::string name = node.name;
   for (const char* prefix : {"cute::", "cutlass::", "std::"})
-    if (name.rfind(prefix, 0) == 0 && registry_.find(name.substr(std::string(prefix).size()))) name = name.substr(std::string(prefix).size());
+    if (name.rfind(prefix, 0) == 0 && registry_.find(name.substr(std::string(prefix).size())))
+      name = name.substr(std::string(prefix).size());
   if (const Builtin* fn = registry_.find(name)) return (*fn)(*this, node);
   for (const auto& r : registry_.resolvers()) {
     Value out;
@@ -560,8 +538,8 @@ Value evaluate_expression(const std::string& text, const Registry& registry, Syn
   return ev.eval_text(text, syntax);
 }
 
-Value evaluate_expression(const std::string& text, std::vector<Warning>& warnings, Literals literals, const Registry& registry,
-                          Syntax syntax) {
+Value evaluate_expression(const std::string& text, std::vector<Warning>& warnings, Literals literals,
+                          const Registry& registry, Syntax syntax) {
   Evaluator ev(registry);
   ev.set_literals(literals);
   Value v = ev.eval_text(text, syntax);

@@ -45,7 +45,7 @@ struct Node {
   Kind kind = Kind::kNumber;
   int64_t value = 0;
   bool underscore = false;  // a number written `_4` (or `cute::_4`): CuTe's static Int<4>
-  std::vector<int> basis;  // for numbers with @i@j: printed order (innermost first)
+  std::vector<int> basis;   // for numbers with @i@j: printed order (innermost first)
   std::string name;
   bool has_template_args = false;
   std::vector<Node> template_args;
@@ -70,12 +70,12 @@ Node parse_expression(const std::string& text, bool& writes_static);
 class Object {
  public:
   virtual ~Object() = default;
-  virtual std::string kind() const = 0;         // "mma_atom", "tiled_mma", ...
-  virtual std::string to_string() const = 0;    // what CuTe's print would show
+  virtual std::string kind() const = 0;                 // "mma_atom", "tiled_mma", ...
+  virtual std::string to_string() const = 0;            // what CuTe's print would show
   virtual std::string brief() const { return kind(); }  // one line naming it, for error messages
 };
 
-struct ValueType {  // a C++ element type named in an expression: half_t, float, ...
+struct ValueType {   // a C++ element type named in an expression: half_t, float, ...
   std::string name;  // canonical CuTe spelling
   int bits = 0;
 };
@@ -85,9 +85,9 @@ class Value {
   enum class Kind { kInt, kBool, kUnderscore, kTuple, kLayout, kSwizzle, kType, kTag, kObject };
 
   Value() : kind_(Kind::kInt) {}
-  static Value integer(int64_t v);          // static, CuTe's Int<v>
-  static Value integer(const Integer& v);   // static or dynamic
-  static Value dynamic_integer(int64_t v);  // CuTe's run-time int (a C++ `int`, a -D value)
+  static Value integer(int64_t v);                  // static, CuTe's Int<v>
+  static Value integer(const Integer& v);           // static or dynamic
+  static Value dynamic_integer(int64_t v);          // CuTe's run-time int (a C++ `int`, a -D value)
   static Value scaled_basis(const IntTuple& leaf);  // an int with a basis (1@0)
   static Value boolean(bool b);
   static Value underscore();
@@ -102,8 +102,8 @@ class Value {
 
   Kind kind() const { return kind_; }
   bool is(Kind k) const { return kind_ == k; }
-  int64_t as_int() const;                 // throws unless an integer
-  Integer as_integer() const;             // the same, with its static-ness (Integer's arithmetic is CuTe's)
+  int64_t as_int() const;      // throws unless an integer
+  Integer as_integer() const;  // the same, with its static-ness (Integer's arithmetic is CuTe's)
   const IntTuple& leaf() const { return leaf_; }
   bool as_bool() const { return b_; }
   const std::vector<Value>& elements() const { return elements_; }
@@ -114,18 +114,18 @@ class Value {
   const std::shared_ptr<const Object>& object() const { return object_; }
 
   // Conversions used by the builtins; each throws an Error naming what it wanted.
-  bool is_int_tuple() const;              // an int or a tuple of int tuples
+  bool is_int_tuple() const;  // an int or a tuple of int tuples
   IntTuple to_int_tuple() const;
-  bool is_layout_like() const;            // a layout, composed layout, or an int tuple (as a shape)
-  AnyLayout to_any_layout() const;        // int tuples become column-major layouts
+  bool is_layout_like() const;      // a layout, composed layout, or an int tuple (as a shape)
+  AnyLayout to_any_layout() const;  // int tuples become column-major layouts
   Layout to_layout() const;
   Tiler to_tiler() const;
 
-  std::string to_string() const;          // CuTe notation, no underscores
-  std::string to_cute_string() const;     // as CuTe's print: `_4` static, `4` dynamic
-  bool has_dynamic() const;               // holds a dynamic integer somewhere
-  std::string kind_name() const;          // "int", "tuple", "layout", ...
-  std::string describe() const;           // kind and value on one line, for error messages
+  std::string to_string() const;       // CuTe notation, no underscores
+  std::string to_cute_string() const;  // as CuTe's print: `_4` static, `4` dynamic
+  bool has_dynamic() const;            // holds a dynamic integer somewhere
+  std::string kind_name() const;       // "int", "tuple", "layout", ...
+  std::string describe() const;        // kind and value on one line, for error messages
 
  private:
   Kind kind_;
@@ -201,15 +201,17 @@ class Evaluator {
     literals_ = l;
     bare_dynamic_ = l == Literals::kDynamic || (l == Literals::kAuto && writes_static_integer(root));
   }
-  void warn(const Node& at, const std::string& message) { warnings_.push_back({message, static_cast<int64_t>(at.begin)}); }
+  void warn(const Node& at, const std::string& message) {
+    warnings_.push_back({message, static_cast<int64_t>(at.begin)});
+  }
   const std::vector<Warning>& warnings() const { return warnings_; }
   Value eval(const Node& node);
   // Parse and evaluate `text` (errors carry positions into it).
   Value eval_text(const std::string& text, Syntax syntax = Syntax::kAuto);
 
   // Helpers for builtins.
-  std::vector<Value> eval_args(const Node& call);            // the (args) / {args}
-  std::vector<Value> eval_template_args(const Node& call);   // the <targs>
+  std::vector<Value> eval_args(const Node& call);           // the (args) / {args}
+  std::vector<Value> eval_template_args(const Node& call);  // the <targs>
   // Arity check: throws "NAME takes N arguments, got M" at the call.
   void expect_args(const Node& call, size_t min, size_t max) const;
   [[noreturn]] void fail(const Node& at, const std::string& message) const;
@@ -239,8 +241,8 @@ class Evaluator {
   Value instantiate(const Declaration& d, const Node& use, const std::vector<Node>* targs);
   const Bindings* bindings_ = nullptr;
   Value eval_name(const Node& node);
-  int depth_ = 0;        // eval frames active (only the outermost catches)
-  int64_t fault_ = -1;   // where the failure being unwound was thrown
+  int depth_ = 0;                                              // eval frames active (only the outermost catches)
+  int64_t fault_ = -1;                                         // where the failure being unwound was thrown
   Value declared_value(const Declaration& d, const Node& at);  // lib/environment.cpp
   const Registry& registry_;
   std::string source_;
@@ -252,9 +254,9 @@ class Evaluator {
   std::vector<Warning> warnings_;
 };
 
-
 // Parse and evaluate `text`; errors carry positions into `text`.
-Value evaluate_expression(const std::string& text, const Registry& registry = default_registry(), Syntax syntax = Syntax::kAuto);
+Value evaluate_expression(const std::string& text, const Registry& registry = default_registry(),
+                          Syntax syntax = Syntax::kAuto);
 // The same, collecting the evaluator's warnings into `warnings`.
 Value evaluate_expression(const std::string& text, std::vector<Warning>& warnings, Literals literals = Literals::kAuto,
                           const Registry& registry = default_registry(), Syntax syntax = Syntax::kAuto);

@@ -468,7 +468,8 @@ IntTuple prepend(const IntTuple& t, const IntTuple& x) {
 
 IntTuple append_to_rank(const IntTuple& t, size_t n, const IntTuple& x) {
   if (t.is_leaf() && n <= 1) return t;
-  if (t.is_tuple() && n < t.rank()) throw Error("append: rank " + std::to_string(t.rank()) + " exceeds " + std::to_string(n));
+  if (t.is_tuple() && n < t.rank())
+    throw Error("append: rank " + std::to_string(t.rank()) + " exceeds " + std::to_string(n));
   auto m = modes_of(t.nodes());
   IntTuple::Builder b;
   b.open();
@@ -491,7 +492,9 @@ IntTuple prepend_to_rank(const IntTuple& t, size_t n, const IntTuple& x) {
 }
 
 IntTuple take(const IntTuple& t, size_t begin, size_t end) {
-  if (begin > end || end > t.rank()) throw Error("take<" + std::to_string(begin) + "," + std::to_string(end) + ">: out of range for rank " + std::to_string(t.rank()));
+  if (begin > end || end > t.rank())
+    throw Error("take<" + std::to_string(begin) + "," + std::to_string(end) + ">: out of range for rank " +
+                std::to_string(t.rank()));
   auto m = modes_of(t.nodes());
   IntTuple::Builder b;
   b.open();
@@ -538,7 +541,8 @@ IntTuple replace_mode(const IntTuple& t, size_t i, const IntTuple& x) {
 
 IntTuple group(const IntTuple& t, size_t begin, size_t end) {
   auto m = modes_of(t.nodes());
-  if (begin > end || end > m.size()) throw Error("group<" + std::to_string(begin) + "," + std::to_string(end) + ">: out of range");
+  if (begin > end || end > m.size())
+    throw Error("group<" + std::to_string(begin) + "," + std::to_string(end) + ">: out of range");
   IntTuple::Builder b;
   b.open();
   for (size_t i = 0; i < begin; ++i) b.append(m[i]);
@@ -618,7 +622,8 @@ void zip2_split(const TNode* t, const TNode* guide, IntTuple::Builder& first, In
   first.open();
   second.open();
   const TNode* c = t + 1;
-  for (const TNode *g = guide + 1, *e = guide->next(); g != e; g = g->next(), c = c->next()) zip2_split(c, g, first, second);
+  for (const TNode *g = guide + 1, *e = guide->next(); g != e; g = g->next(), c = c->next())
+    zip2_split(c, g, first, second);
   for (const TNode* e = t->next(); c != e; c = c->next()) second.append(c);
   first.close();
   second.close();
@@ -685,7 +690,8 @@ void ceil_div_nodes(const TNode* a, const TNode* b, IntTuple::Builder& out) {
 Integer shape_div(Integer x, Integer y) {
   if (y.value == 0) throw Error("divisibility condition violated: shape_div(" + std::to_string(x.value) + ", 0)");
   if (!x.dynamic && !y.dynamic && x.value % y.value != 0 && (x.value == 0 || y.value % x.value != 0))
-    throw Error("divisibility condition violated: shape_div(" + std::to_string(x.value) + ", " + std::to_string(y.value) + ")");
+    throw Error("divisibility condition violated: shape_div(" + std::to_string(x.value) + ", " +
+                std::to_string(y.value) + ")");
   return ceil_div(x, y);
 }
 
@@ -708,7 +714,8 @@ void shape_div_nodes(const TNode* a, const TNode* b, IntTuple::Builder& out) {
     if (b->is_tuple()) {
       if (a->rank() != b->rank()) throw Error("shape_div: mismatched ranks");
       out.open();
-      for (const TNode *x = a + 1, *y = b + 1, *e = a->next(); x != e; x = x->next(), y = y->next()) shape_div_nodes(x, y, out);
+      for (const TNode *x = a + 1, *y = b + 1, *e = a->next(); x != e; x = x->next(), y = y->next())
+        shape_div_nodes(x, y, out);
       out.close();
       return;
     }
@@ -722,7 +729,8 @@ void elem_scale_nodes(const TNode* a, const TNode* b, IntTuple::Builder& out) {
   if (a->is_tuple()) {
     if (b->is_leaf() || a->rank() != b->rank()) throw Error("elem_scale: mismatched ranks");
     out.open();
-    for (const TNode *x = a + 1, *y = b + 1, *e = a->next(); x != e; x = x->next(), y = y->next()) elem_scale_nodes(x, y, out);
+    for (const TNode *x = a + 1, *y = b + 1, *e = a->next(); x != e; x = x->next(), y = y->next())
+      elem_scale_nodes(x, y, out);
     out.close();
     return;
   }
@@ -733,7 +741,8 @@ void filter_zeros_nodes(const TNode* a, const TNode* b, IntTuple::Builder& out) 
   if (a->is_tuple()) {
     if (b->is_leaf() || a->rank() != b->rank()) throw Error("filter_zeros: mismatched ranks");
     out.open();
-    for (const TNode *x = a + 1, *y = b + 1, *e = a->next(); x != e; x = x->next(), y = y->next()) filter_zeros_nodes(x, y, out);
+    for (const TNode *x = a + 1, *y = b + 1, *e = a->next(); x != e; x = x->next(), y = y->next())
+      filter_zeros_nodes(x, y, out);
     out.close();
     return;
   }
@@ -934,7 +943,8 @@ typename Index::T crd2idx_of(int64_t c, const TNode* shape, const TNode* stride)
     }
     return Index::add(acc, crd2idx_of<Index>(c, s, d));
   }
-  if (stride->is_tuple()) throw Error("mismatched ranks: coordinate " + std::to_string(c) + " against stride " + str(stride));
+  if (stride->is_tuple())
+    throw Error("mismatched ranks: coordinate " + std::to_string(c) + " against stride " + str(stride));
   return Index::times(c, stride);
 }
 
@@ -1000,7 +1010,8 @@ void idx2crd_int(int64_t c, const TNode* shape, IntTuple::Builder& out) {
 
 void idx2crd_into(const TNode* idx, const TNode* shape, IntTuple::Builder& out) {
   if (idx->is_tuple()) {
-    if (shape->is_leaf() || idx->rank() != shape->rank()) throw Error("mismatched ranks: index " + str(idx) + " for shape " + str(shape));
+    if (shape->is_leaf() || idx->rank() != shape->rank())
+      throw Error("mismatched ranks: index " + str(idx) + " for shape " + str(shape));
     out.open();
     const TNode* s = shape + 1;
     for (const TNode *c = idx + 1, *e = idx->next(); c != e; c = c->next(), s = s->next()) idx2crd_into(c, s, out);
@@ -1075,9 +1086,11 @@ IntTuple compact_row_major(const IntTuple& shape, Integer current) {
 }
 
 // product_like(shape, order): for every leaf of order, the size of the matching sub-shape
-static void ref_shapes(const IntTuple& shape, const IntTuple& order, std::vector<Integer>& sizes, std::vector<int64_t>& orders) {
+static void ref_shapes(const IntTuple& shape, const IntTuple& order, std::vector<Integer>& sizes,
+                       std::vector<int64_t>& orders) {
   if (order.is_tuple()) {
-    if (shape.is_leaf() || shape.rank() != order.rank()) throw Error("compact_order: shape " + to_string(shape) + " and order " + to_string(order) + " differ in rank");
+    if (shape.is_leaf() || shape.rank() != order.rank())
+      throw Error("compact_order: shape " + to_string(shape) + " and order " + to_string(order) + " differ in rank");
     for (size_t i = 0; i < order.rank(); ++i) ref_shapes(shape[i], order[i], sizes, orders);
     return;
   }
@@ -1085,12 +1098,13 @@ static void ref_shapes(const IntTuple& shape, const IntTuple& order, std::vector
   orders.push_back(order.value());
 }
 
-static void compact_order_impl(const TNode* shape, const TNode* order, const std::vector<Integer>& sizes, const std::vector<int64_t>& orders,
-                               IntTuple::Builder& out) {
+static void compact_order_impl(const TNode* shape, const TNode* order, const std::vector<Integer>& sizes,
+                               const std::vector<int64_t>& orders, IntTuple::Builder& out) {
   if (order->is_tuple()) {
     out.open();
     const TNode* s = shape + 1;
-    for (const TNode *o = order + 1, *e = order->next(); o != e; o = o->next(), s = s->next()) compact_order_impl(s, o, sizes, orders, out);
+    for (const TNode *o = order + 1, *e = order->next(); o != e; o = o->next(), s = s->next())
+      compact_order_impl(s, o, sizes, orders, out);
     out.close();
     return;
   }

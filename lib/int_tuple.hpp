@@ -57,10 +57,10 @@ class IntTuple {
     static Node header(size_t rank, size_t span);  // a tuple's header
     bool is_tuple() const { return (meta & kTuple) != 0; }
     bool is_leaf() const { return (meta & kTuple) == 0; }
-    bool is_integer() const { return (meta & ~kDynamic) == 0; }  // a leaf without a basis
-    bool is_dynamic() const { return (meta & kDynamic) != 0; }   // a leaf CuTe holds as a run-time int
+    bool is_integer() const { return (meta & ~kDynamic) == 0; }                // a leaf without a basis
+    bool is_dynamic() const { return (meta & kDynamic) != 0; }                 // a leaf CuTe holds as a run-time int
     bool is_static_value(int64_t v) const { return meta == 0 && value == v; }  // is_constant<v>: static, no basis
-    int depth() const { return static_cast<int>((meta >> 8) & 0xff); }  // of a leaf's basis
+    int depth() const { return static_cast<int>((meta >> 8) & 0xff); }         // of a leaf's basis
     int path(int i) const { return static_cast<int>((meta >> (16 + 8 * i)) & 0xff); }
     size_t rank() const { return is_tuple() ? static_cast<uint32_t>(value) : 1; }
     size_t span() const { return is_tuple() ? static_cast<size_t>(static_cast<uint64_t>(value) >> 32) : 1; }
@@ -100,7 +100,9 @@ class IntTuple {
   class PairBuilder;  // lib/detail/tuple_builder.hpp
 
   IntTuple() : size_(1), cap_(kInline), heap_(nullptr) { small_[0] = Node::leaf(0); }  // the leaf 0
-  IntTuple(int64_t value) : size_(1), cap_(kInline), heap_(nullptr) { small_[0] = Node::leaf(value); }  // NOLINT: an int is an IntTuple
+  IntTuple(int64_t value) : size_(1), cap_(kInline), heap_(nullptr) {
+    small_[0] = Node::leaf(value);
+  }                                                               // NOLINT: an int is an IntTuple
   IntTuple(int value) : IntTuple(static_cast<int64_t>(value)) {}  // NOLINT
   IntTuple(const IntTuple& o) : size_(o.size_), cap_(kInline), heap_(nullptr) {
     if (size_ > kInline) {
@@ -160,7 +162,7 @@ class IntTuple {
   bool is_tuple() const { return root().is_tuple(); }
   // A leaf without a basis.
   bool is_integer() const { return root().is_integer(); }
-  int64_t value() const;           // leaf only
+  int64_t value() const;  // leaf only
   Basis basis() const { return root().basis(); }
 
   // CuTe's rank: number of top modes; 1 for a leaf.
@@ -275,9 +277,9 @@ std::string to_string(const IntTuple& t, bool underscore = false);
 
 // --- structure --------------------------------------------------------------
 int depth(const IntTuple& t);
-int64_t size(const IntTuple& t);          // product of the leaves (checked)
+int64_t size(const IntTuple& t);  // product of the leaves (checked)
 int64_t sum(const IntTuple& t);
-IntTuple flatten(const IntTuple& t);      // a leaf stays a leaf
+IntTuple flatten(const IntTuple& t);  // a leaf stays a leaf
 std::vector<IntTuple> flatten_leaves(const IntTuple& t);
 std::vector<int64_t> flatten_values(const IntTuple& t);  // integers only
 // Rebuild a flat tuple into the profile of `profile`.
@@ -298,8 +300,8 @@ inline bool is_static(const IntTuple& t) { return !has_dynamic(t); }
 IntTuple make_dynamic(const IntTuple& t);
 IntTuple make_static(const IntTuple& t);
 
-IntTuple wrap(const IntTuple& t);         // a leaf becomes (leaf)
-IntTuple unwrap(const IntTuple& t);       // (x) becomes x, recursively
+IntTuple wrap(const IntTuple& t);    // a leaf becomes (leaf)
+IntTuple unwrap(const IntTuple& t);  // (x) becomes x, recursively
 IntTuple append(const IntTuple& t, const IntTuple& x);
 IntTuple prepend(const IntTuple& t, const IntTuple& x);
 // Pad to rank n with x (append<N> / prepend<N>); a leaf with n == 1 stays.
@@ -347,7 +349,9 @@ IntTuple idx2crd(const IntTuple& idx, const IntTuple& shape, const IntTuple& str
 // `current` and the shapes before them are.
 IntTuple compact_col_major(const IntTuple& shape, Integer current = {1, false});
 IntTuple compact_row_major(const IntTuple& shape, Integer current = {1, false});
-inline IntTuple compact_col_major(const IntTuple& shape, int64_t current) { return compact_col_major(shape, Integer{current, false}); }
+inline IntTuple compact_col_major(const IntTuple& shape, int64_t current) {
+  return compact_col_major(shape, Integer{current, false});
+}
 // Strides ordered by `order` (a tuple congruent to shape, or an int).
 IntTuple compact_order(const IntTuple& shape, const IntTuple& order);
 // E<i,...> strides for every leaf of shape (make_basis_like).

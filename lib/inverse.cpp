@@ -65,7 +65,8 @@ Layout left_inverse(const Layout& l) {
   const TNode* lshape = c.shape();
   const TNode* lstride = c.stride();
   for (size_t i = 0; i < c.count; ++i)
-    if (lstride[i].is_dynamic()) throw Error("left_inverse requires static strides (CuTe's static_assert), got " + to_string(l, true));
+    if (lstride[i].is_dynamic())
+      throw Error("left_inverse requires static strides (CuTe's static_assert), got " + to_string(l, true));
   const Leaves preprod = prefix_products(lshape, c.count);
   const SmallVec<size_t, 32> order = detail::exchange_sort_by_stride(lstride, c.count);
   Leaves rshape, rstride;

@@ -233,7 +233,9 @@ Layout upcast_impl(const IntTuple& shape, const IntTuple& stride, int64_t n) {
   }
   int64_t d = stride.value();
   if (d == 0) return Layout(shape, stride);
-  if (d % n != 0 && n % d != 0) throw Error("upcast<" + std::to_string(n) + ">: stride " + std::to_string(d) + " violates the divisibility condition");
+  if (d % n != 0 && n % d != 0)
+    throw Error("upcast<" + std::to_string(n) + ">: stride " + std::to_string(d) +
+                " violates the divisibility condition");
   return Layout(ceil_div(shape, IntTuple(ceil_div(n, abs_checked(d)))),
                 IntTuple::scaled_basis(signum(d) * ceil_div(abs_checked(d), n), stride.basis()));
 }
@@ -244,10 +246,10 @@ Layout downcast_impl(const IntTuple& shape, const IntTuple& stride, int64_t n) {
     for (size_t i = 0; i < shape.rank(); ++i) out.push_back(downcast_impl(shape[i], stride[i], n));
     return make_layout(out);
   }
-  if (stride.is_integer() && (stride.value() == 1 || stride.value() == -1)) return Layout(checked_mul(shape.value(), n), stride);
+  if (stride.is_integer() && (stride.value() == 1 || stride.value() == -1))
+    return Layout(checked_mul(shape.value(), n), stride);
   return Layout(shape, leaf_mul(stride, n));
 }
-
 
 }  // namespace
 
@@ -261,7 +263,8 @@ Layout downcast(const Layout& l, int64_t n) {
   // CuTe: static_assert(has_int1<Stride>), some stride is exactly _1
   auto strides = flatten_leaves(l.stride);
   if (std::none_of(strides.begin(), strides.end(), [](const IntTuple& d) { return is_int(d, 1); }))
-    throw Error("downcast<" + std::to_string(n) + ">: " + to_string(l) + " has no stride-1 mode (downcast requires adjacent elements)");
+    throw Error("downcast<" + std::to_string(n) + ">: " + to_string(l) +
+                " has no stride-1 mode (downcast requires adjacent elements)");
   return downcast_impl(l.shape, l.stride, n);
 }
 

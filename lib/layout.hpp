@@ -29,7 +29,7 @@ struct Layout {
   IntTuple shape{1};
   IntTuple stride{0};
 
-  Layout() = default;  // _1:_0
+  Layout() = default;                                     // _1:_0
   Layout(const IntTuple& shape, const IntTuple& stride);  // throws unless congruent
   Layout(IntTuple&& shape, IntTuple&& stride);
   bool operator==(const Layout& other) const { return shape == other.shape && stride == other.stride; }
@@ -70,14 +70,14 @@ inline bool has_dynamic(const Layout& l) {
 
 // --- structure ---------------------------------------------------------------------
 inline int64_t size(const Layout& l) { return size(l.shape); }
-int64_t cosize(const Layout& l);            // max(L(i)) + 1 over the domain (|strides|)
+int64_t cosize(const Layout& l);  // max(L(i)) + 1 over the domain (|strides|)
 // size and cosize with CuTe's static-ness (static when every integer involved is)
 inline Integer size_integer(const Layout& l) { return size_integer(l.shape); }
 Integer cosize_integer(const Layout& l);
 IntTuple coshape(const Layout& l);
 inline size_t rank(const Layout& l) { return l.shape.rank(); }
 inline int depth(const Layout& l) { return depth(l.shape); }
-Layout get(const Layout& l, size_t mode);   // layout<I>(L)
+Layout get(const Layout& l, size_t mode);  // layout<I>(L)
 Layout get(const Layout& l, const std::vector<size_t>& path);
 Layout select(const Layout& l, const std::vector<size_t>& modes);
 Layout take(const Layout& l, size_t begin, size_t end);

@@ -30,7 +30,7 @@ class OwnershipView {
   int64_t num_values() const { return num_values_; }
   std::span<const Owner> owners(int64_t cell) const;  // cell = row + rows*col
   std::span<const Owner> owners(int64_t row, int64_t col) const { return owners(row + rows_ * col); }
-  size_t max_owners() const;     // the most owners any cell has
+  size_t max_owners() const;      // the most owners any cell has
   int64_t unowned_cells() const;  // cells no (thr, val) maps to
 
  private:

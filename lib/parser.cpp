@@ -50,10 +50,40 @@ bool is_two_char_operator(char a, char b) {
 // CuTe's template names: `Name<` after one of these always opens template arguments
 // (a failed parse is an error there, not a comparison `Name < x`).
 bool is_known_template(const std::string& name) {
-  static const char* const names[] = {"Layout", "Shape", "Stride", "Step", "Coord", "Tile", "Int", "C", "Swizzle", "Sw", "S",
-                                      "ComposedLayout", "Copy_Atom", "MMA_Atom", "TiledMMA", "TiledCopy", "get", "size", "rank",
-                                      "depth", "shape", "stride", "take", "select", "group", "upcast", "downcast", "recast_layout",
-                                      "conditional_t", "sizeof_bits", "sizeof_bits_v", "static_cast", "smem_ptr_flag_bits", "tuple"};
+  static const char* const names[] = {"Layout",
+                                      "Shape",
+                                      "Stride",
+                                      "Step",
+                                      "Coord",
+                                      "Tile",
+                                      "Int",
+                                      "C",
+                                      "Swizzle",
+                                      "Sw",
+                                      "S",
+                                      "ComposedLayout",
+                                      "Copy_Atom",
+                                      "MMA_Atom",
+                                      "TiledMMA",
+                                      "TiledCopy",
+                                      "get",
+                                      "size",
+                                      "rank",
+                                      "depth",
+                                      "shape",
+                                      "stride",
+                                      "take",
+                                      "select",
+                                      "group",
+                                      "upcast",
+                                      "downcast",
+                                      "recast_layout",
+                                      "conditional_t",
+                                      "sizeof_bits",
+                                      "sizeof_bits_v",
+                                      "static_cast",
+                                      "smem_ptr_flag_bits",
+                                      "tuple"};
   std::string base = name.substr(name.rfind(':') == std::string::npos ? 0 : name.rfind(':') + 1);
   for (const char* n : names)
     if (base == n) return true;
@@ -72,7 +102,8 @@ std::vector<Token> lex(const std::string& s) {
     }
     if (c == '/' && i + 1 < s.size() && (s[i + 1] == '/' || s[i + 1] == '*')) {  // C++ comments are space
       size_t close = s[i + 1] == '/' ? s.find('\n', i) : s.find("*/", i + 2);
-      if (close == std::string::npos && s[i + 1] == '*') throw Error("unterminated /* comment", static_cast<int64_t>(i));
+      if (close == std::string::npos && s[i + 1] == '*')
+        throw Error("unterminated /* comment", static_cast<int64_t>(i));
       i = close == std::string::npos ? s.size() : close + (s[i + 1] == '/' ? 1 : 2);
       continue;
     }
@@ -94,10 +125,16 @@ std::vector<Token> lex(const std::string& s) {
                             }())) {
       size_t j = (c == '_') ? i + 1 : i;
       int64_t v = 0;
-      int base = (c == '0' && i + 2 < s.size() && (s[i + 1] == 'x' || s[i + 1] == 'X') && std::isxdigit(static_cast<unsigned char>(s[i + 2]))) ? 16 : 10;
+      int base = (c == '0' && i + 2 < s.size() && (s[i + 1] == 'x' || s[i + 1] == 'X') &&
+                  std::isxdigit(static_cast<unsigned char>(s[i + 2])))
+                     ? 16
+                     : 10;
       if (base == 16) j += 2;
-      while (j < s.size() && (base == 16 ? std::isxdigit(static_cast<unsigned char>(s[j])) : std::isdigit(static_cast<unsigned char>(s[j])))) {
-        int digit = std::isdigit(static_cast<unsigned char>(s[j])) ? s[j] - '0' : std::tolower(static_cast<unsigned char>(s[j])) - 'a' + 10;
+      while (j < s.size() && (base == 16 ? std::isxdigit(static_cast<unsigned char>(s[j]))
+                                         : std::isdigit(static_cast<unsigned char>(s[j])))) {
+        int digit = std::isdigit(static_cast<unsigned char>(s[j]))
+                        ? s[j] - '0'
+                        : std::tolower(static_cast<unsigned char>(s[j])) - 'a' + 10;
         if (__builtin_mul_overflow(v, base, &v) || __builtin_add_overflow(v, digit, &v))
           throw Error("integer too large (the limit is 2^63-1)", static_cast<int64_t>(i));
         ++j;
@@ -153,7 +190,9 @@ class Parser {
       throw;
     }
     while (is_punct(";") && peek(1).kind == Token::Kind::kEnd) next();  // C++ as written: a trailing `;`
-    if (is_punct(";")) fail("unexpected character ';' (several statements are a snippet: give them to cutevis eval, layout, ...)", peek());
+    if (is_punct(";"))
+      fail("unexpected character ';' (several statements are a snippet: give them to cutevis eval, layout, ...)",
+           peek());
     if (peek().kind != Token::Kind::kEnd) {
       if (pending_template_error_) throw *pending_template_error_;
       if (is_punct(")") || is_punct("]") || is_punct("}") || is_punct(">"))
@@ -167,7 +206,9 @@ class Parser {
   const Token& peek(size_t k = 0) const { return toks_[std::min(pos_ + k, toks_.size() - 1)]; }
   const Token& next() { return toks_[pos_ < toks_.size() - 1 ? pos_++ : pos_]; }
   bool is_punct(const char* p, size_t k = 0) const { return peek(k).kind == Token::Kind::kPunct && peek(k).text == p; }
-  [[noreturn]] void fail(const std::string& msg, const Token& at) const { throw Error(msg, static_cast<int64_t>(at.begin)); }
+  [[noreturn]] void fail(const std::string& msg, const Token& at) const {
+    throw Error(msg, static_cast<int64_t>(at.begin));
+  }
 
   void expect(const char* p, const Token& opener) {
     if (is_punct(p)) {
@@ -176,13 +217,16 @@ class Parser {
     }
     if (peek().kind == Token::Kind::kEnd)
       fail(std::string("unbalanced '") + opener.text + "': expected '" + p + "' before the end", opener);
-    fail(std::string("expected '") + p + "', got '" + (peek().text.empty() ? text_.substr(peek().begin, 1) : peek().text) + "'", peek());
+    fail(std::string("expected '") + p + "', got '" +
+             (peek().text.empty() ? text_.substr(peek().begin, 1) : peek().text) + "'",
+         peek());
   }
 
   struct DepthGuard {
     Parser& p;
     explicit DepthGuard(Parser& parser) : p(parser) {
-      if (++p.depth_ > kFramesPerLevel * (kMaxNesting + 1)) p.fail("expression nested too deeply (more than " + std::to_string(kMaxNesting) + " levels)", p.peek());
+      if (++p.depth_ > kFramesPerLevel * (kMaxNesting + 1))
+        p.fail("expression nested too deeply (more than " + std::to_string(kMaxNesting) + " levels)", p.peek());
     }
     ~DepthGuard() { --p.depth_; }
   };
@@ -257,7 +301,8 @@ class Parser {
     if (t.kind != Token::Kind::kPunct) return "";
     auto adjacent = [&](const char* second) { return is_punct(second, 1) && peek(1).begin == t.end; };
     static const std::vector<std::vector<std::string>> levels = {
-        {"||"}, {"&&"}, {"|"}, {"^"}, {"&"}, {"==", "!="}, {"<", ">", "<=", ">="}, {"<<", ">>"}, {"+", "-"}, {"*", "/", "%"}};
+        {"||"},       {"&&"},     {"|"},          {"^"}, {"&"}, {"==", "!="}, {"<", ">", "<=", ">="},
+        {"<<", ">>"}, {"+", "-"}, {"*", "/", "%"}};
     std::string op = t.text;
     if (op == ">") {
       if (no_greater_) return "";
@@ -275,7 +320,9 @@ class Parser {
     int chain = 0;
     for (std::string op = binary_operator(level); !op.empty(); op = binary_operator(level)) {
       // a left-nested chain: bound it as nesting (the evaluator recurses on it)
-      if (++chain > 5 * kMaxNesting) fail("expression nested too deeply (a chain of more than " + std::to_string(5 * kMaxNesting) + " operators)", peek());
+      if (++chain > 5 * kMaxNesting)
+        fail("expression nested too deeply (a chain of more than " + std::to_string(5 * kMaxNesting) + " operators)",
+             peek());
       next();
       if (op == ">>" || op == ">=") next();
       Node rhs = binary(level + 1);
@@ -286,7 +333,8 @@ class Parser {
 
   // unary := ('-' | '+' | '!' | '~') unary | postfix      (-4 stays the number -4)
   Node unary() {
-    if (is_punct("-") && (peek(1).kind == Token::Kind::kNumber || peek(1).kind == Token::Kind::kEnd)) return postfix(number());
+    if (is_punct("-") && (peek(1).kind == Token::Kind::kNumber || peek(1).kind == Token::Kind::kEnd))
+      return postfix(number());
     for (const char* op : {"-", "+", "!", "~"}) {
       if (!is_punct(op)) continue;
       DepthGuard guard(*this);
@@ -307,7 +355,9 @@ class Parser {
         next();
         if (peek().text == "template") next();
         Node call = name();
-        if (call.call == Node::Call::kNone) fail("member '" + call.name + "' is not a function call; cutevis knows x.shape(), x.stride(), ...", toks_[pos_ - 1]);
+        if (call.call == Node::Call::kNone)
+          fail("member '" + call.name + "' is not a function call; cutevis knows x.shape(), x.stride(), ...",
+               toks_[pos_ - 1]);
         call.begin = n.begin;
         call.args.insert(call.args.begin(), std::move(n));
         n = std::move(call);
@@ -325,7 +375,8 @@ class Parser {
         n = std::move(m);
       } else if (is_punct("(") && n.kind == Node::Kind::kName && n.call != Node::Call::kNone) {
         n = call_operator(std::move(n));  // SmemLayout{}(_,_,0), local_tile(...)(_,_,k): lib/tensor.cpp
-      } else if (n.kind != Node::Kind::kName && (is_punct("{") || is_punct("(")) && is_punct(is_punct("{") ? "}" : ")", 1) &&
+      } else if (n.kind != Node::Kind::kName && (is_punct("{") || is_punct("(")) &&
+                 is_punct(is_punct("{") ? "}" : ")", 1) &&
                  (n.kind == Node::Kind::kScope || n.kind == Node::Kind::kDecltype)) {
         next();  // decltype(E){} and X::type{} are the value itself
         n.end = next().end;
@@ -402,8 +453,7 @@ class Parser {
     DepthGuard guard(*this);
     const Token& t = peek();
     switch (t.kind) {
-      case Token::Kind::kNumber:
-        return number();
+      case Token::Kind::kNumber: return number();
       case Token::Kind::kUnderscore: {
         next();
         Node n;
@@ -412,12 +462,9 @@ class Parser {
         n.end = t.end;
         return n;
       }
-      case Token::Kind::kIdent:
-        return name();
-      case Token::Kind::kEnd:
-        fail("unexpected end of expression", t);
-      case Token::Kind::kPunct:
-        break;
+      case Token::Kind::kIdent: return name();
+      case Token::Kind::kEnd: fail("unexpected end of expression", t);
+      case Token::Kind::kPunct: break;
     }
     if (is_punct("-")) return number();
     if (is_punct(":") && is_punct(":", 1) && peek(2).kind == Token::Kind::kIdent && peek(1).begin == peek().end) {
@@ -433,8 +480,9 @@ class Parser {
       n.children = comma_list(open, ")", n.end);
       // (x) is x inside C++ arithmetic: `(bM + 4) * 2`; a one-element tuple stays a tuple
       // in CuTe's printed notation ((4):(1) is a rank-1 layout)
-      if (n.children.size() == 1 && (n.children[0].kind == Node::Kind::kOperator || n.children[0].kind == Node::Kind::kName ||
-                                     n.children[0].kind == Node::Kind::kDecltype || n.children[0].kind == Node::Kind::kScope))
+      if (n.children.size() == 1 &&
+          (n.children[0].kind == Node::Kind::kOperator || n.children[0].kind == Node::Kind::kName ||
+           n.children[0].kind == Node::Kind::kDecltype || n.children[0].kind == Node::Kind::kScope))
         return std::move(n.children[0]);
       return n;
     }
@@ -445,8 +493,9 @@ class Parser {
   // ident(::ident)* [<targs>] [(args) | {args}]   and smem_ptr[16b](unset)
   Node name() {
     // C++ keywords that only disambiguate: typename X::type, X::template foo<...>, struct X
-    while (peek().kind == Token::Kind::kIdent && (peek().text == "typename" || peek().text == "template" || peek().text == "struct" ||
-                                                  peek().text == "class" || peek().text == "const" || peek().text == "constexpr") &&
+    while (peek().kind == Token::Kind::kIdent &&
+           (peek().text == "typename" || peek().text == "template" || peek().text == "struct" ||
+            peek().text == "class" || peek().text == "const" || peek().text == "constexpr") &&
            peek(1).kind == Token::Kind::kIdent)
       next();
     if (peek().text == "decltype" && is_punct("(", 1)) return decltype_expr();
@@ -455,7 +504,8 @@ class Parser {
     n.begin = peek().begin;
     n.name = next().text;
     n.end = toks_[pos_ - 1].end;
-    if (n.name == "cute" && is_punct(":") && is_punct(":", 1) && peek(2).kind == Token::Kind::kNumber && text_[peek(2).begin] == '_') {
+    if (n.name == "cute" && is_punct(":") && is_punct(":", 1) && peek(2).kind == Token::Kind::kNumber &&
+        text_[peek(2).begin] == '_') {
       next();  // cute::_4 is the static int _4
       next();
       return number();
@@ -505,7 +555,8 @@ class Parser {
       expect(">", open);
       no_greater_ = saved;
       const Token& follower = peek();
-      if (!known && (follower.kind == Token::Kind::kNumber || (follower.kind == Token::Kind::kIdent && follower.text != "o")))
+      if (!known &&
+          (follower.kind == Token::Kind::kNumber || (follower.kind == Token::Kind::kIdent && follower.text != "o")))
         throw Error("not a template argument list", static_cast<int64_t>(open.begin));
       n.has_template_args = true;
       n.template_args = std::move(targs);
@@ -561,8 +612,8 @@ class Parser {
   std::vector<Token> toks_;
   size_t pos_ = 0;
   int depth_ = 0;
-  bool no_greater_ = false;                      // inside <...>: `>` closes, it does not compare
-  std::vector<size_t> failed_templates_;         // `<` tokens already found not to open template arguments
+  bool no_greater_ = false;                        // inside <...>: `>` closes, it does not compare
+  std::vector<size_t> failed_templates_;           // `<` tokens already found not to open template arguments
   std::unique_ptr<Error> pending_template_error_;  // why the first of them failed
 
  public:

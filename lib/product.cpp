@@ -25,13 +25,19 @@ Layout logical_product(const Layout& block, const Tiler& tiler) {
 }
 
 // CuTe: layout.hpp:zipped_product — ((block),(rest))
-Layout zipped_product(const Layout& block, const Tiler& tiler) { return tile_unzip(logical_product(block, tiler), tiler); }
+Layout zipped_product(const Layout& block, const Tiler& tiler) {
+  return tile_unzip(logical_product(block, tiler), tiler);
+}
 
 // CuTe: layout.hpp:tiled_product — ((block),rest0,rest1,...)
-Layout tiled_product(const Layout& block, const Tiler& tiler) { return detail::unpack_second(zipped_product(block, tiler)); }
+Layout tiled_product(const Layout& block, const Tiler& tiler) {
+  return detail::unpack_second(zipped_product(block, tiler));
+}
 
 // CuTe: layout.hpp:flat_product — (block0,block1,...,rest0,rest1,...)
-Layout flat_product(const Layout& block, const Tiler& tiler) { return detail::unpack_both(zipped_product(block, tiler)); }
+Layout flat_product(const Layout& block, const Tiler& tiler) {
+  return detail::unpack_both(zipped_product(block, tiler));
+}
 
 // CuTe: layout.hpp:blocked_product — zip(logical_product(append<R>(A), append<R>(B))): mode i is (A_i, B_i)
 Layout blocked_product(const Layout& block, const Layout& tiler) {
@@ -52,13 +58,15 @@ namespace {
 // `order` null: the tiles repeat column-major (CuTe's default GenColMajor)
 Layout tile_to_shape_impl(const Layout& block, const IntTuple& target_shape, const IntTuple* order) {
   size_t R = target_shape.rank();
-  if (rank(block) > R) throw Error("tile_to_shape: rank of " + to_string(block) + " exceeds rank of " + to_string(target_shape));
+  if (rank(block) > R)
+    throw Error("tile_to_shape: rank of " + to_string(block) + " exceeds rank of " + to_string(target_shape));
   Layout padded = append_to_rank(block, R);
   IntTuple block_shape = product_each(padded.shape);
   IntTuple trg = product_each(target_shape);
   for (size_t i = 0; i < trg.rank() && is_static(trg); ++i)  // CuTe checks a static target only
     if (checked_mod(trg[i].value(), block_shape[i].value()) != 0)
-      throw Error("tile_to_shape: block shape " + to_string(block_shape) + " does not divide the target shape " + to_string(trg));
+      throw Error("tile_to_shape: block shape " + to_string(block_shape) + " does not divide the target shape " +
+                  to_string(trg));
   IntTuple product_shape = ceil_div(trg, block_shape);
   Layout tiles = order ? make_ordered_layout(product_shape, *order) : make_layout(product_shape);
   return blocked_product(padded, tiles);

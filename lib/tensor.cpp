@@ -66,7 +66,8 @@ bool has_underscore(const Value& c) {
 // CuTe's lift_slice: the leaves of `t` paired with an underscore in `c`.
 void lift(const Value& c, const IntTuple& t, std::vector<IntTuple>& out) {
   if (c.is(V::Kind::kTuple)) {
-    if (t.is_leaf() || t.rank() != c.elements().size()) throw Error("slice: coordinate " + c.to_string() + " does not match " + to_string(t));
+    if (t.is_leaf() || t.rank() != c.elements().size())
+      throw Error("slice: coordinate " + c.to_string() + " does not match " + to_string(t));
     for (size_t i = 0; i < t.rank(); ++i) lift(c.elements()[i], t[i], out);
     return;
   }
@@ -165,7 +166,8 @@ Tensor tensor_from(const Value& v) {
 }
 
 AnyLayout slice(const AnyLayout& l, const Value& coord) {
-  if (const Layout* p = std::get_if<Layout>(&l)) return Layout(slice_tuple(coord, p->shape), slice_tuple(coord, p->stride));
+  if (const Layout* p = std::get_if<Layout>(&l))
+    return Layout(slice_tuple(coord, p->shape), slice_tuple(coord, p->stride));
   const ComposedLayout& c = std::get<ComposedLayout>(l);
   const Layout& b = as_layout(c.layout_b(), "a composed layout's inner layout");
   Layout sliced(slice_tuple(coord, b.shape), slice_tuple(coord, b.stride));
@@ -186,7 +188,8 @@ Tensor slice(const Tensor& t, const Value& coord) {
       // ArithTuple iterators add coordinates: idx is a coordinate (a tuple, or one basis leaf)
       std::vector<int64_t> add(t.coord.rank(), 0);
       if (idx.is_tuple()) {
-        for (size_t i = 0; i < idx.rank() && i < add.size(); ++i) add[i] = idx[i].is_leaf() ? IntTuple(idx[i]).value() : 0;
+        for (size_t i = 0; i < idx.rank() && i < add.size(); ++i)
+          add[i] = idx[i].is_leaf() ? IntTuple(idx[i]).value() : 0;
       } else if (idx.basis().depth == 1 && idx.basis().path[0] < add.size()) {
         add[idx.basis().path[0]] = idx.value();
       }
@@ -234,173 +237,210 @@ Tensor local_partition(const Tensor& t, const Layout& tile, int64_t index) {
 
 void register_tensor_names(Registry& r) {
   // local_tile(tensor, tiler, coord[, proj]): the CTA's tile
-  r.add("local_tile", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 3, 4);
-    auto a = ev.eval_args(n);
-    Value tiler = a[1], coord = a[2];
-    if (a.size() == 4) {
-      tiler = dice_value(a[3], tiler.is(V::Kind::kLayout) ? V::from(shape(tiler.any_layout())) : tiler);
-      coord = dice_value(a[3], coord);
-    }
-    return tensor_value(local_tile(tensor_from(a[0]), tiler, coord));
-  }, "local_tile(tensor, tiler, coord[, proj])");
+  r.add(
+      "local_tile",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 3, 4);
+        auto a = ev.eval_args(n);
+        Value tiler = a[1], coord = a[2];
+        if (a.size() == 4) {
+          tiler = dice_value(a[3], tiler.is(V::Kind::kLayout) ? V::from(shape(tiler.any_layout())) : tiler);
+          coord = dice_value(a[3], coord);
+        }
+        return tensor_value(local_tile(tensor_from(a[0]), tiler, coord));
+      },
+      "local_tile(tensor, tiler, coord[, proj])");
   // local_partition(tensor, thr_layout, thr_idx[, proj]): one thread's elements
-  r.add("local_partition", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 3, 4);
-    auto a = ev.eval_args(n);
-    Layout tile = a[1].to_layout();
-    if (a.size() == 4) tile = Layout(dice_tuple(a[3], tile.shape), dice_tuple(a[3], tile.stride));
-    return tensor_value(local_partition(tensor_from(a[0]), tile, a[2].as_int()));
-  }, "local_partition(tensor, thr_layout, thr_idx[, proj])");
+  r.add(
+      "local_partition",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 3, 4);
+        auto a = ev.eval_args(n);
+        Layout tile = a[1].to_layout();
+        if (a.size() == 4) tile = Layout(dice_tuple(a[3], tile.shape), dice_tuple(a[3], tile.stride));
+        return tensor_value(local_partition(tensor_from(a[0]), tile, a[2].as_int()));
+      },
+      "local_partition(tensor, thr_layout, thr_idx[, proj])");
   // make_gmem_ptr<T>(p), make_smem_ptr<T>(p), make_tmem_ptr<T>(p): the argument is named, not evaluated
   for (auto [name, space] : {std::pair<const char*, Tensor::Space>{"make_gmem_ptr", Tensor::Space::kGmem},
-                             {"make_smem_ptr", Tensor::Space::kSmem}, {"make_tmem_ptr", Tensor::Space::kTmem}}) {
+                             {"make_smem_ptr", Tensor::Space::kSmem},
+                             {"make_tmem_ptr", Tensor::Space::kTmem}}) {
     Tensor::Space sp = space;  // clang 14 cannot capture a structured binding
-    r.add(name, [sp](Evaluator& ev, const Node& n) {
-      ev.expect_args(n, 0, 1);
-      Tensor t;
-      t.space = sp;
-      if (n.template_args.size() == 1) {
-        Value ty = ev.eval(n.template_args[0]);
-        if (!ty.is(V::Kind::kType)) ev.fail(n.template_args[0], n.name + "<T>: T must be an element type such as half_t, got " + ty.describe());
-        t.element = ty.type();
-      }
-      t.base = n.args.empty() ? "" : ev.text_of(n.args[0]);
-      return V::object(std::make_shared<PointerObject>(t));
-    }, std::string(name) + "<T>(ptr)");
+    r.add(
+        name,
+        [sp](Evaluator& ev, const Node& n) {
+          ev.expect_args(n, 0, 1);
+          Tensor t;
+          t.space = sp;
+          if (n.template_args.size() == 1) {
+            Value ty = ev.eval(n.template_args[0]);
+            if (!ty.is(V::Kind::kType))
+              ev.fail(n.template_args[0],
+                      n.name + "<T>: T must be an element type such as half_t, got " + ty.describe());
+            t.element = ty.type();
+          }
+          t.base = n.args.empty() ? "" : ev.text_of(n.args[0]);
+          return V::object(std::make_shared<PointerObject>(t));
+        },
+        std::string(name) + "<T>(ptr)");
   }
   // make_tensor(ptr, layout | shape[, stride | LayoutLeft/LayoutRight]) and make_tensor<T>(layout | shape)
-  r.add("make_tensor", [](Evaluator& ev, const Node& n) {
-    Tensor t;
-    size_t first = 0;
-    if (n.template_args.size() == 1) {
-      Value ty = ev.eval(n.template_args[0]);
-      if (!ty.is(V::Kind::kType)) ev.fail(n.template_args[0], "make_tensor<T>: T must be an element type such as float, got " + ty.describe());
-      t.element = ty.type();
-      t.space = Tensor::Space::kRmem;
-      ev.expect_args(n, 1, 2);
-    } else {
-      ev.expect_args(n, 2, 3);
-      first = 1;
-      Value p;
-      bool named = false;
-      try {
-        p = ev.eval(n.args[0]);
-      } catch (const UnknownName&) {
-        named = true;  // a kernel's pointer (ptr_A, params.ptr): its name is all we have
-      }
-      if (named || p.is(V::Kind::kInt)) {
-        t.base = ev.text_of(n.args[0]);
-      } else if (const Tensor* ptr = as_pointer(p)) {
-        t = *ptr;
-      } else if (const Tensor* other = as_tensor(p)) {
-        t = *other;  // make_tensor(tensor.data(), ...) is written as the tensor's iterator
-      } else {
-        ev.fail(n.args[0], "make_tensor's first argument is a pointer (make_gmem_ptr<T>(p), make_smem_ptr(p), a name), got " + p.describe());
-      }
-    }
-    std::vector<Value> rest;
-    for (size_t i = first; i < n.args.size(); ++i) rest.push_back(ev.eval(n.args[i]));
-    if (rest.size() == 1) {
-      t.layout = rest[0].to_any_layout();
-      const auto* c = std::get_if<ComposedLayout>(&t.layout);
-      if (c && c->smem_bits() != 0 && c->a_is_swizzle() && (t.space == Tensor::Space::kSmem || t.space == Tensor::Space::kPointer)) {
-        t.swizzled = true;  // Sw o smem_ptr[16b](unset) o L over a pointer: the swizzle moves into the pointer
-        t.swizzle = c->swizzle();
-        t.space = Tensor::Space::kSmem;
-        if (t.element.bits == 0) t.element.bits = c->smem_bits();
-        AnyLayout inner = c->layout_b();
-        t.layout = inner;
-      }
-    } else {
-      IntTuple shape = rest[0].to_int_tuple();
-      if (rest[1].is(V::Kind::kTag)) {
-        const std::string& tag = rest[1].tag();
-        if (tag == "LayoutRight" || tag == "GenRowMajor") t.layout = make_layout_right(shape);
-        else if (tag == "LayoutLeft" || tag == "GenColMajor") t.layout = make_layout(shape);
-        else ev.fail(n.args.back(), "make_tensor: a major-ness is LayoutLeft or LayoutRight, got " + tag);
-      } else {
-        t.layout = make_layout(shape, rest[1].to_int_tuple());
-      }
-    }
-    return tensor_value(std::move(t));
-  }, "make_tensor(ptr, layout) / make_tensor(ptr, shape[, stride]) / make_tensor<T>(layout)");
-  r.add("make_identity_tensor", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 1, 1);
-    IntTuple shape = ev.eval_args(n)[0].to_int_tuple();
-    Tensor t;
-    t.space = Tensor::Space::kCounting;
-    std::vector<IntTuple> zeros(shape.is_leaf() ? 1 : shape.rank(), IntTuple(0));
-    t.coord = IntTuple::tuple(std::move(zeros));
-    t.layout = make_identity_layout(shape);
-    return tensor_value(std::move(t));
-  }, "make_identity_tensor(shape)");
+  r.add(
+      "make_tensor",
+      [](Evaluator& ev, const Node& n) {
+        Tensor t;
+        size_t first = 0;
+        if (n.template_args.size() == 1) {
+          Value ty = ev.eval(n.template_args[0]);
+          if (!ty.is(V::Kind::kType))
+            ev.fail(n.template_args[0],
+                    "make_tensor<T>: T must be an element type such as float, got " + ty.describe());
+          t.element = ty.type();
+          t.space = Tensor::Space::kRmem;
+          ev.expect_args(n, 1, 2);
+        } else {
+          ev.expect_args(n, 2, 3);
+          first = 1;
+          Value p;
+          bool named = false;
+          try {
+            p = ev.eval(n.args[0]);
+          } catch (const UnknownName&) {
+            named = true;  // a kernel's pointer (ptr_A, params.ptr): its name is all we have
+          }
+          if (named || p.is(V::Kind::kInt)) {
+            t.base = ev.text_of(n.args[0]);
+          } else if (const Tensor* ptr = as_pointer(p)) {
+            t = *ptr;
+          } else if (const Tensor* other = as_tensor(p)) {
+            t = *other;  // make_tensor(tensor.data(), ...) is written as the tensor's iterator
+          } else {
+            ev.fail(n.args[0],
+                    "make_tensor's first argument is a pointer (make_gmem_ptr<T>(p), make_smem_ptr(p), a name), got " +
+                        p.describe());
+          }
+        }
+        std::vector<Value> rest;
+        for (size_t i = first; i < n.args.size(); ++i) rest.push_back(ev.eval(n.args[i]));
+        if (rest.size() == 1) {
+          t.layout = rest[0].to_any_layout();
+          const auto* c = std::get_if<ComposedLayout>(&t.layout);
+          if (c && c->smem_bits() != 0 && c->a_is_swizzle() &&
+              (t.space == Tensor::Space::kSmem || t.space == Tensor::Space::kPointer)) {
+            t.swizzled = true;  // Sw o smem_ptr[16b](unset) o L over a pointer: the swizzle moves into the pointer
+            t.swizzle = c->swizzle();
+            t.space = Tensor::Space::kSmem;
+            if (t.element.bits == 0) t.element.bits = c->smem_bits();
+            AnyLayout inner = c->layout_b();
+            t.layout = inner;
+          }
+        } else {
+          IntTuple shape = rest[0].to_int_tuple();
+          if (rest[1].is(V::Kind::kTag)) {
+            const std::string& tag = rest[1].tag();
+            if (tag == "LayoutRight" || tag == "GenRowMajor") t.layout = make_layout_right(shape);
+            else if (tag == "LayoutLeft" || tag == "GenColMajor") t.layout = make_layout(shape);
+            else ev.fail(n.args.back(), "make_tensor: a major-ness is LayoutLeft or LayoutRight, got " + tag);
+          } else {
+            t.layout = make_layout(shape, rest[1].to_int_tuple());
+          }
+        }
+        return tensor_value(std::move(t));
+      },
+      "make_tensor(ptr, layout) / make_tensor(ptr, shape[, stride]) / make_tensor<T>(layout)");
+  r.add(
+      "make_identity_tensor",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 1, 1);
+        IntTuple shape = ev.eval_args(n)[0].to_int_tuple();
+        Tensor t;
+        t.space = Tensor::Space::kCounting;
+        std::vector<IntTuple> zeros(shape.is_leaf() ? 1 : shape.rank(), IntTuple(0));
+        t.coord = IntTuple::tuple(std::move(zeros));
+        t.layout = make_identity_layout(shape);
+        return tensor_value(std::move(t));
+      },
+      "make_identity_tensor(shape)");
   // x(coord...) after a value: a tensor or layout sliced (with `_`) or evaluated (lib/parser.cpp's "operator()")
-  r.add("operator()", [](Evaluator& ev, const Node& n) {
-    Value callee = ev.eval(n.children.at(0));
-    Value coord = coord_of(ev.eval_args(n));
-    if (const Tensor* t = as_tensor(callee)) {
-      if (!has_underscore(coord)) ev.fail(n, "indexing a tensor reads memory cutevis does not have; slice it with `_`: tensor(_,_,k)");
-      return tensor_value(slice(*t, coord));
-    }
-    if (!callee.is(V::Kind::kLayout)) ev.fail(n.children[0], "only a layout or a tensor can be called with a coordinate, got " + callee.describe());
-    if (has_underscore(coord)) return V::layout(slice(callee.any_layout(), coord));
-    const AnyLayout& l = callee.any_layout();
-    if (const Layout* p = std::get_if<Layout>(&l)) {
-      IntTuple c = coord.to_int_tuple(), idx = crd2idx(c, p->shape, p->stride);
-      return V::from(has_dynamic(c) ? make_dynamic(idx) : idx);  // a run-time coordinate gives a run-time index
-    }
-    if (coord.is(V::Kind::kInt)) return V::integer(evaluate(l, coord.as_int()));
-    ev.fail(n, "a composed layout is evaluated at an index here: L(i)");
-  }, "x(coord...)");
+  r.add(
+      "operator()",
+      [](Evaluator& ev, const Node& n) {
+        Value callee = ev.eval(n.children.at(0));
+        Value coord = coord_of(ev.eval_args(n));
+        if (const Tensor* t = as_tensor(callee)) {
+          if (!has_underscore(coord))
+            ev.fail(n, "indexing a tensor reads memory cutevis does not have; slice it with `_`: tensor(_,_,k)");
+          return tensor_value(slice(*t, coord));
+        }
+        if (!callee.is(V::Kind::kLayout))
+          ev.fail(n.children[0], "only a layout or a tensor can be called with a coordinate, got " + callee.describe());
+        if (has_underscore(coord)) return V::layout(slice(callee.any_layout(), coord));
+        const AnyLayout& l = callee.any_layout();
+        if (const Layout* p = std::get_if<Layout>(&l)) {
+          IntTuple c = coord.to_int_tuple(), idx = crd2idx(c, p->shape, p->stride);
+          return V::from(has_dynamic(c) ? make_dynamic(idx) : idx);  // a run-time coordinate gives a run-time index
+        }
+        if (coord.is(V::Kind::kInt)) return V::integer(evaluate(l, coord.as_int()));
+        ev.fail(n, "a composed layout is evaluated at an index here: L(i)");
+      },
+      "x(coord...)");
   // tensor.layout(), tensor.data(), shape/stride/size/rank of a tensor
   if (const Builtin* base = r.find("layout")) {
     Builtin plain = *base;
-    r.add("layout", [plain](Evaluator& ev, const Node& n) {
-      if (n.args.size() == 1 && !n.has_template_args) {
-        Value v = ev.eval(n.args[0]);
-        if (const Tensor* t = as_tensor(v)) return V::layout(t->layout);
-        return v;
-      }
-      if (n.args.size() == 1) {
-        Value v = ev.eval(n.args[0]);
-        if (const Tensor* t = as_tensor(v)) {
-          AnyLayout l = t->layout;
-          for (const auto& i : ev.eval_template_args(n)) l = get(l, static_cast<size_t>(i.as_int()));
-          return V::layout(l);
-        }
-      }
-      return plain(ev, n);
-    }, r.signature("layout"));
+    r.add(
+        "layout",
+        [plain](Evaluator& ev, const Node& n) {
+          if (n.args.size() == 1 && !n.has_template_args) {
+            Value v = ev.eval(n.args[0]);
+            if (const Tensor* t = as_tensor(v)) return V::layout(t->layout);
+            return v;
+          }
+          if (n.args.size() == 1) {
+            Value v = ev.eval(n.args[0]);
+            if (const Tensor* t = as_tensor(v)) {
+              AnyLayout l = t->layout;
+              for (const auto& i : ev.eval_template_args(n)) l = get(l, static_cast<size_t>(i.as_int()));
+              return V::layout(l);
+            }
+          }
+          return plain(ev, n);
+        },
+        r.signature("layout"));
   }
   for (const char* name : {"shape", "stride", "size", "rank", "cosize", "depth"}) {
     const Builtin* base = r.find(name);
     if (!base) continue;
     Builtin plain = *base;
     std::string fn = name;
-    r.add(name, [plain, fn](Evaluator& ev, const Node& n) {
-      if (n.args.size() == 1 && n.args[0].kind == Node::Kind::kName) {
-        // only a name or call may be a tensor; evaluate once and answer from its layout
-        Value v = ev.eval(n.args[0]);
-        if (const Tensor* t = as_tensor(v)) {
-          AnyLayout l = t->layout;
-          for (const auto& i : ev.eval_template_args(n)) l = get(l, static_cast<size_t>(i.as_int()));
-          if (fn == "shape") return V::from(shape(l));
-          if (fn == "stride") return V::from(as_layout(l, "stride of a tensor").stride);
-          if (fn == "size") return V::integer(size_integer(shape(l)));
-          if (fn == "rank") return V::integer(static_cast<int64_t>(rank(l)));
-          if (fn == "depth") return V::integer(depth(l));
-          return V::integer(cosize(l));
-        }
-      }
-      return plain(ev, n);
-    }, r.signature(name));
+    r.add(
+        name,
+        [plain, fn](Evaluator& ev, const Node& n) {
+          if (n.args.size() == 1 && n.args[0].kind == Node::Kind::kName) {
+            // only a name or call may be a tensor; evaluate once and answer from its layout
+            Value v = ev.eval(n.args[0]);
+            if (const Tensor* t = as_tensor(v)) {
+              AnyLayout l = t->layout;
+              for (const auto& i : ev.eval_template_args(n)) l = get(l, static_cast<size_t>(i.as_int()));
+              if (fn == "shape") return V::from(shape(l));
+              if (fn == "stride") return V::from(as_layout(l, "stride of a tensor").stride);
+              if (fn == "size") return V::integer(size_integer(shape(l)));
+              if (fn == "rank") return V::integer(static_cast<int64_t>(rank(l)));
+              if (fn == "depth") return V::integer(depth(l));
+              return V::integer(cosize(l));
+            }
+          }
+          return plain(ev, n);
+        },
+        r.signature(name));
   }
-  r.add("data", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 1, 1);
-    Tensor t = tensor_from(ev.eval_args(n)[0]);
-    return V::object(std::make_shared<PointerObject>(t));
-  }, "tensor.data()");
+  r.add(
+      "data",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 1, 1);
+        Tensor t = tensor_from(ev.eval_args(n)[0]);
+        return V::object(std::make_shared<PointerObject>(t));
+      },
+      "tensor.data()");
 }
 
 }  // namespace cutevis

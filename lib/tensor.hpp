@@ -21,13 +21,13 @@ namespace cutevis {
 struct Tensor {
   enum class Space { kPointer, kGmem, kSmem, kRmem, kTmem, kCounting };
   Space space = Space::kPointer;
-  std::string base;        // the pointer as written ("ptr_A"), "" for an owning (register) tensor
-  ValueType element;       // bits == 0: the element type is not known (make_tensor(ptr, ...) of an untyped name)
-  int64_t offset = 0;      // pointer iterators: elements past `base`
-  IntTuple coord;          // counting iterators: the ArithTuple coordinate
+  std::string base;    // the pointer as written ("ptr_A"), "" for an owning (register) tensor
+  ValueType element;   // bits == 0: the element type is not known (make_tensor(ptr, ...) of an untyped name)
+  int64_t offset = 0;  // pointer iterators: elements past `base`
+  IntTuple coord;      // counting iterators: the ArithTuple coordinate
   AnyLayout layout;
-  bool swizzled = false;   // smem_ptr_swizzle: make_tensor(smem_ptr, Sw o smem_ptr_flag o L) moves the swizzle
-  Swizzle swizzle;         // into the pointer (CuTe's pointer_flagged.hpp) and keeps L as the layout
+  bool swizzled = false;  // smem_ptr_swizzle: make_tensor(smem_ptr, Sw o smem_ptr_flag o L) moves the swizzle
+  Swizzle swizzle;        // into the pointer (CuTe's pointer_flagged.hpp) and keeps L as the layout
 };
 
 // CuTe's print(Tensor): `gmem_ptr[16b](ptr_A) o (M,K):(K,_1)` (underscore: CuTe's `_N` static marks).

@@ -62,10 +62,8 @@ IntTuple Tiler::profile() const {
 
 std::string to_string(const Tiler& tiler, bool underscore) {
   switch (tiler.kind()) {
-    case Tiler::Kind::kUnderscore:
-      return "_";
-    case Tiler::Kind::kLayout:
-      return to_string(tiler.layout(), underscore);
+    case Tiler::Kind::kUnderscore: return "_";
+    case Tiler::Kind::kLayout: return to_string(tiler.layout(), underscore);
     case Tiler::Kind::kTuple: {
       std::string s = "(";
       for (size_t i = 0; i < tiler.modes().size(); ++i) {
@@ -77,7 +75,6 @@ std::string to_string(const Tiler& tiler, bool underscore) {
   }
   return "";
 }
-
 
 // --- applying a tiler ------------------------------------------------------------------
 
@@ -104,14 +101,14 @@ void zip2_split(const TNode* s, const TNode* d, const TNode* guide, LayoutBuilde
   second.close();
 }
 
-
 }  // namespace
 
 // CuTe: layout.hpp:tile_unzip — zip2_by(L, tiler): ((tile modes),(rest modes))
 Layout tile_unzip(const Layout& l, const Tiler& tiler) {
   IntTuple guide = tiler.profile();
   if (guide.is_leaf()) {
-    if (l.shape.rank() != 2 || l.shape.is_leaf()) throw Error("zip2_by: expected a rank-2 mode, got " + to_string(l.stride));
+    if (l.shape.rank() != 2 || l.shape.is_leaf())
+      throw Error("zip2_by: expected a rank-2 mode, got " + to_string(l.stride));
     return l;
   }
   Layout first, second;
@@ -135,7 +132,8 @@ Layout by_tiler(const Layout& l, const Tiler& tiler, Layout (*op)(const Layout&,
                 Layout (*by_layout)(const Layout&, const Layout&)) {
   if (tiler.is_underscore()) return l;
   if (tiler.is_layout()) return by_layout(l, tiler.layout());
-  if (tiler.rank() > rank(l)) throw Error("tiler " + to_string(tiler) + " has more modes than the layout " + to_string(l));
+  if (tiler.rank() > rank(l))
+    throw Error("tiler " + to_string(tiler) + " has more modes than the layout " + to_string(l));
   Layout result;
   LayoutBuilder out(result);
   out.open();

@@ -21,7 +21,8 @@ std::string render_cairo(const Scene& scene, Format format, const RenderOptions&
 std::string render_svg(const Scene& scene, const RenderOptions& options);
 // The default SVG; interactive: for the HTML page.  Given cells_json, a big page's
 // cells are written there as data instead of as elements (see svg.cpp).
-std::string svg_document(const Scene& scene, const RenderOptions& options, bool interactive, std::string* cells_json = nullptr);
+std::string svg_document(const Scene& scene, const RenderOptions& options, bool interactive,
+                         std::string* cells_json = nullptr);
 std::string render_html(const Scene& scene, const RenderOptions& options);
 
 // --- shared helpers -------------------------------------------------------------------------

@@ -9,11 +9,11 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
 #include <exception>
 #include <mutex>
 #include <thread>
-#include <cstdio>
-#include <cstring>
 
 #include "lib/error.hpp"
 #include "renderers/backends.hpp"
@@ -51,31 +51,31 @@ namespace {
 // fontconfig, freetype …) cost every cutevis process ~2 ms of start-up, while only
 // --png and --pdf need them.  The table names each function we call.
 #define CUTEVIS_CAIRO_FUNCTIONS(X) \
-  X(create) \
-  X(destroy) \
-  X(fill) \
-  X(image_surface_create) \
-  X(image_surface_get_data) \
-  X(image_surface_get_stride) \
-  X(move_to) \
-  X(paint) \
+  X(create)                        \
+  X(destroy)                       \
+  X(fill)                          \
+  X(image_surface_create)          \
+  X(image_surface_get_data)        \
+  X(image_surface_get_stride)      \
+  X(move_to)                       \
+  X(paint)                         \
   X(pdf_surface_create_for_stream) \
-  X(rectangle) \
-  X(rel_line_to) \
-  X(scale) \
-  X(translate) \
-  X(select_font_face) \
-  X(set_font_size) \
-  X(set_line_width) \
-  X(set_source_rgb) \
-  X(show_text) \
-  X(status) \
-  X(status_to_string) \
-  X(stroke) \
-  X(surface_destroy) \
-  X(surface_finish) \
-  X(surface_flush) \
-  X(surface_status) \
+  X(rectangle)                     \
+  X(rel_line_to)                   \
+  X(scale)                         \
+  X(translate)                     \
+  X(select_font_face)              \
+  X(set_font_size)                 \
+  X(set_line_width)                \
+  X(set_source_rgb)                \
+  X(show_text)                     \
+  X(status)                        \
+  X(status_to_string)              \
+  X(stroke)                        \
+  X(surface_destroy)               \
+  X(surface_finish)                \
+  X(surface_flush)                 \
+  X(surface_status)                \
   X(text_extents)
 
 struct CairoApi {
@@ -91,9 +91,9 @@ const CairoApi& cairo() {
     if (!lib) return nullptr;
     auto* a = new CairoApi;
     bool ok = true;
-#define CUTEVIS_CAIRO_BIND(f) \
-    a->f = reinterpret_cast<decltype(a->f)>(dlsym(lib, "cairo_" #f)); \
-    ok = ok && a->f != nullptr;
+#define CUTEVIS_CAIRO_BIND(f)                                       \
+  a->f = reinterpret_cast<decltype(a->f)>(dlsym(lib, "cairo_" #f)); \
+  ok = ok && a->f != nullptr;
     CUTEVIS_CAIRO_FUNCTIONS(CUTEVIS_CAIRO_BIND)
 #undef CUTEVIS_CAIRO_BIND
     if (!ok) {
@@ -103,22 +103,23 @@ const CairoApi& cairo() {
     return a;
   }();
   if (!api)
-    throw Error("PNG and PDF output need the Cairo library (libcairo.so.2), which could not be loaded "
-                "(Debian: apt-get install libcairo2); --svg and --tex need nothing");
+    throw Error(
+        "PNG and PDF output need the Cairo library (libcairo.so.2), which could not be loaded "
+        "(Debian: apt-get install libcairo2); --svg and --tex need nothing");
   return *api;
 }
 
 const char* kFont = "DejaVu Sans Mono";
 constexpr double kMargin = 12;
 constexpr double kTitleFont = 16, kLegendFont = 13, kCaptionFont = 15;
-constexpr double kBandBytes = 48e6;    // PNG: drawn in bands of at most this many bytes
+constexpr double kBandBytes = 48e6;  // PNG: drawn in bands of at most this many bytes
 
 // Everything in units: PNG pixels at scale 1, PDF points.  The surface is `scale` times larger.
 struct Geometry {
   double cell = 0;
   double width = 0, height = 0;
   double title_h = 0, legend_line = 0;
-  double x0 = 0, y0 = 0;  // canvas position of scene cell corner (0,0)
+  double x0 = 0, y0 = 0;           // canvas position of scene cell corner (0,0)
   std::vector<double> label_font;  // per panel; below kMinLabelPx: no labels
   double axis_font = 0;
   bool axis_labels = true;
@@ -129,7 +130,8 @@ struct Geometry {
 void set_rgb(cairo_t* cr, const Rgb& c) { cairo().set_source_rgb(cr, c.r / 255.0, c.g / 255.0, c.b / 255.0); }
 
 double text_width(cairo_t* cr, const std::string& s, double size, bool bold) {
-  cairo().select_font_face(cr, kFont, CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+  cairo().select_font_face(cr, kFont, CAIRO_FONT_SLANT_NORMAL,
+                           bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
   cairo().set_font_size(cr, size);
   cairo_text_extents_t e;
   cairo().text_extents(cr, s.c_str(), &e);
@@ -188,8 +190,9 @@ Geometry layout(const Scene& scene, Format format, const RenderOptions& opt) {
   g.axis_labels = g.axis_font >= kMinLabelPx - 1 - 1e-9;
   if (!limit_note.empty()) g.legend.push_back(limit_note);
   if (!unlabelled.empty())
-    g.legend.push_back("labels omitted (" + unlabelled + "): cells of " + number(g.cell) + (format == Format::kPng ? " px" : " pt") +
-                       " are too small for " + number(kMinLabelPx) + " px labels; use --svg or --html (every owner on hover)" +
+    g.legend.push_back("labels omitted (" + unlabelled + "): cells of " + number(g.cell) +
+                       (format == Format::kPng ? " px" : " pt") + " are too small for " + number(kMinLabelPx) +
+                       " px labels; use --svg or --html (every owner on hover)" +
                        (opt.cell > 0 ? " or a larger --cell" : ""));
   g.width = std::ceil(std::max(cols * g.cell, text_w) + 2 * kMargin);
   g.height = std::ceil(rows * g.cell + text_h + 2 * kMargin);
@@ -230,7 +233,8 @@ void draw(cairo_t* cr, const Scene& scene, const Geometry& g, double top, double
         while (c + run < p.cols && p.cell(r, c + run).fill == fill) ++run;
         if (fill != Rgb{}) {
           set_rgb(cr, fill);
-          cairo().rectangle(cr, px + static_cast<double>(c) * u, py + static_cast<double>(r) * u, static_cast<double>(run) * u, u);
+          cairo().rectangle(cr, px + static_cast<double>(c) * u, py + static_cast<double>(r) * u,
+                            static_cast<double>(run) * u, u);
           cairo().fill(cr);
         }
         c += run;
@@ -273,7 +277,8 @@ void draw(cairo_t* cr, const Scene& scene, const Geometry& g, double top, double
           if (cell.emphasis == Emphasis::kFaded) set_rgb(cr, kFadedText);
           else cairo().set_source_rgb(cr, 0, 0, 0);
           lines = split_lines(cell.label);
-          centred(cr, px + (static_cast<double>(c) + 0.5) * u, py + (static_cast<double>(r) + 0.5) * u, g.label_font[i], lines, 0.6);
+          centred(cr, px + (static_cast<double>(c) + 0.5) * u, py + (static_cast<double>(r) + 0.5) * u, g.label_font[i],
+                  lines, 0.6);
         }
     }
     cairo().set_source_rgb(cr, 0, 0, 0);
@@ -281,11 +286,13 @@ void draw(cairo_t* cr, const Scene& scene, const Geometry& g, double top, double
       if (p.row_axis.side != AxisLabels::Side::kNone) {
         const double cx = p.row_axis.side == AxisLabels::Side::kRight ? px + w + u / 2 : px - u / 2;
         for (int64_t r = r_lo; r < r_hi; ++r)
-          centred(cr, cx, py + (static_cast<double>(r) + 0.5) * u, g.axis_font, {p.row_axis.text[static_cast<size_t>(r)]}, 0.6);
+          centred(cr, cx, py + (static_cast<double>(r) + 0.5) * u, g.axis_font,
+                  {p.row_axis.text[static_cast<size_t>(r)]}, 0.6);
       }
       if (p.col_axis.side == AxisLabels::Side::kTop && py - u < bottom && py > top)
         for (int64_t c = 0; c < p.cols; ++c)
-          centred(cr, px + (static_cast<double>(c) + 0.5) * u, py - u / 2, g.axis_font, {p.col_axis.text[static_cast<size_t>(c)]}, 0.6);
+          centred(cr, px + (static_cast<double>(c) + 0.5) * u, py - u / 2, g.axis_font,
+                  {p.col_axis.text[static_cast<size_t>(c)]}, 0.6);
     }
     if (!p.caption.empty()) {
       cairo().select_font_face(cr, kFont, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
@@ -337,7 +344,8 @@ cairo_status_t append_bytes(void* closure, const unsigned char* data, unsigned i
 }
 
 void check(cairo_status_t status, const char* what) {
-  if (status != CAIRO_STATUS_SUCCESS) throw Error(std::string("Cairo failed to ") + what + ": " + cairo().status_to_string(status));
+  if (status != CAIRO_STATUS_SUCCESS)
+    throw Error(std::string("Cairo failed to ") + what + ": " + cairo().status_to_string(status));
 }
 
 // One band of the image, filtered and deflated on its own (a raw deflate stream
@@ -398,7 +406,8 @@ Band encode_band(const unsigned char* data, int stride, int width, int rows, boo
 
 // The PNG, drawn in bands by a few threads, each with its own surface.
 std::string render_png(const Scene& scene, const Geometry& g) {
-  const int width = static_cast<int>(std::ceil(g.width * g.scale)), height = static_cast<int>(std::ceil(g.height * g.scale));
+  const int width = static_cast<int>(std::ceil(g.width * g.scale)),
+            height = static_cast<int>(std::ceil(g.height * g.scale));
   const int band_rows = std::clamp(static_cast<int>(kBandBytes / (4.0 * width)), 16, height);
   const int bands = (height + band_rows - 1) / band_rows;
   std::vector<Band> encoded(static_cast<size_t>(bands));
@@ -420,8 +429,9 @@ std::string render_png(const Scene& scene, const Geometry& g) {
         cairo().destroy(cr);
         cr = nullptr;
         cairo().surface_flush(surface);
-        encoded[static_cast<size_t>(k)] = encode_band(cairo().image_surface_get_data(surface), cairo().image_surface_get_stride(surface),
-                                                      width, rows, k == bands - 1);
+        encoded[static_cast<size_t>(k)] =
+            encode_band(cairo().image_surface_get_data(surface), cairo().image_surface_get_stride(surface), width, rows,
+                        k == bands - 1);
       }
     } catch (...) {
       std::lock_guard<std::mutex> hold(failure_lock);
@@ -463,7 +473,8 @@ std::string render_cairo(const Scene& scene, Format format, const RenderOptions&
   const Geometry g = layout(scene, format, options);
   if (format == Format::kPng) return render_png(scene, g);
   std::string bytes;
-  cairo_surface_t* surface = cairo().pdf_surface_create_for_stream(append_bytes, &bytes, g.width * g.scale, g.height * g.scale);
+  cairo_surface_t* surface =
+      cairo().pdf_surface_create_for_stream(append_bytes, &bytes, g.width * g.scale, g.height * g.scale);
   cairo_t* cr = cairo().create(surface);
   try {
     check(cairo().surface_status(surface), "create a surface");

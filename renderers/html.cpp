@@ -424,17 +424,21 @@ std::string render_html(const Scene& scene, const RenderOptions& options) {
   for (const Panel& p : scene.panels) tv |= p.role == PanelRole::kTv;
   Out o;
   o << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-    << "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n"
-    << "<title>" << html_escape(scene.title.empty() ? std::string("cutevis") : scene.title) << "</title>\n<style>" << kStyle
-    << "</style>\n</head>\n<body>\n<div id=\"bar\"><b>cutevis</b>";
+    << "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
+       "script-src 'unsafe-inline'; img-src data:\">\n"
+    << "<title>" << html_escape(scene.title.empty() ? std::string("cutevis") : scene.title) << "</title>\n<style>"
+    << kStyle << "</style>\n</head>\n<body>\n<div id=\"bar\"><b>cutevis</b>";
   if (tv)
     o << "<label>threads <input id=\"threads\" placeholder=\"5, 32-35\" spellcheck=\"false\"></label>"
       << "<button id=\"clear\">clear</button>"
-      << "<label>colour <select id=\"colour\"><option value=\"drawn\">as drawn</option><option value=\"thread\">thread</option>"
-      << "<option value=\"warp\">warp</option><option value=\"value\">value</option><option value=\"none\">none</option></select></label>";
+      << "<label>colour <select id=\"colour\"><option value=\"drawn\">as drawn</option><option "
+         "value=\"thread\">thread</option>"
+      << "<option value=\"warp\">warp</option><option value=\"value\">value</option><option "
+         "value=\"none\">none</option></select></label>";
   else
     o << "<input id=\"threads\" type=\"hidden\"><button id=\"clear\" hidden></button>"
-      << "<select id=\"colour\" hidden><option value=\"drawn\">as drawn</option><option value=\"none\">none</option></select>";
+      << "<select id=\"colour\" hidden><option value=\"drawn\">as drawn</option><option "
+         "value=\"none\">none</option></select>";
   o << "<button id=\"fit\">fit</button><span id=\"count\"></span><span style=\"color:#666\">wheel: zoom, drag: pan"
     << (tv ? ", click a cell: its thread (shift adds)" : "") << "</span></div>\n"
     << "<div id=\"view\"><div id=\"stage\">\n";

@@ -44,9 +44,7 @@ Rgb thread_color(int64_t thread) {
 
 Rgb value_color(int64_t value) { return thread_color(value); }
 
-Rgb warp_color(int64_t warp) {
-  return hsv(static_cast<double>(mod(warp * 3, 8)) / 8.0 + 0.02, 0.45, 1.0);
-}
+Rgb warp_color(int64_t warp) { return hsv(static_cast<double>(mod(warp * 3, 8)) / 8.0 + 0.02, 0.45, 1.0); }
 
 Rgb several_warps_color() { return {200, 200, 200}; }
 
@@ -56,13 +54,9 @@ Rgb bank_color(int64_t bank) {
   return hsv(static_cast<double>(mod(b * 5, 16)) / 16.0, b < 16 ? 0.30 : 0.55, b < 16 ? 1.0 : 0.93);
 }
 
-Rgb category_color(int64_t k) {
-  return hsv(static_cast<double>(mod(k * 5, 12)) / 12.0, k / 12 % 2 ? 0.55 : 0.35, 1.0);
-}
+Rgb category_color(int64_t k) { return hsv(static_cast<double>(mod(k * 5, 12)) / 12.0, k / 12 % 2 ? 0.55 : 0.35, 1.0); }
 
-double relative_luminance(const Rgb& c) {
-  return 0.2126 * linear(c.r) + 0.7152 * linear(c.g) + 0.0722 * linear(c.b);
-}
+double relative_luminance(const Rgb& c) { return 0.2126 * linear(c.r) + 0.7152 * linear(c.g) + 0.0722 * linear(c.b); }
 
 double contrast_ratio(const Rgb& a, const Rgb& b) {
   const double la = relative_luminance(a), lb = relative_luminance(b);

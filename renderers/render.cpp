@@ -29,9 +29,11 @@ const Scene& without_keys(const Scene& scene, Scene& storage) {
 
 std::string render(const Scene& scene_in, Format format, const RenderOptions& options) {
   const bool cute = options.style == Style::kCute;
-  if (cute && scene_in.kind == SceneKind::kDiff) throw Error("CuTe has no picture of a verify report: use the default style");
+  if (cute && scene_in.kind == SceneKind::kDiff)
+    throw Error("CuTe has no picture of a verify report: use the default style");
   if (!(options.scale > 0 && options.scale <= 16)) throw Error("--scale must be in (0, 16]");
-  if (options.cell != 0 && !(options.cell >= 2 && options.cell <= 512)) throw Error("--cell must be between 2 and 512 px");
+  if (options.cell != 0 && !(options.cell >= 2 && options.cell <= 512))
+    throw Error("--cell must be between 2 and 512 px");
   Scene storage;
   const Scene& scene = cute ? without_keys(scene_in, storage) : scene_in;
   switch (format) {
@@ -62,7 +64,8 @@ Format parse_format(const std::string& text) {
 std::optional<Format> format_of_path(const std::string& path) {
   const size_t slash = path.find_last_of('/');
   const size_t dot = path.find_last_of('.');
-  if (dot == std::string::npos || (slash != std::string::npos && dot < slash) || dot + 1 == path.size()) return std::nullopt;
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash) || dot + 1 == path.size())
+    return std::nullopt;
   std::string ext = path.substr(dot + 1);
   for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (ext == "json") return std::nullopt;  // not a picture: the caller's --json
@@ -104,7 +107,7 @@ std::string number(double v) {
 LabelFit fit_labels(const Scene& scene, Format format, const RenderOptions& opt) {
   constexpr double kAdvance = 0.6;  // DejaVu Sans Mono and most monospace fonts: 0.6 em
   const bool png = format == Format::kPng, pdf = format == Format::kPdf;
-  const double base = png ? 28 : pdf ? 20 : 30;        // the cell of a picture whose labels fit anyway
+  const double base = png ? 28 : pdf ? 20 : 30;  // the cell of a picture whose labels fit anyway
   const double max_font = png || pdf ? 13 : 11;
   LabelFit fit;
   const double wanted = opt.cell > 0 ? opt.cell : std::max(base, detail::cell_for_labels(scene, kMinLabelPx, kAdvance));
@@ -117,25 +120,34 @@ LabelFit fit_labels(const Scene& scene, Format format, const RenderOptions& opt)
     for (const auto& line : scene.legend) chars = std::max(chars, detail::display_width(line));
     const double text_w = static_cast<double>(chars) * kAdvance * 13 + 120, margin = 12;
     const double text_h = (scene.title.empty() ? 0 : 28) + 8 + 19 * static_cast<double>(scene.legend.size() + 2);
-    const double s = opt.scale, side = static_cast<double>(opt.max_png_side), budget = static_cast<double>(opt.max_png_pixels);
-    auto area = [&](double u) { return (std::max(cols * u, text_w) + 2 * margin) * s * (rows * u + text_h + 2 * margin) * s; };
-    double cell = std::min({wanted, std::floor((side / s - 2 * margin) / cols), std::floor((side / s - 2 * margin - text_h) / rows)});
+    const double s = opt.scale, side = static_cast<double>(opt.max_png_side),
+                 budget = static_cast<double>(opt.max_png_pixels);
+    auto area = [&](double u) {
+      return (std::max(cols * u, text_w) + 2 * margin) * s * (rows * u + text_h + 2 * margin) * s;
+    };
+    double cell = std::min(
+        {wanted, std::floor((side / s - 2 * margin) / cols), std::floor((side / s - 2 * margin - text_h) / rows)});
     while (cell > 1 && area(cell) > budget) cell -= 1;
     if (cell < 1 || area(cell) > budget)
-      throw Error("the picture has " + std::to_string(b.rows()) + " x " + std::to_string(b.cols()) + " cells: too large for a PNG of " +
-                  std::to_string(opt.max_png_pixels) + " pixels; use --svg, --html, --pdf or --tex");
+      throw Error("the picture has " + std::to_string(b.rows()) + " x " + std::to_string(b.cols()) +
+                  " cells: too large for a PNG of " + std::to_string(opt.max_png_pixels) +
+                  " pixels; use --svg, --html, --pdf or --tex");
     if (cell < wanted)
-      fit.limit_note = "cells shrunk from " + number(wanted) + " to " + number(cell) + " px to stay under " + std::to_string(opt.max_png_side) +
-                       " px a side and " + std::to_string(opt.max_png_pixels / 1'000'000) + " megapixels";
+      fit.limit_note = "cells shrunk from " + number(wanted) + " to " + number(cell) + " px to stay under " +
+                       std::to_string(opt.max_png_side) + " px a side and " +
+                       std::to_string(opt.max_png_pixels / 1'000'000) + " megapixels";
     fit.cell = cell;
   } else if (pdf) {
     constexpr double kMaxPdfSide = 14000;  // points; PDF viewers stop at 14,400 (200 inches)
     fit.cell = std::min(wanted, (kMaxPdfSide / opt.scale - 24) / std::max(cols, rows));
-    if (fit.cell < wanted) fit.limit_note = "cells shrunk from " + number(wanted) + " to " + number(fit.cell) + " pt to keep the page under 200 inches";
+    if (fit.cell < wanted)
+      fit.limit_note =
+          "cells shrunk from " + number(wanted) + " to " + number(fit.cell) + " pt to keep the page under 200 inches";
   }
   for (const Panel& p : scene.panels) {
     fit.label_font.push_back(detail::fitting_font_size(detail::label_extent(p), fit.cell, kAdvance, max_font));
-    if (fit.label_font.back() < kMinLabelPx - 1e-9 && !p.cells.empty()) fit.omitted.push_back(p.name.empty() ? "cells" : p.name);
+    if (fit.label_font.back() < kMinLabelPx - 1e-9 && !p.cells.empty())
+      fit.omitted.push_back(p.name.empty() ? "cells" : p.name);
   }
   return fit;
 }

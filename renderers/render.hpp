@@ -30,14 +30,14 @@ enum class Style { kDefault, kCute };
 
 struct RenderOptions {
   Style style = Style::kDefault;
-  bool ansi_color = false;               // kTxt: colour cells with ANSI escapes
+  bool ansi_color = false;  // kTxt: colour cells with ANSI escapes
   // kPng: cells are as large as the longest label needs at 9 px (times `scale`), and
   // shrink (labels dropped, said in the legend) only past these limits.  The image is
   // drawn in bands, so memory stays small whatever its size.
   int64_t max_png_pixels = 400'000'000;
   int64_t max_png_side = 32'768;
-  double scale = 1.0;                    // --scale: PNG pixels per unit, SVG/PDF size factor
-  double cell = 0;                       // --cell: cell size in px (pt for PDF); 0 = from the labels
+  double scale = 1.0;  // --scale: PNG pixels per unit, SVG/PDF size factor
+  double cell = 0;     // --cell: cell size in px (pt for PDF); 0 = from the labels
 };
 
 // The least label font, in px at scale 1 (PNG) or in SVG user units: labels are never smaller.
@@ -66,9 +66,9 @@ Format parse_format(const std::string& text);  // "tex", "svg", "png", "pdf", "t
 // The format a file name asks for by its extension (".png" -> kPng, ".tikz" -> kTex),
 // or none (no extension, or one that is no picture format).
 std::optional<Format> format_of_path(const std::string& path);
-std::string format_name(Format format);        // "tex", "svg", ...
-Style parse_style(const std::string& text);    // "default", "cute"
-std::string file_extension(Format format);     // ".tex", ".svg", ...
+std::string format_name(Format format);      // "tex", "svg", ...
+Style parse_style(const std::string& text);  // "default", "cute"
+std::string file_extension(Format format);   // ".tex", ".svg", ...
 
 // ANSI colour for the text format: `fd` is a terminal and NO_COLOR is unset or empty.
 bool terminal_wants_color(int fd);

@@ -16,9 +16,7 @@ std::string to_hex(const Rgb& c) {
 }
 
 Rgb mix(const Rgb& a, const Rgb& b, double t) {
-  auto m = [t](uint8_t x, uint8_t y) {
-    return static_cast<uint8_t>(std::lround(x * (1.0 - t) + y * t));
-  };
+  auto m = [t](uint8_t x, uint8_t y) { return static_cast<uint8_t>(std::lround(x * (1.0 - t) + y * t)); };
   return {m(a.r, b.r), m(a.g, b.g), m(a.b, b.b)};
 }
 
@@ -56,7 +54,8 @@ Scene::Bounds Scene::bounds(bool with_captions) const {
     }
     if (p.col_axis.side == AxisLabels::Side::kTop) extend(p.row0 - 1, p.row0, p.col0, p.col0 + p.cols);
     if (with_captions && !p.caption.empty()) {
-      const auto r = static_cast<int64_t>(std::floor(p.caption_row)), c = static_cast<int64_t>(std::floor(p.caption_col));
+      const auto r = static_cast<int64_t>(std::floor(p.caption_row)),
+                 c = static_cast<int64_t>(std::floor(p.caption_col));
       extend(r, r + 1, c, c + 1);
     }
   }

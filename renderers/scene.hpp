@@ -27,7 +27,7 @@ struct Rgb {
   bool operator==(const Rgb& o) const { return r == o.r && g == o.g && b == o.b; }
   bool operator!=(const Rgb& o) const { return !(*this == o); }
 };
-std::string to_hex(const Rgb& c);            // "#afafff"
+std::string to_hex(const Rgb& c);               // "#afafff"
 Rgb mix(const Rgb& a, const Rgb& b, double t);  // a*(1-t) + b*t
 
 enum class Emphasis : uint8_t {
@@ -37,7 +37,7 @@ enum class Emphasis : uint8_t {
 };
 
 struct Cell {
-  std::string label;    // label lines joined by '\n' ("T0\nV1", "12"); may be empty
+  std::string label;  // label lines joined by '\n' ("T0\nV1", "12"); may be empty
   Rgb fill;
   Emphasis emphasis = Emphasis::kNormal;
   int64_t value = -1;   // layout panels: L(m,n), the index CuTe prints; -1 in TV panels

@@ -68,11 +68,13 @@ void cute_svg_labels(Out& o, const Panel& p, const CuteFrame& f) {
   auto rows = [&] {
     if (p.row_axis.side == AxisLabels::Side::kNone) return;
     const int64_t col = p.row_axis.side == AxisLabels::Side::kRight ? p.col0 + p.cols : p.col0 - 1;
-    for (int64_t r = 0; r < p.rows; ++r) cute_svg_axis_label(o, f, p.row0 + r, col, p.row_axis.text[static_cast<size_t>(r)]);
+    for (int64_t r = 0; r < p.rows; ++r)
+      cute_svg_axis_label(o, f, p.row0 + r, col, p.row_axis.text[static_cast<size_t>(r)]);
   };
   auto cols = [&] {
     if (p.col_axis.side == AxisLabels::Side::kNone) return;
-    for (int64_t c = 0; c < p.cols; ++c) cute_svg_axis_label(o, f, p.row0 - 1, p.col0 + c, p.col_axis.text[static_cast<size_t>(c)]);
+    for (int64_t c = 0; c < p.cols; ++c)
+      cute_svg_axis_label(o, f, p.row0 - 1, p.col0 + c, p.col_axis.text[static_cast<size_t>(c)]);
   };
   if (p.col_axis_first) {
     cols();
@@ -163,8 +165,7 @@ std::string render_svg_cute(const Scene& scene) {
       }
       break;
     }
-    case SceneKind::kDiff:
-      throw Error("CuTe has no picture of a verify report: use the default style");
+    case SceneKind::kDiff: throw Error("CuTe has no picture of a verify report: use the default style");
     case SceneKind::kTv: {
       const Panel& p = scene.panels.at(0);
       o << "<!--  Tile: " << cute_tile_text(scene) << "  -->\n";
@@ -247,16 +248,19 @@ std::string svg_document(const Scene& scene, const RenderOptions& options, bool 
     for (const auto& t : p.row_axis.text) axis_chars = std::max(axis_chars, t.size());
     for (const auto& t : p.col_axis.text) axis_chars = std::max(axis_chars, t.size());
   }
-  const double axis_font = std::min(11.0, 0.95 * static_cast<double>(kCell) / (kAdvance * static_cast<double>(axis_chars)));
+  const double axis_font =
+      std::min(11.0, 0.95 * static_cast<double>(kCell) / (kAdvance * static_cast<double>(axis_chars)));
 
   std::vector<std::string> legend = scene.legend;
   bool owners = false;
   for (const Panel& p : scene.panels) owners |= p.role == PanelRole::kTv || !p.cell(0, 0).tooltip.empty();
   if (!unlabelled.empty())
-    legend.push_back("labels omitted (" + unlabelled + "): --cell " + std::to_string(kCell) + " is too small for them at " +
-                     std::to_string(static_cast<int>(kMinLabelPx)) + " px; hover a cell for its owners");
-  if (owners) legend.push_back(interactive ? "hover a cell for every owner; click a cell or type threads to highlight them"
-                                           : "hover a cell for every owner (tooltip)");
+    legend.push_back("labels omitted (" + unlabelled + "): --cell " + std::to_string(kCell) +
+                     " is too small for them at " + std::to_string(static_cast<int>(kMinLabelPx)) +
+                     " px; hover a cell for its owners");
+  if (owners)
+    legend.push_back(interactive ? "hover a cell for every owner; click a cell or type threads to highlight them"
+                                 : "hover a cell for every owner (tooltip)");
 
   const double title_h = scene.title.empty() ? 0 : std::ceil(kTitleFont * 1.6);
   const double legend_h = legend.empty() ? 0 : 8 + std::ceil(kLegendFont * 1.4) * static_cast<double>(legend.size());
@@ -264,7 +268,8 @@ std::string svg_document(const Scene& scene, const RenderOptions& options, bool 
   for (const auto& line : legend) text_chars = std::max(text_chars, display_width(line));
   const int64_t grid_w = b.cols() * kCell, grid_h = b.rows() * kCell;
   const int64_t width =
-      2 * kMargin + std::max<int64_t>(grid_w, static_cast<int64_t>(std::ceil(static_cast<double>(text_chars) * kAdvance * kLegendFont)));
+      2 * kMargin + std::max<int64_t>(grid_w, static_cast<int64_t>(
+                                                  std::ceil(static_cast<double>(text_chars) * kAdvance * kLegendFont)));
   const int64_t height = 2 * kMargin + static_cast<int64_t>(title_h + legend_h) + grid_h;
   const int64_t x0 = kMargin - b.col_min * kCell;
   const int64_t y0 = kMargin + static_cast<int64_t>(title_h) - b.row_min * kCell;
@@ -292,7 +297,8 @@ std::string svg_document(const Scene& scene, const RenderOptions& options, bool 
     << ".l{font-size:" << kLegendFont << "px}\n"
     << ".g{fill:none;stroke:#000;stroke-width:0.6;pointer-events:none}\n"
     << ".r{fill:none;stroke:#000;pointer-events:none}\n"
-    << (interactive ? "rect.k{width:" + std::to_string(kCell) + "px;height:" + std::to_string(kCell) + "px}\n" : std::string())
+    << (interactive ? "rect.k{width:" + std::to_string(kCell) + "px;height:" + std::to_string(kCell) + "px}\n"
+                    : std::string())
     << "</style>\n";
   // A lazy page's canvases lie under the picture: the page, not the picture, is white.
   if (!lazy) o << "<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n";
@@ -312,9 +318,11 @@ std::string svg_document(const Scene& scene, const RenderOptions& options, bool 
       o << " data-panel=\"";
       xml_text(o, p.name);
       o << "\"" << (p.role == PanelRole::kTv ? " data-tv=\"1\"" : "") << (p.transposed ? " data-transposed=\"1\"" : "")
-        << (p.value_bits > 0 ? " data-bits=\"" + std::to_string(p.value_bits) + "\" data-atom-values=\"" + std::to_string(p.atom_values) + "\""
+        << (p.value_bits > 0 ? " data-bits=\"" + std::to_string(p.value_bits) + "\" data-atom-values=\"" +
+                                   std::to_string(p.atom_values) + "\""
                              : std::string())
-        << " data-rows=\"" << p.rows << "\" data-cols=\"" << p.cols << "\" data-x0=\"" << px << "\" data-y0=\"" << py << "\"";
+        << " data-rows=\"" << p.rows << "\" data-cols=\"" << p.cols << "\" data-x0=\"" << px << "\" data-y0=\"" << py
+        << "\"";
     }
     o << ">\n";
     if (lazy) {
@@ -349,7 +357,8 @@ std::string svg_document(const Scene& scene, const RenderOptions& options, bool 
       if (p.role != PanelRole::kTv) cells << ",\"info\":[" << info.str() << "]";
       if (faded) {
         cells << ",\"faded\":[";
-        for (size_t k = 0; k < p.cells.size(); ++k) cells << (k ? "," : "") << int64_t{p.cells[k].emphasis == Emphasis::kFaded};
+        for (size_t k = 0; k < p.cells.size(); ++k)
+          cells << (k ? "," : "") << int64_t{p.cells[k].emphasis == Emphasis::kFaded};
         cells << "]";
       }
       cells << "}";
@@ -383,8 +392,9 @@ std::string svg_document(const Scene& scene, const RenderOptions& options, bool 
           o << "</title></rect>\n";
         }
         if (labels && !cell.label.empty())
-          centred_lines(o, static_cast<double>(x) + static_cast<double>(kCell) / 2.0, static_cast<double>(y) + static_cast<double>(kCell) / 2.0, font,
-                        split_lines(cell.label), cell.emphasis == Emphasis::kFaded ? "c f" : "c");
+          centred_lines(o, static_cast<double>(x) + static_cast<double>(kCell) / 2.0,
+                        static_cast<double>(y) + static_cast<double>(kCell) / 2.0, font, split_lines(cell.label),
+                        cell.emphasis == Emphasis::kFaded ? "c f" : "c");
       }
     // Grid: the border and every line between cells in one path; heavier rules after.
     o << "<path class=\"g\" d=\"M" << px << " " << py << "h" << p.cols * kCell << "v" << p.rows * kCell << "h"
@@ -406,7 +416,8 @@ std::string svg_document(const Scene& scene, const RenderOptions& options, bool 
       const double cx = p.row_axis.side == AxisLabels::Side::kRight ? static_cast<double>(px + p.cols * kCell) + half
                                                                     : static_cast<double>(px) - half;
       for (int64_t r = 0; r < p.rows; ++r)
-        centred_lines(o, cx, static_cast<double>(py + r * kCell) + half, axis_font, {p.row_axis.text[static_cast<size_t>(r)]}, "a");
+        centred_lines(o, cx, static_cast<double>(py + r * kCell) + half, axis_font,
+                      {p.row_axis.text[static_cast<size_t>(r)]}, "a");
     }
     if (p.col_axis.side == AxisLabels::Side::kTop)
       for (int64_t c = 0; c < p.cols; ++c)
@@ -414,7 +425,8 @@ std::string svg_document(const Scene& scene, const RenderOptions& options, bool 
                       {p.col_axis.text[static_cast<size_t>(c)]}, "a");
     if (!p.caption.empty())
       centred_lines(o, static_cast<double>(x0) + (p.caption_col + 0.5) * static_cast<double>(kCell),
-                    static_cast<double>(y0) + (p.caption_row + 0.5) * static_cast<double>(kCell), kCaptionFont, {p.caption}, "p");
+                    static_cast<double>(y0) + (p.caption_row + 0.5) * static_cast<double>(kCell), kCaptionFont,
+                    {p.caption}, "p");
     o << "</g>\n";
   }
 

@@ -26,10 +26,10 @@ void pad_left(Out& o, const std::string& s, size_t width) {
 // with one space each side).
 struct TableStyle {
   size_t cell_width = 0;
-  size_t row_label_width = 2;   // CuTe prints rows with %2d
-  bool rules = false;           // heavier rules at sub-mode boundaries ('=' and '||')
+  size_t row_label_width = 2;  // CuTe prints rows with %2d
+  bool rules = false;          // heavier rules at sub-mode boundaries ('=' and '||')
   bool ansi = false;
-  bool hide_faded = false;      // without colour, faded cells print '.'
+  bool hide_faded = false;  // without colour, faded cells print '.'
 };
 
 void table(Out& o, const Panel& p, const TableStyle& t) {
@@ -40,7 +40,8 @@ void table(Out& o, const Panel& p, const TableStyle& t) {
   o << indent;
   for (int64_t c = 0; c < p.cols; ++c) {
     o << (heavy_col(c) ? "   " : "  ");
-    pad_left(o, p.col_axis.text.empty() ? std::to_string(c) : p.col_axis.text[static_cast<size_t>(c)], t.cell_width - 2);
+    pad_left(o, p.col_axis.text.empty() ? std::to_string(c) : p.col_axis.text[static_cast<size_t>(c)],
+             t.cell_width - 2);
     o << ' ';
   }
   o << "\n";
@@ -55,7 +56,8 @@ void table(Out& o, const Panel& p, const TableStyle& t) {
   };
   for (int64_t r = 0; r < p.rows; ++r) {
     border(r);
-    pad_left(o, p.row_axis.text.empty() ? std::to_string(r) : p.row_axis.text[static_cast<size_t>(r)], t.row_label_width);
+    pad_left(o, p.row_axis.text.empty() ? std::to_string(r) : p.row_axis.text[static_cast<size_t>(r)],
+             t.row_label_width);
     o << "  ";
     for (int64_t c = 0; c < p.cols; ++c) {
       const Cell& cell = p.cell(r, c);
@@ -140,7 +142,8 @@ std::string render_text(const Scene& scene, const RenderOptions& options) {
     if (p.role == PanelRole::kKey && !options.ansi_color) continue;  // a colour key without colours says nothing
     o << "\n";
     if (p.role == PanelRole::kKey) o << p.caption << "\n";
-    else if (!p.name.empty()) o << p.name << " (" << p.rows << " x " << p.cols << (p.transposed ? ", transposed" : "") << ")\n";
+    else if (!p.name.empty())
+      o << p.name << " (" << p.rows << " x " << p.cols << (p.transposed ? ", transposed" : "") << ")\n";
     TableStyle t;
     t.cell_width = widest_label(p) + 2;
     for (const auto& s : p.col_axis.text) t.cell_width = std::max(t.cell_width, s.size() + 2);

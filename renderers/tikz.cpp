@@ -100,8 +100,7 @@ std::string render_tikz_cute(const Scene& scene) {
       cute_labels(o, p);
       break;
     }
-    case SceneKind::kDiff:
-      throw Error("CuTe has no picture of a verify report: use the default style");
+    case SceneKind::kDiff: throw Error("CuTe has no picture of a verify report: use the default style");
     case SceneKind::kTv: {
       const Panel& p = scene.panels.at(0);
       o << "% Layout TV: " << p.cute_text << "\n" << kCuteHeader;
@@ -152,9 +151,9 @@ std::string render_tikz_cute(const Scene& scene) {
 
 namespace {
 
-constexpr double kMaxExtentCm = 500;   // TeX's largest dimension is about 575 cm
-constexpr double kCellCm = 1.0;        // CuTe's cell
-constexpr double kMinLabelPt = 3.0;    // smaller labels are dropped (said in the legend)
+constexpr double kMaxExtentCm = 500;  // TeX's largest dimension is about 575 cm
+constexpr double kCellCm = 1.0;       // CuTe's cell
+constexpr double kMinLabelPt = 3.0;   // smaller labels are dropped (said in the legend)
 
 // Text for TeX in typewriter type: cmtt has every ASCII glyph at its ASCII code, so
 // specials become \char<code>; U+00D7 becomes $\times$.
@@ -169,10 +168,20 @@ std::string tex_escape(const std::string& s) {
       continue;
     }
     switch (ch) {
-      case '\\': case '{': case '}': case '_': case '#': case '%': case '&': case '$': case '^': case '~':
-      case '<': case '>': case '|': case '"':
-        out += "\\char" + std::to_string(static_cast<int>(ch)) + "{}";
-        break;
+      case '\\':
+      case '{':
+      case '}':
+      case '_':
+      case '#':
+      case '%':
+      case '&':
+      case '$':
+      case '^':
+      case '~':
+      case '<':
+      case '>':
+      case '|':
+      case '"': out += "\\char" + std::to_string(static_cast<int>(ch)) + "{}"; break;
       case '\n': out += ' '; break;
       default:
         if (static_cast<unsigned char>(ch) >= 0x80) out += '?';  // the fonts here are 7-bit
@@ -315,8 +324,8 @@ std::string render_tikz(const Scene& scene) {
     if (!labels) unlabelled += (unlabelled.empty() ? "" : ", ") + (p.name.empty() ? std::string("cells") : p.name);
     rows << "\\fontsize{" << font_pt << "pt}{" << font_pt * 1.18 << "pt}\\selectfont\\cvstart\n";
     for (int64_t r = 0; r < p.rows; ++r) tikz_row(rows, p, r, labels, colors);
-    rows << "\\newbox\\cvpanel" << static_cast<char>('a' + i) << " \\global\\setbox\\cvpanel" << static_cast<char>('a' + i)
-         << "\\box\\cvpanel\n";
+    rows << "\\newbox\\cvpanel" << static_cast<char>('a' + i) << " \\global\\setbox\\cvpanel"
+         << static_cast<char>('a' + i) << "\\box\\cvpanel\n";
   }
 
   if (!unlabelled.empty())
@@ -333,9 +342,10 @@ std::string render_tikz(const Scene& scene) {
   o << rows.str();
   o << "\\begin{tikzpicture}[x=" << cell_cm << "cm,y=-" << cell_cm << "cm,\n"
     << "  cvgrid/.style={line width=0.4pt},\n"
-    << "  cvaxis/.style={inner sep=0,font=\\ttfamily\\fontsize{" << axis_pt << "pt}{" << axis_pt << "pt}\\selectfont},\n"
-    << "  cvcaption/.style={inner sep=0,font=\\rmfamily\\bfseries\\fontsize{" << axis_pt * 1.4 << "pt}{" << axis_pt * 1.4
+    << "  cvaxis/.style={inner sep=0,font=\\ttfamily\\fontsize{" << axis_pt << "pt}{" << axis_pt
     << "pt}\\selectfont},\n"
+    << "  cvcaption/.style={inner sep=0,font=\\rmfamily\\bfseries\\fontsize{" << axis_pt * 1.4 << "pt}{"
+    << axis_pt * 1.4 << "pt}\\selectfont},\n"
     << "  cvtext/.style={inner sep=0,align=left,font=\\ttfamily\\fontsize{10pt}{12pt}\\selectfont}]\n";
   for (size_t i = 0; i < scene.panels.size(); ++i) {
     const Panel& p = scene.panels[i];
@@ -345,8 +355,8 @@ std::string render_tikz(const Scene& scene) {
     tikz_axes(o, p);
   }
   // Title above, legend below, both at the left edge.
-  o << "\\node[cvtext,anchor=south west,font=\\ttfamily\\fontsize{13pt}{15pt}\\selectfont] at ("
-    << bounds.col_min << "," << bounds.row_min << ") [yshift=8pt] {" << tex_escape(scene.title) << "};\n";
+  o << "\\node[cvtext,anchor=south west,font=\\ttfamily\\fontsize{13pt}{15pt}\\selectfont] at (" << bounds.col_min
+    << "," << bounds.row_min << ") [yshift=8pt] {" << tex_escape(scene.title) << "};\n";
   if (!legend.empty()) {
     o << "\\node[cvtext,anchor=north west] at (" << bounds.col_min << "," << bounds.row_max << ") [yshift=-8pt] {";
     for (size_t i = 0; i < legend.size(); ++i) o << (i ? "\\\\\n" : "") << tex_escape(legend[i]);

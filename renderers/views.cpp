@@ -192,7 +192,8 @@ ColorBy tv_color_by(const ViewOptions& opt) {
     case ColorBy::kAuto: return ColorBy::kThread;
     case ColorBy::kIndex:
     case ColorBy::kBank:
-      throw Error("colour by " + to_string(opt.color_by) + " applies to layouts; a TV picture colours by thread, value, warp or none");
+      throw Error("colour by " + to_string(opt.color_by) +
+                  " applies to layouts; a TV picture colours by thread, value, warp or none");
     default: return opt.color_by;
   }
 }
@@ -244,7 +245,8 @@ void add_tv_legend(Scene& s, const ViewOptions& opt, ColorBy color_by, const TvS
                        (forms.empty() ? std::string() : ": " + forms));
   }
   if (stats.unowned > 0) s.legend.push_back(std::to_string(stats.unowned) + " cells have no owner (blank)");
-  if (!opt.threads.empty() && stats.highlighted == 0)  // as --thread 40 on a 32-thread atom: an error, not a blank picture
+  if (!opt.threads.empty() &&
+      stats.highlighted == 0)  // as --thread 40 on a 32-thread atom: an error, not a blank picture
     throw Error("--threads " + opt.threads.to_string() + ": no such thread owns a cell of this picture (threads 0-" +
                 std::to_string(s.num_threads - 1) + ")");
   if (!opt.threads.empty())
@@ -260,8 +262,8 @@ Panel tv_panel(const std::string& name, const Layout& tv, int64_t rows, int64_t 
   const int64_t view_rows = transposed ? cols : rows, view_cols = transposed ? rows : cols;
   check_cells(checked_mul(rows, cols));
   if (size(tv) > kMaxOwners)
-    throw Error("TV layout " + to_string(tv) + " has " + std::to_string(size(tv)) + " (thread, value) pairs, too many to draw (at most " +
-                std::to_string(kMaxOwners) + ")");
+    throw Error("TV layout " + to_string(tv) + " has " + std::to_string(size(tv)) +
+                " (thread, value) pairs, too many to draw (at most " + std::to_string(kMaxOwners) + ")");
   p.view = std::make_shared<const OwnershipView>(OwnershipView::from_tv(tv, view_rows, view_cols));
   p.cute_text = cute_tv_text(tv, view_rows, view_cols);
   p.transposed = transposed;
@@ -299,7 +301,9 @@ Panel bank_key(int64_t row0) {
 }
 
 void check_tile(int64_t m, int64_t n, const char* what) {
-  if (m <= 0 || n <= 0) throw Error(std::string("a ") + what + " needs a positive tile, got " + std::to_string(m) + "x" + std::to_string(n));
+  if (m <= 0 || n <= 0)
+    throw Error(std::string("a ") + what + " needs a positive tile, got " + std::to_string(m) + "x" +
+                std::to_string(n));
 }
 
 // append<2>(L, _1:_0) as print_latex does, through a composed layout's inner layout.
@@ -386,7 +390,9 @@ ThreadSet ThreadSet::parse(const std::string& text) {
       skip_spaces();
       size_t at = i;
       hi = number();
-      if (hi < lo) throw Error("thread range " + std::to_string(lo) + "-" + std::to_string(hi) + " runs backwards", static_cast<int64_t>(at));
+      if (hi < lo)
+        throw Error("thread range " + std::to_string(lo) + "-" + std::to_string(hi) + " runs backwards",
+                    static_cast<int64_t>(at));
       skip_spaces();
     }
     set.ranges_.emplace_back(lo, hi);
@@ -401,8 +407,7 @@ ThreadSet ThreadSet::parse(const std::string& text) {
   for (auto r : set.ranges_) {
     if (!merged.empty() && r.first <= merged.back().second + 1)
       merged.back().second = std::max(merged.back().second, r.second);
-    else
-      merged.push_back(r);
+    else merged.push_back(r);
   }
   set.ranges_ = std::move(merged);
   return set;
@@ -429,9 +434,11 @@ Scene layout_scene(const AnyLayout& layout_in, const ViewOptions& opt) {
   const AnyLayout layout = as_position_independent(layout_in);
   ColorBy color_by = opt.color_by == ColorBy::kAuto ? ColorBy::kIndex : opt.color_by;
   if (color_by == ColorBy::kThread || color_by == ColorBy::kValue || color_by == ColorBy::kWarp)
-    throw Error("colour by " + to_string(color_by) + " applies to TV pictures; a layout colours by index, bank or none");
+    throw Error("colour by " + to_string(color_by) +
+                " applies to TV pictures; a layout colours by index, bank or none");
   if (opt.bank_element_bits <= 0) throw Error("bank colouring needs a positive element size in bits");
-  if (color_by == ColorBy::kBank && !opt.banks) throw Error("colour by bank needs a bank model (ViewOptions::banks, atoms/analysis/banks.hpp)");
+  if (color_by == ColorBy::kBank && !opt.banks)
+    throw Error("colour by bank needs a bank model (ViewOptions::banks, atoms/analysis/banks.hpp)");
 
   const IntTuple sh = shape(layout);
   const int64_t total = size(layout);
@@ -466,14 +473,17 @@ Scene layout_scene(const AnyLayout& layout_in, const ViewOptions& opt) {
   const bool coordinates = plain && has_basis(plain->stride);
   // A bank is a property of an index; coordinates have none (and `values` stays empty).
   if (coordinates && color_by == ColorBy::kBank)
-    throw Error("colour by bank needs an index layout; " + to_string(layout_in) + " maps to coordinates (basis strides)");
+    throw Error("colour by bank needs an index layout; " + to_string(layout_in) +
+                " maps to coordinates (basis strides)");
   std::vector<int64_t> values;
   if (!coordinates) values = layout_values(layout);
   p.cells.resize(static_cast<size_t>(total));
   BankShading banks;
   if (color_by == ColorBy::kBank) {
     banks = opt.banks(values, rows, opt.bank_element_bits);
-    if (banks.bank.size() != values.size()) throw Error("the bank model gave " + std::to_string(banks.bank.size()) + " banks for " + std::to_string(values.size()) + " elements");
+    if (banks.bank.size() != values.size())
+      throw Error("the bank model gave " + std::to_string(banks.bank.size()) + " banks for " +
+                  std::to_string(values.size()) + " elements");
   }
   TvStats shading_stats;
   for (int64_t i = 0; i < total; ++i) {
@@ -506,14 +516,12 @@ Scene layout_scene(const AnyLayout& layout_in, const ViewOptions& opt) {
   s.legend.push_back("layout " + to_string(layout) + ": " + std::to_string(rows) + " x " + std::to_string(cols) +
                      " (mode 0 down, " + (sh.is_tuple() && sh.rank() > 2 ? "modes 1.. across" : "mode 1 across") + ")");
   if (color_by == ColorBy::kBank && !opt.shading.value) s.panels.push_back(bank_key(rows + 2));
-  if (opt.shading.value)
-    s.legend.push_back(shading_key(opt, shading_stats.shading_values));
+  if (opt.shading.value) s.legend.push_back(shading_key(opt, shading_stats.shading_values));
   else if (color_by == ColorBy::kBank)
     s.legend.push_back("colour and bN: shared-memory bank of the element (" + std::to_string(opt.bank_element_bits) +
                        "-bit elements, 32 banks x 4 bytes); a row at once: " + std::to_string(banks.worst_row) +
                        "-way conflict at worst, a column at once: " + std::to_string(banks.worst_col) + "-way");
-  else if (!coordinates)
-    s.legend.push_back(color_key(color_by));
+  else if (!coordinates) s.legend.push_back(color_key(color_by));
   return s;
 }
 
@@ -586,8 +594,8 @@ Scene mma_scene(const MmaPicture& pic, const ViewOptions& opt) {
   registers(b, pic.bits_b, pic.atom_values_b, pic.registers_b);
 
   TvStats stats;
-  const size_t budget = label_budget(s.num_threads, std::max({size(pic.tv_a.shape[1]), size(pic.tv_b.shape[1]),
-                                                              size(pic.tv_c.shape[1])}));
+  const size_t budget = label_budget(
+      s.num_threads, std::max({size(pic.tv_a.shape[1]), size(pic.tv_b.shape[1]), size(pic.tv_c.shape[1])}));
   for (Panel* p : {&c, &a, &b}) fill_tv_cells(*p, opt, color_by, budget, stats);
   s.panels = {std::move(c), std::move(a), std::move(b)};
 
@@ -649,7 +657,8 @@ namespace {
 // element offset), and how many more.
 std::string owner_text(const std::vector<Owner>& owners) {
   if (owners.empty()) return "none";
-  std::string s = owners[0].thr < 0 ? "s+" + std::to_string(owners[0].val) : "T" + std::to_string(owners[0].thr) + "V" + std::to_string(owners[0].val);
+  std::string s = owners[0].thr < 0 ? "s+" + std::to_string(owners[0].val)
+                                    : "T" + std::to_string(owners[0].thr) + "V" + std::to_string(owners[0].val);
   if (owners.size() > 1) s += " +" + std::to_string(owners.size() - 1);
   return s;
 }
@@ -666,7 +675,8 @@ Scene diff_scene(const DiffPicture& pic, const ViewOptions& opt) {
     check_tile(op.rows, op.cols, "verify picture");
     const size_t n = static_cast<size_t>(op.rows * op.cols);
     if (op.expected.size() != n || op.actual.size() != n || op.wrong.size() != n)
-      throw Error("verify picture: operand " + op.name + " has " + std::to_string(op.expected.size()) + " cells, not " + std::to_string(n));
+      throw Error("verify picture: operand " + op.name + " has " + std::to_string(op.expected.size()) + " cells, not " +
+                  std::to_string(n));
     Panel p;
     p.role = PanelRole::kLayout;
     p.name = op.name;
@@ -687,12 +697,14 @@ Scene diff_scene(const DiffPicture& pic, const ViewOptions& opt) {
         Cell& cell = p.cell(r, c);
         const auto& want = op.expected[i];
         const auto& got = op.actual[i];
-        std::string where = op.name + "(" + op.row_name + std::to_string(r) + "," + op.col_name + std::to_string(c) + ")";
+        std::string where =
+            op.name + "(" + op.row_name + std::to_string(r) + "," + op.col_name + std::to_string(c) + ")";
         if (op.wrong[i]) {
           cell.fill = wrong_fill;
           cell.label = owner_text(want) + "\n≠" + owner_text(got);
-          cell.tooltip = where + ": the layout puts " + (want.empty() ? std::string("nothing") : describe_owners(want)) +
-                         " here; the hardware puts " + (got.empty() ? std::string("nothing") : describe_owners(got));
+          cell.tooltip = where + ": the layout puts " +
+                         (want.empty() ? std::string("nothing") : describe_owners(want)) + " here; the hardware puts " +
+                         (got.empty() ? std::string("nothing") : describe_owners(got));
           ++wrong_total;
         } else {
           cell.fill = want.empty() ? empty_fill : right_fill;

@@ -77,21 +77,21 @@ struct BankShading {
 using BankModel = std::function<BankShading(std::span<const int64_t> values, int64_t rows, int element_bits)>;
 
 struct ViewOptions {
-  std::string title{};             // the expression as the user wrote it
+  std::string title{};  // the expression as the user wrote it
   ColorBy color_by = ColorBy::kAuto;
-  ThreadSet threads{};             // highlighted threads; the rest faded (empty: none)
-  int bank_element_bits = 16;      // ColorBy::kBank: bits per element of L's codomain
-  CellShading shading{};           // when shading.value is set: colours from it
-  BankModel banks{};               // ColorBy::kBank: required (an Error without it)
+  ThreadSet threads{};         // highlighted threads; the rest faded (empty: none)
+  int bank_element_bits = 16;  // ColorBy::kBank: bits per element of L's codomain
+  CellShading shading{};       // when shading.value is set: colours from it
+  BankModel banks{};           // ColorBy::kBank: required (an Error without it)
 };
 
 Scene layout_scene(const AnyLayout& layout, const ViewOptions& options = {});
 Scene tv_scene(const Layout& tv, const IntTuple& tile_mn, const ViewOptions& options = {});
 
 struct MmaPicture {
-  Layout tv_a;  // get_layoutA_TV: (thr, val) -> m + M*k
-  Layout tv_b;  // get_layoutB_TV: (thr, val) -> n + N*k
-  Layout tv_c;  // get_layoutC_TV: (thr, val) -> m + M*n
+  Layout tv_a;                  // get_layoutA_TV: (thr, val) -> m + M*k
+  Layout tv_b;                  // get_layoutB_TV: (thr, val) -> n + N*k
+  Layout tv_c;                  // get_layoutC_TV: (thr, val) -> m + M*n
   int64_t m = 0, n = 0, k = 0;  // tile_shape(TiledMMA)
   int64_t num_threads = 0;      // size(TiledMMA); 0 means size<0>(tv_c)
   // Where a value lives, for the HTML page's hover (0: not given): the bits of each
@@ -104,25 +104,25 @@ struct MmaPicture {
 Scene mma_scene(const MmaPicture& picture, const ViewOptions& options = {});
 
 struct CopyPicture {
-  Layout tv_s;  // get_layoutS_TV: (thr, val) -> m + M*n
-  Layout tv_d;  // get_layoutD_TV
-  int64_t m = 0, n = 0;         // the tile (Tiler_MN's sizes)
-  int64_t num_threads = 0;      // size(TiledCopy); 0 means size<0>(tv_s)
+  Layout tv_s;              // get_layoutS_TV: (thr, val) -> m + M*n
+  Layout tv_d;              // get_layoutD_TV
+  int64_t m = 0, n = 0;     // the tile (Tiler_MN's sizes)
+  int64_t num_threads = 0;  // size(TiledCopy); 0 means size<0>(tv_s)
 };
 Scene copy_scene(const CopyPicture& picture, const ViewOptions& options = {});
 
 // A verify report drawn: per operand, who the layout says owns each cell and who the
 // hardware shows; disagreeing cells are marked.
 struct DiffOperand {
-  std::string name;                  // "A", "B", "C", "src", "dst"
-  std::string row_name, col_name;    // "M", "K", ...
+  std::string name;                // "A", "B", "C", "src", "dst"
+  std::string row_name, col_name;  // "M", "K", ...
   int64_t rows = 0, cols = 0;
   std::vector<std::vector<Owner>> expected, actual;  // per cell, column-major (r + rows*c)
   std::vector<bool> wrong;                           // per cell
 };
 struct DiffPicture {
   std::vector<DiffOperand> operands;
-  std::vector<std::string> notes;    // legend lines (what was established, ...)
+  std::vector<std::string> notes;  // legend lines (what was established, ...)
 };
 Scene diff_scene(const DiffPicture& picture, const ViewOptions& options = {});
 

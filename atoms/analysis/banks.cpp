@@ -36,13 +36,16 @@ int64_t worst_conflict(std::span<const int64_t> values, int64_t start, int64_t s
 LayoutBanks layout_banks(std::span<const int64_t> values, int64_t rows, int element_bits) {
   if (element_bits <= 0) throw Error("bank colouring needs a positive element size in bits");
   const int64_t total = static_cast<int64_t>(values.size());
-  if (rows <= 0 || total % rows != 0) throw Error("bank analysis: " + std::to_string(total) + " elements do not make rows of " + std::to_string(rows));
+  if (rows <= 0 || total % rows != 0)
+    throw Error("bank analysis: " + std::to_string(total) + " elements do not make rows of " + std::to_string(rows));
   const int64_t cols = total / rows;
   LayoutBanks out;
   out.bank.reserve(values.size());
   for (int64_t v : values) out.bank.push_back(bank_of_word(word_of(v, element_bits)));
-  for (int64_t r = 0; r < rows; ++r) out.worst_row = std::max(out.worst_row, worst_conflict(values, r, rows, cols, element_bits));
-  for (int64_t c = 0; c < cols; ++c) out.worst_col = std::max(out.worst_col, worst_conflict(values, rows * c, 1, rows, element_bits));
+  for (int64_t r = 0; r < rows; ++r)
+    out.worst_row = std::max(out.worst_row, worst_conflict(values, r, rows, cols, element_bits));
+  for (int64_t c = 0; c < cols; ++c)
+    out.worst_col = std::max(out.worst_col, worst_conflict(values, rows * c, 1, rows, element_bits));
   return out;
 }
 

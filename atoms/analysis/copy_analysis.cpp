@@ -18,11 +18,11 @@ bool starts_with(const std::string& s, const std::string& prefix) { return s.rfi
 // How the atom executes: which instruction each side issues, and how many values one call moves.
 struct AtomPlan {
   AccessKind src_kind = AccessKind::kLoad, dst_kind = AccessKind::kStore;
-  int64_t vals_per_call = 1;   // values of one thread per instruction (the memory side's, for LDSM/STSM)
-  int matrices = 0;            // ldmatrix / stmatrix xN
+  int64_t vals_per_call = 1;  // values of one thread per instruction (the memory side's, for LDSM/STSM)
+  int matrices = 0;           // ldmatrix / stmatrix xN
   bool trans = false;
-  int64_t max_vec_bits = 0;    // AutoVectorizingCopyWithAssumedAlignment<N>: copy() picks the width (<= N)
-  bool bypass_l1 = false;      // cp.async.cg (SM80_CP_ASYNC_CACHEGLOBAL)
+  int64_t max_vec_bits = 0;  // AutoVectorizingCopyWithAssumedAlignment<N>: copy() picks the width (<= N)
+  bool bypass_l1 = false;    // cp.async.cg (SM80_CP_ASYNC_CACHEGLOBAL)
 };
 
 int64_t auto_vectorizing_limit(const std::string& op) {
@@ -59,7 +59,8 @@ AtomPlan plan_of(const CopyAtom& atom) {
       return p;
     }
   }
-  throw Error("the inspector does not model " + atom.op + " (UniversalCopy, DefaultCopy, AutoVectorizingCopy, LDSM, STSM and cp.async are)");
+  throw Error("the inspector does not model " + atom.op +
+              " (UniversalCopy, DefaultCopy, AutoVectorizingCopy, LDSM, STSM and cp.async are)");
 }
 
 // The leading run of values 0, 1, ... that stay contiguous in memory (offset(v+1) == offset(v)+1).
@@ -91,7 +92,8 @@ int64_t mode_size(const IntTuple& shape, size_t mode) { return shape.rank() > mo
 
 }  // namespace
 
-CopyTensor parse_copy_tensor(const std::string& text, MemorySpace implied, const std::function<Value(const std::string&)>& evaluate) {
+CopyTensor parse_copy_tensor(const std::string& text, MemorySpace implied,
+                             const std::function<Value(const std::string&)>& evaluate) {
   CopyTensor t;
   if (text.empty()) return t;
   std::string body = text;
@@ -120,12 +122,16 @@ CopyAnalysis analyze_copy(const TiledCopy& copy, const CopyTensor& src, const Co
   a.atom = atom.name;
   a.value_bits = atom.value_type.bits;
   a.threads = copy.num_threads;
-  if (a.value_bits % 8 != 0) throw Error("the inspector needs whole-byte value types; " + atom.value_type.name + " has " + std::to_string(a.value_bits) + " bits");
+  if (a.value_bits % 8 != 0)
+    throw Error("the inspector needs whole-byte value types; " + atom.value_type.name + " has " +
+                std::to_string(a.value_bits) + " bits");
   AtomPlan plan = plan_of(atom);
   if (src.space == MemorySpace::kRmem && dst.space == MemorySpace::kRmem)
     throw Error("nothing to analyze: give --src and/or --dst tensors in shared or global memory");
-  if (plan.src_kind == AccessKind::kLdmatrix && src.space != MemorySpace::kSmem) throw Error(atom.op + " reads shared memory: --src must be smem");
-  if (plan.dst_kind == AccessKind::kStmatrix && dst.space != MemorySpace::kSmem) throw Error(atom.op + " writes shared memory: --dst must be smem");
+  if (plan.src_kind == AccessKind::kLdmatrix && src.space != MemorySpace::kSmem)
+    throw Error(atom.op + " reads shared memory: --src must be smem");
+  if (plan.dst_kind == AccessKind::kStmatrix && dst.space != MemorySpace::kSmem)
+    throw Error(atom.op + " writes shared memory: --dst must be smem");
   if (plan.src_kind == AccessKind::kCpAsync && (src.space != MemorySpace::kGmem || dst.space != MemorySpace::kSmem))
     throw Error(atom.op + " copies global to shared memory: --src gmem, --dst smem");
 
@@ -135,8 +141,10 @@ CopyAnalysis analyze_copy(const TiledCopy& copy, const CopyTensor& src, const Co
   for (const CopyTensor* t : {&src, &dst}) {
     if (t->space == MemorySpace::kRmem) continue;
     const IntTuple& s = shape(t->layout);
-    if (s.rank() > 2 || mode_size(s, 0) != mode_size(a.tensor_shape, 0) || mode_size(s, 1) != mode_size(a.tensor_shape, 1))
-      throw Error("the tensors must both be (M,N) of one shape; got " + to_string(a.tensor_shape) + " and " + to_string(s));
+    if (s.rank() > 2 || mode_size(s, 0) != mode_size(a.tensor_shape, 0) ||
+        mode_size(s, 1) != mode_size(a.tensor_shape, 1))
+      throw Error("the tensors must both be (M,N) of one shape; got " + to_string(a.tensor_shape) + " and " +
+                  to_string(s));
   }
   const IntTuple mn = tup(mode_size(a.tensor_shape, 0), mode_size(a.tensor_shape, 1));
   const int64_t tile_m = mode_size(copy.tile_mn, 0), tile_n = mode_size(copy.tile_mn, 1);
@@ -210,11 +218,13 @@ CopyAnalysis analyze_copy(const TiledCopy& copy, const CopyTensor& src, const Co
     while (n > 1 && !all_chunks(n)) n /= 2;
     int64_t vec_bits = std::gcd(n * a.value_bits, plan.max_vec_bits);
     plan.vals_per_call = (vec_bits % 8 == 0 && vec_bits > a.value_bits) ? vec_bits / a.value_bits : 1;
-    a.notes.push_back(atom.op + ": copy() vectorizes to " + std::to_string(plan.vals_per_call * a.value_bits) + " bits (max_common_vector " +
-                      std::to_string(common) + " values, at most " + std::to_string(plan.max_vec_bits) + " bits assumed aligned)");
+    a.notes.push_back(atom.op + ": copy() vectorizes to " + std::to_string(plan.vals_per_call * a.value_bits) +
+                      " bits (max_common_vector " + std::to_string(common) + " values, at most " +
+                      std::to_string(plan.max_vec_bits) + " bits assumed aligned)");
   }
   if (plan.vals_per_call <= 0 || vals % plan.vals_per_call != 0)
-    throw Error("each thread holds " + std::to_string(vals) + " values, not a multiple of the atom's " + std::to_string(plan.vals_per_call));
+    throw Error("each thread holds " + std::to_string(vals) + " values, not a multiple of the atom's " +
+                std::to_string(plan.vals_per_call));
   const int bits = static_cast<int>(plan.vals_per_call * a.value_bits);
   a.vector_bits = bits;
   const int64_t calls = vals / plan.vals_per_call;
@@ -274,8 +284,7 @@ CopyAnalysis analyze_copy(const TiledCopy& copy, const CopyTensor& src, const Co
             inst.address[lane] = offs[0] * bytes_per_value;
           }
         }
-        if (plan.src_kind == AccessKind::kCpAsync)
-          cost_cp_async(insts[0], insts[1]);
+        if (plan.src_kind == AccessKind::kCpAsync) cost_cp_async(insts[0], insts[1]);
         else
           for (int i = 0; i < 2; ++i)
             if (sides[i].tensor->space != MemorySpace::kRmem) cost(insts[i]);
@@ -331,7 +340,8 @@ CopyAnalysis analyze_copy(const TiledCopy& copy, const CopyTensor& src, const Co
     }
   }
   if (!a.src.vectorizes || !a.dst.vectorizes)
-    a.notes.push_back("some thread's values of one instruction are not contiguous in memory: the atom's " + std::to_string(bits) +
+    a.notes.push_back("some thread's values of one instruction are not contiguous in memory: the atom's " +
+                      std::to_string(bits) +
                       "-bit access does not vectorize over this tensor (CuTe would not compile this copy)");
   return a;
 }
@@ -340,10 +350,13 @@ namespace {
 
 nlohmann::json totals_json(const SideTotals& t, MemorySpace space) {
   if (space == MemorySpace::kSmem)
-    return {{"instructions", t.instructions}, {"wavefronts", t.wavefronts}, {"ideal_wavefronts", t.ideal_wavefronts},
-            {"bank_conflicts", t.bank_conflicts}, {"bank_conflicts_min", t.bank_conflicts_min}};
-  return {{"instructions", t.instructions}, {"requests", t.requests}, {"sectors", t.sectors}, {"bytes_used", t.bytes_used},
-          {"bytes_moved", t.bytes_moved()}, {"efficiency", t.efficiency()}};
+    return {{"instructions", t.instructions},
+            {"wavefronts", t.wavefronts},
+            {"ideal_wavefronts", t.ideal_wavefronts},
+            {"bank_conflicts", t.bank_conflicts},
+            {"bank_conflicts_min", t.bank_conflicts_min}};
+  return {{"instructions", t.instructions}, {"requests", t.requests},         {"sectors", t.sectors},
+          {"bytes_used", t.bytes_used},     {"bytes_moved", t.bytes_moved()}, {"efficiency", t.efficiency()}};
 }
 
 nlohmann::json side_json(const CopySide& s) {
@@ -373,8 +386,13 @@ nlohmann::json to_json(const CopyAnalysis& a, bool with_addresses) {
   j["gmem"] = totals_json(a.gmem, MemorySpace::kGmem);
   nlohmann::json list = nlohmann::json::array();
   for (const MemoryInstruction& i : a.instructions) {
-    nlohmann::json e = {{"warp", i.warp}, {"index", i.index}, {"ptx", i.ptx()}, {"space", to_string(i.space)},
-                        {"side", i.is_store() ? "dst" : "src"}, {"bits", i.bits}, {"aligned", i.aligned}};
+    nlohmann::json e = {{"warp", i.warp},
+                        {"index", i.index},
+                        {"ptx", i.ptx()},
+                        {"space", to_string(i.space)},
+                        {"side", i.is_store() ? "dst" : "src"},
+                        {"bits", i.bits},
+                        {"aligned", i.aligned}};
     if (i.space == MemorySpace::kSmem) {
       e["wavefronts"] = i.wavefronts;
       e["ideal_wavefronts"] = i.ideal_wavefronts;
@@ -395,20 +413,21 @@ nlohmann::json to_json(const CopyAnalysis& a, bool with_addresses) {
 
 std::string to_text(const CopyAnalysis& a) {
   std::ostringstream o;
-  o << a.atom << " over " << to_string(a.tensor_shape) << ": " << a.threads << " threads, " << a.tiles << " tile" << (a.tiles == 1 ? "" : "s")
-    << ", " << a.vector_bits << "-bit accesses\n";
+  o << a.atom << " over " << to_string(a.tensor_shape) << ": " << a.threads << " threads, " << a.tiles << " tile"
+    << (a.tiles == 1 ? "" : "s") << ", " << a.vector_bits << "-bit accesses\n";
   for (const CopySide* s : {&a.src, &a.dst}) {
     o << (s == &a.src ? "  src " : "  dst ") << to_string(s->space);
     if (s->space == MemorySpace::kRmem) {
       o << " (registers)\n";
       continue;
     }
-    o << ": " << s->bits << "-bit, max_common_vector " << s->max_common_vector << ", " << (s->vectorizes ? "vectorizes" : "does NOT vectorize")
-      << ", " << (s->aligned ? "aligned" : "MISALIGNED") << "\n";
+    o << ": " << s->bits << "-bit, max_common_vector " << s->max_common_vector << ", "
+      << (s->vectorizes ? "vectorizes" : "does NOT vectorize") << ", " << (s->aligned ? "aligned" : "MISALIGNED")
+      << "\n";
   }
   if (a.smem.instructions) {
-    o << "  smem: " << a.smem.instructions << " instructions, " << a.smem.wavefronts << " wavefronts (ideal " << a.smem.ideal_wavefronts << "), "
-      << a.smem.bank_conflicts << " bank conflicts";
+    o << "  smem: " << a.smem.instructions << " instructions, " << a.smem.wavefronts << " wavefronts (ideal "
+      << a.smem.ideal_wavefronts << "), " << a.smem.bank_conflicts << " bank conflicts";
     if (a.smem.bank_conflicts_min != a.smem.bank_conflicts)
       o << " (cp.async.ca: " << a.smem.bank_conflicts_min << " if the hardware writes each source line on its own)";
     o << "\n";
@@ -416,17 +435,17 @@ std::string to_text(const CopyAnalysis& a) {
   if (a.gmem.instructions) {
     char eff[32];
     std::snprintf(eff, sizeof eff, "%.1f%%", 100.0 * a.gmem.efficiency());
-    o << "  gmem: " << a.gmem.requests << " requests, " << a.gmem.sectors << " sectors, " << a.gmem.bytes_used << " bytes used / "
-      << a.gmem.bytes_moved() << " moved (" << eff << ")\n";
+    o << "  gmem: " << a.gmem.requests << " requests, " << a.gmem.sectors << " sectors, " << a.gmem.bytes_used
+      << " bytes used / " << a.gmem.bytes_moved() << " moved (" << eff << ")\n";
   }
   // Per instruction: warp 0's sequence (every warp's when they differ in cost).
   o << "  per instruction (warp.index  ptx  cost):\n";
   for (const MemoryInstruction& i : a.instructions) {
     o << "    " << i.warp << "." << i.index << "  " << i.ptx() << "  ";
     if (i.space == MemorySpace::kSmem)
-      o << i.wavefronts << " wavefronts (ideal " << i.ideal_wavefronts << ")" << (i.bank_conflicts ? ", " + std::to_string(i.bank_conflicts) + " conflicts" : "");
-    else
-      o << i.sectors << " sectors, " << i.bytes_used << " bytes used";
+      o << i.wavefronts << " wavefronts (ideal " << i.ideal_wavefronts << ")"
+        << (i.bank_conflicts ? ", " + std::to_string(i.bank_conflicts) + " conflicts" : "");
+    else o << i.sectors << " sectors, " << i.bytes_used << " bytes used";
     o << "\n";
   }
   for (const std::string& n : a.notes) o << "  note: " << n << "\n";

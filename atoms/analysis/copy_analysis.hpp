@@ -31,34 +31,36 @@ struct CopyTensor {
 
 // What one side (source or destination) of the copy costs, summed over its instructions.
 struct SideTotals {
-  int64_t instructions = 0;      // warp-wide instructions
+  int64_t instructions = 0;                                          // warp-wide instructions
   int64_t wavefronts = 0, ideal_wavefronts = 0, bank_conflicts = 0;  // smem
-  int64_t bank_conflicts_min = 0;  // smem: cp.async.ca's lower bound (see MemoryInstruction)
-  int64_t requests = 0, sectors = 0, bytes_used = 0;                   // gmem
+  int64_t bank_conflicts_min = 0;                     // smem: cp.async.ca's lower bound (see MemoryInstruction)
+  int64_t requests = 0, sectors = 0, bytes_used = 0;  // gmem
   int64_t bytes_moved() const { return sectors * 32; }
-  double efficiency() const { return sectors ? static_cast<double>(bytes_used) / static_cast<double>(bytes_moved()) : 1.0; }
+  double efficiency() const {
+    return sectors ? static_cast<double>(bytes_used) / static_cast<double>(bytes_moved()) : 1.0;
+  }
 };
 
 struct CopySide {
   MemorySpace space = MemorySpace::kRmem;
   AccessKind kind = AccessKind::kLoad;
-  int bits = 0;                  // access width per thread (per 16-byte row for ldmatrix/stmatrix)
-  int64_t max_common_vector = 0; // values each thread's leading run keeps contiguous (CuTe's max_common_vector)
-  bool vectorizes = true;        // every access's values are contiguous at this width
-  bool aligned = true;           // every address a multiple of the access width
+  int bits = 0;                   // access width per thread (per 16-byte row for ldmatrix/stmatrix)
+  int64_t max_common_vector = 0;  // values each thread's leading run keeps contiguous (CuTe's max_common_vector)
+  bool vectorizes = true;         // every access's values are contiguous at this width
+  bool aligned = true;            // every address a multiple of the access width
   SideTotals totals;
 };
 
 struct CopyAnalysis {
-  std::string atom;              // the copy atom's name
-  int value_bits = 0;            // sizeof_bits of its value type
+  std::string atom;    // the copy atom's name
+  int value_bits = 0;  // sizeof_bits of its value type
   int64_t threads = 0;
-  IntTuple tensor_shape;         // (M,N)
-  int64_t tiles = 0;             // tiles of Tiler_MN over the tensor (CPY_M * CPY_N)
-  int64_t vector_bits = 0;       // access width per thread of the copy (bits)
+  IntTuple tensor_shape;    // (M,N)
+  int64_t tiles = 0;        // tiles of Tiler_MN over the tensor (CPY_M * CPY_N)
+  int64_t vector_bits = 0;  // access width per thread of the copy (bits)
   CopySide src, dst;
   std::vector<MemoryInstruction> instructions;  // smem and gmem ones, in issue order per warp
-  SideTotals smem, gmem;         // over both sides
+  SideTotals smem, gmem;                        // over both sides
   std::vector<std::string> notes;
   // Per cell of each tensor (index m + M*n), for pictures: see CellCosts.
   struct CellCosts {

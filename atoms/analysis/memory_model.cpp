@@ -63,9 +63,13 @@ std::string MemoryInstruction::ptx() const {
   switch (kind) {
     case AccessKind::kLdmatrix: return "ldmatrix.sync.aligned.m8n8" + x + (trans ? ".trans" : "") + ".shared.b16";
     case AccessKind::kStmatrix: return "stmatrix.sync.aligned.m8n8" + x + (trans ? ".trans" : "") + ".shared.b16";
-    case AccessKind::kCpAsync: return std::string("cp.async.") + (bypass_l1 ? "cg" : "ca") + ".shared.global [" + std::to_string(bits / 8) + " bytes]";
-    case AccessKind::kLoad: return std::string("ld.") + (space == MemorySpace::kSmem ? "shared" : "global") + vector_suffix(bits);
-    case AccessKind::kStore: return std::string("st.") + (space == MemorySpace::kSmem ? "shared" : "global") + vector_suffix(bits);
+    case AccessKind::kCpAsync:
+      return std::string("cp.async.") + (bypass_l1 ? "cg" : "ca") + ".shared.global [" + std::to_string(bits / 8) +
+             " bytes]";
+    case AccessKind::kLoad:
+      return std::string("ld.") + (space == MemorySpace::kSmem ? "shared" : "global") + vector_suffix(bits);
+    case AccessKind::kStore:
+      return std::string("st.") + (space == MemorySpace::kSmem ? "shared" : "global") + vector_suffix(bits);
   }
   return "?";
 }
@@ -145,7 +149,8 @@ void cost_cp_async(MemoryInstruction& global, MemoryInstruction& shared) {
         size_t j = i;
         for (; j < by_line.size() && by_line[j].first == by_line[i].first; ++j) group.push_back(by_line[j].second);
         const std::vector<int64_t> words = phase_words(shared, group);
-        shared.bank_conflicts_min += phase_wavefronts(words) - std::max<int64_t>(1, (static_cast<int64_t>(words.size()) + 31) / 32);
+        shared.bank_conflicts_min +=
+            phase_wavefronts(words) - std::max<int64_t>(1, (static_cast<int64_t>(words.size()) + 31) / 32);
         i = j;
       }
     }

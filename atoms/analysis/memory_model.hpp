@@ -34,18 +34,18 @@ enum class AccessKind {
 struct MemoryInstruction {
   AccessKind kind = AccessKind::kLoad;
   MemorySpace space = MemorySpace::kSmem;
-  int bits = 32;          // bits each lane moves (a 16-byte row, 128, for ldmatrix/stmatrix)
-  int matrices = 0;       // ldmatrix/stmatrix: x1, x2, x4
-  bool trans = false;     // ldmatrix/stmatrix .trans
-  bool bypass_l1 = false; // cp.async.cg (CACHEGLOBAL: L1 bypassed, 16 bytes); else .ca
-  int warp = 0;           // warp of the TiledCopy's threads (thread / 32)
-  int index = 0;          // position in each thread's sequence of instructions
+  int bits = 32;                 // bits each lane moves (a 16-byte row, 128, for ldmatrix/stmatrix)
+  int matrices = 0;              // ldmatrix/stmatrix: x1, x2, x4
+  bool trans = false;            // ldmatrix/stmatrix .trans
+  bool bypass_l1 = false;        // cp.async.cg (CACHEGLOBAL: L1 bypassed, 16 bytes); else .ca
+  int warp = 0;                  // warp of the TiledCopy's threads (thread / 32)
+  int index = 0;                 // position in each thread's sequence of instructions
   std::vector<int64_t> address;  // byte address per lane; -1: lane inactive (32 entries)
 
   // Shared memory (space == kSmem).
   int64_t wavefronts = 0;
   int64_t ideal_wavefronts = 0;
-  int64_t bank_conflicts = 0;   // wavefronts - ideal_wavefronts
+  int64_t bank_conflicts = 0;  // wavefronts - ideal_wavefronts
   // cp.async.ca destinations: the fewest conflicts the hardware may report, when it writes the
   // data of each 128-byte source line in its own pass (it does for some lines that miss L1);
   // bank_conflicts is the most (all lines at once, as st.shared).  Else equal to bank_conflicts.
@@ -53,11 +53,13 @@ struct MemoryInstruction {
   // Global memory (space == kGmem).
   int64_t requests = 0;
   int64_t sectors = 0;
-  int64_t bytes_used = 0;       // distinct bytes the active lanes ask for
-  bool aligned = true;          // every lane's address a multiple of its access width
+  int64_t bytes_used = 0;  // distinct bytes the active lanes ask for
+  bool aligned = true;     // every lane's address a multiple of its access width
 
-  bool is_store() const { return kind == AccessKind::kStore || kind == AccessKind::kStmatrix || kind == AccessKind::kCpAsync; }
-  std::string ptx() const;      // the instruction as PTX spells it, e.g. "ld.shared.v4.b32"
+  bool is_store() const {
+    return kind == AccessKind::kStore || kind == AccessKind::kStmatrix || kind == AccessKind::kCpAsync;
+  }
+  std::string ptx() const;  // the instruction as PTX spells it, e.g. "ld.shared.v4.b32"
 };
 
 // The lanes of each phase: shared memory serves these groups one after another.

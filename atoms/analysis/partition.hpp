@@ -16,19 +16,19 @@
 namespace cutevis {
 
 struct ThreadPartition {
-  char side = 'S';              // 'S': partition_S (source side of the atom), 'D': partition_D; 'A', 'B', 'C': ThrMMA's
+  char side = 'S';  // 'S': partition_S (source side of the atom), 'D': partition_D; 'A', 'B', 'C': ThrMMA's
   int64_t thread = 0;
   // (CPY, CPY_M, CPY_N) -> element offset from `offset`.  For a swizzled (composed) tensor
   // A o O o B this is the partition of B; the swizzle applies to O + offset + layout(i).
   Layout layout;
   int64_t offset = 0;
-  std::string text;             // e.g. "0 + ((8,1),8,1):((1,0),1024,0)", "Sw<3,4,3> o smem_ptr[16b](unset) o 64 + ..."
-  std::vector<int64_t> cells;   // tensor index (m + M*n) of each element, in index order
-  std::vector<int64_t> offsets; // the tensor's offset of each element: what tS(i) reads
+  std::string text;              // e.g. "0 + ((8,1),8,1):((1,0),1024,0)", "Sw<3,4,3> o smem_ptr[16b](unset) o 64 + ..."
+  std::vector<int64_t> cells;    // tensor index (m + M*n) of each element, in index order
+  std::vector<int64_t> offsets;  // the tensor's offset of each element: what tS(i) reads
   // partition_mma of an operand the MMA reads from shared memory (GMMA/UMMA SS): 128 / element
   // bits, the elements of one 128-bit descriptor unit (its fragment is descriptors); 0 otherwise
   int64_t descriptor_elements = 0;
-  bool tensor_memory = false;   // an operand in SM100 tensor memory: no register fragment
+  bool tensor_memory = false;  // an operand in SM100 tensor memory: no register fragment
 };
 
 ThreadPartition partition_S(const TiledCopy& copy, const AnyLayout& tensor, int64_t thread);
@@ -64,7 +64,7 @@ namespace cutevis {
 // the cells of the (M,K) / (N,K) tile that the MMA's get_layoutA/B_TV gives it.
 struct FragmentCheck {
   bool matches = true;
-  std::string operand;      // "A" or "B"
+  std::string operand;  // "A" or "B"
   int64_t threads_checked = 0;
   std::string first_mismatch;  // e.g. "thread 5: the MMA's A value 2 is (m,k) = (8,2), the copy delivers (0,10)"
 };

@@ -73,8 +73,7 @@ std::string ptx_type_of(const ValueType& type) {
 std::optional<NumberFormat> format_of(const ValueType& type) { return format_from_ptx(ptx_type_of(type)); }
 
 uint64_t encode(const NumberFormat& f, int64_t v) {
-  if (v < f.min_value || v > f.max_exact)
-    throw Error("verify: " + std::to_string(v) + " is not exact in " + f.ptx);
+  if (v < f.min_value || v > f.max_exact) throw Error("verify: " + std::to_string(v) + " is not exact in " + f.ptx);
   uint64_t mask = f.bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << f.bits) - 1;
   if (f.kind != NumberKind::kFloat) return static_cast<uint64_t>(v) & mask;
   if (v == 0) return 0;

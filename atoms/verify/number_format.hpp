@@ -15,8 +15,8 @@ namespace cutevis::verify {
 enum class NumberKind { kFloat, kSigned, kUnsigned };
 
 struct NumberFormat {
-  std::string ptx;       // PTX type name: f16, bf16, tf32, f32, f64, e4m3, e5m2, s32, s8, u8, s4, u4, b1
-  int bits = 0;          // storage bits (tf32 is stored in 32)
+  std::string ptx;  // PTX type name: f16, bf16, tf32, f32, f64, e4m3, e5m2, s32, s8, u8, s4, u4, b1
+  int bits = 0;     // storage bits (tf32 is stored in 32)
   NumberKind kind = NumberKind::kFloat;
   int exponent_bits = 0;  // floats only
   int mantissa_bits = 0;  // floats only: explicit mantissa bits the hardware reads

@@ -33,12 +33,12 @@ namespace cutevis {
 
 // One operand (A or B) of the pipeline as the kernel declares it.
 struct PipelineOperandSpec {
-  AnyLayout smem;                  // (MN,K) -> element offset: sA / sB (K a multiple of the MMA's K tile)
-  std::optional<AnyLayout> data;   // where the data really is in shared memory (the producer's layout:
-                                   // the G2S copy's destination, or the host's fill); default `smem`
-  std::optional<AnyLayout> gmem;   // (MN,K) -> element offset in global memory (G2S source); default K-major
-  std::optional<TiledCopy> g2s;    // gmem -> smem; none: shared memory is filled from the host per `smem`
-  std::optional<CopyAtom> s2r;     // smem -> registers through make_tiled_copy_A/B (mma.sync only)
+  AnyLayout smem;                 // (MN,K) -> element offset: sA / sB (K a multiple of the MMA's K tile)
+  std::optional<AnyLayout> data;  // where the data really is in shared memory (the producer's layout:
+                                  // the G2S copy's destination, or the host's fill); default `smem`
+  std::optional<AnyLayout> gmem;  // (MN,K) -> element offset in global memory (G2S source); default K-major
+  std::optional<TiledCopy> g2s;   // gmem -> smem; none: shared memory is filled from the host per `smem`
+  std::optional<CopyAtom> s2r;    // smem -> registers through make_tiled_copy_A/B (mma.sync only)
   std::string smem_text, data_text, gmem_text, g2s_text, s2r_text;  // as written, for reports
 };
 
@@ -53,7 +53,7 @@ namespace verify {
 // One warp-wide memory instruction of one thread: byte offsets into its operand's global /
 // shared image (-1: this thread does not take part).
 struct PipelineCall {
-  int bytes = 0;              // bytes each thread moves (16 for an ldmatrix row)
+  int bytes = 0;  // bytes each thread moves (16 for an ldmatrix row)
   int64_t gmem = -1, smem = -1;
 };
 
@@ -61,27 +61,28 @@ enum class S2RKind { kNone, kLdmatrix, kLoad };
 
 struct PipelineOperand {
   char name = 'A';
-  int64_t mn = 0, k = 0;           // the smem tile (MN,K); K = k_tiles * the MMA's K tile
+  int64_t mn = 0, k = 0;  // the smem tile (MN,K); K = k_tiles * the MMA's K tile
   int64_t k_tiles = 1;
   NumberFormat format;
   std::vector<int64_t> smem_offset;  // element offset of every cell (mn + MN*k): the kernel's view (S2R, descriptor)
-  std::vector<int64_t> data_offset;  // where the producer (G2S or the host) puts every cell; = smem_offset unless --data
+  std::vector<int64_t>
+      data_offset;  // where the producer (G2S or the host) puts every cell; = smem_offset unless --data
   std::vector<int64_t> gmem_offset;  // with G2S: the global offset of every cell
   int64_t smem_bytes = 0, gmem_bytes = 0;
   // G2S
   bool g2s = false;
-  bool cp_async = false;            // cp.async (else ld.global + st.shared)
-  bool cache_global = false;        // cp.async.cg (16 bytes, L2 only), else .ca
+  bool cp_async = false;      // cp.async (else ld.global + st.shared)
+  bool cache_global = false;  // cp.async.cg (16 bytes, L2 only), else .ca
   int g2s_threads = 0;
   std::vector<std::vector<PipelineCall>> g2s_calls;  // [call][thread]
   // S2R
   S2RKind s2r = S2RKind::kNone;
-  std::string s2r_opcode;           // "ldmatrix.sync.aligned.m8n8.x4.shared.b16", "ld.shared.v4.b32"
-  int matrices = 0;                 // ldmatrix .xN
+  std::string s2r_opcode;  // "ldmatrix.sync.aligned.m8n8.x4.shared.b16", "ld.shared.v4.b32"
+  int matrices = 0;        // ldmatrix .xN
   bool trans = false;
   std::vector<std::vector<PipelineCall>> s2r_calls;  // [call][thread]: smem byte offset of the row / vector
-  int64_t copy_values = 0;          // 16-bit values each thread receives (all calls)
-  std::vector<std::vector<int64_t>> copy_cell;  // [thread][value]: the cell the layouts promise
+  int64_t copy_values = 0;                           // 16-bit values each thread receives (all calls)
+  std::vector<std::vector<int64_t>> copy_cell;       // [thread][value]: the cell the layouts promise
   // MMA fragment gather (mma.sync): [thread][(ktile, rest_mn, rest_k) call][fv] -> copy value
   std::vector<std::vector<std::vector<int64_t>>> gather;
   // what each fragment value is, for the reports: [thread][call][fv] -> cell
@@ -92,22 +93,22 @@ struct PipelineOperand {
 };
 
 struct PipelinePlan {
-  std::string name;           // the report's title
+  std::string name;  // the report's title
   bool wgmma = false;
-  MmaPlan atom;               // the MMA atom's plan (registers, slots, opcode)
-  int threads = 0;            // threads per block
-  int64_t m = 0, n = 0, k = 0;  // the whole problem: (M,N) of the TiledMMA's tile, K of the smem tiles
+  MmaPlan atom;                                // the MMA atom's plan (registers, slots, opcode)
+  int threads = 0;                             // threads per block
+  int64_t m = 0, n = 0, k = 0;                 // the whole problem: (M,N) of the TiledMMA's tile, K of the smem tiles
   int64_t rest_m = 1, rest_n = 1, rest_k = 1;  // atom calls per thread per K tile (mma.sync)
-  int64_t frg_a = 0, frg_b = 0, frg_c = 0;      // values per atom call per thread
+  int64_t frg_a = 0, frg_b = 0, frg_c = 0;     // values per atom call per thread
   PipelineOperand a, b;
-  std::vector<std::vector<int64_t>> c_cell;     // [thread][value of get_layoutC_TV] -> (m + M*n)
-  int64_t d_words = 0;        // D words per thread (all calls)
+  std::vector<std::vector<int64_t>> c_cell;  // [thread][value of get_layoutC_TV] -> (m + M*n)
+  int64_t d_words = 0;                       // D words per thread (all calls)
   // Per thread and D word: the C value and bit it holds: (value, bit)
   std::vector<std::vector<std::pair<int64_t, int>>> d_slot;
   std::vector<std::string> static_failures;  // found before any instruction runs (misaligned rows, fragments)
   std::vector<int64_t> static_wrong_a, static_wrong_b;  // cells those failures touch
   int ptx_version = 70;
-  std::string target;         // "sm_90a" or ""
+  std::string target;  // "sm_90a" or ""
 };
 
 // Plan the pipeline; Error for specs that cannot describe a kernel (shapes, types, threads).
@@ -141,7 +142,8 @@ int64_t pipeline_reg_words(const PipelinePlan& plan);
 
 // Compare everything with the prediction and build the report (operands sA, A, sB, B, C as
 // they apply; the first wrong thread/register/element in `reason`).
-VerifyReport check_pipeline(const PipelinePlan& plan, const std::vector<PipelineData>& data, const std::vector<PipelineResult>& results);
+VerifyReport check_pipeline(const PipelinePlan& plan, const std::vector<PipelineData>& data,
+                            const std::vector<PipelineResult>& results);
 // The report of a plan that fails before the GPU (static_failures non-empty).
 VerifyReport static_pipeline_report(const PipelinePlan& plan);
 

@@ -75,13 +75,15 @@ std::string default_swizzle(const std::string& major, int64_t mn, int64_t k, int
     IntTuple s = shape(AnyLayout(atom));
     if (mn % s[0].value() == 0 && k % s[1].value() == 0) return kind;
   }
-  fail("no GMMA shared-memory layout atom tiles a " + std::to_string(mn) + "x" + std::to_string(k) + " " + major + "-major tile");
+  fail("no GMMA shared-memory layout atom tiles a " + std::to_string(mn) + "x" + std::to_string(k) + " " + major +
+       "-major tile");
 }
 
 uint64_t gmma_descriptor(const std::string& swizzle, int64_t lbo, int64_t sbo) {
   uint64_t type = swizzle == "SW128" ? 1 : swizzle == "SW64" ? 2 : swizzle == "SW32" ? 3 : 0;
   auto field = [](int64_t bytes, const char* what) {
-    if (bytes % 16 != 0 || bytes / 16 >= (1 << 14)) fail(std::string("GMMA descriptor ") + what + " of " + std::to_string(bytes) + " bytes does not fit");
+    if (bytes % 16 != 0 || bytes / 16 >= (1 << 14))
+      fail(std::string("GMMA descriptor ") + what + " of " + std::to_string(bytes) + " bytes does not fit");
     return static_cast<uint64_t>(bytes / 16);
   };
   return (field(lbo, "leading byte offset") << 16) | (field(sbo, "stride byte offset") << 32) | (type << 62);
@@ -97,18 +99,19 @@ SmemTile make_smem_tile(const std::string& major, const std::string& swizzle, in
   ComposedLayout atom = gmma_smem_atom(major, swizzle, type_bits);
   IntTuple s = shape(AnyLayout(atom));
   if (mn % s[0].value() != 0 || k % s[1].value() != 0)
-    fail("the " + swizzle + " " + major + "-major layout atom " + to_string(AnyLayout(atom)) + " does not tile (" + std::to_string(mn) + "," + std::to_string(k) + ")");
+    fail("the " + swizzle + " " + major + "-major layout atom " + to_string(AnyLayout(atom)) + " does not tile (" +
+         std::to_string(mn) + "," + std::to_string(k) + ")");
   t.layout = tile_to_shape(AnyLayout(atom), tup(mn, k));
   t.offsets = layout_values(t.layout);
   int64_t max_byte = 0;
   for (int64_t off : t.offsets) max_byte = std::max(max_byte, off * type_bits / 8);
   t.bytes = (max_byte + type_bits / 8 + 15) / 16 * 16;
-  const int64_t per_chunk = 128 / type_bits;  // elements per 16-byte chunk
+  const int64_t per_chunk = 128 / type_bits;                    // elements per 16-byte chunk
   const int64_t width_elems = s[major == "K" ? 1 : 0].value();  // elements along the swizzle row
   auto at = [&](int64_t i, int64_t j, int64_t fallback) { return i < mn && j < k ? t.byte_offset(i, j) : fallback; };
   const int64_t atom_bytes = mn == 0 ? 0 : 8 * width_elems * type_bits / 8;
   if (major == "K") {
-    t.sbo = at(8, 0, atom_bytes);                                   // next 8 rows
+    t.sbo = at(8, 0, atom_bytes);                                    // next 8 rows
     t.lbo = swizzle == "INTER" ? at(0, per_chunk, atom_bytes) : 16;  // next 16-byte K chunk (INTER only)
   } else if (swizzle == "INTER") {
     t.sbo = at(per_chunk, 0, atom_bytes);  // next 16-byte MN chunk
@@ -136,15 +139,18 @@ std::string OperandPlan::describe_entry(size_t i) const {
 std::string mma_unsupported_reason(const MmaAtom& atom, int sm) {
   std::string op = mnemonic(atom.ptx);
   const std::string gpu = "this GPU is sm_" + std::to_string(sm);
-  if (op.empty()) return "no PTX instruction to run (" + (atom.family.empty() ? std::string("a C++ fma") : atom.family) + ")";
+  if (op.empty())
+    return "no PTX instruction to run (" + (atom.family.empty() ? std::string("a C++ fma") : atom.family) + ")";
   if (contains(op, "tcgen05"))
     return sm / 10 == 10 ? "tcgen05.mma (tensor-memory operands) is not supported by verify yet"
                          : "needs an SM100 GPU (tcgen05.mma, sm_100a); " + gpu;
   if (contains(op, "kind::") || contains(op, "block_scale"))
-    return sm / 10 == 12 ? "block-scaled / kind:: mma is not supported by verify yet" : "needs an SM120 GPU (sm_120a); " + gpu;
+    return sm / 10 == 12 ? "block-scaled / kind:: mma is not supported by verify yet"
+                         : "needs an SM120 GPU (sm_120a); " + gpu;
   if (contains(op, ".sp") || contains(op, "sp::")) return "sparse MMA (metadata operand) is not supported by verify";
   for (const ValueType* t : {&atom.type_a, &atom.type_b, &atom.type_c})
-    if (contains(t->name, "complex")) return "complex atom: CuTe issues several real instructions for it; verify checks single instructions";
+    if (contains(t->name, "complex"))
+      return "complex atom: CuTe issues several real instructions for it; verify checks single instructions";
   if (contains(op, "wgmma") && sm != 90) return "wgmma needs sm_90a (compute capability 9.0); " + gpu;
   if (atom.sm > sm) return "needs sm_" + std::to_string(atom.sm) + "; " + gpu;
   for (const ValueType* t : {&atom.type_a, &atom.type_b, &atom.type_c, &atom.type_d})
@@ -172,7 +178,7 @@ Decoded decode_opcode(const std::string& op) {
   else fail("unknown MMA instruction '" + op + "'");
   static const std::regex shape_re("m([0-9]+)n([0-9]+)k([0-9]+)");
   static const std::set<std::string> type_names = {"f16", "bf16", "tf32", "f32", "f64", "e4m3", "e5m2",
-                                                   "s32", "u32",  "s8",   "u8",  "s4",  "u4",  "b1"};
+                                                   "s32", "u32",  "s8",   "u8",  "s4",  "u4",   "b1"};
   for (const auto& t : tokens) {
     std::smatch m;
     if (std::regex_match(t, m, shape_re)) {
@@ -192,7 +198,8 @@ void check_type(const ValueType& declared, const std::string& ptx, const char* w
   if (declared.name.empty()) return;
   std::string mine = ptx_type_of(declared);
   if (!mine.empty() && mine != ptx)
-    fail(std::string("ValType") + what + " " + declared.name + " (" + mine + ") disagrees with the instruction " + op + " (" + ptx + ")");
+    fail(std::string("ValType") + what + " " + declared.name + " (" + mine + ") disagrees with the instruction " + op +
+         " (" + ptx + ")");
 }
 
 int ptx_version_for(const std::string& op, const Decoded& d) {
@@ -220,9 +227,9 @@ void fill_register_operand(OperandPlan& op, const Layout& tv, const Layout& thr_
   const int64_t needed = values * bits;
   op.regs = spec.count > 0 ? spec.count : static_cast<int>((needed + op.reg_bits - 1) / op.reg_bits);
   if (needed > int64_t{op.regs} * op.reg_bits || (spec.count > 0 && needed != int64_t{op.regs} * op.reg_bits))
-    fail(op.name + " layout " + to_string(tv) + " gives " + std::to_string(values) + " values of " + std::to_string(bits) +
-         " bits per thread; the instruction's " + std::to_string(op.regs) + " registers of " + std::to_string(op.reg_bits) +
-         " bits hold " + std::to_string(int64_t{op.regs} * op.reg_bits / bits));
+    fail(op.name + " layout " + to_string(tv) + " gives " + std::to_string(values) + " values of " +
+         std::to_string(bits) + " bits per thread; the instruction's " + std::to_string(op.regs) + " registers of " +
+         std::to_string(op.reg_bits) + " bits hold " + std::to_string(int64_t{op.regs} * op.reg_bits / bits));
   if (op.reg_bits == 64 && bits != 64) fail(op.name + ": 64-bit registers hold only 64-bit values here");
   const std::vector<int64_t> cells = layout_values(tv);  // index t + threads*v
   op.entries.reserve(cells.size());
@@ -236,8 +243,9 @@ void fill_register_operand(OperandPlan& op, const Layout& tv, const Layout& thr_
     for (int64_t v = 0; v < values; ++v) {
       int64_t cell = cells[static_cast<size_t>(t + threads * v)];
       if (cell < 0 || cell >= op.rows * op.cols)
-        fail(op.name + " layout " + to_string(tv) + " maps (T" + std::to_string(t) + ",V" + std::to_string(v) + ") to " +
-             std::to_string(cell) + ", outside the " + std::to_string(op.rows) + "x" + std::to_string(op.cols) + " tile");
+        fail(op.name + " layout " + to_string(tv) + " maps (T" + std::to_string(t) + ",V" + std::to_string(v) +
+             ") to " + std::to_string(cell) + ", outside the " + std::to_string(op.rows) + "x" +
+             std::to_string(op.cols) + " tile");
       op.entries.push_back({t, v});
       op.cell_of.push_back(cell);
       OperandPlan::Slot s;
@@ -298,7 +306,8 @@ MmaPlan plan_mma(const MmaAtom& atom, const MmaOverrides& ov) {
   std::string ta, tb, tc, td;
   if (d.cls == MmaClass::kScalar) {
     auto fa = format_of(atom.type_a), fb = format_of(atom.type_b);
-    if (!fa || !fb) fail(p.atom_name + ": element types " + atom.type_a.name + " / " + atom.type_b.name + " not supported");
+    if (!fa || !fb)
+      fail(p.atom_name + ": element types " + atom.type_a.name + " / " + atom.type_b.name + " not supported");
     ta = fa->ptx;
     tb = fb->ptx;
     tc = td = "s32";
@@ -353,8 +362,10 @@ MmaPlan plan_mma(const MmaAtom& atom, const MmaOverrides& ov) {
 
   const bool a_smem = atom.source_a == OperandSource::kSharedMemory;
   const bool b_smem = atom.source_b == OperandSource::kSharedMemory;
-  if (a_smem && ov.layout_a) fail("A is read from shared memory through a descriptor; --layout-a applies to register operands");
-  if (b_smem && ov.layout_b) fail("B is read from shared memory through a descriptor; --layout-b applies to register operands");
+  if (a_smem && ov.layout_a)
+    fail("A is read from shared memory through a descriptor; --layout-a applies to register operands");
+  if (b_smem && ov.layout_b)
+    fail("B is read from shared memory through a descriptor; --layout-b applies to register operands");
   if ((a_smem || b_smem) && d.cls != MmaClass::kWgmma) fail(p.atom_name + ": shared-memory operands need wgmma");
   if (d.cls == MmaClass::kWgmma && !b_smem) fail(p.atom_name + ": GMMA reads B from shared memory");
   if (!ov.smem_swizzle.empty() && !a_smem && !b_smem) fail("--smem-layout applies to GMMA shared-memory operands only");
@@ -363,12 +374,15 @@ MmaPlan plan_mma(const MmaAtom& atom, const MmaOverrides& ov) {
   p.b.overridden = ov.layout_b.has_value();
   p.c.overridden = ov.layout_c.has_value();
   if (a_smem) fill_smem_operand(p.a, atom.major_a, ov.smem_swizzle);
-  else fill_register_operand(p.a, ov.layout_a ? *ov.layout_a : atom.layout_a, p.thr_id, atom.regs_a, p.physical_threads);
+  else
+    fill_register_operand(p.a, ov.layout_a ? *ov.layout_a : atom.layout_a, p.thr_id, atom.regs_a, p.physical_threads);
   if (b_smem) fill_smem_operand(p.b, atom.major_b, ov.smem_swizzle);
-  else fill_register_operand(p.b, ov.layout_b ? *ov.layout_b : atom.layout_b, p.thr_id, atom.regs_b, p.physical_threads);
+  else
+    fill_register_operand(p.b, ov.layout_b ? *ov.layout_b : atom.layout_b, p.thr_id, atom.regs_b, p.physical_threads);
   fill_register_operand(p.c, ov.layout_c ? *ov.layout_c : atom.layout_c, p.thr_id, atom.regs_c, p.physical_threads);
   p.d_regs = d.cls == MmaClass::kWgmma ? 0 : (atom.regs_d.count > 0 ? atom.regs_d.count : p.c.regs);
-  if (d.cls != MmaClass::kWgmma && p.d_regs != p.c.regs) fail(p.atom_name + ": D and C register counts differ; not supported");
+  if (d.cls != MmaClass::kWgmma && p.d_regs != p.c.regs)
+    fail(p.atom_name + ": D and C register counts differ; not supported");
   return p;
 }
 
@@ -380,9 +394,11 @@ std::string copy_unsupported_reason(const CopyAtom& atom, int sm) {
   bool ld = contains(op, "ldmatrix"), st = contains(op, "stmatrix"), mov = contains(op, "movmatrix");
   if (!ld && !st && !mov)
     return (op.empty() ? atom.op : op) +
-           " moves each thread's own elements; verify checks the ownership-changing instructions (ldmatrix, stmatrix, movmatrix)";
+           " moves each thread's own elements; verify checks the ownership-changing instructions (ldmatrix, stmatrix, "
+           "movmatrix)";
   if (contains(op, ".b8") || contains(op, "m16n16") || contains(op, "m16n8"))
-    return sm / 10 == 10 ? "8-bit ldmatrix/stmatrix forms are not supported by verify yet" : "needs an SM100 GPU (8-bit ldmatrix/stmatrix); " + gpu;
+    return sm / 10 == 10 ? "8-bit ldmatrix/stmatrix forms are not supported by verify yet"
+                         : "needs an SM100 GPU (8-bit ldmatrix/stmatrix); " + gpu;
   if (st && sm < 90) return "stmatrix needs sm_90; " + gpu;
   if (sm < 75) return "ldmatrix/movmatrix need sm_75; " + gpu;
   return "";
@@ -396,20 +412,28 @@ void fill_copy_side(CopySide& side, const Layout& bits, bool addresses, const st
   if (rank(bits) != 2) fail(atom_name + ": " + side.name + " layout " + to_string(bits) + " is not a (thr,bit) layout");
   const int64_t threads = size(get(bits, 0));
   const int64_t nbits = size(get(bits, 1));
-  if (threads != 32) fail(atom_name + ": " + side.name + " layout has " + std::to_string(threads) + " threads, the instruction 32");
-  if (nbits % 16 != 0) fail(atom_name + ": " + side.name + " layout holds " + std::to_string(nbits) + " bits per thread, not whole 16-bit elements");
-  if (addresses && nbits != 128) fail(atom_name + ": " + side.name + " gives each thread " + std::to_string(nbits) + " bits; a row address covers 128");
+  if (threads != 32)
+    fail(atom_name + ": " + side.name + " layout has " + std::to_string(threads) + " threads, the instruction 32");
+  if (nbits % 16 != 0)
+    fail(atom_name + ": " + side.name + " layout holds " + std::to_string(nbits) +
+         " bits per thread, not whole 16-bit elements");
+  if (addresses && nbits != 128)
+    fail(atom_name + ": " + side.name + " gives each thread " + std::to_string(nbits) +
+         " bits; a row address covers 128");
   side.units_per_thread = nbits / 16;
   for (int64_t t = 0; t < threads; ++t)
     for (int64_t u = 0; u < side.units_per_thread; ++u) {
       int64_t first = bits(t + threads * 16 * u);
       for (int64_t j = 1; j < 16; ++j)
         if (bits(t + threads * (16 * u + j)) != first + j || first % 16 != 0)
-          fail(atom_name + ": " + side.name + " layout splits the 16-bit element (T" + std::to_string(t) + ",V" + std::to_string(u) + ")");
+          fail(atom_name + ": " + side.name + " layout splits the 16-bit element (T" + std::to_string(t) + ",V" +
+               std::to_string(u) + ")");
       if (addresses && u > 0 && first != bits(t) + 16 * u)
-        fail(atom_name + ": " + side.name + " layout gives thread " + std::to_string(t) + " a non-contiguous 16-byte row");
+        fail(atom_name + ": " + side.name + " layout gives thread " + std::to_string(t) +
+             " a non-contiguous 16-byte row");
       if (addresses && u == 0 && first % 128 != 0)
-        fail(atom_name + ": " + side.name + " layout gives thread " + std::to_string(t) + " a row that is not 16-byte aligned");
+        fail(atom_name + ": " + side.name + " layout gives thread " + std::to_string(t) +
+             " a row that is not 16-byte aligned");
       side.entries.push_back({t, u});
       side.unit_of.push_back(first / 16);
     }
@@ -493,7 +517,8 @@ std::vector<std::optional<int64_t>> unpack_d(const MmaPlan& plan, const uint32_t
   for (size_t i = 0; i < c.entries.size(); ++i) {
     const auto& s = c.slots[i];
     size_t at = static_cast<size_t>(s.lane * w + s.word);
-    uint64_t bits = plan.format_d.bits == 64 ? (uint64_t{words[at + 1]} << 32) | words[at] : uint64_t{words[at]} >> s.bit;
+    uint64_t bits =
+        plan.format_d.bits == 64 ? (uint64_t{words[at + 1]} << 32) | words[at] : uint64_t{words[at]} >> s.bit;
     out[i] = decode(plan.format_d, bits);
   }
   return out;
@@ -551,7 +576,8 @@ MmaData random_data(const MmaPlan& p, uint64_t seed) {
   auto fill = [&](const OperandPlan& op, int64_t lo, int64_t hi, uint64_t salt) {
     std::vector<int64_t> cells(static_cast<size_t>(op.rows * op.cols));
     uint64_t span = static_cast<uint64_t>(hi - lo + 1);
-    for (size_t i = 0; i < cells.size(); ++i) cells[i] = lo + static_cast<int64_t>(mix(seed * 0x1000193 + salt * 0x100000001b3ULL + i) % span);
+    for (size_t i = 0; i < cells.size(); ++i)
+      cells[i] = lo + static_cast<int64_t>(mix(seed * 0x1000193 + salt * 0x100000001b3ULL + i) % span);
     std::vector<int64_t> values(op.entries.size());
     for (size_t i = 0; i < values.size(); ++i) values[i] = cells[static_cast<size_t>(op.cell_of[i])];
     return values;

@@ -31,11 +31,11 @@ struct SmemTile {
   std::string swizzle;  // "INTER", "SW32", "SW64", "SW128"
   int64_t mn = 0, k = 0;
   int type_bits = 0;
-  AnyLayout layout;     // (MN,K) -> element offset (position-independent swizzle)
+  AnyLayout layout;              // (MN,K) -> element offset (position-independent swizzle)
   std::vector<int64_t> offsets;  // layout at every index mn + MN*k
-  int64_t bytes = 0;    // image size, a multiple of 16
-  uint64_t descriptor = 0;  // every field but the start address (bits 0-13)
-  int64_t lbo = 0, sbo = 0; // leading / stride byte offsets in the descriptor
+  int64_t bytes = 0;             // image size, a multiple of 16
+  uint64_t descriptor = 0;       // every field but the start address (bits 0-13)
+  int64_t lbo = 0, sbo = 0;      // leading / stride byte offsets in the descriptor
   int64_t byte_offset(int64_t mn_idx, int64_t k_idx) const;
 };
 // CuTe's ss_smem_selector for the atom's own tile: the widest swizzle atom that divides it.
@@ -53,16 +53,16 @@ struct Entry {
 };
 
 struct OperandPlan {
-  std::string name;        // "A", "B", "C"
+  std::string name;                // "A", "B", "C"
   std::string row_name, col_name;  // "M","K" / "N","K" / "M","N"
   int64_t rows = 0, cols = 0;
   NumberFormat format;
   bool in_smem = false;
   bool overridden = false;  // a hand-written layout replaced the catalogue's
-  Layout tv;               // registers: (thr,val) -> row + rows*col
-  int reg_bits = 32;       // registers: 32 or 64
-  int regs = 0;            // registers per thread
-  SmemTile smem;           // shared memory
+  Layout tv;                // registers: (thr,val) -> row + rows*col
+  int reg_bits = 32;        // registers: 32 or 64
+  int regs = 0;             // registers per thread
+  SmemTile smem;            // shared memory
   std::vector<Entry> entries;
   std::vector<int64_t> cell_of;  // believed cell (row + rows*col) of every entry
 
@@ -84,21 +84,21 @@ enum class PopcMode { kNone, kAnd, kXor };
 
 struct MmaPlan {
   std::string atom_name;
-  std::string opcode;           // full PTX mnemonic with modifiers
+  std::string opcode;  // full PTX mnemonic with modifiers
   MmaClass cls = MmaClass::kMmaSync;
   int64_t m = 0, n = 0, k = 0;
-  Layout thr_id;                // logical thread -> physical thread
-  Layout atom_thr_id;           // the catalogue's ThrID (differs when overridden)
+  Layout thr_id;       // logical thread -> physical thread
+  Layout atom_thr_id;  // the catalogue's ThrID (differs when overridden)
   int64_t logical_threads = 0;
-  int physical_threads = 32;    // 32 (warp) or 128 (warpgroup)
-  OperandPlan a, b, c;          // C doubles as D (same registers, format of D)
+  int physical_threads = 32;  // 32 (warp) or 128 (warpgroup)
+  OperandPlan a, b, c;        // C doubles as D (same registers, format of D)
   NumberFormat format_d;
-  int d_regs = 0;               // separate D registers (mma.sync); 0: D is C (wgmma)
+  int d_regs = 0;  // separate D registers (mma.sync); 0: D is C (wgmma)
   PopcMode popc = PopcMode::kNone;
   bool transpose_a = false, transpose_b = false;  // GMMA MN-major operands
   bool has_scale_imms = false, has_transpose_imms = false;
-  int ptx_version = 70;         // minimal PTX ISA version (major*10+minor)
-  std::string target;           // "sm_90a" for wgmma, else "" (the device's)
+  int ptx_version = 70;  // minimal PTX ISA version (major*10+minor)
+  std::string target;    // "sm_90a" for wgmma, else "" (the device's)
 };
 
 struct MmaOverrides {
@@ -118,25 +118,25 @@ enum class CopyClass { kLdmatrix, kStmatrix, kMovmatrix };
 // A copy side: registers (thr, 16-bit unit) or per-thread row addresses (thr, unit of
 // the 16-byte row it points at).  Units are 16-bit matrix elements (b16).
 struct CopySide {
-  std::string name;       // "src" or "dst"
-  bool addresses = false; // shared-memory row addresses rather than registers
+  std::string name;        // "src" or "dst"
+  bool addresses = false;  // shared-memory row addresses rather than registers
   bool overridden = false;
-  Layout bits;            // (thr, bit) -> bit of the tile
+  Layout bits;  // (thr, bit) -> bit of the tile
   int64_t units_per_thread = 0;
-  std::vector<Entry> entries;      // (thr, unit)
-  std::vector<int64_t> unit_of;    // believed tile unit of every entry
+  std::vector<Entry> entries;    // (thr, unit)
+  std::vector<int64_t> unit_of;  // believed tile unit of every entry
 };
 
 struct CopyPlan {
   std::string atom_name;
   std::string opcode;
   CopyClass cls = CopyClass::kLdmatrix;
-  int matrices = 1;        // .x1 / .x2 / .x4
+  int matrices = 1;  // .x1 / .x2 / .x4
   bool trans = false;
   int regs = 0;            // 32-bit registers per thread
   int64_t tile_units = 0;  // 16-bit units in the tile (cosize of the reference / 16)
   CopySide src, dst;
-  int64_t value_bits = 16; // bits of the atom's value_type (override units)
+  int64_t value_bits = 16;  // bits of the atom's value_type (override units)
   int ptx_version = 70;
 };
 

@@ -31,8 +31,9 @@ class Classes {
 // goes to one class at most, classes with better voters first: trusted anchor members,
 // else trusted members, else all.  Singletons and classes outside `eligible` (entries
 // of a separate product) stay unnamed (-1).
-std::vector<int64_t> name_classes(Classes& classes, const std::vector<int64_t>& believed, const std::vector<bool>& is_anchor,
-                                  const std::vector<bool>& trusted, const std::vector<bool>& eligible) {
+std::vector<int64_t> name_classes(Classes& classes, const std::vector<int64_t>& believed,
+                                  const std::vector<bool>& is_anchor, const std::vector<bool>& trusted,
+                                  const std::vector<bool>& eligible) {
   const size_t n = believed.size();
   std::map<size_t, std::vector<size_t>> members;
   for (size_t i = 0; i < n; ++i) members[classes.find(i)].push_back(i);
@@ -43,8 +44,8 @@ std::vector<int64_t> name_classes(Classes& classes, const std::vector<int64_t>& 
     if (list.size() < 2 || !eligible[root]) continue;
     auto voters = [&](auto pred) { return std::any_of(list.begin(), list.end(), pred); };
     int level = voters([&](size_t i) { return is_anchor[i] && trusted[i]; }) ? 0
-                : voters([&](size_t i) { return bool(trusted[i]); })        ? 1
-                                                                              : 2;
+                : voters([&](size_t i) { return bool(trusted[i]); })         ? 1
+                                                                             : 2;
     std::map<int64_t, int64_t> count;
     for (size_t i : list)
       if (level == 2 || (level == 1 && trusted[i]) || (is_anchor[i] && trusted[i])) ++count[believed[i]];
@@ -219,8 +220,8 @@ MmaLocalization localize_mma(const MmaPlan& p, const ProbeSet& ps,
   // Name the classes of one coordinate over two operands' entries (first's, then second's):
   // `coord` picks the believed coordinate, `to_global` maps a class index to the global numbering.
   auto name_all = [&](Classes& classes, const OperandPlan& first, const std::vector<bool>& trust_first, char first_name,
-                      const OperandPlan& second, const std::vector<bool>& trust_second, char second_name, char anchor_name,
-                      auto coord_first, auto coord_second, auto to_global) {
+                      const OperandPlan& second, const std::vector<bool>& trust_second, char second_name,
+                      char anchor_name, auto coord_first, auto coord_second, auto to_global) {
     const size_t n1 = first.entries.size(), n2 = second.entries.size();
     std::vector<int64_t> believed(n1 + n2);
     std::vector<bool> anchor(n1 + n2), trusted(n1 + n2), eligible(n1 + n2);
@@ -234,17 +235,22 @@ MmaLocalization localize_mma(const MmaPlan& p, const ProbeSet& ps,
     return name_classes(classes, believed, anchor, trusted, eligible);
   };
   auto identity = [](size_t k) { return k; };
-  std::vector<int64_t> row_name = name_all(rows, p.a, trust_a, 'A', p.c, trust_c, 'C', an.rows, row_of, row_of, from_rows);
-  std::vector<int64_t> col_name = name_all(cols, p.b, trust_b, 'B', p.c, trust_c, 'C', an.cols, row_of, col_of, from_cols);
+  std::vector<int64_t> row_name =
+      name_all(rows, p.a, trust_a, 'A', p.c, trust_c, 'C', an.rows, row_of, row_of, from_rows);
+  std::vector<int64_t> col_name =
+      name_all(cols, p.b, trust_b, 'B', p.c, trust_c, 'C', an.cols, row_of, col_of, from_cols);
   std::vector<int64_t> k_name = name_all(ks, p.a, trust_a, 'A', p.b, trust_b, 'B', an.k, col_of, col_of, identity);
 
-  auto cell = [](int64_t r, int64_t c, int64_t rows_count) { return r < 0 || c < 0 ? int64_t{-1} : r + rows_count * c; };
+  auto cell = [](int64_t r, int64_t c, int64_t rows_count) {
+    return r < 0 || c < 0 ? int64_t{-1} : r + rows_count * c;
+  };
   out.actual_a.resize(na);
   out.actual_b.resize(nb);
   out.actual_c.resize(nc);
   for (size_t i = 0; i < na; ++i) out.actual_a[i] = in_main(i) ? cell(row_name[i], k_name[i], p.a.rows) : -1;
   for (size_t i = 0; i < nb; ++i) out.actual_b[i] = in_main(na + i) ? cell(col_name[i], k_name[na + i], p.b.rows) : -1;
-  for (size_t i = 0; i < nc; ++i) out.actual_c[i] = in_main(na + nb + i) ? cell(row_name[na + i], col_name[nb + i], p.c.rows) : -1;
+  for (size_t i = 0; i < nc; ++i)
+    out.actual_c[i] = in_main(na + nb + i) ? cell(row_name[na + i], col_name[nb + i], p.c.rows) : -1;
   return out;
 }
 

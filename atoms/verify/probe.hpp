@@ -32,9 +32,9 @@ struct ProbeSet {
   enum class Kind { kRow, kDigit, kCol };
   struct Probe {
     Kind kind;
-    size_t entry;   // A entry (row, digit) or B entry (col)
+    size_t entry;  // A entry (row, digit) or B entry (col)
     int digit = 0;
-    size_t set;     // index into sets
+    size_t set;                      // index into sets
     std::optional<size_t> baseline;  // XOR-POPC: the twin with the one-hot operand zeroed
   };
   std::vector<MmaData> sets;
@@ -72,7 +72,7 @@ inline uint32_t copy_tag(int64_t thr, int64_t unit, int64_t units_per_thread) {
 }
 
 struct CopyLocalization {
-  char anchor = 'd';                   // 'r' registers or 'a' addresses name the tile
+  char anchor = 'd';                            // 'r' registers or 'a' addresses name the tile
   std::vector<int64_t> actual_src, actual_dst;  // hardware tile unit of every entry (-1: none)
 };
 CopyLocalization localize_copy(const CopyPlan& plan, const CopyRelation& relation);

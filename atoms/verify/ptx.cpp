@@ -127,7 +127,8 @@ std::string mma_kernel_ptx(const MmaPlan& p, const std::string& entry) {
   } else {
     o << "  setp.eq.u32 %psd, %th, %th;\n";  // scale-d = 1: D = A*B + D
     o << "  wgmma.fence.sync.aligned;\n";
-    o << "  " << p.opcode << " " << d << ", " << (p.a.in_smem ? "%desc_a" : reg_list("%a", p.a.regs)) << ", %desc_b, %psd";
+    o << "  " << p.opcode << " " << d << ", " << (p.a.in_smem ? "%desc_a" : reg_list("%a", p.a.regs))
+      << ", %desc_b, %psd";
     if (p.has_scale_imms) o << ", 1, 1";
     if (p.has_transpose_imms) {
       if (p.a.in_smem) o << ", " << (p.transpose_a ? 1 : 0);

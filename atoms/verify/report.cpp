@@ -28,7 +28,8 @@ VerifyOperand make_operand(const OperandFacts& f, bool fill_cells) {
       e.entry = f.labels[i];
       e.expected_cell = f.believed[i];
       e.actual_cell = f.actual[i];
-      e.expected = f.expected_text.empty() ? cell_text(f.believed[i], f.rows, f.row_name, f.col_name) : f.expected_text[i];
+      e.expected =
+          f.expected_text.empty() ? cell_text(f.believed[i], f.rows, f.row_name, f.col_name) : f.expected_text[i];
       e.actual = f.actual_text.empty() ? cell_text(f.actual[i], f.rows, f.row_name, f.col_name) : f.actual_text[i];
       op.wrong.push_back(std::move(e));
     }

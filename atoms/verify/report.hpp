@@ -19,8 +19,8 @@ struct OperandFacts {
   std::string name, storage, layout, row_name, col_name;
   bool overridden = false;
   int64_t rows = 0, cols = 0;
-  std::vector<Owner> owners;        // per entry
-  std::vector<std::string> labels;  // per entry ("T5 V3")
+  std::vector<Owner> owners;              // per entry
+  std::vector<std::string> labels;        // per entry ("T5 V3")
   std::vector<int64_t> believed, actual;  // cells per entry
   // per entry, what the report says for a wrong one; empty: the cells, as cell_text gives them
   std::vector<std::string> expected_text, actual_text;

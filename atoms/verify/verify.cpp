@@ -28,9 +28,12 @@ double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::
 // --- device access: atoms/verify/cuda/ (driver.cpp, or driver_unavailable.cpp in a build without CUDA)
 const cuda::DeviceInfo& device_info() { return cuda::device(); }
 
-std::vector<cuda::Module> jit(const std::vector<std::string>& ptx, int workers) { return cuda::load_modules(ptx, workers); }
+std::vector<cuda::Module> jit(const std::vector<std::string>& ptx, int workers) {
+  return cuda::load_modules(ptx, workers);
+}
 
-std::string run_kernel(int module, const std::string& entry, int blocks, int threads, std::vector<cuda::Buffer>& buffers) {
+std::string run_kernel(int module, const std::string& entry, int blocks, int threads,
+                       std::vector<cuda::Buffer>& buffers) {
   return cuda::launch(module, entry, blocks, threads, buffers);
 }
 
@@ -91,10 +94,12 @@ void prepare(Job& job, const cuda::DeviceInfo& dev, bool rethrow) {
   }
   try {
     if (job.mma) {
-      if (job.overrides.layout_src || job.overrides.layout_dst) throw Error("verify: --layout-src/--layout-dst apply to copy atoms");
+      if (job.overrides.layout_src || job.overrides.layout_dst)
+        throw Error("verify: --layout-src/--layout-dst apply to copy atoms");
       job.mplan = plan_mma(*job.mma, mma_overrides(job.overrides));
     } else {
-      if (has_mma_overrides(job.overrides)) throw Error("verify: --layout-a/-b/-c, --thr-id and --smem-layout apply to MMA atoms");
+      if (has_mma_overrides(job.overrides))
+        throw Error("verify: --layout-a/-b/-c, --thr-id and --smem-layout apply to MMA atoms");
       CopyOverrides co;
       co.layout_src = job.overrides.layout_src;
       co.layout_dst = job.overrides.layout_dst;
@@ -239,7 +244,8 @@ OperandFacts mma_facts(const OperandPlan& op, const std::vector<int64_t>& actual
 std::string mma_established(const MmaPlan& p) {
   if (p.a.in_smem && p.b.in_smem)
     return "C/D ownership identical to the hardware's: its rows are pinned by A and its columns by B, both in shared "
-           "memory at known addresses (" + p.a.smem.swizzle + "/" + p.b.smem.swizzle +
+           "memory at known addresses (" +
+           p.a.smem.swizzle + "/" + p.b.smem.swizzle +
            " canonical layouts); the shared-memory layouts agree with the descriptor's reading up to a permutation "
            "of k common to A and B, which no product can reveal.";
   if (p.b.in_smem)
@@ -312,7 +318,9 @@ void finish_mma(Job& job) {
 uint32_t half_of(const std::vector<uint32_t>& words, size_t unit) {
   return (words[unit / 2] >> (16 * (unit % 2))) & 0xffffu;
 }
-void set_half(std::vector<uint32_t>& words, size_t unit, uint32_t v) { words[unit / 2] |= (v & 0xffffu) << (16 * (unit % 2)); }
+void set_half(std::vector<uint32_t>& words, size_t unit, uint32_t v) {
+  words[unit / 2] |= (v & 0xffffu) << (16 * (unit % 2));
+}
 
 void finish_copy(Job& job) {
   const CopyPlan& p = *job.cplan;
@@ -333,8 +341,12 @@ void finish_copy(Job& job) {
   for (int b = 0; b < blocks; ++b) {
     std::vector<uint32_t> block_in(ld ? window_words : reg_words, 0);
     if (ld) {
-      if (b == 0) for (int64_t u = 0; u < p.tile_units; ++u) set_half(block_in, static_cast<size_t>(u), static_cast<uint32_t>(u + 1));
-      else for (int64_t t = 0; t < 32; ++t) for (int64_t o = 0; o < 8; ++o) set_half(block_in, static_cast<size_t>(t * 8 + o), copy_tag(t, o, 8));
+      if (b == 0)
+        for (int64_t u = 0; u < p.tile_units; ++u)
+          set_half(block_in, static_cast<size_t>(u), static_cast<uint32_t>(u + 1));
+      else
+        for (int64_t t = 0; t < 32; ++t)
+          for (int64_t o = 0; o < 8; ++o) set_half(block_in, static_cast<size_t>(t * 8 + o), copy_tag(t, o, 8));
     } else {
       // registers hold the tag of their own (thread, unit) entry
       const CopySide& src = p.src;
@@ -345,7 +357,9 @@ void finish_copy(Job& job) {
     in.insert(in.end(), block_in.begin(), block_in.end());
     for (int64_t t = 0; t < 32; ++t) {
       uint32_t off = 0;
-      if (p.cls != CopyClass::kMovmatrix) off = b == 0 ? static_cast<uint32_t>(addr.unit_of[static_cast<size_t>(t * units)] * 2) : static_cast<uint32_t>(16 * t);
+      if (p.cls != CopyClass::kMovmatrix)
+        off = b == 0 ? static_cast<uint32_t>(addr.unit_of[static_cast<size_t>(t * units)] * 2)
+                     : static_cast<uint32_t>(16 * t);
       offs.push_back(off);
     }
   }
@@ -388,7 +402,8 @@ void finish_copy(Job& job) {
   CopyRelation rel;
   rel.partner.assign(regs.entries.size(), -1);
   const size_t probe_at = blocks == 2 ? (st ? window_words : reg_words) : 0;
-  std::vector<uint32_t> probe_out(out.begin() + static_cast<long>(probe_at), out.begin() + static_cast<long>(probe_at + (st ? window_words : reg_words)));
+  std::vector<uint32_t> probe_out(out.begin() + static_cast<long>(probe_at),
+                                  out.begin() + static_cast<long>(probe_at + (st ? window_words : reg_words)));
   if (st) {
     for (int64_t h = 0; h < 32; ++h)
       for (int64_t o = 0; o < 8; ++o) {
@@ -406,7 +421,8 @@ void finish_copy(Job& job) {
   auto side_facts = [&](const CopySide& side, const std::vector<int64_t>& actual) {
     OperandFacts f;
     f.name = side.name;
-    f.storage = side.addresses ? "row addresses (each thread points at one 16-byte row)" : std::to_string(p.regs) + " x 32-bit registers per thread";
+    f.storage = side.addresses ? "row addresses (each thread points at one 16-byte row)"
+                               : std::to_string(p.regs) + " x 32-bit registers per thread";
     f.layout = to_string(side.bits) + " (bits)";
     f.overridden = side.overridden;
     f.rows = rows;
@@ -431,8 +447,9 @@ void finish_copy(Job& job) {
   for (const auto& op : r.operands) any_wrong = any_wrong || op.status == VerifyStatus::kDisagree;
   if (r.mismatches == 0 && !any_wrong) {
     r.status = VerifyStatus::kAgree;
-    r.established = "Exact: every 16-bit element was tagged and every thread pointed at its own row, so the hardware's "
-                    "thread/register ownership is observed directly; src and dst are identical to it.";
+    r.established =
+        "Exact: every 16-bit element was tagged and every thread pointed at its own row, so the hardware's "
+        "thread/register ownership is observed directly; src and dst are identical to it.";
   } else {
     r.status = VerifyStatus::kDisagree;
     std::string which;
@@ -532,11 +549,16 @@ GpuStatus probe_gpu() {
   return g;
 }
 
-VerifyReport verify_mma(const MmaAtom& atom, const VerifyOverrides& overrides) { return verify_one(&atom, nullptr, overrides); }
+VerifyReport verify_mma(const MmaAtom& atom, const VerifyOverrides& overrides) {
+  return verify_one(&atom, nullptr, overrides);
+}
 
-VerifyReport verify_copy(const CopyAtom& atom, const VerifyOverrides& overrides) { return verify_one(nullptr, &atom, overrides); }
+VerifyReport verify_copy(const CopyAtom& atom, const VerifyOverrides& overrides) {
+  return verify_one(nullptr, &atom, overrides);
+}
 
-VerifySummary verify_batch(const std::vector<MmaAtom>& mma, const std::vector<CopyAtom>& copies, const VerifyFilter& filter) {
+VerifySummary verify_batch(const std::vector<MmaAtom>& mma, const std::vector<CopyAtom>& copies,
+                           const VerifyFilter& filter) {
   VerifySummary summary;
   std::vector<Job> jobs;
   auto keep = [&](const std::string& name, int sm) {
@@ -573,13 +595,15 @@ std::string to_text(const VerifyReport& r) {
         << op.wrong.size() << " entr" << (op.wrong.size() == 1 ? "y" : "ies") << " misplaced\n";
       const size_t show = 24;
       for (size_t i = 0; i < op.wrong.size() && i < show; ++i)
-        o << "       " << op.wrong[i].entry << ": layout " << op.wrong[i].expected << ", hardware " << op.wrong[i].actual << "\n";
+        o << "       " << op.wrong[i].entry << ": layout " << op.wrong[i].expected << ", hardware "
+          << op.wrong[i].actual << "\n";
       if (op.wrong.size() > show) o << "       ... and " << op.wrong.size() - show << " more (see --json)\n";
     }
   }
   o << "  result: " << to_string(r.status);
   if (r.status == VerifyStatus::kAgree)
-    o << " (" << r.checked << (r.kind == "copy" ? " elements land where the layouts say)" : " elements of the product exact)");
+    o << " (" << r.checked
+      << (r.kind == "copy" ? " elements land where the layouts say)" : " elements of the product exact)");
   if (!r.reason.empty()) o << ": " << r.reason;
   o << "\n";
   if (!r.established.empty()) o << "  established: " << r.established << "\n";
@@ -589,7 +613,9 @@ std::string to_text(const VerifyReport& r) {
 
 std::string to_text(const VerifySummary& s, bool every_atom) {
   std::ostringstream o;
-  struct Count { int total = 0, agree = 0, disagree = 0, skipped = 0, error = 0, no_gpu = 0; };
+  struct Count {
+    int total = 0, agree = 0, disagree = 0, skipped = 0, error = 0, no_gpu = 0;
+  };
   std::map<std::string, Count> by_family;
   Count all;
   for (const auto& r : s.reports) {
@@ -606,13 +632,16 @@ std::string to_text(const VerifySummary& s, bool every_atom) {
   }
   char line[256];
   o << "verify --all on " << (s.device.empty() ? "no GPU" : s.device) << "\n\n";
-  std::snprintf(line, sizeof line, "%-18s %6s %6s %9s %8s %6s %7s\n", "family", "atoms", "agree", "disagree", "skipped", "error", "no-gpu");
+  std::snprintf(line, sizeof line, "%-18s %6s %6s %9s %8s %6s %7s\n", "family", "atoms", "agree", "disagree", "skipped",
+                "error", "no-gpu");
   o << line;
   for (const auto& [family, c] : by_family) {
-    std::snprintf(line, sizeof line, "%-18s %6d %6d %9d %8d %6d %7d\n", family.c_str(), c.total, c.agree, c.disagree, c.skipped, c.error, c.no_gpu);
+    std::snprintf(line, sizeof line, "%-18s %6d %6d %9d %8d %6d %7d\n", family.c_str(), c.total, c.agree, c.disagree,
+                  c.skipped, c.error, c.no_gpu);
     o << line;
   }
-  std::snprintf(line, sizeof line, "%-18s %6d %6d %9d %8d %6d %7d\n", "total", all.total, all.agree, all.disagree, all.skipped, all.error, all.no_gpu);
+  std::snprintf(line, sizeof line, "%-18s %6d %6d %9d %8d %6d %7d\n", "total", all.total, all.agree, all.disagree,
+                all.skipped, all.error, all.no_gpu);
   o << line << "\n";
   std::map<std::string, std::vector<std::string>> skipped_by_reason;
   for (const auto& r : s.reports) {
@@ -628,15 +657,16 @@ std::string to_text(const VerifySummary& s, bool every_atom) {
     if (r.status == VerifyStatus::kDisagree)
       for (const auto& op : r.operands)
         if (op.status == VerifyStatus::kDisagree)
-          o << "      " << op.name << ": " << op.cells_disagree << " cells differ, " << op.wrong.size() << " entries misplaced\n";
+          o << "      " << op.name << ": " << op.cells_disagree << " cells differ, " << op.wrong.size()
+            << " entries misplaced\n";
   }
   for (const auto& [reason, atoms] : skipped_by_reason) {
     o << "  skipped " << atoms.size() << ": " << reason << "\n      e.g. " << atoms.front();
     if (atoms.size() > 1) o << ", ... " << atoms.back();
     o << "\n";
   }
-  std::snprintf(line, sizeof line, "\n%.1f s in all: JIT %.1f s (%d modules, %d threads), runs %.1f s\n", s.seconds, s.jit_seconds,
-                s.modules, s.workers, s.run_seconds);
+  std::snprintf(line, sizeof line, "\n%.1f s in all: JIT %.1f s (%d modules, %d threads), runs %.1f s\n", s.seconds,
+                s.jit_seconds, s.modules, s.workers, s.run_seconds);
   o << line;
   return o.str();
 }

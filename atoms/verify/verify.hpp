@@ -32,7 +32,7 @@ struct GpuStatus {
   bool available = false;
   std::string message;  // the device ("NVIDIA H100 80GB HBM3 (sm_90, ...)") or why there is none
   std::string device;
-  int sm = 0;           // compute capability, 90 for an H100
+  int sm = 0;  // compute capability, 90 for an H100
 };
 GpuStatus probe_gpu();
 
@@ -50,8 +50,8 @@ std::string to_string(VerifyStatus s);  // "agree", "disagree", "skipped", "no-g
 
 // One wrong entry: the layout puts it at `expected`, the hardware at `actual`.
 struct VerifyEntry {
-  Owner owner;           // (thr, val); shared memory: thr = -1, val = element offset
-  std::string entry;     // "T5 V3" or "smem[+0x1a0]"
+  Owner owner;                                   // (thr, val); shared memory: thr = -1, val = element offset
+  std::string entry;                             // "T5 V3" or "smem[+0x1a0]"
   int64_t expected_cell = -1, actual_cell = -1;  // row + rows*col; -1: nowhere
   std::string expected, actual;                  // "(M3,K2)", "nowhere"
 };
@@ -63,29 +63,29 @@ struct VerifyCell {
 };
 
 struct VerifyOperand {
-  std::string name;      // "A", "B", "C" (C stands for C and D) / "src", "dst"
-  std::string storage;   // "registers", "shared memory (SW32 K-major, ...)", "row addresses"
-  std::string layout;    // the layout checked, CuTe notation
+  std::string name;     // "A", "B", "C" (C stands for C and D) / "src", "dst"
+  std::string storage;  // "registers", "shared memory (SW32 K-major, ...)", "row addresses"
+  std::string layout;   // the layout checked, CuTe notation
   bool overridden = false;
   VerifyStatus status = VerifyStatus::kAgree;  // kAgree / kDisagree (kSkipped: not checked)
   int64_t cells_disagree = 0;
   std::vector<VerifyEntry> wrong;
   std::string row_name, col_name;  // "M","K"; copies: "row","col" (16-bit elements of 16-byte rows)
   int64_t rows = 0, cols = 0;
-  std::vector<VerifyCell> cells;   // rows*cols, column-major; filled for single-atom runs and disagreements
+  std::vector<VerifyCell> cells;  // rows*cols, column-major; filled for single-atom runs and disagreements
 };
 
 struct VerifyReport {
   std::string atom;
-  std::string kind;         // "mma" or "copy"
+  std::string kind;  // "mma" or "copy"
   std::string family;
   int sm = 0;
   std::string instruction;  // the PTX mnemonic run
   std::string device;
   VerifyStatus status = VerifyStatus::kSkipped;
-  std::string reason;       // skipped / no-gpu / error: why; disagree: a one-line summary
-  std::string established;  // what the hardware established (functional equivalence vs identity)
-  std::string anchors;      // how hardware rows/cols/k were named when localizing
+  std::string reason;                   // skipped / no-gpu / error: why; disagree: a one-line summary
+  std::string established;              // what the hardware established (functional equivalence vs identity)
+  std::string anchors;                  // how hardware rows/cols/k were named when localizing
   int64_t checked = 0, mismatches = 0;  // main run: D entries (MMA) / tile elements (copy)
   std::vector<VerifyOperand> operands;
   double seconds = 0;
@@ -95,11 +95,11 @@ VerifyReport verify_mma(const MmaAtom& atom, const VerifyOverrides& overrides = 
 VerifyReport verify_copy(const CopyAtom& atom, const VerifyOverrides& overrides = {});
 
 struct VerifyFilter {
-  std::optional<int> sm;    // --arch sm90: only atoms of that SM (atom.sm)
-  std::string contains;     // only atoms whose name contains this
+  std::optional<int> sm;  // --arch sm90: only atoms of that SM (atom.sm)
+  std::string contains;   // only atoms whose name contains this
   bool mma = true, copy = true;
-  int workers = 0;          // JIT threads (0: one per core)
-  bool cells = false;       // fill cells even for agreeing atoms
+  int workers = 0;     // JIT threads (0: one per core)
+  bool cells = false;  // fill cells even for agreeing atoms
 };
 struct VerifySummary {
   std::vector<VerifyReport> reports;

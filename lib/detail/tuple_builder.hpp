@@ -52,7 +52,7 @@ class IntTuple::PairBuilder {
     *b_.grow_by(1) = y;
   }
   void append(const Node* x, const Node* y);  // congruent subtrees, as one mode
-  void finish();  // checks that one root was built and every tuple closed
+  void finish();                              // checks that one root was built and every tuple closed
 
  private:
   void count_mode() {
@@ -65,6 +65,5 @@ class IntTuple::PairBuilder {
   int64_t open_ = -1;  // header index of the innermost open tuple (the same in both)
   int roots_ = 0;
 };
-
 
 }  // namespace cutevis

@@ -28,7 +28,8 @@ TEST_CASE("banks: element i of 32-bit elements is in bank i mod 32, 16-bit pairs
   REQUIRE(b32.bank.size() == 512);
   for (size_t i = 0; i < values.size(); ++i) CHECK(b32.bank[i] == values[i] % 32);
   const LayoutBanks b16 = layout_banks(values, rows, 16);
-  for (size_t i = 0; i < values.size(); ++i) CHECK(b16.bank[i] == bank_of(values[i] * 2));  // the inspector's bank of a byte address
+  for (size_t i = 0; i < values.size(); ++i)
+    CHECK(b16.bank[i] == bank_of(values[i] * 2));  // the inspector's bank of a byte address
   // sub-byte elements: 4-bit elements, 8 to a word
   const LayoutBanks b4 = layout_banks(values, rows, 4);
   for (size_t i = 0; i < values.size(); ++i) CHECK(b4.bank[i] == (values[i] / 8) % 32);

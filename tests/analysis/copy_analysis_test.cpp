@@ -41,8 +41,9 @@ TEST_CASE("CUTLASS #1882: 16x16 threads storing 1x2 DefaultCopy halves into a 16
   // Layout<Shape<_16,_16>> puts threads 0-15 down the 16 rows of column pair 0: DefaultCopy
   // (8-bit assumed alignment) stores one half per instruction; lanes 0-15 hit rows 0-15 at
   // 64-byte pitch, i.e. banks 0 and 16 in turn, 8 distinct words each -> 8 wavefronts, 1 ideal.
-  CopyAnalysis a = analyze("make_tiled_copy(Copy_Atom<DefaultCopy, half_t>{}, Layout<Shape<_16,_16>>{}, Layout<Shape<_1,_2>>{})", "",
-                           "smem:(16,32):(32,1)");
+  CopyAnalysis a =
+      analyze("make_tiled_copy(Copy_Atom<DefaultCopy, half_t>{}, Layout<Shape<_16,_16>>{}, Layout<Shape<_1,_2>>{})", "",
+              "smem:(16,32):(32,1)");
   CHECK(a.vector_bits == 16);
   CHECK(a.dst.max_common_vector == 2);
   CHECK(a.smem.instructions == 16);  // 8 warps x 2 values
@@ -54,40 +55,50 @@ TEST_CASE("CUTLASS #1882: 16x16 threads storing 1x2 DefaultCopy halves into a 16
     CHECK(i.wavefronts == 8);
   }
   // Threads along the rows instead (row-major thread layout): conflict-free.
-  CopyAnalysis rows = analyze("make_tiled_copy(Copy_Atom<DefaultCopy, half_t>{}, Layout<Shape<_16,_16>,Stride<_16,_1>>{}, Layout<Shape<_1,_2>>{})",
-                              "", "smem:(16,32):(32,1)");
+  CopyAnalysis rows = analyze(
+      "make_tiled_copy(Copy_Atom<DefaultCopy, half_t>{}, Layout<Shape<_16,_16>,Stride<_16,_1>>{}, "
+      "Layout<Shape<_1,_2>>{})",
+      "", "smem:(16,32):(32,1)");
   CHECK(rows.smem.wavefronts == 16);
   CHECK(rows.smem.bank_conflicts == 0);
   // AutoVectorizingCopy (128-bit assumed alignment) stores both halves at once: 32-bit stores.
-  CopyAnalysis vec = analyze("make_tiled_copy(Copy_Atom<AutoVectorizingCopy, half_t>{}, Layout<Shape<_16,_16>,Stride<_16,_1>>{}, Layout<Shape<_1,_2>>{})",
-                             "", "smem:(16,32):(32,1)");
+  CopyAnalysis vec = analyze(
+      "make_tiled_copy(Copy_Atom<AutoVectorizingCopy, half_t>{}, Layout<Shape<_16,_16>,Stride<_16,_1>>{}, "
+      "Layout<Shape<_1,_2>>{})",
+      "", "smem:(16,32):(32,1)");
   CHECK(vec.vector_bits == 32);
   CHECK(vec.smem.instructions == 8);
   CHECK(vec.smem.wavefronts == 8);
 }
 
 TEST_CASE("128-bit gmem -> smem: swizzled GMMA layout is conflict-free, plain K-major column walk is not") {
-  const std::string copy = "make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>, half_t>{}, Layout<Shape<_16,_8>,Stride<_8,_1>>{}, Layout<Shape<_1,_8>>{})";
-  CopyAnalysis sw = analyze(copy, "gmem:(128,64):(64,1)", "tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_128,_64>{})");
+  const std::string copy =
+      "make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>, half_t>{}, Layout<Shape<_16,_8>,Stride<_8,_1>>{}, "
+      "Layout<Shape<_1,_8>>{})";
+  CopyAnalysis sw =
+      analyze(copy, "gmem:(128,64):(64,1)", "tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_128,_64>{})");
   CHECK(sw.vector_bits == 128);
   CHECK(sw.tiles == 8);
   CHECK(sw.src.space == MemorySpace::kGmem);
   CHECK(sw.dst.space == MemorySpace::kSmem);
-  CHECK(sw.smem.instructions == 32);        // 4 warps x 8 tiles
-  CHECK(sw.smem.wavefronts == 128);         // 4 per 128-bit instruction
+  CHECK(sw.smem.instructions == 32);  // 4 warps x 8 tiles
+  CHECK(sw.smem.wavefronts == 128);   // 4 per 128-bit instruction
   CHECK(sw.smem.bank_conflicts == 0);
   CHECK(sw.gmem.requests == 32);
-  CHECK(sw.gmem.sectors == 32 * 16);        // 512 bytes per warp, all used
+  CHECK(sw.gmem.sectors == 32 * 16);  // 512 bytes per warp, all used
   CHECK(sw.gmem.efficiency() == doctest::Approx(1.0));
   // Threads walking down columns (8 values along M per thread) of a row-major smem tile do not vectorize.
-  CopyAnalysis col = analyze("make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>, half_t>{}, Layout<Shape<_8,_16>>{}, Layout<Shape<_8,_1>>{})",
-                             "gmem:(64,64):(1,64)", "smem:(64,64):(64,1)");
+  CopyAnalysis col = analyze(
+      "make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>, half_t>{}, Layout<Shape<_8,_16>>{}, Layout<Shape<_8,_1>>{})",
+      "gmem:(64,64):(1,64)", "smem:(64,64):(64,1)");
   CHECK(col.src.vectorizes);
   CHECK_FALSE(col.dst.vectorizes);
 }
 
 TEST_CASE("ldmatrix over an MMA operand: row-major smem conflicts 8-way, the SW128 atom not at all") {
-  const std::string copy = "make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{}))";
+  const std::string copy =
+      "make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, "
+      "Layout<Shape<_2,_2,_1>>{}))";
   CopyAnalysis row = analyze(copy, "smem:(32,64):(64,1)", "");
   CHECK(row.dst.space == MemorySpace::kRmem);
   REQUIRE_FALSE(row.instructions.empty());
@@ -100,12 +111,17 @@ TEST_CASE("ldmatrix over an MMA operand: row-major smem conflicts 8-way, the SW1
 }
 
 TEST_CASE("bad placements are errors, not guesses") {
-  const std::string copy = "make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>, half_t>{}, Layout<Shape<_16,_8>,Stride<_8,_1>>{}, Layout<Shape<_1,_8>>{})";
-  CHECK_THROWS_AS(analyze(copy, "", ""), Error);                                        // nothing in memory
-  CHECK_THROWS_AS(analyze(copy, "gmem:(100,64):(64,1)", ""), Error);                    // not a multiple of the tile
+  const std::string copy =
+      "make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>, half_t>{}, Layout<Shape<_16,_8>,Stride<_8,_1>>{}, "
+      "Layout<Shape<_1,_8>>{})";
+  CHECK_THROWS_AS(analyze(copy, "", ""), Error);                                         // nothing in memory
+  CHECK_THROWS_AS(analyze(copy, "gmem:(100,64):(64,1)", ""), Error);                     // not a multiple of the tile
   CHECK_THROWS_AS(analyze(copy, "gmem:(128,64):(64,1)", "smem:(64,64):(64,1)"), Error);  // shapes differ
-  CHECK_THROWS_AS(analyze("make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}))",
-                          "gmem:(16,16):(16,1)", ""), Error);                           // ldmatrix reads smem
+  CHECK_THROWS_AS(
+      analyze(
+          "make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}))",
+          "gmem:(16,16):(16,1)", ""),
+      Error);  // ldmatrix reads smem
 }
 
 // Every case of scripts/gpu_inspect.py, measured by ncu 2025.3 on an H100 (serial replay: one warp's

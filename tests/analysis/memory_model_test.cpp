@@ -13,7 +13,8 @@ using namespace cutevis;
 
 namespace {
 
-MemoryInstruction warp(AccessKind kind, MemorySpace space, int bits, const std::function<int64_t(int)>& address, int matrices = 0) {
+MemoryInstruction warp(AccessKind kind, MemorySpace space, int bits, const std::function<int64_t(int)>& address,
+                       int matrices = 0) {
   MemoryInstruction i;
   i.kind = kind;
   i.space = space;
@@ -25,7 +26,9 @@ MemoryInstruction warp(AccessKind kind, MemorySpace space, int bits, const std::
   return i;
 }
 
-MemoryInstruction lds(int bits, const std::function<int64_t(int)>& address) { return warp(AccessKind::kLoad, MemorySpace::kSmem, bits, address); }
+MemoryInstruction lds(int bits, const std::function<int64_t(int)>& address) {
+  return warp(AccessKind::kLoad, MemorySpace::kSmem, bits, address);
+}
 
 }  // namespace
 
@@ -74,17 +77,24 @@ TEST_CASE("narrow accesses share words; 64- and 128-bit accesses go by half- and
 
 TEST_CASE("ldmatrix: one phase per 8x16-byte matrix, rows from lanes 0..8N-1") {
   // x4 over a row-major tile of 64 halves (128-byte rows): 8 rows of a matrix on banks 0-3
-  auto rows = warp(AccessKind::kLdmatrix, MemorySpace::kSmem, 128, [](int l) { return 128 * (l % 8) + 16 * (l / 8); }, 4);
+  auto rows = warp(
+      AccessKind::kLdmatrix, MemorySpace::kSmem, 128, [](int l) { return 128 * (l % 8) + 16 * (l / 8); }, 4);
   CHECK(rows.wavefronts == 32);
   CHECK(rows.ideal_wavefronts == 4);
   CHECK(rows.bank_conflicts == 28);
   // the same rows with Swizzle<3,4,3> on byte addresses (16-byte chunk ^= row): conflict-free
-  auto swizzled = warp(AccessKind::kLdmatrix, MemorySpace::kSmem, 128,
-                       [](int l) { int64_t row = l % 8, chunk = l / 8; return 128 * row + 16 * (chunk ^ row); }, 4);
+  auto swizzled = warp(
+      AccessKind::kLdmatrix, MemorySpace::kSmem, 128,
+      [](int l) {
+        int64_t row = l % 8, chunk = l / 8;
+        return 128 * row + 16 * (chunk ^ row);
+      },
+      4);
   CHECK(swizzled.wavefronts == 4);
   CHECK(swizzled.bank_conflicts == 0);
   // x1 uses lanes 0-7 only: whatever lanes 8-31 hold does not count
-  auto x1 = warp(AccessKind::kLdmatrix, MemorySpace::kSmem, 128, [](int l) { return l < 8 ? 16 * l : -1; }, 1);
+  auto x1 = warp(
+      AccessKind::kLdmatrix, MemorySpace::kSmem, 128, [](int l) { return l < 8 ? 16 * l : -1; }, 1);
   CHECK(x1.wavefronts == 1);
   CHECK(x1.ptx() == "ldmatrix.sync.aligned.m8n8.x1.shared.b16");
 }
@@ -124,7 +134,8 @@ TEST_CASE("lane_wavefront numbers the wavefronts that serve each lane") {
 namespace {
 
 // One cp.async warp instruction: source and destination byte addresses per lane, costed together.
-std::pair<MemoryInstruction, MemoryInstruction> cp_async(int bits, bool cg, const std::function<int64_t(int)>& src, const std::function<int64_t(int)>& dst) {
+std::pair<MemoryInstruction, MemoryInstruction> cp_async(int bits, bool cg, const std::function<int64_t(int)>& src,
+                                                         const std::function<int64_t(int)>& dst) {
   std::pair<MemoryInstruction, MemoryInstruction> p;
   for (MemoryInstruction* i : {&p.first, &p.second}) {
     i->kind = AccessKind::kCpAsync;
@@ -146,7 +157,8 @@ std::pair<MemoryInstruction, MemoryInstruction> cp_async(int bits, bool cg, cons
 
 TEST_CASE("cp.async.cg: one sector per (global line, shared sector); no destination conflicts reported") {
   // 4 rows of 128 contiguous bytes each into 4 contiguous shared rows: 16 sectors, as ld.global
-  const auto gs_pair = cp_async(128, true, [](int l) { return 16 * l; }, [](int l) { return 16 * l; });
+  const auto gs_pair = cp_async(
+      128, true, [](int l) { return 16 * l; }, [](int l) { return 16 * l; });
   const MemoryInstruction& g = gs_pair.first;
   const MemoryInstruction& s = gs_pair.second;
   CHECK(g.sectors == 16);
@@ -154,7 +166,8 @@ TEST_CASE("cp.async.cg: one sector per (global line, shared sector); no destinat
   CHECK(g.ptx() == "cp.async.cg.shared.global [16 bytes]");
   // GMMA K-major INTER: each 16-byte chunk of a row 512 bytes from the next, every row on the
   // same 4 banks (8-way for st.shared); each lane's chunk is its own shared sector: 32 units
-  const auto g2s2_pair = cp_async(128, true, [](int l) { return 16 * l; }, [](int l) { return 512 * (l % 8) + 16 * (l / 8); });
+  const auto g2s2_pair = cp_async(
+      128, true, [](int l) { return 16 * l; }, [](int l) { return 512 * (l % 8) + 16 * (l / 8); });
   const MemoryInstruction& g2 = g2s2_pair.first;
   const MemoryInstruction& s2 = g2s2_pair.second;
   CHECK(g2.sectors == 32);
@@ -168,14 +181,17 @@ TEST_CASE("cp.async.cg: one sector per (global line, shared sector); no destinat
   CHECK(served[31] == 3);
   // rows padded by 16 bytes in shared memory (a 144-byte pitch): row r starts 16r bytes into a
   // sector, so an odd row's 128 bytes touch 5 shared sectors, an even row's 4: 4 + 5 + 4 + 5
-  const auto g3s3_pair = cp_async(128, true, [](int l) { return 16 * l; }, [](int l) { return 144 * (l / 8) + 16 * (l % 8); });
+  const auto g3s3_pair = cp_async(
+      128, true, [](int l) { return 16 * l; }, [](int l) { return 144 * (l / 8) + 16 * (l % 8); });
   const MemoryInstruction& g3 = g3s3_pair.first;
   CHECK(g3.sectors == 18);
   // the same rows from a 160-byte-pitch source: rows 1..3 span two global lines, and a shared
   // sector fed from both lines counts twice.  Row 0: 4; row 1 (lines 1|2 at byte 96, shared
   // sectors 4.5..8.5): 4 + 1 + 1 = 6; row 2 (split at 64; shared 9..13): 4; row 3 (split at 32,
   // shared 13.5..17.5): 6 -> 20
-  const auto g4s4_pair = cp_async(128, true, [](int l) { return 160 * (l / 8) + 16 * (l % 8); }, [](int l) { return 144 * (l / 8) + 16 * (l % 8); });
+  const auto g4s4_pair = cp_async(
+      128, true, [](int l) { return 160 * (l / 8) + 16 * (l % 8); },
+      [](int l) { return 144 * (l / 8) + 16 * (l % 8); });
   const MemoryInstruction& g4 = g4s4_pair.first;
   CHECK(g4.sectors == 20);
 }
@@ -183,7 +199,8 @@ TEST_CASE("cp.async.cg: one sector per (global line, shared sector); no destinat
 TEST_CASE("cp.async.ca: destination conflicts as st.shared, as low as one pass per source line") {
   // one 128-byte row of 4-byte copies into GMMA K INTER: 8 chunks of 16 bytes 512 bytes apart,
   // all on banks 0..3: 8 wavefronts, 7 conflicts -- whatever the source
-  const auto gs_pair = cp_async(32, false, [](int l) { return 4 * l; }, [](int l) { return 512 * (l / 4) + 4 * (l % 4); });
+  const auto gs_pair = cp_async(
+      32, false, [](int l) { return 4 * l; }, [](int l) { return 512 * (l / 4) + 4 * (l % 4); });
   const MemoryInstruction& g = gs_pair.first;
   const MemoryInstruction& s = gs_pair.second;
   CHECK(g.sectors == 4);
@@ -193,7 +210,8 @@ TEST_CASE("cp.async.ca: destination conflicts as st.shared, as low as one pass p
   CHECK(g.ptx() == "cp.async.ca.shared.global [4 bytes]");
   // the source row starts 64 bytes into a line: lanes 0..15 and 16..31 come from two lines;
   // written line by line, 4 chunks each: 3 + 3 conflicts
-  const auto g2s2_pair = cp_async(32, false, [](int l) { return 64 + 4 * l; }, [](int l) { return 512 * (l / 4) + 4 * (l % 4); });
+  const auto g2s2_pair = cp_async(
+      32, false, [](int l) { return 64 + 4 * l; }, [](int l) { return 512 * (l / 4) + 4 * (l % 4); });
   const MemoryInstruction& g2 = g2s2_pair.first;
   const MemoryInstruction& s2 = g2s2_pair.second;
   CHECK(g2.sectors == 4);  // bytes 64..191: sectors 2..5

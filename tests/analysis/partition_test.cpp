@@ -75,7 +75,9 @@ TEST_CASE("partition_S/D equal CuTe's for every recorded copy, tensor and thread
 }
 
 TEST_CASE("a thread outside the copy is an error") {
-  TiledCopy copy = tiled_copy("make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>, half_t>{}, Layout<Shape<_16,_8>,Stride<_8,_1>>{}, Layout<Shape<_1,_8>>{})");
+  TiledCopy copy = tiled_copy(
+      "make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>, half_t>{}, Layout<Shape<_16,_8>,Stride<_8,_1>>{}, "
+      "Layout<Shape<_1,_8>>{})");
   CHECK_THROWS_AS(partition_S(copy, make_layout(tup(128, 64), tup(64, 1)), 128), Error);
   CHECK_NOTHROW(partition_S(copy, make_layout(tup(128, 64), tup(64, 1)), 127));
 }
@@ -86,20 +88,27 @@ TEST_CASE("make_tiled_copy_A/B deliver the MMA's fragments; a hand-made LDSM til
   Value m = evaluate_expression(mma);
   REQUIRE(as_tiled_mma(m) != nullptr);
   const TiledMma& tiled_mma = *as_tiled_mma(m);
-  FragmentCheck a = check_fragment(tiled_copy("make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, " + mma + ")"), tiled_mma, 'A');
+  FragmentCheck a = check_fragment(tiled_copy("make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, " + mma + ")"),
+                                   tiled_mma, 'A');
   CHECK(a.matches);
   CHECK(a.threads_checked == 128);
-  FragmentCheck b = check_fragment(tiled_copy("make_tiled_copy_B(Copy_Atom<SM75_U16x4_LDSM_T, half_t>{}, " + mma + ")"), tiled_mma, 'B');
+  FragmentCheck b = check_fragment(tiled_copy("make_tiled_copy_B(Copy_Atom<SM75_U16x4_LDSM_T, half_t>{}, " + mma + ")"),
+                                   tiled_mma, 'B');
   CHECK(b.matches);
   // The #1953 pattern: an int8 B operand through a transposing LDSM keeps the MMA's fragment.
-  const std::string mma8 = "make_tiled_mma(SM80_16x8x32_S32S8S8S32_TN{}, Layout<Shape<_4,_1,_1>>{}, Tile<_64,_32,_32>{})";
+  const std::string mma8 =
+      "make_tiled_mma(SM80_16x8x32_S32S8S8S32_TN{}, Layout<Shape<_4,_1,_1>>{}, Tile<_64,_32,_32>{})";
   Value m8 = evaluate_expression(mma8);
-  CHECK(check_fragment(tiled_copy("make_tiled_copy_B(Copy_Atom<SM75_U16x8_LDSM_T, int8_t>{}, " + mma8 + ")"), *as_tiled_mma(m8), 'B').matches);
+  CHECK(check_fragment(tiled_copy("make_tiled_copy_B(Copy_Atom<SM75_U16x8_LDSM_T, int8_t>{}, " + mma8 + ")"),
+                       *as_tiled_mma(m8), 'B')
+            .matches);
   // A's copy checked against B, and a plain row tiling of the A tile: named mismatches.
-  FragmentCheck wrong = check_fragment(tiled_copy("make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, " + mma + ")"), tiled_mma, 'B');
+  FragmentCheck wrong = check_fragment(
+      tiled_copy("make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, " + mma + ")"), tiled_mma, 'B');
   CHECK_FALSE(wrong.matches);
-  FragmentCheck rows = check_fragment(
-      tiled_copy("make_tiled_copy(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, Layout<Shape<_32,_4>,Stride<_1,_32>>{}, Layout<Shape<_1,_8>>{})"), tiled_mma, 'A');
+  FragmentCheck rows = check_fragment(tiled_copy("make_tiled_copy(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, "
+                                                 "Layout<Shape<_32,_4>,Stride<_1,_32>>{}, Layout<Shape<_1,_8>>{})"),
+                                      tiled_mma, 'A');
   CHECK_FALSE(rows.matches);
   CHECK(rows.first_mismatch.rfind("thread 0:", 0) == 0);
 }
@@ -143,8 +152,9 @@ TEST_CASE("partition_A/B/C, partition_fragment and retile_D equal CuTe's for eve
       const Layout fragment = partition_fragment(p);
       CHECK(to_string(fragment) == to_string(cute_layout(want["fragment"])));
       if (std::string(op) == "C" || !c.contains(std::string("copy_") + char(op[0] + 32))) continue;
-      const std::string copy = std::string("make_tiled_copy_") + op + "(Copy_Atom<" + c[std::string("copy_") + char(op[0] + 32)].get<std::string>() +
-                               ", half_t>{}, " + c["mma"].get<std::string>() + ")";
+      const std::string copy = std::string("make_tiled_copy_") + op + "(Copy_Atom<" +
+                               c[std::string("copy_") + char(op[0] + 32)].get<std::string>() + ", half_t>{}, " +
+                               c["mma"].get<std::string>() + ")";
       const Layout retiled = retile(tiled_copy(copy), fragment);
       const Layout expected = cute_layout(want["retile_D"]);
       CHECK(to_string(retiled.shape) == to_string(expected.shape));
@@ -163,7 +173,8 @@ TEST_CASE("partition_A by hand: SM80 16x8x16, thread 0 of a 2x2 tiling over a 64
   // (row 8 is 512 elements on); the 2x2 tiling repeats the atom every 32 rows (MMA_M = 64/32 = 2, stride
   // 32*64) and every 16 columns (MMA_K = 4, stride 16)
   ThreadPartition p = partition_mma(mma, 'A', make_layout(tup(64, 64), tup(64, 1)), 0);
-  CHECK(std::vector<int64_t>(p.offsets.begin(), p.offsets.begin() + 8) == std::vector<int64_t>{0, 1, 512, 513, 8, 9, 520, 521});
+  CHECK(std::vector<int64_t>(p.offsets.begin(), p.offsets.begin() + 8) ==
+        std::vector<int64_t>{0, 1, 512, 513, 8, 9, 520, 521});
   CHECK(to_string(p.layout.shape) == "((2,2,2),2,4)");
   CHECK(p.offset == 0);
   // thread 5 = lane 5: row 5/4 = 1, columns 2*(5%4) = 2,3
@@ -173,7 +184,9 @@ TEST_CASE("partition_A by hand: SM80 16x8x16, thread 0 of a 2x2 tiling over a 64
 
 TEST_CASE("the TV layouts over a whole tensor give each thread's partition, value for value") {
   register_names();
-  TiledCopy copy = tiled_copy("make_tiled_copy(Copy_Atom<UniversalCopy<uint32_t>, half_t>{}, Layout<Shape<_4,_8>,Stride<_8,_1>>{}, Layout<Shape<_1,_2>>{})");
+  TiledCopy copy = tiled_copy(
+      "make_tiled_copy(Copy_Atom<UniversalCopy<uint32_t>, half_t>{}, Layout<Shape<_4,_8>,Stride<_8,_1>>{}, "
+      "Layout<Shape<_1,_2>>{})");
   const Layout tensor = make_layout(tup(8, 32), tup(32, 1));
   const Layout tv = tensor_layout_tv(copy, 'S', shape(tensor));
   CHECK(size(tv) == 256);

@@ -148,7 +148,8 @@ TEST_CASE("batch: a second run writes nothing; --force and changes redraw") {
   CHECK(test::read_file(s / "out/sm70.png").rfind("\x89PNG", 0) == 0);
   CHECK(test::read_file(s / "out/pics/mma.svg").rfind("<?xml", 0) == 0);
   CHECK(test::read_file(s / "out/tv.html").rfind("<!DOCTYPE html>", 0) == 0);
-  CHECK(test::read_file(s / "out/sm70.tex") == test::read_file(test::reference_dir() + "/latex/SM70_8x8x4_F32F16F16F32_NT.tex"));
+  CHECK(test::read_file(s / "out/sm70.tex") ==
+        test::read_file(test::reference_dir() + "/latex/SM70_8x8x4_F32F16F16F32_NT.tex"));
   const auto mtime = fs::last_write_time(s / "out/sm70.png");
 
   const BatchResult second = run_batch(o);
@@ -224,13 +225,14 @@ TEST_CASE("cutevis batch: exit 2 listing every error, exit 4 when -C cannot be w
   CHECK(r.out.find("wrote 0 files, 6 up to date") != std::string::npos);
 
   r = test::run_cutevis({"batch", "--help"});
-  for (const char* key : {"command", "input", "output", "tile", "format", "style", "color_by", "threads", "element_bits", "--force",
-                          "--allow-outside", "batch.schema.json"})
+  for (const char* key : {"command", "input", "output", "tile", "format", "style", "color_by", "threads",
+                          "element_bits", "--force", "--allow-outside", "batch.schema.json"})
     CHECK(r.out.find(key) != std::string::npos);
 }
 
 TEST_CASE("batch: samples/batch.schema.json names exactly the keys batch accepts") {
-  const auto schema = nlohmann::json::parse(test::read_file(std::string(CUTEVIS_SOURCE_DIR) + "/samples/batch.schema.json"));
+  const auto schema =
+      nlohmann::json::parse(test::read_file(std::string(CUTEVIS_SOURCE_DIR) + "/samples/batch.schema.json"));
   const auto& entry = schema["$defs"]["picture"];
   std::vector<std::string> keys;
   for (const auto& [k, v] : entry["properties"].items()) keys.push_back(k);
@@ -239,11 +241,13 @@ TEST_CASE("batch: samples/batch.schema.json names exactly the keys batch accepts
   std::vector<std::string> help_keys;
   std::istringstream lines(help);
   for (std::string line; std::getline(lines, line);)
-    if (line.size() > 2 && line.compare(0, 2, "  ") == 0 && line[2] != ' ') help_keys.push_back(line.substr(2, line.find(' ', 2) - 2));
+    if (line.size() > 2 && line.compare(0, 2, "  ") == 0 && line[2] != ' ')
+      help_keys.push_back(line.substr(2, line.find(' ', 2) - 2));
   std::sort(keys.begin(), keys.end());
   std::sort(help_keys.begin(), help_keys.end());
   CHECK(help_keys == keys);
-  CHECK(keys.size() == 13);  // command input output tile format style color_by threads element_bits scale cell from defines
+  CHECK(keys.size() ==
+        13);  // command input output tile format style color_by threads element_bits scale cell from defines
   CHECK(entry["additionalProperties"] == false);
   // docs.json follows it: every entry has the required keys and no other
   const auto docs = nlohmann::json::parse(test::read_file(std::string(CUTEVIS_SOURCE_DIR) + "/samples/docs.json"));

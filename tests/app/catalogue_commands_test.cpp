@@ -48,7 +48,8 @@ TEST_CASE("atom --json matches every reference atom: layouts, tiling and every o
     CAPTURE(row["name"].get<std::string>());
     json j = atom_json(row["name"]);
     CHECK(j["kind"] == "tiled_mma");
-    for (const char* f : {"shape_mnk", "thr_id", "layout_a", "layout_b", "layout_c", "tv_layout_a", "tv_layout_b", "tv_layout_c"})
+    for (const char* f :
+         {"shape_mnk", "thr_id", "layout_a", "layout_b", "layout_c", "tv_layout_a", "tv_layout_b", "tv_layout_c"})
       CHECK(j[f] == row[std::string(f) + "_nous"]);
     CHECK(j["tile_mnk"] == row["tile_mnk"]);
     CHECK(j["num_threads"] == row["num_threads"]);
@@ -72,7 +73,8 @@ TEST_CASE("mma --atom/--atoms/--tile builds the same TiledMMA as the expression"
     check_owners(j["owners_c"], row["owner_c"]);
     check_owners(j["owners_a"], row["owner_a"]);
   }
-  CHECK(mma_expression("SM80_16x8x16_F32F16F16F32_TN", "(2,2,1)", "") == "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, (2,2,1))");
+  CHECK(mma_expression("SM80_16x8x16_F32F16F16F32_TN", "(2,2,1)", "") ==
+        "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, (2,2,1))");
   ShowOptions a, b;
   a.input = mma_expression("SM80_16x8x16_F32F16F16F32_TN", "Layout<Shape<_2,_2,_1>>{}", "Tile<_32,_32,_16>{}");
   b.input = "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{}, Tile<_32,_32,_16>{})";

@@ -33,7 +33,8 @@ std::map<std::string, Source> sources() {
   for (const auto& row : test::read_jsonl("copy.jsonl"))
     if (row.contains("file")) m[row["file"]] = {"copy", row["cpp"]};
   // Two pictures whose constructions are not rows of the .jsonl files.
-  m["tiled_SM70_NT_2x2"] = {"mma", "make_tiled_mma(SM70_8x8x4_F32F16F16F32_NT{}, Layout<Shape<_2,_2>,Stride<_2,_1>>{})"};
+  m["tiled_SM70_NT_2x2"] = {"mma",
+                            "make_tiled_mma(SM70_8x8x4_F32F16F16F32_NT{}, Layout<Shape<_2,_2>,Stride<_2,_1>>{})"};
   m["tiled_SM80_16x8x16_F32F16F16F32_TN_2x2x1_32x32x16"] = {
       "mma", "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{}, Tile<_32,_32,_16>{})"};
   return m;

@@ -75,8 +75,9 @@ TEST_CASE("documentation pictures: every label drawn at 9 px or more") {
       REQUIRE(test::run_cutevis(png_args).exit_code == kExitOk);
       const std::string png = test::read_file((dir / "p.png").string());
       auto u32 = [&](size_t at) {
-        return (static_cast<uint32_t>(static_cast<unsigned char>(png[at])) << 24) | (static_cast<unsigned char>(png[at + 1]) << 16) |
-               (static_cast<unsigned char>(png[at + 2]) << 8) | static_cast<unsigned char>(png[at + 3]);
+        return (static_cast<uint32_t>(static_cast<unsigned char>(png[at])) << 24) |
+               (static_cast<unsigned char>(png[at + 1]) << 16) | (static_cast<unsigned char>(png[at + 2]) << 8) |
+               static_cast<unsigned char>(png[at + 3]);
       };
       // far below 32,768 px a side and 400 megapixels: the cells were never shrunk
       CHECK(u32(16) < 16384);

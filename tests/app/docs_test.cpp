@@ -49,9 +49,12 @@ TEST_CASE("docs: blocks, continuations, comments and quotes; other fences left a
   CHECK(cmds[1].line == 9);
   CHECK(split_command_line(R"(a 'b c' "d \"e\"" f\ g)") == std::vector<std::string>{"a", "b c", "d \"e\"", "f g"});
 
-  CHECK_THROWS_WITH_AS(docs_commands("```cutevis\natom X --svg\n```\n", "r.md"), doctest::Contains("r.md:2: a docs command writes a file"), Error);
-  CHECK_THROWS_WITH_AS(docs_commands("```cutevis\natom X -o a.svg\n", "r.md"), doctest::Contains("r.md:1: the ```cutevis block is not closed"), Error);
-  CHECK_THROWS_WITH_AS(docs_commands("```cutevis\natom 'X -o a.svg\n```\n", "r.md"), doctest::Contains("unterminated"), Error);
+  CHECK_THROWS_WITH_AS(docs_commands("```cutevis\natom X --svg\n```\n", "r.md"),
+                       doctest::Contains("r.md:2: a docs command writes a file"), Error);
+  CHECK_THROWS_WITH_AS(docs_commands("```cutevis\natom X -o a.svg\n", "r.md"),
+                       doctest::Contains("r.md:1: the ```cutevis block is not closed"), Error);
+  CHECK_THROWS_WITH_AS(docs_commands("```cutevis\natom 'X -o a.svg\n```\n", "r.md"), doctest::Contains("unterminated"),
+                       Error);
 }
 
 TEST_CASE("cutevis docs: writes what is missing or stale; --check lists it, writes nothing and exits 1") {

@@ -12,7 +12,8 @@ using cutevis::test::run_cutevis;
 
 namespace {
 
-const char* const kDslMma = "cute.make_tiled_mma(cute.nvgpu.warp.MmaF16BF16Op(cutlass.Float16, cutlass.Float32, (16, 8, 16)), (2, 2, 1))";
+const char* const kDslMma =
+    "cute.make_tiled_mma(cute.nvgpu.warp.MmaF16BF16Op(cutlass.Float16, cutlass.Float32, (16, 8, 16)), (2, 2, 1))";
 const char* const kCppMma = "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{})";
 
 int count_lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
@@ -43,9 +44,12 @@ TEST_CASE("a CuTeDSL TiledMMA and TiledCopy draw exactly as their C++ spelling")
   CHECK(dsl.out.find("<svg") != std::string::npos);
   CHECK(dsl.out == run_cutevis({"mma", "--svg", "--style", "cute", kCppMma}).out);
   const char* dsl_copy =
-      "cute.make_tiled_copy_tv(cute.make_copy_atom(cute.nvgpu.CopyUniversalOp(), cutlass.Float16, num_bits_per_copy=128), "
+      "cute.make_tiled_copy_tv(cute.make_copy_atom(cute.nvgpu.CopyUniversalOp(), cutlass.Float16, "
+      "num_bits_per_copy=128), "
       "cute.make_layout((32, 8), stride=(8, 1)), cute.make_layout((1, 8)))";
-  const char* cpp_copy = "make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>, half_t>{}, Layout<Shape<_32,_8>,Stride<_8,_1>>{}, Layout<Shape<_1,_8>>{})";
+  const char* cpp_copy =
+      "make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>, half_t>{}, Layout<Shape<_32,_8>,Stride<_8,_1>>{}, "
+      "Layout<Shape<_1,_8>>{})";
   CHECK(run_cutevis({"copy", "--json", dsl_copy}).out == run_cutevis({"copy", "--json", cpp_copy}).out);
   CHECK(run_cutevis({"copy", "--txt", dsl_copy}).exit_code == kExitOk);
 }
@@ -72,7 +76,8 @@ TEST_CASE("CuTeDSL errors are one line and a caret, exit 2") {
 TEST_CASE("--from a CuTeDSL Blackwell kernel: sm100 SMEM helpers and tiled-MMA attributes equal their C++ spelling") {
   const std::string kernel = std::string(CUTEVIS_SOURCE_DIR) + "/tests/data/dsl_kernel_sm100.py";
   const std::string tiler = "self.mma_tiler_mnk=(128, 256, 64)";
-  const std::string cpp_mma = "make_tiled_mma(SM100_MMA_F16BF16_SS<half_t,half_t,float,128,256,UMMA::Major::K,UMMA::Major::MN>{})";
+  const std::string cpp_mma =
+      "make_tiled_mma(SM100_MMA_F16BF16_SS<half_t,half_t,float,128,256,UMMA::Major::K,UMMA::Major::MN>{})";
   auto from = [&](std::vector<std::string> args) {
     args.insert(args.begin() + 1, {"--from", kernel, "-D", tiler});
     return run_cutevis(args);
@@ -85,12 +90,17 @@ TEST_CASE("--from a CuTeDSL Blackwell kernel: sm100 SMEM helpers and tiled-MMA a
   const std::string b_shape = "append(partition_shape_B(" + cpp_mma + ", make_shape(_256{},_64{})), _4{})";
   r = from({"eval", "b_smem_layout_staged"});
   CHECK(r.exit_code == kExitOk);
-  CHECK(r.out == run_cutevis({"eval", "coalesce(UMMA::tile_to_mma_shape(composition(Swizzle<3,4,3>{}, Layout<Shape<_64,_8>,Stride<_1,_64>>{}), " + b_shape +
-                                          ", Step<_2,_1,_3>{}), " + b_shape + ")"})
-                    .out);
+  CHECK(
+      r.out ==
+      run_cutevis(
+          {"eval",
+           "coalesce(UMMA::tile_to_mma_shape(composition(Swizzle<3,4,3>{}, Layout<Shape<_64,_8>,Stride<_1,_64>>{}), " +
+               b_shape + ", Step<_2,_1,_3>{}), " + b_shape + ")"})
+          .out);
   CHECK(from({"eval", "a_major"}).out == "OperandMajorMode.K\n");
   CHECK(from({"eval", "tile_n"}).out == "256\n");
-  CHECK(from({"eval", "a_shape"}).out == run_cutevis({"eval", "partition_shape_A(" + cpp_mma + ", make_shape(_128{},_64{}))"}).out);
+  CHECK(from({"eval", "a_shape"}).out ==
+        run_cutevis({"eval", "partition_shape_A(" + cpp_mma + ", make_shape(_128{},_64{}))"}).out);
   // an attribute's layout draws and serialises as the C++ member's
   r = from({"layout", "--json", "c_tv"});
   CHECK(r.exit_code == kExitOk);
@@ -122,10 +132,13 @@ TEST_CASE("CuTeDSL attribute expressions draw as their C++ spelling") {
   auto r = run_cutevis({"layout", "--svg", "--style", "cute", dsl});  // style cute: no title naming the expression
   CHECK(r.exit_code == kExitOk);
   CHECK(r.out.find("<svg") != std::string::npos);
-  CHECK(r.out == run_cutevis({"layout", "--svg", "--style", "cute", std::string("get_layoutA_TV(") + kCppMma + ")"}).out);
+  CHECK(r.out ==
+        run_cutevis({"layout", "--svg", "--style", "cute", std::string("get_layoutA_TV(") + kCppMma + ")"}).out);
 }
 
-TEST_CASE("--from a CuTeDSL TMA set-up: the atom equals C++'s make_tma_atom, the gmem tensor given with -D in either spelling") {
+TEST_CASE(
+    "--from a CuTeDSL TMA set-up: the atom equals C++'s make_tma_atom, the gmem tensor given with -D in either "
+    "spelling") {
   const std::string kernel = std::string(CUTEVIS_SOURCE_DIR) + "/tests/data/dsl_kernel_tma.py";
   const std::string cpp =
       "make_tma_atom(SM90_TMA_LOAD{}, make_tensor(make_gmem_ptr<half_t>(A), make_shape(1024, 256), GenRowMajor{}), "
@@ -133,7 +146,8 @@ TEST_CASE("--from a CuTeDSL TMA set-up: the atom equals C++'s make_tma_atom, the
   const auto want = run_cutevis({"copy", "--json", cpp});
   REQUIRE(want.exit_code == kExitOk);
   for (const char* tensor : {"mA=make_tensor(make_gmem_ptr<half_t>(A), make_shape(1024, 256), GenRowMajor{})",
-                             "mA=cute.make_tensor(cute.make_ptr(cutlass.Float16, A, cute.AddressSpace.gmem), cute.make_layout((1024, 256), stride=(256, 1)))"}) {
+                             "mA=cute.make_tensor(cute.make_ptr(cutlass.Float16, A, cute.AddressSpace.gmem), "
+                             "cute.make_layout((1024, 256), stride=(256, 1)))"}) {
     CAPTURE(tensor);
     auto r = run_cutevis({"copy", "--json", "--from", kernel, "-D", tensor, "tma_atom_a"});
     CHECK(r.exit_code == kExitOk);

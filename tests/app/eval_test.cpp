@@ -42,9 +42,9 @@ TEST_CASE("eval --json follows the documented contract") {
   CHECK(c["kind"] == "composed_layout");
   CHECK(c["size"] == 512);
   REQUIRE(c["values"].size() == 512);
-  CHECK(c["values"][1] == 64);         // (1,0) -> 64: bit 6, nothing in YYY (bits 7..9)
+  CHECK(c["values"][1] == 64);          // (1,0) -> 64: bit 6, nothing in YYY (bits 7..9)
   CHECK(c["values"][2] == (128 ^ 16));  // (2,0) -> 128: bit 7 XORs into bit 4
-  CHECK(c["values"][8] == 1);          // (0,1) -> 1
+  CHECK(c["values"][8] == 1);           // (0,1) -> 1
 }
 
 TEST_CASE("cutevis eval: bad input is one error line, a caret, and exit 2") {
@@ -68,7 +68,8 @@ TEST_CASE("cutevis eval: bad input is one error line, a caret, and exit 2") {
     CAPTURE(c.expr);
     std::string expr = c.expr;
     size_t esc;
-    while ((esc = expr.find("\\x")) != std::string::npos) expr.replace(esc, 4, std::string(1, static_cast<char>(std::stoi(expr.substr(esc + 2, 2), nullptr, 16))));
+    while ((esc = expr.find("\\x")) != std::string::npos)
+      expr.replace(esc, 4, std::string(1, static_cast<char>(std::stoi(expr.substr(esc + 2, 2), nullptr, 16))));
     auto r = test::run_cutevis({"eval", expr});
     CHECK(r.exit_code == kExitBadInput);
     CHECK(r.out.empty());

@@ -85,7 +85,8 @@ TEST_CASE("issue 11.2: stdout that cannot be written is exit 4, not silence") {
   CHECK(shell(bin() + " help >/dev/full 2>/dev/null") == kExitIoError);
   // A reader that is gone, with SIGPIPE ignored (as under some supervisors): EPIPE.
   const fs::path dir = scratch("epipe");
-  shell("trap '' PIPE; { sleep 0.3; " + cmd + " 2>" + (dir / "err").string() + "; echo $? >" + (dir / "rc").string() + "; } | true");
+  shell("trap '' PIPE; { sleep 0.3; " + cmd + " 2>" + (dir / "err").string() + "; echo $? >" + (dir / "rc").string() +
+        "; } | true");
   CHECK(slurp(dir / "rc") == "4\n");
   CHECK(slurp(dir / "err").rfind("cutevis: error: cannot write to standard output", 0) == 0);
   // -o onto a device that is full
@@ -191,7 +192,9 @@ TEST_CASE("issue 11.4: hundreds of bad atom names in one file: suggestions for t
   REQUIRE(r.exit_code == 0);
   auto names = nlohmann::json::parse(r.out)["names"];
   REQUIRE(names.size() == 600);
-  const auto suggested = [&](size_t i) { return names[i]["error"].get<std::string>().find("did you mean") != std::string::npos; };
+  const auto suggested = [&](size_t i) {
+    return names[i]["error"].get<std::string>().find("did you mean") != std::string::npos;
+  };
   CHECK(suggested(0));
   CHECK_FALSE(suggested(599));
   size_t with = 0;
@@ -223,7 +226,8 @@ TEST_CASE("issue 11.5: eval --json lists coordinate values only up to a bound") 
   nlohmann::json small = nlohmann::json::parse(run_eval({"make_identity_layout((512,512))", true}).bytes);
   CHECK(small["values"].size() == 512 * 512);
   CHECK(small["values"][513] == nlohmann::json::array({1, 1}));
-  nlohmann::json big = nlohmann::json::parse(run_eval({"make_identity_layout((2048,2048))", true}).bytes);  // was 0.9 GB
+  nlohmann::json big =
+      nlohmann::json::parse(run_eval({"make_identity_layout((2048,2048))", true}).bytes);  // was 0.9 GB
   CHECK(!big.contains("values"));
   CHECK(big["values_omitted"] == true);
   nlohmann::json plain = nlohmann::json::parse(run_eval({"(2048,2048):(2048,1)", true}).bytes);
@@ -233,9 +237,8 @@ TEST_CASE("issue 11.5: eval --json lists coordinate values only up to a bound") 
 // --- found by fuzzing (tests/fuzz/corpus) ---------------------------------------------------
 
 TEST_CASE("fuzz: a tuple with a negative extent used as a layout is bad input, not std::length_error") {
-  for (const auto& args : std::vector<std::vector<std::string>>{{"tv", "((4), (-2))", "(8,8)", "--json"},
-                                                               {"tv", "(4,-2)", "(8,8)"},
-                                                               {"layout", "(4,-2)"}}) {
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"tv", "((4), (-2))", "(8,8)", "--json"}, {"tv", "(4,-2)", "(8,8)"}, {"layout", "(4,-2)"}}) {
     auto r = test::run_cutevis(args);
     CHECK(r.exit_code == kExitBadInput);
     CHECK(r.err.find("non-positive extent -2") != std::string::npos);
@@ -407,7 +410,9 @@ TEST_CASE("issue 11.9: control bytes are escaped and long inputs are not echoed 
 }
 
 TEST_CASE("issue 11.9: the nesting message names the limit it enforces") {
-  auto nested = [](int levels) { return std::string(static_cast<size_t>(levels), '(') + "4" + std::string(static_cast<size_t>(levels), ')'); };
+  auto nested = [](int levels) {
+    return std::string(static_cast<size_t>(levels), '(') + "4" + std::string(static_cast<size_t>(levels), ')');
+  };
   CHECK_NOTHROW(run_eval({nested(100), false}));
   try {
     run_eval({nested(101), false});

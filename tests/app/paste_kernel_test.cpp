@@ -56,20 +56,23 @@ TEST_CASE("C++ as written: arithmetic, comments, decltype, ::value, casts (CuTe'
   CHECK(eval_ok({"int(6) * 2 - 1"}) == "11");
   CHECK(eval_ok({"static_cast<int>(true) + 1"}) == "2");
   CHECK(eval_ok({"Underscore{}"}) == "_");
-  CHECK(eval_ok({"/* the atom */ decltype(composition(Swizzle<2,3,3>{}, // rows\n Layout<Shape<_8,Int<32>>, Stride<Int<32>,_1>>{})){};"}) ==
-        "Sw<2,3,3> o 0 o (8,32):(32,1)");
-  CHECK(eval_ok({"cute::ComposedLayout<cute::Swizzle<3,4,3>, cute::smem_ptr_flag_bits<16>, Layout<Shape<_8,_64>,Stride<_64,_1>>>{}"}) ==
-        "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)");
+  CHECK(eval_ok({"/* the atom */ decltype(composition(Swizzle<2,3,3>{}, // rows\n Layout<Shape<_8,Int<32>>, "
+                 "Stride<Int<32>,_1>>{})){};"}) == "Sw<2,3,3> o 0 o (8,32):(32,1)");
+  CHECK(eval_ok({"cute::ComposedLayout<cute::Swizzle<3,4,3>, cute::smem_ptr_flag_bits<16>, "
+                 "Layout<Shape<_8,_64>,Stride<_64,_1>>>{}"}) == "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)");
   CHECK(eval_ok({"UMMA::Layout_K_SW128_Atom<half_t>{}"}) == "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)");
   CHECK(eval_ok({"UMMA::Layout_MN_SW128_32B_Atom<float>{}"}) == "Sw<2,5,2> o smem_ptr[32b](unset) o (32,4):(1,32)");
-  CHECK(eval_ok({"UMMA::tile_to_mma_shape(UMMA::Layout_K_SW128_Atom<half_t>{}, make_shape(make_shape(_128{}, _64{}), _1{}, _4{}))"}) ==
-        "Sw<3,4,3> o smem_ptr[16b](unset) o ((128,64),1,4):((64,1),0,8192)");
-  const std::string mma = "TiledMMA<MMA_Atom<SM80_16x8x16_F32F16F16F32_TN>, Layout<Shape<_2,_2,_1>>, Tile<_32,_32,_16>>{}";
+  CHECK(eval_ok({"UMMA::tile_to_mma_shape(UMMA::Layout_K_SW128_Atom<half_t>{}, make_shape(make_shape(_128{}, _64{}), "
+                 "_1{}, _4{}))"}) == "Sw<3,4,3> o smem_ptr[16b](unset) o ((128,64),1,4):((64,1),0,8192)");
+  const std::string mma =
+      "TiledMMA<MMA_Atom<SM80_16x8x16_F32F16F16F32_TN>, Layout<Shape<_2,_2,_1>>, Tile<_32,_32,_16>>{}";
   CHECK(eval_ok({"partition_shape_A(" + mma + ", Shape<_128,_32>{})"}) == "((2,2,2),4,2)");
   CHECK(eval_ok({"partition_shape_B(" + mma + ", Shape<_128,_32,_3>{})"}) == "((2,2),8,2,3)");
   CHECK(eval_ok({"partition_shape_C(" + mma + ", Shape<_128,_128>{})"}) == "((2,2),4,8)");
   CHECK(eval_ok({"size(" + mma + ")"}) == "128");
-  const std::string tc = "TiledCopy<Copy_Atom<UniversalCopy<uint32_t>, half_t>, Layout<Shape<Shape<_4,_8>,_2>,Stride<Stride<_16,_1>,_8>>, Shape<_8,_8>>{}";
+  const std::string tc =
+      "TiledCopy<Copy_Atom<UniversalCopy<uint32_t>, half_t>, Layout<Shape<Shape<_4,_8>,_2>,Stride<Stride<_16,_1>,_8>>, "
+      "Shape<_8,_8>>{}";
   CHECK(eval_ok({"get_layoutS_TV(" + tc + ")"}).find(":") != std::string::npos);
   CHECK(eval_ok({"size(" + tc + ")"}) == "32");
 }
@@ -120,7 +123,8 @@ TEST_CASE("snippets: several statements, the result is the last statement or the
 }
 
 TEST_CASE("-D: integers, types, shapes, qualified names") {
-  CHECK(eval_ok({"-D", "bM=128", "-D", "TileShape=Shape<_128,_128,_64>", "Int<bM>{} * size<2>(TileShape{})"}) == "8192");
+  CHECK(eval_ok({"-D", "bM=128", "-D", "TileShape=Shape<_128,_128,_64>", "Int<bM>{} * size<2>(TileShape{})"}) ==
+        "8192");
   CHECK(eval_ok({"-D", "TA=half_t", "sizeof_bits_v<TA>"}) == "16");
   CHECK(eval_ok({"-D", "DispatchPolicy::Stages=4", "DispatchPolicy::Stages + 1"}) == "5");
   auto bad = test::run_cutevis({"eval", "-D", "bM", "bM"});
@@ -134,7 +138,9 @@ TEST_CASE("errors: every undefined name, with its place and the -D that gives it
   CHECK(r.err.rfind("cutevis: error: 3 undefined names: bM, bK, One\n", 0) == 0);
   CHECK(r.err.find("give them: -D bM=... -D bK=... -D One=...") != std::string::npos);
   // inside a file: FILE:LINE:COL of each use
-  std::string f = write_temp("undef.hpp", "struct Cfg {\n  using Atom = Layout<Shape<_8, Int<kBlockK>>>;\n  using Tile = Shape<Int<kBlockM>, _8>;\n};\n");
+  std::string f = write_temp(
+      "undef.hpp",
+      "struct Cfg {\n  using Atom = Layout<Shape<_8, Int<kBlockK>>>;\n  using Tile = Shape<Int<kBlockM>, _8>;\n};\n");
   auto u = test::run_cutevis({"eval", "--from", f, "tile_to_shape(Atom{}, Tile{})"});
   CHECK(u.exit_code == kExitBadInput);
   CHECK(u.err.find("2 undefined names: kBlockK, kBlockM") != std::string::npos);
@@ -144,7 +150,9 @@ TEST_CASE("errors: every undefined name, with its place and the -D that gives it
 }
 
 TEST_CASE("errors: a syntax error in a file names FILE:LINE:COL, with the line and a caret") {
-  std::string f = write_temp("syntax.hpp", "// a header\nusing Good = Layout<Shape<_4,_8>>;\nusing Bad = Layout<Shape<_4,_8>, Stride<_1,_4>;\n");
+  std::string f =
+      write_temp("syntax.hpp",
+                 "// a header\nusing Good = Layout<Shape<_4,_8>>;\nusing Bad = Layout<Shape<_4,_8>, Stride<_1,_4>;\n");
   auto r = test::run_cutevis({"eval", "--from", f, "Bad{}"});
   CHECK(r.exit_code == kExitBadInput);
   CHECK(r.err.rfind("cutevis: error: " + f + ":3:19: unbalanced '<'", 0) == 0);
@@ -175,7 +183,8 @@ TEST_CASE("errors: recursive aliases, huge and binary files, unbalanced template
   auto j = test::run_cutevis({"names", "--from", bin});
   CHECK(j.exit_code == kExitBadInput);
   CHECK(j.err.find("not C++ source (binary data") != std::string::npos);
-  std::string unbalanced = write_temp("unbalanced.hpp", "using X = Shape<Shape<Shape<_1,_2>;\nstruct S { using Y = Layout<<<<<_4>;\n");
+  std::string unbalanced =
+      write_temp("unbalanced.hpp", "using X = Shape<Shape<Shape<_1,_2>;\nstruct S { using Y = Layout<<<<<_4>;\n");
   auto u = test::run_cutevis({"names", "--from", unbalanced});
   CHECK(u.exit_code == 0);  // names reports each one as unresolved
   CHECK(u.out.find("unresolved") != std::string::npos);
@@ -236,8 +245,9 @@ TEST_CASE("names --json on a file with bytes that are not UTF-8: valid JSON, U+F
 // samples/sm90_collective_config.hpp, instantiated as CollectiveConfig<half_t> in a host-only
 // program built against CUTLASS 4 (cute::print of each; `true`/`false` for the bool).
 TEST_CASE("names on a 40-declaration collective-style header: every value is CuTe's") {
-  auto r = test::run_cutevis({"names", "--from", std::string(CUTEVIS_SOURCE_DIR) + "/samples/sm90_collective_config.hpp", "-D",
-                              "ElementA_=half_t", "--json"});
+  auto r =
+      test::run_cutevis({"names", "--from", std::string(CUTEVIS_SOURCE_DIR) + "/samples/sm90_collective_config.hpp",
+                         "-D", "ElementA_=half_t", "--json"});
   CAPTURE(r.err);
   REQUIRE(r.exit_code == 0);
   json j = json::parse(r.out);
@@ -251,7 +261,9 @@ TEST_CASE("names on a 40-declaration collective-style header: every value is CuT
     std::string cute = e["cute"], ours;
     std::string expected;  // CuTe prints static integers as _8; cutevis as 8
     for (size_t i = 0; i < cute.size(); ++i)
-      if (!(cute[i] == '_' && i + 1 < cute.size() && (std::isdigit(static_cast<unsigned char>(cute[i + 1])) || cute[i + 1] == '-'))) expected += cute[i];
+      if (!(cute[i] == '_' && i + 1 < cute.size() &&
+            (std::isdigit(static_cast<unsigned char>(cute[i + 1])) || cute[i + 1] == '-')))
+        expected += cute[i];
     CAPTURE(e["name"]);
     REQUIRE(by.count(e["name"]) == 1);
     ours = by[e["name"]]["value"].get<std::string>();
@@ -266,12 +278,14 @@ TEST_CASE("lookup: the last declaration wins unless qualified; the innermost sco
   std::string f = write_temp("scopes.hpp",
                              "namespace ns {\nstruct A { using X = Int<1>; using Y = Shape<X, X>; };\n"
                              "struct B { using X = Int<2>; using Y = Shape<X, X>; };\n}\n");
-  CHECK(eval_ok({"--from", f, "X{}"}) == "2");          // the last one
-  CHECK(eval_ok({"--from", f, "A::X{}"}) == "1");       // qualified
-  CHECK(eval_ok({"--from", f, "ns::A::Y{}"}) == "(1,1)");  // A's Y uses A's X
+  CHECK(eval_ok({"--from", f, "X{}"}) == "2");                           // the last one
+  CHECK(eval_ok({"--from", f, "A::X{}"}) == "1");                        // qualified
+  CHECK(eval_ok({"--from", f, "ns::A::Y{}"}) == "(1,1)");                // A's Y uses A's X
   CHECK(eval_ok({"--from", f, "-D", "X=Int<7>", "A::Y{}"}) == "(7,7)");  // -D wins over the file
   std::string out = "/tmp/cutevis_paste_stdin_" + std::to_string(::getpid());
-  int rc = std::system(("cat " + f + " | " + test::shell_quote(test::cutevis_binary()) + " eval --from - 'size(B::Y{})' >" + out).c_str());
+  int rc = std::system(
+      ("cat " + f + " | " + test::shell_quote(test::cutevis_binary()) + " eval --from - 'size(B::Y{})' >" + out)
+          .c_str());
   CHECK(rc == 0);
   std::ifstream in(out);
   std::string got((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -281,7 +295,9 @@ TEST_CASE("lookup: the last declaration wins unless qualified; the innermost sco
 }
 
 TEST_CASE("tv and verify --layout-* take declared names too") {
-  std::string f = write_temp("tv.hpp", "using ThrLayout = Layout<Shape<Shape<_4,_8>,_4>, Stride<Stride<_8,_1>,_32>>;\nusing Tile = Shape<_32,_4>;\n");
+  std::string f = write_temp(
+      "tv.hpp",
+      "using ThrLayout = Layout<Shape<Shape<_4,_8>,_4>, Stride<Stride<_8,_1>,_32>>;\nusing Tile = Shape<_32,_4>;\n");
   auto tv = test::run_cutevis({"tv", "--from", f, "ThrLayout{}", "Tile{}", "--json"});
   CAPTURE(tv.err);
   CHECK(tv.exit_code == 0);
@@ -289,26 +305,32 @@ TEST_CASE("tv and verify --layout-* take declared names too") {
   auto bad = test::run_cutevis({"verify", "SM80_16x8x16_F32F16F16F32_TN", "--from", f, "--layout-c", "CLayout{}"});
   CHECK(bad.exit_code == kExitBadInput);
   CHECK(bad.err.find("undefined name 'CLayout'") != std::string::npos);
-  auto ok = test::run_cutevis({"verify", "SM80_16x8x16_F32F16F16F32_TN", "-D", "CLayout=((4,8),(2,2)):((32,1),(16,8))", "--layout-c", "CLayout"});
+  auto ok = test::run_cutevis({"verify", "SM80_16x8x16_F32F16F16F32_TN", "-D", "CLayout=((4,8),(2,2)):((32,1),(16,8))",
+                               "--layout-c", "CLayout"});
   CHECK(ok.exit_code != kExitBadInput);  // 0 on a GPU, 3 without one
   std::remove(f.c_str());
 }
 
 // CuTe's print of MMA_Atom<...> for both atoms (host program against CUTLASS 4), underscores removed.
 TEST_CASE("the SM100 TF32 interleaved complex atoms (CuTe's layouts)") {
-  auto one = test::run_cutevis({"atom", "SM100_MMA_TF32_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<128,256,UMMA::Major::K,UMMA::Major::K>"});
+  auto one = test::run_cutevis(
+      {"atom", "SM100_MMA_TF32_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<128,256,UMMA::Major::K,UMMA::Major::K>"});
   CAPTURE(one.err);
   CHECK(one.out ==
         "MMA_Atom\n  ThrID:      1:0\n  Shape_MNK:  (128,256,4)\n  LayoutA_TV: (1,(128,4)):(0,(1,128))\n"
         "  LayoutB_TV: (1,(256,4)):(0,(1,256))\n  LayoutC_TV: (1,(128,256)):(0,(1,128))\n");
-  auto pair = test::run_cutevis({"atom", "SM100_MMA_TF32_2x1SM_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<256,128,UMMA::Major::K,UMMA::Major::K>"});
+  auto pair = test::run_cutevis(
+      {"atom", "SM100_MMA_TF32_2x1SM_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<256,128,UMMA::Major::K,UMMA::Major::K>"});
   CHECK(pair.out ==
         "MMA_Atom\n  ThrID:      2:1\n  Shape_MNK:  (256,128,4)\n  LayoutA_TV: (2,(128,4)):(128,(1,256))\n"
         "  LayoutB_TV: (2,(64,4)):(64,(1,128))\n  LayoutC_TV: (2,(128,128)):(128,(1,256))\n");
-  auto json_out = test::run_cutevis({"eval", "--json", "MMA_Atom<SM100_MMA_TF32_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<64,8,UMMA::Major::K,UMMA::Major::K>>{}"});
+  auto json_out = test::run_cutevis(
+      {"eval", "--json",
+       "MMA_Atom<SM100_MMA_TF32_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<64,8,UMMA::Major::K,UMMA::Major::K>>{}"});
   CHECK(json_out.exit_code == 0);
   CHECK(json_out.out.find("complex<tfloat32_t>") != std::string::npos);
-  auto bad = test::run_cutevis({"atom", "SM100_MMA_TF32_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<128,8,UMMA::Major::K,UMMA::Major::K>"});
+  auto bad = test::run_cutevis(
+      {"atom", "SM100_MMA_TF32_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<128,8,UMMA::Major::K,UMMA::Major::K>"});
   CHECK(bad.exit_code == kExitBadInput);
   CHECK(bad.err.find("multiple of 16") != std::string::npos);
 }

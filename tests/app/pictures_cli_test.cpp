@@ -25,8 +25,9 @@ const char* kAtom = "SM70_8x8x4_F32F16F16F32_NT";
 
 std::string png_size(const std::string& bytes) {
   auto u32 = [&](size_t at) {
-    return (static_cast<uint32_t>(static_cast<unsigned char>(bytes[at])) << 24) | (static_cast<unsigned char>(bytes[at + 1]) << 16) |
-           (static_cast<unsigned char>(bytes[at + 2]) << 8) | static_cast<unsigned char>(bytes[at + 3]);
+    return (static_cast<uint32_t>(static_cast<unsigned char>(bytes[at])) << 24) |
+           (static_cast<unsigned char>(bytes[at + 1]) << 16) | (static_cast<unsigned char>(bytes[at + 2]) << 8) |
+           static_cast<unsigned char>(bytes[at + 3]);
   };
   return std::to_string(u32(16)) + "x" + std::to_string(u32(20));
 }
@@ -39,8 +40,9 @@ TEST_CASE("cutevis -o: the extension picks the format") {
     const char* name;
     const char* starts;
   };
-  for (const Case& c : {Case{"a.png", "\x89PNG"}, Case{"a.svg", "<?xml"}, Case{"a.tex", "% cutevis"}, Case{"a.pdf", "%PDF-"},
-                        Case{"a.html", "<!DOCTYPE html>"}, Case{"a.json", "{"}, Case{"a.TXT", "SM70_8x8x4"}}) {
+  for (const Case& c :
+       {Case{"a.png", "\x89PNG"}, Case{"a.svg", "<?xml"}, Case{"a.tex", "% cutevis"}, Case{"a.pdf", "%PDF-"},
+        Case{"a.html", "<!DOCTYPE html>"}, Case{"a.json", "{"}, Case{"a.TXT", "SM70_8x8x4"}}) {
     CAPTURE(c.name);
     const auto r = test::run_cutevis({"atom", kAtom, "-o", s / c.name});
     REQUIRE_MESSAGE(r.exit_code == kExitOk, r.err);
@@ -54,7 +56,8 @@ TEST_CASE("cutevis -o: the extension picks the format") {
   CHECK(test::read_file(s / "atom.out").find("MMA_Atom") != std::string::npos);
   // a flag that agrees with the extension is fine; one that contradicts it is bad input
   CHECK(test::run_cutevis({"atom", kAtom, "--png", "-o", s / "b.png"}).exit_code == kExitOk);
-  for (const auto& args : std::vector<std::vector<std::string>>{{"--svg", "c.png"}, {"--json", "c.svg"}, {"--png", "c.json"}, {"--html", "c.txt"}}) {
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"--svg", "c.png"}, {"--json", "c.svg"}, {"--png", "c.json"}, {"--html", "c.txt"}}) {
     CAPTURE(args[0]);
     const auto r = test::run_cutevis({"atom", kAtom, args[0], "-o", s / args[1]});
     CHECK(r.exit_code == kExitBadInput);
@@ -82,7 +85,8 @@ TEST_CASE("cutevis --scale and --cell size a PNG; nonsense values are bad input"
 }
 
 TEST_CASE("cutevis --html: one self-contained page, every cell with its owners") {
-  const auto r = test::run_cutevis({"mma", "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{})", "--html"});
+  const auto r =
+      test::run_cutevis({"mma", "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{})", "--html"});
   REQUIRE(r.exit_code == kExitOk);
   const std::string& html = r.out;
   CHECK(html.rfind("<!DOCTYPE html>", 0) == 0);

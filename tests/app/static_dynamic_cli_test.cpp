@@ -43,7 +43,8 @@ TEST_CASE("cutevis eval: composition where CuTe's weak check is wrong warns once
 }
 
 TEST_CASE("cutevis copy: rank-1 thread and value layouts (regression: was 'mode 1 out of range')") {
-  std::string e = "make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<float>,float>{}, Layout<Shape<_32>>{}, Layout<Shape<_1>>{})";
+  std::string e =
+      "make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<float>,float>{}, Layout<Shape<_32>>{}, Layout<Shape<_1>>{})";
   auto r = test::run_cutevis({"copy", e, "--json"});
   REQUIRE(r.exit_code == 0);
   json j = json::parse(r.out);
@@ -58,7 +59,9 @@ TEST_CASE("cutevis copy: rank-1 thread and value layouts (regression: was 'mode 
 
 TEST_CASE("cutevis eval: tile_to_shape takes a layout as its target (regression)") {
   auto r = test::run_cutevis(
-      {"eval", "tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, make_layout(Shape<Int<128>,Int<128>>{}, LayoutRight{}))"});
+      {"eval",
+       "tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, make_layout(Shape<Int<128>,Int<128>>{}, LayoutRight{}))"});
   CHECK(r.exit_code == 0);
-  CHECK(r.out == test::run_cutevis({"eval", "tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_128,_128>{})"}).out);
+  CHECK(r.out ==
+        test::run_cutevis({"eval", "tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_128,_128>{})"}).out);
 }

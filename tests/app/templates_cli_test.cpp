@@ -32,7 +32,8 @@ TEST_CASE("templates: alias templates and Struct<Args>::Member instantiate as Cu
         "Sw<3,4,3> o smem_ptr[16b](unset) o ((_8,_16),(_64,_2),(_1,_3)):((_64,_512),(_1,_8192),(_0,_16384))");
   CHECK(cute_print("Cfg<float, 64, 2>::SmemLayoutA{}") ==
         "Sw<3,4,3> o smem_ptr[32b](unset) o ((_8,_8),(_32,_2),(_1,_2)):((_32,_256),(_1,_2048),(_0,_4096))");
-  CHECK(cute_print("typename Cfg<cutlass::bfloat16_t, 256>::SmemLayoutAtomA") == "Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)");
+  CHECK(cute_print("typename Cfg<cutlass::bfloat16_t, 256>::SmemLayoutAtomA") ==
+        "Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)");
   CHECK(cute_print("Cfg<float>::kBlockK") == "64");
 }
 

@@ -21,11 +21,13 @@ TEST_CASE("cutevis verify: exit 0 on a GPU, 3 with a clear message without one")
 }
 
 TEST_CASE("cutevis verify: bad input is exit 2 whatever the machine") {
-  auto wrong_flags = test::run_cutevis({"verify", "Copy_Atom<SM75_U32x4_LDSM_N, half_t>", "--layout-a", "(32,4):(4,1)"});
+  auto wrong_flags =
+      test::run_cutevis({"verify", "Copy_Atom<SM75_U32x4_LDSM_N, half_t>", "--layout-a", "(32,4):(4,1)"});
   CHECK(wrong_flags.exit_code == kExitBadInput);
   CHECK(wrong_flags.err.find("copy atom") != std::string::npos);
 
-  auto bad_layout = test::run_cutevis({"verify", "SM80_16x8x16_F32F16F16F32_TN", "--layout-a", "((4,8),(2,2,2):((32,1),(16,8,128))"});
+  auto bad_layout =
+      test::run_cutevis({"verify", "SM80_16x8x16_F32F16F16F32_TN", "--layout-a", "((4,8),(2,2,2):((32,1),(16,8,128))"});
   CHECK(bad_layout.exit_code == kExitBadInput);
   CHECK(bad_layout.err.find("--layout-a") != std::string::npos);
 

@@ -47,7 +47,8 @@ TEST_CASE("copy catalogue: every atom is consistent") {
     CHECK(names.insert(a.name).second);  // no duplicates
     // One ThrID for every side, before and after recasting.
     const int64_t threads = size(a.thr_id);
-    for (const Layout* l : {&a.src_layout_bits, &a.dst_layout_bits, &a.ref_layout_bits, &a.val_layout_src, &a.val_layout_dst, &a.val_layout_ref}) {
+    for (const Layout* l : {&a.src_layout_bits, &a.dst_layout_bits, &a.ref_layout_bits, &a.val_layout_src,
+                            &a.val_layout_dst, &a.val_layout_ref}) {
       REQUIRE(rank(*l) == 2);
       CHECK(size(l->shape[0]) == threads);
     }
@@ -99,7 +100,8 @@ TEST_CASE("copy catalogue: STSM is LDSM with source and destination swapped") {
     CHECK(stt.src_layout_bits == ldt.dst_layout_bits);
     CHECK(stt.dst_layout_bits == ldt.src_layout_bits);
     // The SM100 4/6-bit expanding loads move their 8-bit containers like SM75's U32xN.
-    CHECK(make_copy_atom("SM100_SU4_DU8x16_x" + n + "_LDSM_N", ValueType{"uint8_t", 8}).dst_layout_bits == ld.dst_layout_bits);
+    CHECK(make_copy_atom("SM100_SU4_DU8x16_x" + n + "_LDSM_N", ValueType{"uint8_t", 8}).dst_layout_bits ==
+          ld.dst_layout_bits);
   }
 }
 
@@ -110,12 +112,14 @@ TEST_CASE("copy catalogue: the PTX and registers verify runs are CuTe's") {
   CHECK(ld.regs_src.count == 1);
   CHECK(ld.regs_dst.c_type == "uint32_t");
   CHECK(ld.regs_dst.count == 4);
-  CHECK(find_copy_atom("Copy_Atom<SM75_U16x2_LDSM_T, half_t>").ptx == "ldmatrix.sync.aligned.x1.trans.m8n8.shared.b16 {%0}, [%1];\n");
+  CHECK(find_copy_atom("Copy_Atom<SM75_U16x2_LDSM_T, half_t>").ptx ==
+        "ldmatrix.sync.aligned.x1.trans.m8n8.shared.b16 {%0}, [%1];\n");
   CopyAtom st = find_copy_atom("Copy_Atom<SM90_U16x4_STSM_T, half_t>");
   CHECK(st.ptx == "stmatrix.sync.aligned.x2.trans.m8n8.shared.b16 [%0], {%1, %2};\n");
   CHECK(st.regs_src.count == 2);
   CHECK(st.regs_dst.c_type == "uint128_t");
-  CHECK(find_copy_atom("Copy_Atom<SM100_U8x8_LDSM_T, uint8_t>").ptx == "ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8 {%0, %1}, [%2];\n");
+  CHECK(find_copy_atom("Copy_Atom<SM100_U8x8_LDSM_T, uint8_t>").ptx ==
+        "ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8 {%0, %1}, [%2];\n");
   CHECK(find_copy_atom("Copy_Atom<SM100_SU6_DU8x16_x2_LDSM_N, uint8_t>").ptx ==
         "ldmatrix.sync.aligned.m8n16.x2.shared.b8x16.b6x16_p32  {%0, %1}, [%2];\n");
   CHECK(find_copy_atom("Copy_Atom<SM100_U8x16_STSM_T, uint8_t>").ptx ==
@@ -128,10 +132,12 @@ TEST_CASE("copy catalogue: the PTX and registers verify runs are CuTe's") {
 }
 
 TEST_CASE("copy catalogue: names with namespaces, braces, and the value type given separately") {
-  CHECK(find_copy_atom("cute::Copy_Atom<cute::SM75_U32x4_LDSM_N, cutlass::half_t>{}").name == "Copy_Atom<SM75_U32x4_LDSM_N, half_t>");
+  CHECK(find_copy_atom("cute::Copy_Atom<cute::SM75_U32x4_LDSM_N, cutlass::half_t>{}").name ==
+        "Copy_Atom<SM75_U32x4_LDSM_N, half_t>");
   CHECK(make_copy_atom("SM80_CP_ASYNC_CACHEALWAYS<uint128_t>", ValueType{"half_t", 16}).name ==
         "Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<uint128_t>, half_t>");
-  CHECK(make_copy_atom("cute::UniversalCopy<uint32_t, uint32_t>", ValueType{"half_t", 16}).op == "UniversalCopy<uint32_t>");
+  CHECK(make_copy_atom("cute::UniversalCopy<uint32_t, uint32_t>", ValueType{"half_t", 16}).op ==
+        "UniversalCopy<uint32_t>");
   CopyAtom mixed = find_copy_atom("Copy_Atom<UniversalCopy<uint16_t, uint32_t>, half_t>");
   CHECK(to_string(mixed.val_layout_src) == "(1,1):(0,1)");
   CHECK(to_string(mixed.val_layout_dst) == "(1,2):(0,1)");
@@ -139,7 +145,8 @@ TEST_CASE("copy catalogue: names with namespaces, braces, and the value type giv
   CHECK(tma.num_bits_per_tma == 8192);
   CHECK(to_string(tma.val_layout_src) == "(1,512):(0,1)");
   CHECK(!tma.note.empty());
-  CHECK(find_copy_atom("Copy_Atom<Copy_Traits<SM90_TMA_STORE, _1024>, float>").name == "Copy_Atom<Copy_Traits<SM90_TMA_STORE, 1024>, float>");
+  CHECK(find_copy_atom("Copy_Atom<Copy_Traits<SM90_TMA_STORE, _1024>, float>").name ==
+        "Copy_Atom<Copy_Traits<SM90_TMA_STORE, 1024>, float>");
   CHECK(find_copy_atom("Copy_Atom<DefaultCopy, float>").regs_src.c_type == "uint8_t");
   CHECK(find_copy_atom("Copy_Atom<AutoVectorizingCopyWithAssumedAlignment<64>, float>").regs_src.c_type == "uint64_t");
   CHECK(to_string(find_copy_atom("Copy_Atom<SM75_U32x1_LDSM_N, half_t>")) ==
@@ -158,7 +165,8 @@ TEST_CASE("copy catalogue: value types CuTe rejects are errors, those it accepts
   // cp.async sizes and UniversalCopy widths (static_asserts of the ops).
   CHECK(contains(error_of("Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL<uint32_t>, float>"), "16 bytes"));
   CHECK(contains(error_of("Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<uint16_t>, half_t>"), "4, 8 or 16 bytes"));
-  CHECK(contains(error_of("Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<uint32_t, uint64_t>, float>"), "sizeof(src_value_type) == sizeof(dst_value_type)"));
+  CHECK(contains(error_of("Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<uint32_t, uint64_t>, float>"),
+                 "sizeof(src_value_type) == sizeof(dst_value_type)"));
   CHECK(contains(error_of("Copy_Atom<UniversalCopy<int4b_t>, int4b_t>"), "at least 8 bits"));
   CHECK(contains(error_of("Copy_Atom<AutoVectorizingCopyWithAssumedAlignment<48>, float>"), "MaxVecBits"));
   // A 6-bit type cannot be recast from 128-bit rows.

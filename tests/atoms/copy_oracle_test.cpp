@@ -42,7 +42,8 @@ TiledMma mma_from_row(const json& row) {
   m.tv_layout_a = layout_of(row["mma_tv_a"]);
   m.tv_layout_b = layout_of(row["mma_tv_b"]);
   m.tv_layout_c = layout_of(row["mma_tv_c"]);
-  m.tile_mnk = tup(row["mma_tile_mnk"][0].get<int64_t>(), row["mma_tile_mnk"][1].get<int64_t>(), row["mma_tile_mnk"][2].get<int64_t>());
+  m.tile_mnk = tup(row["mma_tile_mnk"][0].get<int64_t>(), row["mma_tile_mnk"][1].get<int64_t>(),
+                   row["mma_tile_mnk"][2].get<int64_t>());
   return m;
 }
 
@@ -67,7 +68,8 @@ TiledCopy build(const json& row, bool end_to_end = false) {
   const CopyAtom atom = find_copy_atom(row["atom"]);
   const std::string fn = cpp.substr(0, cpp.find('('));
   if (fn == "make_tiled_copy_S" || fn == "make_tiled_copy_D") {
-    TiledCopy inner = tiled_from_mma("make_tiled_copy_" + row["inner_operand"].get<std::string>(), find_copy_atom(row["inner"]), mma);
+    TiledCopy inner =
+        tiled_from_mma("make_tiled_copy_" + row["inner_operand"].get<std::string>(), find_copy_atom(row["inner"]), mma);
     return fn == "make_tiled_copy_S" ? make_tiled_copy_S(atom, inner) : make_tiled_copy_D(atom, inner);
   }
   return tiled_from_mma(fn, atom, mma);
@@ -84,9 +86,12 @@ TEST_CASE("oracle: copy atoms beyond the reference sample match CuTe") {
     INFO(name);
     CopyAtom a = find_copy_atom(name);
     bool ok = a.value_type.bits == row["val_bits"].get<int>() && same_layout(a.thr_id, row["thr_id"]) &&
-              same_layout(a.src_layout_bits, row["src_layout_bits"]) && same_layout(a.dst_layout_bits, row["dst_layout_bits"]) &&
-              same_layout(a.ref_layout_bits, row["ref_layout_bits"]) && same_layout(a.val_layout_src, row["val_layout_src"]) &&
-              same_layout(a.val_layout_dst, row["val_layout_dst"]) && same_layout(a.val_layout_ref, row["val_layout_ref"]);
+              same_layout(a.src_layout_bits, row["src_layout_bits"]) &&
+              same_layout(a.dst_layout_bits, row["dst_layout_bits"]) &&
+              same_layout(a.ref_layout_bits, row["ref_layout_bits"]) &&
+              same_layout(a.val_layout_src, row["val_layout_src"]) &&
+              same_layout(a.val_layout_dst, row["val_layout_dst"]) &&
+              same_layout(a.val_layout_ref, row["val_layout_ref"]);
     if (!ok) MESSAGE("mismatch: " << name << "\n" << to_string(a, true));
     bad += !ok;
   }
@@ -114,13 +119,15 @@ void check_tiled_rows(bool end_to_end) {
     }
     std::vector<int64_t> tile;
     for (const auto& m : c.tile_mn.modes()) tile.push_back(m.value());
-    bool ok = tiler_to_string(c, true) == row["tiler_mn"].get<std::string>() && same_layout(c.tiled_layout_tv, row["tiled_layout_tv"]) &&
+    bool ok = tiler_to_string(c, true) == row["tiler_mn"].get<std::string>() &&
+              same_layout(c.tiled_layout_tv, row["tiled_layout_tv"]) &&
               same_layout(c.layout_s_tv, row["layout_s_tv"]) && same_layout(c.layout_d_tv, row["layout_d_tv"]) &&
               c.num_threads == row["num_threads"].get<int64_t>() && tile == row["tile_mn"].get<std::vector<int64_t>>();
     if (!ok)
-      MESSAGE("mismatch: " << cpp << "\n ours: " << tiler_to_string(c, true) << " | " << to_string(c.tiled_layout_tv, true) << " | S "
-                           << to_string(c.layout_s_tv, true) << " | D " << to_string(c.layout_d_tv, true) << "\n cute: " << row["tiler_mn"]
-                           << " | " << row["tiled_layout_tv"] << " | S " << row["layout_s_tv"] << " | D " << row["layout_d_tv"]);
+      MESSAGE("mismatch: " << cpp << "\n ours: " << tiler_to_string(c, true) << " | "
+                           << to_string(c.tiled_layout_tv, true) << " | S " << to_string(c.layout_s_tv, true) << " | D "
+                           << to_string(c.layout_d_tv, true) << "\n cute: " << row["tiler_mn"] << " | "
+                           << row["tiled_layout_tv"] << " | S " << row["layout_s_tv"] << " | D " << row["layout_d_tv"]);
     bad += !ok;
     // Every 2-D tile's owners: each (thr,val) lands inside the tile.
     if (ok && c.tile_mn.rank() == 2) {
@@ -128,7 +135,8 @@ void check_tiled_rows(bool end_to_end) {
       CHECK(s.num_threads() == c.num_threads);
     }
   }
-  MESSAGE(std::string(end_to_end ? "oracle tiled copies (through make_tiled_mma): " : "oracle tiled copies: ") << rows - bad << "/" << rows);
+  MESSAGE(std::string(end_to_end ? "oracle tiled copies (through make_tiled_mma): " : "oracle tiled copies: ")
+          << rows - bad << "/" << rows);
   CHECK(rows >= (end_to_end ? 55 : 80));
   CHECK(bad == 0);
 }

@@ -36,7 +36,8 @@ void check_owners(const std::string& what, const Layout& tv, const json& owners)
     auto o = view.owners(cell);
     int64_t want_count = per.is_array() ? per[static_cast<size_t>(cell)].get<int64_t>() : per.get<int64_t>();
     bool ok = !o.empty() && o[0].thr == owners["thr"][static_cast<size_t>(cell)].get<int64_t>() &&
-              o[0].val == owners["val"][static_cast<size_t>(cell)].get<int64_t>() && static_cast<int64_t>(o.size()) == want_count;
+              o[0].val == owners["val"][static_cast<size_t>(cell)].get<int64_t>() &&
+              static_cast<int64_t>(o.size()) == want_count;
     mismatches += !ok;
   }
   INFO(what);
@@ -143,7 +144,9 @@ TEST_CASE("copy.jsonl: every tiled copy matches CuTe") {
     const size_t open = cpp.find('(') + 1, close = cpp.find("{}");
     CopyAtom atom = find_copy_atom(cpp.substr(open, close - open));
     TiledMma mma = mma_from_row(row, operand);
-    TiledCopy c = operand == 'A' ? make_tiled_copy_A(atom, mma) : operand == 'B' ? make_tiled_copy_B(atom, mma) : make_tiled_copy_C(atom, mma);
+    TiledCopy c = operand == 'A'   ? make_tiled_copy_A(atom, mma)
+                  : operand == 'B' ? make_tiled_copy_B(atom, mma)
+                                   : make_tiled_copy_C(atom, mma);
     check_tiled_row(row, c);
   }
   MESSAGE("tiled copies checked: " << tiled);

@@ -53,13 +53,16 @@ TiledMma sm80_2x2() {
 
 TEST_CASE("tiled copy: the side the atom's reference is on is the TiledLayout_TV") {
   // LDSM: the registers (dst) are the reference; STSM: the registers (src); UniversalCopy: both.
-  TiledCopy ld = make_tiled_copy(find_copy_atom("Copy_Atom<SM75_U32x4_LDSM_N, half_t>"), layout_of("(16,8):(1,16)"), layout_of("(1,8):(0,1)"));
+  TiledCopy ld = make_tiled_copy(find_copy_atom("Copy_Atom<SM75_U32x4_LDSM_N, half_t>"), layout_of("(16,8):(1,16)"),
+                                 layout_of("(1,8):(0,1)"));
   CHECK(same_function(ld.layout_d_tv, ld.tiled_layout_tv));
   CHECK_FALSE(same_function(ld.layout_s_tv, ld.tiled_layout_tv));
-  TiledCopy st = make_tiled_copy(find_copy_atom("Copy_Atom<SM90_U32x4_STSM_N, half_t>"), layout_of("(16,8):(1,16)"), layout_of("(1,8):(0,1)"));
+  TiledCopy st = make_tiled_copy(find_copy_atom("Copy_Atom<SM90_U32x4_STSM_N, half_t>"), layout_of("(16,8):(1,16)"),
+                                 layout_of("(1,8):(0,1)"));
   CHECK(same_function(st.layout_s_tv, st.tiled_layout_tv));
   CHECK(same_function(st.layout_d_tv, ld.layout_s_tv));  // stmatrix writes the rows ldmatrix reads
-  TiledCopy u = make_tiled_copy(find_copy_atom("Copy_Atom<UniversalCopy<uint128_t>, half_t>"), layout_of("(32,8):(8,1)"), layout_of("(1,8):(0,1)"));
+  TiledCopy u = make_tiled_copy(find_copy_atom("Copy_Atom<UniversalCopy<uint128_t>, half_t>"),
+                                layout_of("(32,8):(8,1)"), layout_of("(1,8):(0,1)"));
   CHECK(same_function(u.layout_s_tv, u.tiled_layout_tv));
   CHECK(same_function(u.layout_d_tv, u.tiled_layout_tv));
   CHECK(u.tile_mn == tup(32, 64));
@@ -69,7 +72,8 @@ TEST_CASE("tiled copy: the side the atom's reference is on is the TiledLayout_TV
 }
 
 TEST_CASE("tiled copy: ldmatrix x1 reads each row through 4 lanes' addresses (broadcast owners kept)") {
-  TiledCopy c = make_tiled_copy(find_copy_atom("Copy_Atom<SM75_U32x1_LDSM_N, half_t>"), layout_of("(32,1):(1,0)"), layout_of("(1,2):(0,1)"));
+  TiledCopy c = make_tiled_copy(find_copy_atom("Copy_Atom<SM75_U32x1_LDSM_N, half_t>"), layout_of("(32,1):(1,0)"),
+                                layout_of("(1,2):(0,1)"));
   OwnershipView s = owners(c.layout_s_tv, c), d = owners(c.layout_d_tv, c);
   CHECK(d.max_owners() == 1);
   CHECK(d.unowned_cells() == 0);
@@ -80,28 +84,40 @@ TEST_CASE("tiled copy: ldmatrix x1 reads each row through 4 lanes' addresses (br
 
 TEST_CASE("tiled copy: CuTe's static_asserts are errors") {
   CopyAtom ldsm = find_copy_atom("Copy_Atom<SM75_U32x4_LDSM_N, half_t>");
-  CHECK(contains(error_of([&] { make_tiled_copy(ldsm, layout_of("(16,1):(1,0)"), layout_of("(1,8):(0,1)")); }).what(), "too few thrs"));
-  CHECK(contains(error_of([&] { make_tiled_copy(ldsm, layout_of("(32,1):(1,0)"), layout_of("(1,4):(0,1)")); }).what(), "too few vals"));
+  CHECK(contains(error_of([&] { make_tiled_copy(ldsm, layout_of("(16,1):(1,0)"), layout_of("(1,8):(0,1)")); }).what(),
+                 "too few thrs"));
+  CHECK(contains(error_of([&] { make_tiled_copy(ldsm, layout_of("(32,1):(1,0)"), layout_of("(1,4):(0,1)")); }).what(),
+                 "too few vals"));
   // As CuTe: make_tiled_copy_B(Copy_Atom<SM75_U16x8_LDSM_T, half_t>, 2x2 SM80 without permutation) fails.
-  CHECK(contains(error_of([&] { make_tiled_copy_B(find_copy_atom("Copy_Atom<SM75_U16x8_LDSM_T, half_t>"), sm80_2x2()); }).what(), "too few vals"));
-  CHECK(error_of([&] { make_tiled_copy_B(find_copy_atom("Copy_Atom<SM75_U16x4_LDSM_T, half_t>"), sm80_2x2()); }).what() == std::string());
-  CHECK(contains(error_of([&] { make_tiled_copy_C_atom(find_copy_atom("Copy_Atom<UniversalCopy<uint128_t>, half_t>"), sm80_2x2()); }).what(),
+  CHECK(contains(
+      error_of([&] { make_tiled_copy_B(find_copy_atom("Copy_Atom<SM75_U16x8_LDSM_T, half_t>"), sm80_2x2()); }).what(),
+      "too few vals"));
+  CHECK(error_of([&] {
+          make_tiled_copy_B(find_copy_atom("Copy_Atom<SM75_U16x4_LDSM_T, half_t>"), sm80_2x2());
+        }).what() == std::string());
+  CHECK(contains(error_of([&] {
+                   make_tiled_copy_C_atom(find_copy_atom("Copy_Atom<UniversalCopy<uint128_t>, half_t>"), sm80_2x2());
+                 }).what(),
                  "moves 8 values"));
-  CHECK(contains(error_of([&] { make_tiled_copy_impl(ldsm, layout_of("(32,8,2):(1,32,256)"), tup(32, 16)); }).what(), "rank 2"));
+  CHECK(contains(error_of([&] { make_tiled_copy_impl(ldsm, layout_of("(32,8,2):(1,32,256)"), tup(32, 16)); }).what(),
+                 "rank 2"));
 }
 
 TEST_CASE("tiled copy: a shape tiler prints as a shape, a tuple of layouts as layouts") {
   CopyAtom u32 = find_copy_atom("Copy_Atom<UniversalCopy<uint32_t>, half_t>");
   TiledCopy shape = make_tiled_copy_impl(u32, layout_of("(32,2):(2,1)"), tup(8, 8));
-  TiledCopy tile = make_tiled_copy_impl(u32, layout_of("(32,2):(2,1)"), Tiler::tuple({Tiler(layout_of("8:2")), Tiler(layout_of("8:1"))}));
+  TiledCopy tile = make_tiled_copy_impl(u32, layout_of("(32,2):(2,1)"),
+                                        Tiler::tuple({Tiler(layout_of("8:2")), Tiler(layout_of("8:1"))}));
   CHECK(tiler_to_string(shape) == "(8,8)");
   CHECK(tiler_to_string(tile) == "(8:2,8:1)");
   CHECK(tile.tile_mn == tup(8, 8));
-  CHECK(to_string(shape, true).rfind("TiledCopy\n  Tiler_MN:       (_8,_8)\n  TiledLayout_TV: (_32,_2):(_2,_1)\nCopy_Atom\n", 0) == 0);
+  CHECK(to_string(shape, true)
+            .rfind("TiledCopy\n  Tiler_MN:       (_8,_8)\n  TiledLayout_TV: (_32,_2):(_2,_1)\nCopy_Atom\n", 0) == 0);
 }
 
 TEST_CASE("tiled copy: rank-1 thread and value layouts") {
-  TiledCopy c = make_tiled_copy(find_copy_atom("Copy_Atom<UniversalCopy<uint32_t>, half_t>"), layout_of("(32):(1)"), layout_of("(2):(1)"));
+  TiledCopy c = make_tiled_copy(find_copy_atom("Copy_Atom<UniversalCopy<uint32_t>, half_t>"), layout_of("(32):(1)"),
+                                layout_of("(2):(1)"));
   CHECK(c.tile_mn.rank() == 1);
   CHECK(size(c.tile_mn) == 64);
   CHECK(c.num_threads == 32);
@@ -109,7 +125,8 @@ TEST_CASE("tiled copy: rank-1 thread and value layouts") {
 
 TEST_CASE("tiled copy names: CuTe's construction pasted as an expression") {
   Value v = evaluate_expression(
-      "make_tiled_copy(cute::Copy_Atom<UniversalCopy<uint128_t>, half_t>{}, Layout<Shape<_32,_8>,Stride<_8,_1>>{}, Layout<Shape<_1,_8>>{})",
+      "make_tiled_copy(cute::Copy_Atom<UniversalCopy<uint128_t>, half_t>{}, Layout<Shape<_32,_8>,Stride<_8,_1>>{}, "
+      "Layout<Shape<_1,_8>>{})",
       copy_registry());
   REQUIRE(v.is(Value::Kind::kObject));
   CHECK(v.kind_name() == "tiled_copy");
@@ -118,15 +135,19 @@ TEST_CASE("tiled copy names: CuTe's construction pasted as an expression") {
   CHECK(atom.kind_name() == "copy_atom");
   REQUIRE(as_copy_atom(atom) != nullptr);
   CHECK(as_copy_atom(atom)->name == "Copy_Atom<SM75_U32x4_LDSM_N, half_t>");
-  Value s = evaluate_expression("get_layoutS_TV(make_tiled_copy(Copy_Atom<SM75_U32x1_LDSM_N, half_t>{}, Layout<Shape<_32,_1>>{}, Layout<Shape<_1,_2>>{}))",
-                                copy_registry());
+  Value s = evaluate_expression(
+      "get_layoutS_TV(make_tiled_copy(Copy_Atom<SM75_U32x1_LDSM_N, half_t>{}, Layout<Shape<_32,_1>>{}, "
+      "Layout<Shape<_1,_2>>{}))",
+      copy_registry());
   CHECK(s.kind_name() == "layout");
   TiledCopy a = tiled(
-      "make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{}, "
+      "make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, "
+      "Layout<Shape<_2,_2,_1>>{}, "
       "Tile<_32,_32,_16>{}))");
   CHECK(tiler_to_string(a) == "(32,16)");
   TiledCopy d = tiled(
-      "make_tiled_copy_D(Copy_Atom<UniversalCopy<uint64_t>, half_t>{}, make_tiled_copy_C(Copy_Atom<SM90_U32x4_STSM_N, half_t>{}, "
+      "make_tiled_copy_D(Copy_Atom<UniversalCopy<uint64_t>, half_t>{}, make_tiled_copy_C(Copy_Atom<SM90_U32x4_STSM_N, "
+      "half_t>{}, "
       "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{}, Tile<_32,_32,_16>{})))");
   CHECK(d.atom.name == "Copy_Atom<UniversalCopy<uint64_t>, half_t>");
 }
@@ -140,7 +161,8 @@ TEST_CASE("tiled copy names: errors point at the bad spot") {
   CHECK(contains(bare.what(), "Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}"));
   CHECK(bare.position() == 16);
   CHECK(contains(expression_error("make_tiled_copy(Layout<_32>{}, Layout<_32>{})").what(), "must be a copy atom"));
-  CHECK(contains(expression_error("make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, Layout<_32>{})").what(), "TiledMMA"));
+  CHECK(contains(expression_error("make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, Layout<_32>{})").what(),
+                 "TiledMMA"));
   CHECK(contains(expression_error("Copy_Atom<SM75_U32x4_LDSM_N, 4>{}").what(), "value type"));
   Error typo = expression_error("make_tiled_copy(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, Layout<_16>{})");
   CHECK(contains(typo.what(), "too few thrs"));

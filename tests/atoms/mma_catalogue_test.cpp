@@ -32,8 +32,9 @@ int64_t covers(const Layout& l, int64_t cells, std::string& why) {
 }
 
 int64_t register_bits(const RegisterSpec& r) {
-  static const std::pair<const char*, int> bits[] = {{"uint32_t", 32}, {"int32_t", 32}, {"float", 32},     {"uint64_t", 64},
-                                                     {"double", 64},   {"float2", 64},  {"complex<double>", 128}};
+  static const std::pair<const char*, int> bits[] = {{"uint32_t", 32},        {"int32_t", 32}, {"float", 32},
+                                                     {"uint64_t", 64},        {"double", 64},  {"float2", 64},
+                                                     {"complex<double>", 128}};
   for (const auto& [name, b] : bits)
     if (r.c_type == name) return int64_t{b} * r.count;
   return -1;
@@ -63,7 +64,8 @@ TEST_CASE("mma catalogue: every atom is consistent") {
       CHECK(size(l->shape[0]) == threads);
     }
     std::string why_a, why_b, why_c;
-    int64_t max_a = covers(a.layout_a, m * k, why_a), max_b = covers(a.layout_b, n * k, why_b), max_c = covers(a.layout_c, m * n, why_c);
+    int64_t max_a = covers(a.layout_a, m * k, why_a), max_b = covers(a.layout_b, n * k, why_b),
+            max_c = covers(a.layout_c, m * n, why_c);
     CHECK(why_a == "");
     CHECK(why_b == "");
     CHECK(why_c == "");
@@ -77,10 +79,12 @@ TEST_CASE("mma catalogue: every atom is consistent") {
     // Registers hold exactly the thread's values (packed), where the values live in registers.
     if (a.family != "Universal") {
       const int64_t vals_a = size(a.layout_a.shape[1]), vals_c = size(a.layout_c.shape[1]);
-      if (a.source_a == OperandSource::kRegister && a.ptx_calls == 1) CHECK(register_bits(a.regs_a) == vals_a * a.type_a.bits);
+      if (a.source_a == OperandSource::kRegister && a.ptx_calls == 1)
+        CHECK(register_bits(a.regs_a) == vals_a * a.type_a.bits);
       if (a.source_b == OperandSource::kRegister && a.ptx_calls == 1)
         CHECK(register_bits(a.regs_b) == size(a.layout_b.shape[1]) * a.type_b.bits);
-      if (a.source_c == OperandSource::kRegister && a.ptx_calls == 1) CHECK(register_bits(a.regs_c) == vals_c * a.type_c.bits);
+      if (a.source_c == OperandSource::kRegister && a.ptx_calls == 1)
+        CHECK(register_bits(a.regs_c) == vals_c * a.type_c.bits);
       if (a.source_a != OperandSource::kRegister) CHECK(a.regs_a.count == 1);
     }
     // What verify needs: the instruction (or a C++ fma), its asm, the majors of descriptor operands.
@@ -90,8 +94,8 @@ TEST_CASE("mma catalogue: every atom is consistent") {
       CHECK(!a.asm_operands.empty());
     }
     if (a.source_b == OperandSource::kSharedMemory) CHECK((a.major_b == "K" || a.major_b == "MN"));
-    CHECK(a.comment_c == "(T" + std::to_string(threads) + ",V" + std::to_string(size(a.layout_c.shape[1])) + ") -> (M" + std::to_string(m) +
-                             ",N" + std::to_string(n) + ")");
+    CHECK(a.comment_c == "(T" + std::to_string(threads) + ",V" + std::to_string(size(a.layout_c.shape[1])) + ") -> (M" +
+                             std::to_string(m) + ",N" + std::to_string(n) + ")");
   }
   for (const auto& [family, count] : per_family) MESSAGE(family << ": " << count);
   CHECK(per_family.size() == 11);
@@ -125,7 +129,8 @@ TEST_CASE("mma catalogue: mma.sync operand layouts follow the fragment rule") {
   auto accum = [](int64_t rows) {
     std::vector<int64_t> cells(static_cast<size_t>(rows * 8));
     for (int64_t t = 0; t < 32; ++t)
-      for (int64_t v = 0; v < rows / 4; ++v) cells[static_cast<size_t>(t + 32 * v)] = (t / 4 + 8 * (v / 2)) + rows * (2 * (t % 4) + v % 2);
+      for (int64_t v = 0; v < rows / 4; ++v)
+        cells[static_cast<size_t>(t + 32 * v)] = (t / 4 + 8 * (v / 2)) + rows * (2 * (t % 4) + v % 2);
     return cells;
   };
   int checked = 0;
@@ -147,7 +152,10 @@ TEST_CASE("mma catalogue: mma.sync operand layouts follow the fragment rule") {
 TEST_CASE("mma catalogue: GMMA covers every N and type and major the hardware has") {
   std::map<std::string, int> counts;
   for (const auto& name : mma_atom_names())
-    if (name.rfind("SM90_64x", 0) == 0) ++counts[name.substr(name.find('_', 8) + 1, name.find('<') == std::string::npos ? std::string::npos : name.find('<') - name.find('_', 8) - 1)];
+    if (name.rfind("SM90_64x", 0) == 0)
+      ++counts[name.substr(name.find('_', 8) + 1, name.find('<') == std::string::npos
+                                                      ? std::string::npos
+                                                      : name.find('<') - name.find('_', 8) - 1)];
   // F16/BF16 inputs: 32 N x (4 SS majors + 2 RS majors); tf32/fp8: 32 N x SS/RS; s8/u8: 18 N x SS/RS x saturate
   CHECK(counts["F32F16F16_SS"] == 32 * 4);
   CHECK(counts["F32F16F16_RS"] == 32 * 2);
@@ -157,7 +165,8 @@ TEST_CASE("mma catalogue: GMMA covers every N and type and major the hardware ha
   CHECK(counts["F16E5M2E4M3_RS_TN"] == 32);
   CHECK(counts["S32U8S8_SS_TN"] == 18);
   CHECK(counts["S32S8U8_RS_TN_SATURATE"] == 18);
-  CHECK(counts.size() == 6 + 2 + 16 + 16);  // 16-bit SS/RS, tf32, fp8 (2 accumulators x 4 input pairs x SS/RS), int (x _SATURATE)
+  CHECK(counts.size() ==
+        6 + 2 + 16 + 16);  // 16-bit SS/RS, tf32, fp8 (2 accumulators x 4 input pairs x SS/RS), int (x _SATURATE)
 }
 
 TEST_CASE("mma catalogue: the largest GMMA by the numbers") {

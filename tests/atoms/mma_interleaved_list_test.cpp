@@ -21,6 +21,8 @@ TEST_CASE("mma catalogue: the interleaved complex TF32 atoms are listed") {
   }
   CHECK(listed == 96);  // 1SM: 32 (M=64) + 16 (M=128); 2x1SM: 32 (M=128) + 16 (M=256)
   auto names = mma_atom_names();
-  CHECK(std::find(names.begin(), names.end(), "SM100_MMA_TF32_2x1SM_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<256,256,K,K>") != names.end());
-  CHECK(std::find(names.begin(), names.end(), "SM100_MMA_TF32_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<128,8,K,K>") == names.end());  // N % 16 at M=128
+  CHECK(std::find(names.begin(), names.end(),
+                  "SM100_MMA_TF32_2x1SM_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<256,256,K,K>") != names.end());
+  CHECK(std::find(names.begin(), names.end(), "SM100_MMA_TF32_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<128,8,K,K>") ==
+        names.end());  // N % 16 at M=128
 }

@@ -4,7 +4,8 @@
 // set with many N (extended shapes included), SS/RS and all majors, ScaleIn arguments,
 // SM100 UMMA of every kind (1 and 2 CTAs, SS and TS), FFMA2, SM120 f8f6f4 and
 // block-scaled, UniversalFMA -- and for 35 TiledMMAs with atom layouts and permutations
-// (integers, layouts, and tiles that are not multiples of the atom, which CuTe accepts): print(MMA_Atom) / print(TiledMMA), get_layoutA/B/C_TV, tile size.
+// (integers, layouts, and tiles that are not multiples of the atom, which CuTe accepts): print(MMA_Atom) /
+// print(TiledMMA), get_layoutA/B/C_TV, tile size.
 #include <doctest/doctest.h>
 
 #include "atoms/mma_catalogue.hpp"
@@ -21,10 +22,13 @@ void check_tvs(const TiledMma& m, const json& row) {
   CHECK(same_layout(m.tv_layout_a, row["tv_a"].get<std::string>()));
   CHECK(same_layout(m.tv_layout_b, row["tv_b"].get<std::string>()));
   CHECK(same_layout(m.tv_layout_c, row["tv_c"].get<std::string>()));
-  CHECK(m.tile_mnk == tup(row["tile_mnk"][0].get<int64_t>(), row["tile_mnk"][1].get<int64_t>(), row["tile_mnk"][2].get<int64_t>()));
+  CHECK(m.tile_mnk ==
+        tup(row["tile_mnk"][0].get<int64_t>(), row["tile_mnk"][1].get<int64_t>(), row["tile_mnk"][2].get<int64_t>()));
 }
 
-std::string without_prefix(const std::string& s, const std::string& p) { return s.rfind(p, 0) == 0 ? s.substr(p.size()) : s; }
+std::string without_prefix(const std::string& s, const std::string& p) {
+  return s.rfind(p, 0) == 0 ? s.substr(p.size()) : s;
+}
 
 }  // namespace
 

@@ -20,7 +20,8 @@ void check_tiled(const TiledMma& m, const json& row, const std::string& tv_prefi
   CHECK(same_layout(m.tv_layout_b, row[tv_prefix + "b"].get<std::string>()));
   CHECK(same_layout(m.tv_layout_c, row[tv_prefix + "c"].get<std::string>()));
   CHECK(to_string(m.tv_layout_c) == row[tv_prefix + "c_nous"].get<std::string>());
-  CHECK(m.tile_mnk == tup(row["tile_mnk"][0].get<int64_t>(), row["tile_mnk"][1].get<int64_t>(), row["tile_mnk"][2].get<int64_t>()));
+  CHECK(m.tile_mnk ==
+        tup(row["tile_mnk"][0].get<int64_t>(), row["tile_mnk"][1].get<int64_t>(), row["tile_mnk"][2].get<int64_t>()));
   CHECK(m.num_threads == row["num_threads"].get<int64_t>());
   CHECK(to_string(m, true) == row["print_tiled_mma"].get<std::string>());
   CHECK(to_string(m) == strip_static(row["print_tiled_mma"].get<std::string>()));

@@ -69,7 +69,8 @@ inline void check_owners(const OwnershipView& view, const nlohmann::json& ref, c
   for (int64_t c = 0; c < view.rows() * view.cols(); ++c) {
     auto owners = view.owners(c);
     const int64_t expect = per.is_array() ? per[static_cast<size_t>(c)].get<int64_t>() : per.get<int64_t>();
-    if (owners.empty() || static_cast<int64_t>(owners.size()) != expect || owners[0].thr != thr[static_cast<size_t>(c)].get<int64_t>() ||
+    if (owners.empty() || static_cast<int64_t>(owners.size()) != expect ||
+        owners[0].thr != thr[static_cast<size_t>(c)].get<int64_t>() ||
         owners[0].val != val[static_cast<size_t>(c)].get<int64_t>())
       ++bad;
   }

@@ -79,16 +79,19 @@ TEST_CASE("make_tiled_mma pads its arguments as CuTe does and rejects what CuTe 
   TiledMma a = make_tiled_mma(atom, Layout(tup(2, 2), tup(1, 2)));  // append<3>(layout, 1:0)
   CHECK(to_string(a.atom_layout) == "(2,2,1):(1,2,0)");
   CHECK(to_string(a.thr_layout_vmnk) == "(32,2,2,1):(1,32,64,0)");
-  TiledMma b = make_tiled_mma(atom, Layout(tup(2, 2, 1), tup(1, 2, 0)), Tiler::tuple({Tiler(Layout(32, 1))}));  // append<3>(tile, _)
+  TiledMma b = make_tiled_mma(atom, Layout(tup(2, 2, 1), tup(1, 2, 0)),
+                              Tiler::tuple({Tiler(Layout(32, 1))}));  // append<3>(tile, _)
   CHECK(b.permutation.rank() == 3);
   CHECK(b.permutation.modes()[1].is_underscore());
   CHECK(b.tile_mnk == tup(32, 16, 16));
   CHECK(to_string(b).find("PermutationMNK: (32,_,_)") != std::string::npos);
   CHECK_THROWS_AS(make_tiled_mma(atom, Layout(tup(2, 2, 1, 2), tup(1, 2, 0, 4))), Error);
-  CHECK_THROWS_AS(make_tiled_mma(atom, Layout(tup(2, 2, 1), tup(1, 2, 0)), Tiler(Layout(32, 1))), Error);  // not a tuple
+  CHECK_THROWS_AS(make_tiled_mma(atom, Layout(tup(2, 2, 1), tup(1, 2, 0)), Tiler(Layout(32, 1))),
+                  Error);  // not a tuple
   TiledMma d = make_tiled_mma(atom);
   CHECK(d.num_threads == 32);
-  CHECK(to_string(d).rfind("TiledMMA\n  ThrLayoutVMNK:  (32,1,1,1):(1,0,0,0)\n  PermutationMNK: (_,_,_)\nMMA_Atom\n", 0) == 0);
+  CHECK(to_string(d).rfind("TiledMMA\n  ThrLayoutVMNK:  (32,1,1,1):(1,0,0,0)\n  PermutationMNK: (_,_,_)\nMMA_Atom\n",
+                           0) == 0);
 }
 
 TEST_CASE("the largest GMMA tiled and owned: every A/B cell by all 128 threads, every C cell once") {

@@ -36,18 +36,28 @@ TEST_CASE("GMMA shared-memory layout atoms (CuTe's answers, every kind and major
   };
   const Case cases[] = {
       {"GMMA::Layout_K_INTER_Atom<half_t>{}", "Sw<0,4,3> o smem_ptr[16b](unset) o (8,8):(8,1)", "(8,8):(8,1)"},
-      {"GMMA::Layout_K_SW32_Atom<half_t>{}", "Sw<1,4,3> o smem_ptr[16b](unset) o (8,16):(16,1)", "Sw<1,3,3> o 0 o (8,16):(16,1)"},
-      {"GMMA::Layout_K_SW64_Atom<half_t>{}", "Sw<2,4,3> o smem_ptr[16b](unset) o (8,32):(32,1)", "Sw<2,3,3> o 0 o (8,32):(32,1)"},
-      {"GMMA::Layout_K_SW128_Atom<half_t>{}", "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)", "Sw<3,3,3> o 0 o (8,64):(64,1)"},
-      {"GMMA::Layout_MN_SW128_Atom<half_t>{}", "Sw<3,4,3> o smem_ptr[16b](unset) o (64,8):(1,64)", "Sw<3,3,3> o 0 o (64,8):(1,64)"},
-      {"GMMA::Layout_K_SW32_Atom<float>{}", "Sw<1,4,3> o smem_ptr[32b](unset) o (8,8):(8,1)", "Sw<1,2,3> o 0 o (8,8):(8,1)"},
-      {"GMMA::Layout_MN_SW64_Atom<tfloat32_t>{}", "Sw<2,4,3> o smem_ptr[32b](unset) o (16,8):(1,16)", "Sw<2,2,3> o 0 o (16,8):(1,16)"},
-      {"GMMA::Layout_K_SW128_Atom<float_e4m3_t>{}", "Sw<3,4,3> o smem_ptr[8b](unset) o (8,128):(128,1)", "Sw<3,4,3> o 0 o (8,128):(128,1)"},
+      {"GMMA::Layout_K_SW32_Atom<half_t>{}", "Sw<1,4,3> o smem_ptr[16b](unset) o (8,16):(16,1)",
+       "Sw<1,3,3> o 0 o (8,16):(16,1)"},
+      {"GMMA::Layout_K_SW64_Atom<half_t>{}", "Sw<2,4,3> o smem_ptr[16b](unset) o (8,32):(32,1)",
+       "Sw<2,3,3> o 0 o (8,32):(32,1)"},
+      {"GMMA::Layout_K_SW128_Atom<half_t>{}", "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)",
+       "Sw<3,3,3> o 0 o (8,64):(64,1)"},
+      {"GMMA::Layout_MN_SW128_Atom<half_t>{}", "Sw<3,4,3> o smem_ptr[16b](unset) o (64,8):(1,64)",
+       "Sw<3,3,3> o 0 o (64,8):(1,64)"},
+      {"GMMA::Layout_K_SW32_Atom<float>{}", "Sw<1,4,3> o smem_ptr[32b](unset) o (8,8):(8,1)",
+       "Sw<1,2,3> o 0 o (8,8):(8,1)"},
+      {"GMMA::Layout_MN_SW64_Atom<tfloat32_t>{}", "Sw<2,4,3> o smem_ptr[32b](unset) o (16,8):(1,16)",
+       "Sw<2,2,3> o 0 o (16,8):(1,16)"},
+      {"GMMA::Layout_K_SW128_Atom<float_e4m3_t>{}", "Sw<3,4,3> o smem_ptr[8b](unset) o (8,128):(128,1)",
+       "Sw<3,4,3> o 0 o (8,128):(128,1)"},
       {"GMMA::Layout_MN_INTER_Atom<double>{}", "Sw<0,4,3> o smem_ptr[64b](unset) o (2,8):(1,2)", "(2,8):(1,2)"},
-      {"GMMA::Layout_K_SW128_Atom<double>{}", "Sw<3,4,3> o smem_ptr[64b](unset) o (8,16):(16,1)", "Sw<3,1,3> o 0 o (8,16):(16,1)"},
-      {"tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, (64,64))", "Sw<3,4,3> o smem_ptr[16b](unset) o ((8,8),(64,1)):((64,512),(1,0))",
+      {"GMMA::Layout_K_SW128_Atom<double>{}", "Sw<3,4,3> o smem_ptr[64b](unset) o (8,16):(16,1)",
+       "Sw<3,1,3> o 0 o (8,16):(16,1)"},
+      {"tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, (64,64))",
+       "Sw<3,4,3> o smem_ptr[16b](unset) o ((8,8),(64,1)):((64,512),(1,0))",
        "Sw<3,3,3> o 0 o ((8,8),(64,1)):((64,512),(1,0))"},
-      {"tile_to_shape(GMMA::Layout_K_SW32_Atom<uint8_t>{}, (16,64), (1,0))", "Sw<1,4,3> o smem_ptr[8b](unset) o ((8,2),(32,2)):((32,512),(1,256))",
+      {"tile_to_shape(GMMA::Layout_K_SW32_Atom<uint8_t>{}, (16,64), (1,0))",
+       "Sw<1,4,3> o smem_ptr[8b](unset) o ((8,2),(32,2)):((32,512),(1,256))",
        "Sw<1,4,3> o 0 o ((8,2),(32,2)):((32,512),(1,256))"},
   };
   for (const Case& c : cases) {
@@ -69,7 +79,10 @@ TEST_CASE("GMMA atoms: the contiguous mode spans 16 << B bytes for every element
     for (const char* major : {"K", "MN"})
       for (int bits : {4, 8, 16, 32, 64}) {
         ComposedLayout c = gmma_smem_atom(major, kind, bits);
-        int b = std::string(kind) == "INTER" ? 0 : std::string(kind) == "SW32" ? 1 : std::string(kind) == "SW64" ? 2 : 3;
+        int b = std::string(kind) == "INTER"  ? 0
+                : std::string(kind) == "SW32" ? 1
+                : std::string(kind) == "SW64" ? 2
+                                              : 3;
         CAPTURE(to_string(AnyLayout(c)));
         CHECK(c.swizzle() == Swizzle(b, 4, 3));
         CHECK(c.smem_bits() == bits);
@@ -106,7 +119,8 @@ TEST_CASE("golden: algebra.jsonl's GMMA atom rows print and map as CuTe's") {
     CHECK(size(l) == row["result_size"].get<int64_t>());
     CHECK(layout_values(as_position_independent(l)) == row["result_values"].get<std::vector<int64_t>>());
     CHECK(to_string(as_position_independent(l)) == row["result_position_independent_nous"].get<std::string>());
-    const Value typed = evaluate_expression(expr, warnings, Literals::kAuto, registry());  // as typed: static, CuTe's print
+    const Value typed =
+        evaluate_expression(expr, warnings, Literals::kAuto, registry());  // as typed: static, CuTe's print
     CHECK(typed.to_string() == row["result_nous"].get<std::string>());
     CHECK_FALSE(typed.has_dynamic());
   }

@@ -58,15 +58,17 @@ TEST_CASE("tensor: make_tensor, local_tile, local_partition, slices equal CuTe's
 }
 
 TEST_CASE("tensor: printed as CuTe prints it, with the pointer's name for its address") {
-  CHECK(eval_cpp("make_tensor(make_gmem_ptr<half_t>(ptr_A), make_shape(1024, 512), make_stride(512, _1{}))").to_string() ==
-        "gmem_ptr[16b](ptr_A) o (1024,512):(512,_1)");
-  CHECK(eval_cpp("make_tensor(make_smem_ptr(s), tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, make_shape(_128{},_64{},_4{})))(_,_,2)").to_string() ==
-        "Sw<3,4,3>_smem_ptr[16b](s+16384) o ((_8,_16),(_64,_1)):((_64,_512),(_1,_0))");
-  CHECK(eval_cpp("local_tile(make_identity_tensor(make_shape(1024, 512)), Shape<_128,_64>{}, make_coord(2, 3))").to_string() ==
-        "ArithTuple(256,192) o (_128,_64):(_1@0,_1@1)");
+  CHECK(eval_cpp("make_tensor(make_gmem_ptr<half_t>(ptr_A), make_shape(1024, 512), make_stride(512, _1{}))")
+            .to_string() == "gmem_ptr[16b](ptr_A) o (1024,512):(512,_1)");
+  CHECK(eval_cpp("make_tensor(make_smem_ptr(s), tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, "
+                 "make_shape(_128{},_64{},_4{})))(_,_,2)")
+            .to_string() == "Sw<3,4,3>_smem_ptr[16b](s+16384) o ((_8,_16),(_64,_1)):((_64,_512),(_1,_0))");
+  CHECK(eval_cpp("local_tile(make_identity_tensor(make_shape(1024, 512)), Shape<_128,_64>{}, make_coord(2, 3))")
+            .to_string() == "ArithTuple(256,192) o (_128,_64):(_1@0,_1@1)");
   CHECK(eval_cpp("make_tensor<float>(Shape<_4,_8>{})").to_string() == "ptr[32b](rmem) o (_4,_8):(_1,_4)");
   // a layout called with a coordinate: sliced (offset dropped, as CuTe's Layout::operator()) or evaluated
   CHECK(eval_cpp("Layout<Shape<_128,_64,_4>>{}(_,_,3)").to_cute_string() == "(_128,_64):(_1,_128)");
   CHECK(eval_cpp("Layout<Shape<_128,_64,_4>>{}(1,2,3)").to_cute_string() == "24833");
-  CHECK_THROWS_WITH_AS(eval_cpp("make_tensor(make_gmem_ptr<half_t>(p), make_shape(4,8))(1,2)"), doctest::Contains("slice it with `_`"), Error);
+  CHECK_THROWS_WITH_AS(eval_cpp("make_tensor(make_gmem_ptr<half_t>(p), make_shape(4,8))(1,2)"),
+                       doctest::Contains("slice it with `_`"), Error);
 }

@@ -28,7 +28,8 @@ std::string typed(std::string e) {
   for (auto [from, to] : {std::pair<std::string, std::string>{"make_gmem_ptr(gptr)", "make_gmem_ptr<half_t>(gptr)"},
                           {"make_gmem_ptr(fptr)", "make_gmem_ptr<float>(fptr)"},
                           {"make_gmem_ptr(iptr)", "make_gmem_ptr<int8_t>(iptr)"}}) {
-    for (size_t at = e.find(from); at != std::string::npos; at = e.find(from, at + to.size())) e.replace(at, from.size(), to);
+    for (size_t at = e.find(from); at != std::string::npos; at = e.find(from, at + to.size()))
+      e.replace(at, from.size(), to);
   }
   return e;
 }
@@ -68,7 +69,8 @@ TEST_CASE("tma: make_tma_copy and make_tma_atom equal CuTe's (tma_oracle.jsonl)"
 TEST_CASE("tma: the gmem tensor as a layout with <T>, a declared name, and its element type") {
   const std::string slayout = "tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, make_shape(_128{},_64{}))";
   // CuTe: Copy_Traits<SM90_TMA_LOAD, C<131072>> for a 128x64 half box
-  Value a = eval("make_tma_atom<half_t>(SM90_TMA_LOAD{}, make_layout(make_shape(1024,256), LayoutRight{}), " + slayout + ", Shape<_128,_64>{})");
+  Value a = eval("make_tma_atom<half_t>(SM90_TMA_LOAD{}, make_layout(make_shape(1024,256), LayoutRight{}), " + slayout +
+                 ", Shape<_128,_64>{})");
   REQUIRE(as_copy_atom(a) != nullptr);
   CHECK(as_copy_atom(a)->num_bits_per_tma == 131072);
   CHECK(as_copy_atom(a)->name == "Copy_Atom<Copy_Traits<SM90_TMA_LOAD, 131072>, half_t>");
@@ -83,17 +85,22 @@ TEST_CASE("tma: the gmem tensor as a layout with <T>, a declared name, and its e
 
 TEST_CASE("tma: CuTe's host asserts are errors") {
   // K-major smem over M-major gmem: CuTe asserts "Majorness of smem doesn't match majorness of gmem"
-  CHECK_THROWS_WITH_AS(eval("make_tma_copy(SM90_TMA_LOAD{}, make_tensor(make_gmem_ptr<half_t>(p), make_shape(1024,256)), "
-                            "tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, make_shape(_128{},_64{})))"),
-                       doctest::Contains("majorness"), Error);
+  CHECK_THROWS_WITH_AS(
+      eval("make_tma_copy(SM90_TMA_LOAD{}, make_tensor(make_gmem_ptr<half_t>(p), make_shape(1024,256)), "
+           "tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, make_shape(_128{},_64{})))"),
+      doctest::Contains("majorness"), Error);
   // a 512-element contiguous row: CuTe asserts smem_box_shape[0] <= 256
-  CHECK_THROWS_WITH_AS(eval("make_tma_copy(SM90_TMA_LOAD{}, make_tensor(make_gmem_ptr<half_t>(p), make_shape(1024,1024), LayoutRight{}), "
-                            "make_layout(make_shape(_2{},_512{}), LayoutRight{}))"),
-                       doctest::Contains("exceeds 256"), Error);
+  CHECK_THROWS_WITH_AS(
+      eval(
+          "make_tma_copy(SM90_TMA_LOAD{}, make_tensor(make_gmem_ptr<half_t>(p), make_shape(1024,1024), LayoutRight{}), "
+          "make_layout(make_shape(_2{},_512{}), LayoutRight{}))"),
+      doctest::Contains("exceeds 256"), Error);
   // tile and smem of different sizes
-  CHECK_THROWS_WITH_AS(eval("make_tma_copy(SM90_TMA_LOAD{}, make_tensor(make_gmem_ptr<half_t>(p), make_shape(1024,1024)), "
-                            "make_layout(make_shape(_64{},_64{})), Shape<_64,_32>{}, _1{})"),
-                       doctest::Contains("size equivalence"), Error);
-  CHECK_THROWS_WITH_AS(eval("make_tma_copy(SM75_U32x4_LDSM_N{}, make_layout(make_shape(64,64)), make_layout(make_shape(_64{},_64{})))"),
-                       doctest::Contains("TMA operation"), Error);
+  CHECK_THROWS_WITH_AS(
+      eval("make_tma_copy(SM90_TMA_LOAD{}, make_tensor(make_gmem_ptr<half_t>(p), make_shape(1024,1024)), "
+           "make_layout(make_shape(_64{},_64{})), Shape<_64,_32>{}, _1{})"),
+      doctest::Contains("size equivalence"), Error);
+  CHECK_THROWS_WITH_AS(
+      eval("make_tma_copy(SM75_U32x4_LDSM_N{}, make_layout(make_shape(64,64)), make_layout(make_shape(_64{},_64{})))"),
+      doctest::Contains("TMA operation"), Error);
 }

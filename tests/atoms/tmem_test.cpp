@@ -75,16 +75,22 @@ TEST_CASE("tmem: make_tmem_copy equals CuTe's (tmem_oracle.jsonl)") {
 
 TEST_CASE("tmem: the tensor's type, a bare layout with an atom, and mismatched widths") {
   // a bare layout takes the atom's value type
-  Value v = evaluate_expression("make_tmem_copy(Copy_Atom<SM100_TMEM_LOAD_32dp32b8x, float>{}, Layout<Shape<_128,_256>, Stride<_65536,_1>>{})",
-                                tmem_registry());
+  Value v = evaluate_expression(
+      "make_tmem_copy(Copy_Atom<SM100_TMEM_LOAD_32dp32b8x, float>{}, Layout<Shape<_128,_256>, Stride<_65536,_1>>{})",
+      tmem_registry());
   REQUIRE(as_tiled_copy(v) != nullptr);
   CHECK(to_string(as_tiled_copy(v)->tiled_layout_tv, true) == "((_32,_4),(_8,_32)):((_0,_1),(_128,_4))");
-  CHECK_THROWS_WITH_AS(evaluate_expression("make_tmem_copy(SM100_TMEM_LOAD_32dp32b8x{}, Layout<Shape<_128,_256>, Stride<_65536,_1>>{})", tmem_registry()),
-                       doctest::Contains("make_tmem_ptr<float>"), Error);
-  CHECK_THROWS_WITH_AS(evaluate_expression("make_tmem_copy(Copy_Atom<SM100_TMEM_LOAD_32dp32b8x, float>{}, "
-                                           "make_tensor(make_tmem_ptr<half_t>(0), Layout<Shape<_128,_256>, Stride<_65536,_1>>{}))",
-                                           tmem_registry()),
-                       doctest::Contains("same type-width"), Error);
-  CHECK_THROWS_WITH_AS(evaluate_expression("make_tmem_copy(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, Layout<Shape<_128,_256>>{})", tmem_registry()),
-                       doctest::Contains("not a tensor-memory copy"), Error);
+  CHECK_THROWS_WITH_AS(
+      evaluate_expression("make_tmem_copy(SM100_TMEM_LOAD_32dp32b8x{}, Layout<Shape<_128,_256>, Stride<_65536,_1>>{})",
+                          tmem_registry()),
+      doctest::Contains("make_tmem_ptr<float>"), Error);
+  CHECK_THROWS_WITH_AS(
+      evaluate_expression("make_tmem_copy(Copy_Atom<SM100_TMEM_LOAD_32dp32b8x, float>{}, "
+                          "make_tensor(make_tmem_ptr<half_t>(0), Layout<Shape<_128,_256>, Stride<_65536,_1>>{}))",
+                          tmem_registry()),
+      doctest::Contains("same type-width"), Error);
+  CHECK_THROWS_WITH_AS(
+      evaluate_expression("make_tmem_copy(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, Layout<Shape<_128,_256>>{})",
+                          tmem_registry()),
+      doctest::Contains("not a tensor-memory copy"), Error);
 }

@@ -65,7 +65,8 @@ std::string expression_for(const nlohmann::json& row) {
   std::string op = row["op"];
   auto args = row["args_nous"].get<std::vector<std::string>>();
   if (op == "swizzle") return args[0];
-  if (op == "gmma_atom") return "GMMA::" + row["spec"][0][1].get<std::string>() + "<" + row["spec"][0][2].get<std::string>() + ">{}";
+  if (op == "gmma_atom")
+    return "GMMA::" + row["spec"][0][1].get<std::string>() + "<" + row["spec"][0][2].get<std::string>() + ">{}";
   std::string e = op + "(";
   for (size_t i = 0; i < args.size(); ++i) e += (i ? ", " : "") + args[i];
   return e + ")";
@@ -87,7 +88,8 @@ std::function<int64_t()> direct(const Case& c) {
   if (op == "cosize") return [x = L(0)] { return weight(cosize(x)); };
   if (op == "complement" && a.size() == 1) return [x = L(0)] { return weight(complement(x)); };
   if (op == "complement") return [x = L(0), t = a[1].to_int_tuple()] { return weight(complement(x, t)); };
-  if (op == "composition" && a[1].is(Value::Kind::kLayout)) return [x = L(0), y = L(1)] { return weight(composition(x, y)); };
+  if (op == "composition" && a[1].is(Value::Kind::kLayout))
+    return [x = L(0), y = L(1)] { return weight(composition(x, y)); };
   if (op == "composition") return [x = L(0), t = a[1].to_tiler()] { return weight(composition(x, t)); };
   using TilerOp = AnyLayout (*)(const AnyLayout&, const Tiler&);
   static const std::map<std::string, TilerOp> tiler_ops = {
@@ -99,14 +101,20 @@ std::function<int64_t()> direct(const Case& c) {
   if (op == "blocked_product") return [x = L(0), y = P(1)] { return weight(blocked_product(x, y)); };
   if (op == "raked_product") return [x = L(0), y = P(1)] { return weight(raked_product(x, y)); };
   if (op == "crd2idx" && a.size() == 3)
-    return [c = a[0].to_int_tuple(), s = a[1].to_int_tuple(), d = a[2].to_int_tuple()] { return weight(crd2idx(c, s, d)); };
-  if (op == "idx2crd" && a.size() == 2) return [i = a[0].to_int_tuple(), s = a[1].to_int_tuple()] { return weight(idx2crd(i, s)); };
-  if (op == "tile_to_shape" && a.size() == 2) return [x = L(0), s = a[1].to_int_tuple()] { return weight(tile_to_shape(x, s)); };
-  if (op == "tile_to_shape") return [x = L(0), s = a[1].to_int_tuple(), o = a[2].to_int_tuple()] { return weight(tile_to_shape(x, s, o)); };
+    return [c = a[0].to_int_tuple(), s = a[1].to_int_tuple(), d = a[2].to_int_tuple()] {
+      return weight(crd2idx(c, s, d));
+    };
+  if (op == "idx2crd" && a.size() == 2)
+    return [i = a[0].to_int_tuple(), s = a[1].to_int_tuple()] { return weight(idx2crd(i, s)); };
+  if (op == "tile_to_shape" && a.size() == 2)
+    return [x = L(0), s = a[1].to_int_tuple()] { return weight(tile_to_shape(x, s)); };
+  if (op == "tile_to_shape")
+    return [x = L(0), s = a[1].to_int_tuple(), o = a[2].to_int_tuple()] { return weight(tile_to_shape(x, s, o)); };
   if (op == "max_common_vector") return [x = L(0), y = L(1)] { return weight(max_common_vector(x, y)); };
   if (op == "max_common_layout") return [x = P(0), y = P(1)] { return weight(max_common_layout(x, y)); };
   if (op == "make_layout_like") return [x = P(0)] { return weight(make_layout_like(x)); };
-  if (op == "make_ordered_layout") return [s = a[0].to_int_tuple(), o = a[1].to_int_tuple()] { return weight(make_ordered_layout(s, o)); };
+  if (op == "make_ordered_layout")
+    return [s = a[0].to_int_tuple(), o = a[1].to_int_tuple()] { return weight(make_ordered_layout(s, o)); };
   return {};
 }
 
@@ -124,7 +132,8 @@ Stats time_rounds(size_t n, int rounds, const std::function<void()>& run_all) {
   for (int k = 0; k < rounds; ++k) {
     auto t0 = Clock::now();
     for (int r = 0; r < repeat; ++r) run_all();
-    ns.push_back(duration<double, std::nano>(Clock::now() - t0).count() / (static_cast<double>(repeat) * static_cast<double>(n)));
+    ns.push_back(duration<double, std::nano>(Clock::now() - t0).count() /
+                 (static_cast<double>(repeat) * static_cast<double>(n)));
   }
   std::sort(ns.begin(), ns.end());
   Stats s;
@@ -205,7 +214,9 @@ int main(int argc, char** argv) {
   nlohmann::json py;
   std::string py_status;
   if (pycute.empty()) {
-    py_status = "pycute: ABSENT (give --pycute DIR or CUTEVIS_PYCUTE=DIR, the folder holding the pycute package, e.g. CUTLASS's python/); cutevis timed alone";
+    py_status =
+        "pycute: ABSENT (give --pycute DIR or CUTEVIS_PYCUTE=DIR, the folder holding the pycute package, e.g. "
+        "CUTLASS's python/); cutevis timed alone";
   } else {
     std::string list = "/tmp/cutevis_bench_cases_" + std::to_string(::getpid()) + ".tsv";
     {
@@ -217,7 +228,8 @@ int main(int argc, char** argv) {
       }
     }
     std::string script = std::string(CUTEVIS_SOURCE_DIR) + "/tests/bench/pycute_algebra.py";
-    std::string cmd = python + " '" + script + "' --pycute '" + pycute + "' --cases '" + list + "' --rounds " + std::to_string(rounds);
+    std::string cmd = python + " '" + script + "' --pycute '" + pycute + "' --cases '" + list + "' --rounds " +
+                      std::to_string(rounds);
     std::string out;
     if (FILE* p = popen(cmd.c_str(), "r")) {
       char buf[4096];
@@ -230,7 +242,8 @@ int main(int argc, char** argv) {
     if (py_status.empty()) {
       try {
         py = nlohmann::json::parse(out);
-        py_status = "pycute: " + pycute + " (" + std::to_string(py["ok_ids"].size()) + " cases it runs; the others assert or have no pycute op)";
+        py_status = "pycute: " + pycute + " (" + std::to_string(py["ok_ids"].size()) +
+                    " cases it runs; the others assert or have no pycute op)";
       } catch (const std::exception&) {
         py_status = "pycute: FAILED (unreadable output from " + cmd + ")";
       }
@@ -240,9 +253,11 @@ int main(int argc, char** argv) {
   if (py.contains("ok_ids"))
     for (const auto& id : py["ok_ids"]) py_ids.insert(id.get<std::string>());
 
-  std::printf("cutevis_bench_algebra: %zu cases of %s/algebra.jsonl, %d rounds, median [min..max] per case\n", cases.size(), ref.c_str(), rounds);
+  std::printf("cutevis_bench_algebra: %zu cases of %s/algebra.jsonl, %d rounds, median [min..max] per case\n",
+              cases.size(), ref.c_str(), rounds);
   std::printf("%s\n\n", py_status.c_str());
-  std::printf("%-18s %6s  %-28s %6s  %-30s %9s\n", "op", "cases", "cutevis op only", "common", "pycute op only", "speedup");
+  std::printf("%-18s %6s  %-28s %6s  %-30s %9s\n", "op", "cases", "cutevis op only", "common", "pycute op only",
+              "speedup");
   double total_ours = 0, total_py = 0;
   size_t total_common = 0;
   for (auto& [op, fns] : by_op) {
@@ -263,7 +278,8 @@ int main(int argc, char** argv) {
       const auto& p = py["ops"][op];
       double pns = p["median_ns"].get<double>();
       std::string pl = fmt(pns) + " [" + fmt(p["min_ns"].get<double>()) + ".." + fmt(p["max_ns"].get<double>()) + "]";
-      std::printf("%-18s %6zu  %-28s %6zu  %-30s %8.0fx\n", op.c_str(), all.size(), line.c_str(), common.size(), pl.c_str(), pns / same.median_ns);
+      std::printf("%-18s %6zu  %-28s %6zu  %-30s %8.0fx\n", op.c_str(), all.size(), line.c_str(), common.size(),
+                  pl.c_str(), pns / same.median_ns);
       total_ours += same.median_ns * static_cast<double>(common.size());
       total_py += pns * static_cast<double>(common.size());
       total_common += common.size();
@@ -272,11 +288,12 @@ int main(int argc, char** argv) {
       std::printf("%-18s %6zu  %-28s %6s  %-30s %9s\n", op.c_str(), all.size(), line.c_str(), "-", why, "-");
     }
   }
-  std::printf("\ncutevis, parse + evaluate the whole text: %s per case [%s..%s] over all %zu cases\n", fmt(text.median_ns).c_str(),
-              fmt(text.min_ns).c_str(), fmt(text.max_ns).c_str(), cases.size());
+  std::printf("\ncutevis, parse + evaluate the whole text: %s per case [%s..%s] over all %zu cases\n",
+              fmt(text.median_ns).c_str(), fmt(text.min_ns).c_str(), fmt(text.max_ns).c_str(), cases.size());
   if (total_common > 0)
-    std::printf("common cases (%zu): cutevis %s, pycute %s per case on average: %.0fx pycute's throughput (goal >= 100x)\n", total_common,
-                fmt(total_ours / static_cast<double>(total_common)).c_str(), fmt(total_py / static_cast<double>(total_common)).c_str(),
-                total_py / total_ours);
+    std::printf(
+        "common cases (%zu): cutevis %s, pycute %s per case on average: %.0fx pycute's throughput (goal >= 100x)\n",
+        total_common, fmt(total_ours / static_cast<double>(total_common)).c_str(),
+        fmt(total_py / static_cast<double>(total_common)).c_str(), total_py / total_ours);
   return 0;
 }

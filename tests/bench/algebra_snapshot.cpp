@@ -155,7 +155,8 @@ struct Gen {
     if (k == 1) return shape_leaf();
     std::string t = "make_tile(";
     int r = 1 + pick(2);
-    for (int i = 0; i < r; ++i) t += std::string(i ? ", " : "") + (chance(15) ? "_" : (chance(50) ? shape_leaf() : layout(1)));
+    for (int i = 0; i < r; ++i)
+      t += std::string(i ? ", " : "") + (chance(15) ? "_" : (chance(50) ? shape_leaf() : layout(1)));
     return t + ")";
   }
   std::string expression() {
@@ -182,7 +183,9 @@ struct Gen {
       case 18: return "max_common_vector(" + compact_layout() + ", " + compact_layout() + ")";
       case 19: return "max_common_layout(" + compact_layout() + ", " + compact_layout() + ")";
       case 20: return "cosize(" + layout() + ")";
-      case 21: return "composition(make_identity_layout(make_shape(" + shape_leaf() + "," + shape_leaf() + ")), " + layout(1) + ")";
+      case 21:
+        return "composition(make_identity_layout(make_shape(" + shape_leaf() + "," + shape_leaf() + ")), " + layout(1) +
+               ")";
       case 22: return "make_layout_tv(" + compact_layout() + ", " + compact_layout() + ")";
       default: return "coalesce(" + layout() + ", make_shape(" + shape_leaf() + "," + shape_leaf() + "))";
     }
@@ -215,7 +218,8 @@ int main(int argc, char** argv) {
     ss << in.rdbuf();
     std::string bytes = ss.str();
     if (bytes.empty()) continue;
-    std::string expr = bytes.substr(1, bytes.find('\x1f', 1) == std::string::npos ? std::string::npos : bytes.find('\x1f', 1) - 1);
+    std::string expr =
+        bytes.substr(1, bytes.find('\x1f', 1) == std::string::npos ? std::string::npos : bytes.find('\x1f', 1) - 1);
     run("corpus:" + p.filename().string(), expr);
   }
   std::set<long> skip;  // random cases that crash the build being compared (each a bug), by index

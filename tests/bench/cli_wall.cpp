@@ -65,21 +65,26 @@ int main(int argc, char** argv) {
   std::vector<Case> cases = {
       {"eval of a layout", {"eval", "((4,2),4):((8,4),1)"}, 10},
       {"atom SM70_8x8x4_F32F16F16F32_NT --svg", {"atom", "SM70_8x8x4_F32F16F16F32_NT", "--svg"}, 10},
-      {"atom SM70_8x8x4_F32F16F16F32_NT --tex --style cute", {"atom", "SM70_8x8x4_F32F16F16F32_NT", "--tex", "--style", "cute"}, 10},
+      {"atom SM70_8x8x4_F32F16F16F32_NT --tex --style cute",
+       {"atom", "SM70_8x8x4_F32F16F16F32_NT", "--tex", "--style", "cute"},
+       10},
       {"atom 64x256x16 GMMA --json", {"atom", gmma, "--json"}, 20},
       {"mma 2x2 64x256x16 GMMA --svg", {"mma", gmma2x2, "--svg"}, 300},
       {"mma 2x2 64x256x16 GMMA --png", {"mma", gmma2x2, "--png", "-o", "/tmp/cutevis_bench.png"}, 1000},
       {"mma 2x2 64x256x16 GMMA --tex", {"mma", gmma2x2, "--tex"}, 0},
       // issue 9: the inspector on a 128x128 tile with a 128-thread TiledCopy (gmem -> SW128 smem)
       {"copy 128x128, 128 threads --analyze --json",
-       {"copy", "make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>, half_t>{}, Layout<Shape<_16,_8>,Stride<_8,_1>>{}, Layout<Shape<_1,_8>>{})",
-        "--src", "gmem:(128,128):(128,1)", "--dst", "smem:tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_128,_128>{})", "--analyze", "--json"},
+       {"copy",
+        "make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>, half_t>{}, Layout<Shape<_16,_8>,Stride<_8,_1>>{}, "
+        "Layout<Shape<_1,_8>>{})",
+        "--src", "gmem:(128,128):(128,1)", "--dst",
+        "smem:tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_128,_128>{})", "--analyze", "--json"},
        20},
       // issue 9: one thread's partitions of a 2x2 SM80 TiledMMA over 128x64 A/B, with retile_D of the LDSM copies
       {"mma --thread 5 partitions + retile_D --json",
        {"mma", "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{})", "--thread", "5", "--smem-a",
-        "tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_128,_64>{})", "--smem-b", "(128,64):(64,1)", "--copy-a", "SM75_U32x4_LDSM_N",
-        "--copy-b", "SM75_U32x2_LDSM_N", "--json"},
+        "tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_128,_64>{})", "--smem-b", "(128,64):(64,1)",
+        "--copy-a", "SM75_U32x4_LDSM_N", "--copy-b", "SM75_U32x2_LDSM_N", "--json"},
        0},
   };
   std::printf("%-52s %8s %8s %8s %8s\n", "command (whole process)", "min ms", "median", "p90", "goal");

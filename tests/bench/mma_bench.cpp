@@ -57,7 +57,8 @@ int main(int argc, char** argv) {
     int runs;
   };
   const std::vector<Row> rows = {
-      {"find_mma_atom SM80_16x8x16_F32F16F16F32_TN", [] { sink += find_mma_atom("SM80_16x8x16_F32F16F16F32_TN").ptx.size(); }, runs},
+      {"find_mma_atom SM80_16x8x16_F32F16F16F32_TN",
+       [] { sink += find_mma_atom("SM80_16x8x16_F32F16F16F32_TN").ptx.size(); }, runs},
       {"find_mma_atom SM90_64x256x16_F32F16F16_SS<K,K>", [&] { sink += find_mma_atom(gmma).ptx.size(); }, runs},
       {"find_mma_atom SM100_MMA_F16BF16_2x1SM_SS<...,256,256,K,K>",
        [] { sink += find_mma_atom("SM100_MMA_F16BF16_2x1SM_SS<half_t,half_t,float,256,256,K,K>").ptx.size(); }, runs},

@@ -23,7 +23,8 @@ namespace {
 using namespace cutevis;
 
 MmaPicture picture_of(const TiledMma& mma) {
-  return MmaPicture{mma.tv_layout_a, mma.tv_layout_b, mma.tv_layout_c, tile_m(mma), tile_n(mma), tile_k(mma), mma.num_threads};
+  return MmaPicture{mma.tv_layout_a, mma.tv_layout_b, mma.tv_layout_c, tile_m(mma),
+                    tile_n(mma),     tile_k(mma),     mma.num_threads};
 }
 
 const MmaPicture& sm70_atom() {

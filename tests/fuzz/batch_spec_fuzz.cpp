@@ -19,7 +19,8 @@ namespace {
 
 bool stays_inside(const uint8_t* data, size_t size) {
   nlohmann::json spec = nlohmann::json::parse(data, data + size, nullptr, /*allow_exceptions=*/false);
-  if (spec.is_discarded() || !spec.is_object() || !spec.contains("pictures") || !spec["pictures"].is_array()) return true;
+  if (spec.is_discarded() || !spec.is_object() || !spec.contains("pictures") || !spec["pictures"].is_array())
+    return true;
   for (const auto& e : spec["pictures"]) {
     if (!e.is_object() || !e.contains("output") || !e["output"].is_string()) continue;
     const fs::path out(e["output"].get<std::string>());

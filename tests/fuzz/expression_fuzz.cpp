@@ -23,7 +23,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (format == "json") o.json = true;
     else if (format == "cute-svg") o.picture.format = parse_format("svg"), o.picture.style = Style::kCute;
     else if (!format.empty()) o.picture.format = parse_format(format);
-    o.picture.color_by = fuzz::pick((opt >> 3) & 7, {"auto", "thread", "value", "warp", "index", "bank", "none", "auto"});
+    o.picture.color_by =
+        fuzz::pick((opt >> 3) & 7, {"auto", "thread", "value", "warp", "index", "bank", "none", "auto"});
     o.picture.threads = fields[2];
     switch (opt >> 6) {
       case 0: run_layout(o); break;

@@ -21,6 +21,8 @@ inline std::vector<std::string> split_fields(const uint8_t* data, size_t size, s
   return out;
 }
 
-inline const char* pick(uint8_t bits, const std::vector<const char*>& options) { return options[bits % options.size()]; }
+inline const char* pick(uint8_t bits, const std::vector<const char*>& options) {
+  return options[bits % options.size()];
+}
 
 }  // namespace cutevis::fuzz

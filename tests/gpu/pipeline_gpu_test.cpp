@@ -18,12 +18,12 @@ using namespace cutevis;
 
 namespace {
 
-#define REQUIRE_SM(min_sm, exact)                                                                      \
-  do {                                                                                                 \
-    GpuStatus gpu_ = probe_gpu();                                                                      \
-    if (!gpu_.available) CUTEVIS_SKIP("no usable GPU: " + gpu_.message);                               \
-    if (gpu_.sm < (min_sm) || ((exact) && gpu_.sm != (min_sm)))                                        \
-      CUTEVIS_SKIP("needs sm_" + std::to_string(min_sm) + ", " + gpu_.message);                        \
+#define REQUIRE_SM(min_sm, exact)                                               \
+  do {                                                                          \
+    GpuStatus gpu_ = probe_gpu();                                               \
+    if (!gpu_.available) CUTEVIS_SKIP("no usable GPU: " + gpu_.message);        \
+    if (gpu_.sm < (min_sm) || ((exact) && gpu_.sm != (min_sm)))                 \
+      CUTEVIS_SKIP("needs sm_" + std::to_string(min_sm) + ", " + gpu_.message); \
   } while (0)
 
 AnyLayout L(const std::string& text) { return test::layout_with_atoms(text); }
@@ -45,7 +45,9 @@ PipelineSpec sm80(const TiledMma& mma, const Operand& a, const Operand& b) {
   return s;
 }
 
-TiledMma mma_2x2() { return make_tiled_mma(find_mma_atom("SM80_16x8x16_F32F16F16F32_TN"), Layout(tup(2, 2, 1), tup(1, 2, 4))); }
+TiledMma mma_2x2() {
+  return make_tiled_mma(find_mma_atom("SM80_16x8x16_F32F16F16F32_TN"), Layout(tup(2, 2, 1), tup(1, 2, 4)));
+}
 
 PipelineSpec sm90(const std::string& atom, const Operand& a, const Operand& b) {
   PipelineSpec s;
@@ -59,8 +61,8 @@ PipelineSpec sm90(const std::string& atom, const Operand& a, const Operand& b) {
 }
 
 TiledCopy cp_async_128(int64_t threads_mn, int64_t threads_k) {
-  return make_tiled_copy(make_copy_atom("SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>", half()), Layout(tup(threads_mn, threads_k), tup(threads_k, 1)),
-                         Layout(tup(1, 8), tup(0, 1)));
+  return make_tiled_copy(make_copy_atom("SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>", half()),
+                         Layout(tup(threads_mn, threads_k), tup(threads_k, 1)), Layout(tup(1, 8), tup(0, 1)));
 }
 
 const VerifyOperand& panel(const VerifyReport& r, const std::string& name) {
@@ -78,7 +80,8 @@ void agrees(const PipelineSpec& s) {
 }
 
 // Disagrees, with `wrong` panels marked, the others clean, and `first` in the reason.
-void disagrees(const PipelineSpec& s, const std::vector<std::string>& wrong, const std::vector<std::string>& clean, const std::string& first) {
+void disagrees(const PipelineSpec& s, const std::vector<std::string>& wrong, const std::vector<std::string>& clean,
+               const std::string& first) {
   VerifyReport r = verify_pipeline(s);
   CHECK_MESSAGE(r.status == VerifyStatus::kDisagree, to_text(r));
   for (const auto& w : wrong) CHECK_MESSAGE(panel(r, w).cells_disagree > 0, w);
@@ -99,10 +102,11 @@ TEST_CASE("verify pipeline: correct SM80 kernels agree (ldmatrix, ld.shared, cp.
   agrees(sm80(m, {"(32,16):(24,1)", "", "SM75_U32x4_LDSM_N"}, {"(16,16):(24,1)", "", "SM75_U32x2_LDSM_N"}));
   agrees(sm80(m, {"(32,16):(16,1)", "", "SM75_U32x4_LDSM_N"}, {"(16,16):(1,16)", "", "SM75_U16x4_LDSM_T"}));
   agrees(sm80(m, {"(32,16):(40,1)", "", "UniversalCopy<uint32_t>"}, {"(16,16):(40,1)", "", "UniversalCopy<uint32_t>"}));
-  agrees(sm80(make_tiled_mma(find_mma_atom("SM80_16x8x16_F32F16F16F32_TN")), {"(16,16):(16,1)", "", "SM75_U32x4_LDSM_N"},
-              {"(8,16):(16,1)", "", "SM75_U32x2_LDSM_N"}));
-  PipelineSpec g = sm80(m, {"tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_32,_64>{})", "", "SM75_U32x4_LDSM_N"},
-                        {"tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_16,_64>{})", "", "SM75_U32x2_LDSM_N"});
+  agrees(sm80(make_tiled_mma(find_mma_atom("SM80_16x8x16_F32F16F16F32_TN")),
+              {"(16,16):(16,1)", "", "SM75_U32x4_LDSM_N"}, {"(8,16):(16,1)", "", "SM75_U32x2_LDSM_N"}));
+  PipelineSpec g =
+      sm80(m, {"tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_32,_64>{})", "", "SM75_U32x4_LDSM_N"},
+           {"tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_16,_64>{})", "", "SM75_U32x2_LDSM_N"});
   g.a.g2s = cp_async_128(16, 8);  // 128 threads, 16x64 per call
   g.b.g2s = cp_async_128(16, 8);
   agrees(g);
@@ -112,20 +116,24 @@ TEST_CASE("verify pipeline: wrong SM80 layouts and atoms disagree, localized") {
   REQUIRE_SM(80, false);
   const TiledMma m = mma_2x2();
   // the data is swizzled, the kernel reads it as row-major
-  disagrees(sm80(m, {"(32,32):(32,1)", kSw32A, "SM75_U32x4_LDSM_N"}, {"(16,32):(32,1)", "", "SM75_U32x2_LDSM_N"}), {"A", "C"}, {"B"},
-            "first wrong: A: T");
+  disagrees(sm80(m, {"(32,32):(32,1)", kSw32A, "SM75_U32x4_LDSM_N"}, {"(16,32):(32,1)", "", "SM75_U32x2_LDSM_N"}),
+            {"A", "C"}, {"B"}, "first wrong: A: T");
   // the kernel assumes padded rows, the data is packed
-  disagrees(sm80(m, {"(32,16):(24,1)", "(32,16):(16,1)", "SM75_U32x4_LDSM_N"}, {"(16,16):(16,1)", "", "SM75_U32x2_LDSM_N"}), {"A", "C"}, {"B"},
-            "first wrong: A: T");
+  disagrees(
+      sm80(m, {"(32,16):(24,1)", "(32,16):(16,1)", "SM75_U32x4_LDSM_N"}, {"(16,16):(16,1)", "", "SM75_U32x2_LDSM_N"}),
+      {"A", "C"}, {"B"}, "first wrong: A: T");
   // B's data is K-major, the kernel assumes MN-major and transposes
-  disagrees(sm80(m, {"(32,16):(16,1)", "", "SM75_U32x4_LDSM_N"}, {"(16,16):(1,16)", "(16,16):(16,1)", "SM75_U16x4_LDSM_T"}), {"B", "C"}, {"A"},
-            "first wrong: B: T");
+  disagrees(
+      sm80(m, {"(32,16):(16,1)", "", "SM75_U32x4_LDSM_N"}, {"(16,16):(1,16)", "(16,16):(16,1)", "SM75_U16x4_LDSM_T"}),
+      {"B", "C"}, {"A"}, "first wrong: B: T");
   // a transposing ldmatrix on K-major A: rows misaligned, found before running
-  disagrees(sm80(m, {"(32,16):(16,1)", "", "SM75_U16x8_LDSM_T"}, {"(16,16):(16,1)", "", "SM75_U32x2_LDSM_N"}), {"A"}, {"B"},
-            "before running: --copy-a");
+  disagrees(sm80(m, {"(32,16):(16,1)", "", "SM75_U16x8_LDSM_T"}, {"(16,16):(16,1)", "", "SM75_U32x2_LDSM_N"}), {"A"},
+            {"B"}, "before running: --copy-a");
   // the G2S copy writes packed rows into a kernel that reads SW128
-  PipelineSpec g = sm80(m, {"tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_32,_64>{})", "(32,64):(64,1)", "SM75_U32x4_LDSM_N"},
-                        {"(16,64):(64,1)", "", "SM75_U32x2_LDSM_N"});
+  PipelineSpec g = sm80(
+      m,
+      {"tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_32,_64>{})", "(32,64):(64,1)", "SM75_U32x4_LDSM_N"},
+      {"(16,64):(64,1)", "", "SM75_U32x2_LDSM_N"});
   g.a.g2s = cp_async_128(16, 8);
   g.b.g2s = cp_async_128(16, 8);
   disagrees(g, {"A", "C"}, {"sA", "sB", "B"}, "first wrong: A: T");
@@ -135,8 +143,10 @@ TEST_CASE("verify pipeline: correct SM90 wgmma SS kernels agree") {
   REQUIRE_SM(90, true);
   const std::string k = "SM90_64x64x16_F32F16F16_SS<GMMA::Major::K,GMMA::Major::K>";
   agrees(sm90(k, {kSw128}, {kSw128}));
-  agrees(sm90(k, {"tile_to_shape(GMMA::Layout_K_SW64_Atom<half_t>{}, Shape<_64,_32>{})"}, {"tile_to_shape(GMMA::Layout_K_SW64_Atom<half_t>{}, Shape<_64,_32>{})"}));
-  agrees(sm90(k, {"tile_to_shape(GMMA::Layout_K_INTER_Atom<half_t>{}, Shape<_64,_16>{})"}, {"tile_to_shape(GMMA::Layout_K_SW32_Atom<half_t>{}, Shape<_64,_16>{})"}));
+  agrees(sm90(k, {"tile_to_shape(GMMA::Layout_K_SW64_Atom<half_t>{}, Shape<_64,_32>{})"},
+              {"tile_to_shape(GMMA::Layout_K_SW64_Atom<half_t>{}, Shape<_64,_32>{})"}));
+  agrees(sm90(k, {"tile_to_shape(GMMA::Layout_K_INTER_Atom<half_t>{}, Shape<_64,_16>{})"},
+              {"tile_to_shape(GMMA::Layout_K_SW32_Atom<half_t>{}, Shape<_64,_16>{})"}));
   const std::string mn = "SM90_64x64x16_F32F16F16_SS<GMMA::Major::MN,GMMA::Major::MN>";
   const char* mn128 = "tile_to_shape(GMMA::Layout_MN_SW128_Atom<half_t>{}, Shape<_64,_64>{})";
   agrees(sm90(mn, {mn128}, {mn128}));
@@ -150,7 +160,8 @@ TEST_CASE("verify pipeline: wrong SM90 shared-memory layouts disagree, localized
   REQUIRE_SM(90, true);
   const std::string k = "SM90_64x64x16_F32F16F16_SS<GMMA::Major::K,GMMA::Major::K>";
   // an MN-major A for a K-major atom: the descriptor reads SW128 K-major
-  disagrees(sm90(k, {"tile_to_shape(GMMA::Layout_MN_SW128_Atom<half_t>{}, Shape<_64,_64>{})"}, {kSw128}), {"A", "C"}, {"B"}, "first wrong: A: A(");
+  disagrees(sm90(k, {"tile_to_shape(GMMA::Layout_MN_SW128_Atom<half_t>{}, Shape<_64,_64>{})"}, {kSw128}), {"A", "C"},
+            {"B"}, "first wrong: A: A(");
   // the producer wrote B unswizzled
   disagrees(sm90(k, {kSw128}, {kSw128, "(64,64):(64,1)"}), {"B", "C"}, {"A"}, "first wrong: B: B(");
 }

@@ -50,10 +50,22 @@ inline MmaAtom make_test_atom(const AtomSpec& s) {
 
 // (T32,V8) -> (M16,K16)
 inline MmaAtom sm80_16x8x16_f32f16() {
-  return make_test_atom({"SM80_16x8x16_F32F16F16F32_TN", "SM80", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", 80,
-                         "(16,8,16)", "32:1", "((4,8),(2,2,2)):((32,1),(16,8,128))", "((4,8),(2,2)):((16,1),(8,64))",
-                         "((4,8),(2,2)):((32,1),(16,8))", "half_t", "half_t", "float", {"float", 4}, {"uint32_t", 4},
-                         {"uint32_t", 2}, {"float", 4}});
+  return make_test_atom({"SM80_16x8x16_F32F16F16F32_TN",
+                         "SM80",
+                         "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
+                         80,
+                         "(16,8,16)",
+                         "32:1",
+                         "((4,8),(2,2,2)):((32,1),(16,8,128))",
+                         "((4,8),(2,2)):((16,1),(8,64))",
+                         "((4,8),(2,2)):((32,1),(16,8))",
+                         "half_t",
+                         "half_t",
+                         "float",
+                         {"float", 4},
+                         {"uint32_t", 4},
+                         {"uint32_t", 2},
+                         {"float", 4}});
 }
 
 inline MmaAtom sm80_16x8x16_f32bf16() {
@@ -65,72 +77,193 @@ inline MmaAtom sm80_16x8x16_f32bf16() {
 }
 
 inline MmaAtom sm75_16x8x8_f16f16() {
-  return make_test_atom({"SM75_16x8x8_F16F16F16F16_TN", "SM75", "mma.sync.aligned.m16n8k8.row.col.f16.f16.f16.f16", 75,
-                         "(16,8,8)", "32:1", "((4,8),(2,2)):((32,1),(16,8))", "((4,8),2):((16,1),8)",
-                         "((4,8),(2,2)):((32,1),(16,8))", "half_t", "half_t", "half_t", {"uint32_t", 2}, {"uint32_t", 2},
-                         {"uint32_t", 1}, {"uint32_t", 2}});
+  return make_test_atom({"SM75_16x8x8_F16F16F16F16_TN",
+                         "SM75",
+                         "mma.sync.aligned.m16n8k8.row.col.f16.f16.f16.f16",
+                         75,
+                         "(16,8,8)",
+                         "32:1",
+                         "((4,8),(2,2)):((32,1),(16,8))",
+                         "((4,8),2):((16,1),8)",
+                         "((4,8),(2,2)):((32,1),(16,8))",
+                         "half_t",
+                         "half_t",
+                         "half_t",
+                         {"uint32_t", 2},
+                         {"uint32_t", 2},
+                         {"uint32_t", 1},
+                         {"uint32_t", 2}});
 }
 
 inline MmaAtom sm80_16x8x8_tf32() {
-  return make_test_atom({"SM80_16x8x8_F32TF32TF32F32_TN", "SM80", "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", 80,
-                         "(16,8,8)", "32:1", "((4,8),(2,2)):((16,1),(8,64))", "((4,8),2):((8,1),32)",
-                         "((4,8),(2,2)):((32,1),(16,8))", "tfloat32_t", "tfloat32_t", "float", {"float", 4},
-                         {"uint32_t", 4}, {"uint32_t", 2}, {"float", 4}});
+  return make_test_atom({"SM80_16x8x8_F32TF32TF32F32_TN",
+                         "SM80",
+                         "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32",
+                         80,
+                         "(16,8,8)",
+                         "32:1",
+                         "((4,8),(2,2)):((16,1),(8,64))",
+                         "((4,8),2):((8,1),32)",
+                         "((4,8),(2,2)):((32,1),(16,8))",
+                         "tfloat32_t",
+                         "tfloat32_t",
+                         "float",
+                         {"float", 4},
+                         {"uint32_t", 4},
+                         {"uint32_t", 2},
+                         {"float", 4}});
 }
 
 inline MmaAtom sm80_8x8x4_f64() {
-  return make_test_atom({"SM80_8x8x4_F64F64F64F64_TN", "SM80", "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64", 80,
-                         "(8,8,4)", "32:1", "((4,8),1):((8,1),0)", "((4,8),1):((8,1),0)", "((4,8),2):((16,1),8)", "double",
-                         "double", "double", {"double", 2}, {"double", 1}, {"double", 1}, {"double", 2}});
+  return make_test_atom({"SM80_8x8x4_F64F64F64F64_TN",
+                         "SM80",
+                         "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64",
+                         80,
+                         "(8,8,4)",
+                         "32:1",
+                         "((4,8),1):((8,1),0)",
+                         "((4,8),1):((8,1),0)",
+                         "((4,8),2):((16,1),8)",
+                         "double",
+                         "double",
+                         "double",
+                         {"double", 2},
+                         {"double", 1},
+                         {"double", 1},
+                         {"double", 2}});
 }
 
 inline MmaAtom sm80_16x8x32_s4() {
-  return make_test_atom({"SM80_16x8x32_S32S4S4S32_TN_SATURATE", "SM80",
-                         "mma.sync.aligned.m16n8k32.row.col.s32.s4.s4.s32.satfinite", 80, "(16,8,32)", "32:1",
-                         "((4,8),(8,2)):((128,1),(16,8))", "((4,8),8):((64,1),8)", "((4,8),(2,2)):((32,1),(16,8))",
-                         "int4b_t", "int4b_t", "int32_t", {"uint32_t", 4}, {"uint32_t", 2}, {"uint32_t", 1},
+  return make_test_atom({"SM80_16x8x32_S32S4S4S32_TN_SATURATE",
+                         "SM80",
+                         "mma.sync.aligned.m16n8k32.row.col.s32.s4.s4.s32.satfinite",
+                         80,
+                         "(16,8,32)",
+                         "32:1",
+                         "((4,8),(8,2)):((128,1),(16,8))",
+                         "((4,8),8):((64,1),8)",
+                         "((4,8),(2,2)):((32,1),(16,8))",
+                         "int4b_t",
+                         "int4b_t",
+                         "int32_t",
+                         {"uint32_t", 4},
+                         {"uint32_t", 2},
+                         {"uint32_t", 1},
                          {"uint32_t", 4}});
 }
 
 inline MmaAtom sm80_8x8x128_b1_xor() {
-  return make_test_atom({"SM80_8x8x128_S32U1U1S32_TN_XORPOPC", "SM80",
-                         "mma.sync.aligned.m8n8k128.row.col.s32.b1.b1.s32.xor.popc", 80, "(8,8,128)", "32:1",
-                         "((4,8),32):((256,1),8)", "((4,8),32):((256,1),8)", "((4,8),2):((16,1),8)", "uint1b_t",
-                         "uint1b_t", "int32_t", {"uint32_t", 2}, {"uint32_t", 1}, {"uint32_t", 1}, {"uint32_t", 2}});
+  return make_test_atom({"SM80_8x8x128_S32U1U1S32_TN_XORPOPC",
+                         "SM80",
+                         "mma.sync.aligned.m8n8k128.row.col.s32.b1.b1.s32.xor.popc",
+                         80,
+                         "(8,8,128)",
+                         "32:1",
+                         "((4,8),32):((256,1),8)",
+                         "((4,8),32):((256,1),8)",
+                         "((4,8),2):((16,1),8)",
+                         "uint1b_t",
+                         "uint1b_t",
+                         "int32_t",
+                         {"uint32_t", 2},
+                         {"uint32_t", 1},
+                         {"uint32_t", 1},
+                         {"uint32_t", 2}});
 }
 
 inline MmaAtom sm80_8x8x16_u8s8() {
-  return make_test_atom({"SM80_8x8x16_S32U8S8S32_TN", "SM80", "mma.sync.aligned.m8n8k16.row.col.s32.u8.s8.s32", 80,
-                         "(8,8,16)", "32:1", "((4,8),4):((32,1),8)", "((4,8),4):((32,1),8)", "((4,8),2):((16,1),8)",
-                         "uint8_t", "int8_t", "int32_t", {"uint32_t", 2}, {"uint32_t", 1}, {"uint32_t", 1},
+  return make_test_atom({"SM80_8x8x16_S32U8S8S32_TN",
+                         "SM80",
+                         "mma.sync.aligned.m8n8k16.row.col.s32.u8.s8.s32",
+                         80,
+                         "(8,8,16)",
+                         "32:1",
+                         "((4,8),4):((32,1),8)",
+                         "((4,8),4):((32,1),8)",
+                         "((4,8),2):((16,1),8)",
+                         "uint8_t",
+                         "int8_t",
+                         "int32_t",
+                         {"uint32_t", 2},
+                         {"uint32_t", 1},
+                         {"uint32_t", 1},
                          {"uint32_t", 2}});
 }
 
 inline MmaAtom sm89_16x8x32_e4m3() {
-  return make_test_atom({"SM89_16x8x32_F32E4M3E4M3F32_TN", "SM89", "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32", 89,
-                         "(16,8,32)", "32:1", "((4,8),(4,2,2)):((64,1),(16,8,256))", "((4,8),(4,2)):((32,1),(8,128))",
-                         "((4,8),(2,2)):((32,1),(16,8))", "float_e4m3_t", "float_e4m3_t", "float", {"float", 4},
-                         {"uint32_t", 4}, {"uint32_t", 2}, {"float", 4}});
+  return make_test_atom({"SM89_16x8x32_F32E4M3E4M3F32_TN",
+                         "SM89",
+                         "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32",
+                         89,
+                         "(16,8,32)",
+                         "32:1",
+                         "((4,8),(4,2,2)):((64,1),(16,8,256))",
+                         "((4,8),(4,2)):((32,1),(8,128))",
+                         "((4,8),(2,2)):((32,1),(16,8))",
+                         "float_e4m3_t",
+                         "float_e4m3_t",
+                         "float",
+                         {"float", 4},
+                         {"uint32_t", 4},
+                         {"uint32_t", 2},
+                         {"float", 4}});
 }
 
 inline MmaAtom sm89_16x8x32_e5m2_f16() {
-  return make_test_atom({"SM89_16x8x32_F16E5M2E4M3F16_TN", "SM89", "mma.sync.aligned.m16n8k32.row.col.f16.e5m2.e4m3.f16", 89,
-                         "(16,8,32)", "32:1", "((4,8),(4,2,2)):((64,1),(16,8,256))", "((4,8),(4,2)):((32,1),(8,128))",
-                         "((4,8),(2,2)):((32,1),(16,8))", "float_e5m2_t", "float_e4m3_t", "half_t", {"uint32_t", 2},
-                         {"uint32_t", 4}, {"uint32_t", 2}, {"uint32_t", 2}});
+  return make_test_atom({"SM89_16x8x32_F16E5M2E4M3F16_TN",
+                         "SM89",
+                         "mma.sync.aligned.m16n8k32.row.col.f16.e5m2.e4m3.f16",
+                         89,
+                         "(16,8,32)",
+                         "32:1",
+                         "((4,8),(4,2,2)):((64,1),(16,8,256))",
+                         "((4,8),(4,2)):((32,1),(8,128))",
+                         "((4,8),(2,2)):((32,1),(16,8))",
+                         "float_e5m2_t",
+                         "float_e4m3_t",
+                         "half_t",
+                         {"uint32_t", 2},
+                         {"uint32_t", 4},
+                         {"uint32_t", 2},
+                         {"uint32_t", 2}});
 }
 
 // (T8,V4) -> (M8,K4), ThrID = the quad-pair lanes 0-3 and 16-19
 inline MmaAtom sm70_8x8x4_nt() {
-  return make_test_atom({"SM70_8x8x4_F32F16F16F32_NT", "SM70", "mma.sync.aligned.m8n8k4.col.row.f32.f16.f16.f32", 70,
-                         "(8,8,4)", "(4,2):(1,16)", "((4,2),4):((8,4),1)", "((4,2),4):((8,4),1)",
-                         "((2,2,2),(2,2,2)):((1,16,4),(8,2,32))", "half_t", "half_t", "float", {"float", 8},
-                         {"uint32_t", 2}, {"uint32_t", 2}, {"float", 8}});
+  return make_test_atom({"SM70_8x8x4_F32F16F16F32_NT",
+                         "SM70",
+                         "mma.sync.aligned.m8n8k4.col.row.f32.f16.f16.f32",
+                         70,
+                         "(8,8,4)",
+                         "(4,2):(1,16)",
+                         "((4,2),4):((8,4),1)",
+                         "((4,2),4):((8,4),1)",
+                         "((2,2,2),(2,2,2)):((1,16,4),(8,2,32))",
+                         "half_t",
+                         "half_t",
+                         "float",
+                         {"float", 8},
+                         {"uint32_t", 2},
+                         {"uint32_t", 2},
+                         {"float", 8}});
 }
 
 inline MmaAtom sm61_dp4a() {
-  return make_test_atom({"SM61_DP4A", "SM61", "dp4a.s32.s32", 61, "(1,1,4)", "1:0", "(1,4):(0,1)", "(1,4):(0,1)",
-                         "(1,1):(0,0)", "int8_t", "int8_t", "int32_t", {"int32_t", 1}, {"uint32_t", 1}, {"uint32_t", 1},
+  return make_test_atom({"SM61_DP4A",
+                         "SM61",
+                         "dp4a.s32.s32",
+                         61,
+                         "(1,1,4)",
+                         "1:0",
+                         "(1,4):(0,1)",
+                         "(1,4):(0,1)",
+                         "(1,1):(0,0)",
+                         "int8_t",
+                         "int8_t",
+                         "int32_t",
+                         {"int32_t", 1},
+                         {"uint32_t", 1},
+                         {"uint32_t", 1},
                          {"int32_t", 1}});
 }
 
@@ -192,7 +325,9 @@ inline CopyAtom ldsm_n(int x) {
   a.sm = 75;
   a.value_type = value_type_of("half_t");
   a.thr_id = layout_of("32:1");
-  a.src_layout_bits = layout_of(x == 4 ? "(32,128):(128,1)" : x == 2 ? "((16,2),128):((128,0),1)" : "((8,4),128):((128,0),1)");
+  a.src_layout_bits = layout_of(x == 4   ? "(32,128):(128,1)"
+                                : x == 2 ? "((16,2),128):((128,0),1)"
+                                         : "((8,4),128):((128,0),1)");
   a.dst_layout_bits = layout_of(x == 1 ? "(32,32):(32,1)" : "(32,(32," + std::to_string(x) + ")):(32,(1,1024))");
   a.ref_layout_bits = a.dst_layout_bits;
   a.ptx = "ldmatrix.sync.aligned.x" + std::to_string(x) + ".m8n8.shared.b16 {%0}, [%1];";
@@ -205,7 +340,7 @@ inline CopyAtom ldsm_t(int x) {  // SM75_U16x{2x}_LDSM_T
   CopyAtom a = ldsm_n(x);
   a.op = "SM75_U16x" + std::to_string(2 * x) + "_LDSM_T";
   a.name = "Copy_Atom<" + a.op + ", half_t>";
-  a.dst_layout_bits = layout_of(x == 4 ? "((4,8),(16,2,4)):((256,16),(1,128,1024))"
+  a.dst_layout_bits = layout_of(x == 4   ? "((4,8),(16,2,4)):((256,16),(1,128,1024))"
                                 : x == 2 ? "((4,8),(16,2,2)):((256,16),(1,128,1024))"
                                          : "((4,8),(16,2)):((256,16),(1,128))");
   a.ref_layout_bits = a.dst_layout_bits;

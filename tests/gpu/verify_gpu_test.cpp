@@ -243,7 +243,8 @@ TEST_CASE("verify: a batch in one process, timed") {
   std::vector<MmaAtom> mma = {test::sm80_16x8x16_f32f16(), test::sm80_16x8x8_tf32(), test::sm80_8x8x4_f64(),
                               test::sm80_16x8x32_s4(), test::sm61_dp4a()};
   if (probe_gpu().sm == 90)
-    for (int n = 8; n <= 256; n += 8) mma.push_back(test::sm90_gmma_f32f16(n, true)), mma.push_back(test::sm90_gmma_f32f16(n, false));
+    for (int n = 8; n <= 256; n += 8)
+      mma.push_back(test::sm90_gmma_f32f16(n, true)), mma.push_back(test::sm90_gmma_f32f16(n, false));
   std::vector<CopyAtom> copies = {test::ldsm_n(4), test::ldsm_t(4)};
   auto t0 = std::chrono::steady_clock::now();
   VerifySummary s = verify_batch(mma, copies);
@@ -269,7 +270,7 @@ TEST_CASE("verify: the whole catalogue on this GPU") {
     //  - SM75_U32x1_MOVM_T: its traits give identical src/dst layouts, movmatrix transposes;
     //  - SM61_DP2A: its asm "dp2a.s32.s32" lacks the required .lo/.hi and does not assemble.
     bool known = r.atom.find("SM75_U32x1_MOVM_T") != std::string::npos ? r.status == VerifyStatus::kDisagree
-               : r.atom == "SM61_DP2A"                                 ? r.status == VerifyStatus::kError
+                 : r.atom == "SM61_DP2A"                               ? r.status == VerifyStatus::kError
                                                                        : false;
     CHECK_MESSAGE(known, r.atom << ": " << to_string(r.status) << " " << r.reason);
   }

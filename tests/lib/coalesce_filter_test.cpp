@@ -34,7 +34,7 @@ TEST_CASE("coalesce: CuTe's answers") {
   CHECK(eval("coalesce((4,1):(1,0))") == "4:1");
   CHECK(eval("coalesce((2,(4,2)):(8,(1,4)))") == "(2,8):(8,1)");  // 4:1 then 2:4 merge: 4*1 == 4
   CHECK(eval("coalesce((2,4):(4,1))") == "(2,4):(4,1)");
-  CHECK(eval("coalesce((2,4):(0,0))") == "8:0");             // _2*_0 == _0: static, so they merge
+  CHECK(eval("coalesce((2,4):(0,0))") == "8:0");  // _2*_0 == _0: static, so they merge
   CHECK(eval("coalesce((1,1,8):(3,5,1))") == "8:1");
   CHECK(eval("coalesce(((4,2),4):((1,4),8), (1,1))") == "(8,4):(1,8)");  // by mode
   CHECK(eval("coalesce(((4,2),(4,2)):((1,4),(16,64)), (0,(1,1)))") == "(8,(4,2)):(1,(16,64))");

@@ -62,7 +62,7 @@ TEST_CASE("composition rejects inadmissible pairs as CuTe's static asserts do") 
   CHECK_THROWS_WITH_AS(eval("composition((4,3):(3,1), 3:2)"), doctest::Contains("divisibility"), Error);
   CHECK_THROWS_WITH_AS(eval("composition((3,4):(4,1), 2:4)"), doctest::Contains("divisibility"), Error);
   CHECK_THROWS_AS(eval("composition((8,4):(1,8), (2,2,2))"), Error);  // tiler of higher rank
-  CHECK_THROWS_AS(eval("composition((4,8):(8,1), 2:1@2)"), Error);     // no mode 2
+  CHECK_THROWS_AS(eval("composition((4,8):(8,1), 2:1@2)"), Error);    // no mode 2
 }
 
 TEST_CASE("property: R = composition(A, B) satisfies R(i) == A(B(i)) and shape(R) ~ shape(B)") {
@@ -113,8 +113,7 @@ TEST_CASE("property: composition with a tuple tiler works mode by mode") {
       else if (gen.chance(0.3)) {
         int64_t k = gen.pick({1, 2, 4});
         modes.push_back(Tiler::integer(size(get(a, m)) % k == 0 ? k : 1));
-      }
-      else modes.push_back(Tiler(gen.dividing(size(get(a, m)))));
+      } else modes.push_back(Tiler(gen.dividing(size(get(a, m)))));
     }
     Layout c;
     try {

@@ -16,12 +16,12 @@ IntTuple T(const std::string& text) { return evaluate_expression(text).to_int_tu
 }  // namespace
 
 TEST_CASE("crd2idx and idx2crd on named cases (CuTe's answers)") {
-  CHECK(eval("crd2idx(5, (2,(3,4)), (1,(2,6)))") == "5");       // 5 -> (1,(2,0))
+  CHECK(eval("crd2idx(5, (2,(3,4)), (1,(2,6)))") == "5");  // 5 -> (1,(2,0))
   CHECK(eval("crd2idx((1,(2,3)), (2,(3,4)), (1,(2,6)))") == "23");
   CHECK(eval("crd2idx((1,5), (2,(3,4)), (1,(2,6)))") == "11");  // 5 in (3,4) -> (2,1)
   CHECK(eval("crd2idx((1,(2,3)), (2,(3,4)))") == "23");         // colexicographic
   CHECK(eval("idx2crd(23, (2,(3,4)))") == "(1,(2,3))");
-  CHECK(eval("idx2crd(30, (2,(3,4)))") == "(0,(0,5))");         // the last mode is not wrapped
+  CHECK(eval("idx2crd(30, (2,(3,4)))") == "(0,(0,5))");  // the last mode is not wrapped
   CHECK(eval("idx2crd(7, (2,4), (1,2))") == "(1,3)");
   CHECK(eval("idx2crd(13, (4,4), (4,1))") == "(3,1)");
   CHECK(eval("crd2idx(3, 8, 2)") == "6");
@@ -34,7 +34,7 @@ TEST_CASE("crd2idx and idx2crd on named cases (CuTe's answers)") {
 TEST_CASE("compact strides: LayoutLeft, LayoutRight, ordered") {
   CHECK(eval("make_layout((2,(3,4)))") == "(2,(3,4)):(1,(2,6))");
   CHECK(eval("make_layout((2,(3,4)), LayoutRight{})") == "(2,(3,4)):(12,(4,1))");
-  CHECK(eval("make_layout((2,1,4))") == "(2,1,4):(1,0,2)");  // static _1 gets stride _0
+  CHECK(eval("make_layout((2,1,4))") == "(2,1,4):(1,0,2)");                           // static _1 gets stride _0
   CHECK(eval("make_ordered_layout((2,2,2,2), (0,2,3,1))") == "(2,2,2,2):(1,4,8,2)");  // CuTe's doc example
   CHECK(eval("make_ordered_layout((2,(3,4)), (1,0))") == "(2,(3,4)):(12,(1,3))");
   CHECK(eval("make_ordered_layout((2,3,4), (1,1,0))") == "(2,3,4):(4,4,1)");  // ties share a start

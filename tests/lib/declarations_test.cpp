@@ -16,28 +16,30 @@ const Declaration* named(const std::vector<Declaration>& ds, const std::string& 
   return nullptr;
 }
 
-Value eval_in(Environment& env, const std::string& text) { return env.evaluate(parse_expression(text), text, default_registry()); }
+Value eval_in(Environment& env, const std::string& text) {
+  return env.evaluate(parse_expression(text), text, default_registry());
+}
 
 }  // namespace
 
 TEST_CASE("scanner: the declaration forms of issue 13, and nothing else") {
   const std::string src =
-      "#include <cute/tensor.hpp>\n"                          // 1
-      "#define BLK 64\n"                                       // 2
-      "namespace ns {\n"                                       // 3
-      "template <class T, int N = 4 /* stages */>\n"           // 4
-      "struct Cfg {\n"                                         // 5
-      "  using A = Layout<Shape<_8,_8>>;  // an alias\n"       // 6
-      "  using B = decltype(coalesce(A{}));\n"                 // 7
-      "  typedef Shape<_2,_2> S;\n"                            // 8
-      "  static constexpr int K = N * 2;\n"                    // 9
-      "  TiledCopy copy = make_tiled_copy(X{}, Y{});\n"        // 10
-      "  Layout l{};\n"                                        // 11
-      "  int i;\n"                                             // 12
-      "};\n"                                                   // 13
-      "}\n"                                                    // 14
-      "__global__ void kernel(int M, float* ptr) {\n"          // 15
-      "  auto t = make_tile(M, 4);\n"                          // 16
+      "#include <cute/tensor.hpp>\n"                      // 1
+      "#define BLK 64\n"                                  // 2
+      "namespace ns {\n"                                  // 3
+      "template <class T, int N = 4 /* stages */>\n"      // 4
+      "struct Cfg {\n"                                    // 5
+      "  using A = Layout<Shape<_8,_8>>;  // an alias\n"  // 6
+      "  using B = decltype(coalesce(A{}));\n"            // 7
+      "  typedef Shape<_2,_2> S;\n"                       // 8
+      "  static constexpr int K = N * 2;\n"               // 9
+      "  TiledCopy copy = make_tiled_copy(X{}, Y{});\n"   // 10
+      "  Layout l{};\n"                                   // 11
+      "  int i;\n"                                        // 12
+      "};\n"                                              // 13
+      "}\n"                                               // 14
+      "__global__ void kernel(int M, float* ptr) {\n"     // 15
+      "  auto t = make_tile(M, 4);\n"                     // 16
       "  for (int k = 0; k < M; ++k) { foo(k); x = y; a.b = c; }\n"
       "  __syncthreads();\n"
       "  int lda = 0, ldb = lda + 1;\n"
@@ -71,7 +73,9 @@ TEST_CASE("scanner: snippets end in an expression or a declaration") {
   CppSnippet a = scan_cpp_snippet("using A = Layout<Shape<_4>>; coalesce(A{})", "<expression>");
   CHECK(a.declarations.size() == 1);
   CHECK(a.result_name.empty());
-  CHECK(std::string("using A = Layout<Shape<_4>>; coalesce(A{})").substr(a.result_begin, a.result_end - a.result_begin) == "coalesce(A{})");
+  CHECK(
+      std::string("using A = Layout<Shape<_4>>; coalesce(A{})").substr(a.result_begin, a.result_end - a.result_begin) ==
+      "coalesce(A{})");
   CppSnippet b = scan_cpp_snippet("using A = Layout<Shape<_4>>; auto b = A{};", "<expression>");
   CHECK(b.result_name == "b");
   CHECK(looks_like_snippet("a; b"));
@@ -82,7 +86,10 @@ TEST_CASE("scanner: snippets end in an expression or a declaration") {
 
 TEST_CASE("environment: lazy, cached, -D first, innermost scope, cycles named") {
   Environment env;
-  for (auto& d : scan_cpp("struct P { using X = Int<1>; using Y = Shape<X, X>; };\nusing X = Int<5>;\nusing Bad = Shape<Nope>;\n", "f.hpp").declarations)
+  for (auto& d :
+       scan_cpp("struct P { using X = Int<1>; using Y = Shape<X, X>; };\nusing X = Int<5>;\nusing Bad = Shape<Nope>;\n",
+                "f.hpp")
+           .declarations)
     env.add(d);
   CHECK(eval_in(env, "P::Y{}").to_string() == "(1,1)");
   CHECK(eval_in(env, "X{}").to_string() == "5");

@@ -53,10 +53,11 @@ TEST_CASE("tiled/flat divide and product keep a rank-1 mode whole (regression, C
 
 TEST_CASE("divide errors") {
   CHECK_THROWS_AS(eval("logical_divide((8,8):(1,8), (2,2,2))"), Error);  // tiler of higher rank
-  CHECK_THROWS_AS(eval("logical_divide(8:1, (2,2):(1,1))"), Error);     // a non-injective tiler has no complement
+  CHECK_THROWS_AS(eval("logical_divide(8:1, (2,2):(1,1))"), Error);      // a non-injective tiler has no complement
 }
 
-TEST_CASE("property: logical_divide(L, T) keeps the size, its tile mode is composition(L, T), its rest is the complement") {
+TEST_CASE(
+    "property: logical_divide(L, T) keeps the size, its tile mode is composition(L, T), its rest is the complement") {
   test::LayoutGen gen(0xd1d1de01);
   int checked = 0;
   for (int n = 0; n < 1000; ++n) {
@@ -94,7 +95,9 @@ TEST_CASE("property: logical_divide(L, T) keeps the size, its tile mode is compo
   CHECK(checked > 500);
 }
 
-TEST_CASE("property: by-mode divides: mode i of logical_divide is logical_divide(mode i, tiler i); zipped gathers tiles first") {
+TEST_CASE(
+    "property: by-mode divides: mode i of logical_divide is logical_divide(mode i, tiler i); zipped gathers tiles "
+    "first") {
   test::LayoutGen gen(0xd1d1de02);
   int checked = 0;
   for (int n = 0; n < 600; ++n) {
@@ -102,7 +105,8 @@ TEST_CASE("property: by-mode divides: mode i of logical_divide is logical_divide
     if (!s.is_tuple() || s.rank() < 2) continue;
     Layout l(s, gen.permuted_stride(s, gen.chance(0.4)));
     std::vector<Tiler> modes;
-    for (size_t m = 0; m < rank(l); ++m) modes.push_back(gen.chance(0.15) ? Tiler::underscore() : Tiler(gen.dividing(size(get(l, m)))));
+    for (size_t m = 0; m < rank(l); ++m)
+      modes.push_back(gen.chance(0.15) ? Tiler::underscore() : Tiler(gen.dividing(size(get(l, m)))));
     Tiler t = Tiler::tuple(modes);
     Layout r = logical_divide(l, t);
     ++checked;
@@ -124,7 +128,8 @@ TEST_CASE("property: by-mode divides: mode i of logical_divide is logical_divide
     CHECK(leaf_multiset(z) == leaf_multiset(r));
     // the tile mode gathers mode 0 of every divided mode (the whole mode for `_`)
     int64_t tile_size = 1;
-    for (size_t m = 0; m < rank(l); ++m) tile_size *= modes[m].is_underscore() ? size(get(l, m)) : size(modes[m].layout());
+    for (size_t m = 0; m < rank(l); ++m)
+      tile_size *= modes[m].is_underscore() ? size(get(l, m)) : size(modes[m].layout());
     CHECK(size(get(z, 0)) == tile_size);
     Layout td = tiled_divide(l, t);
     CHECK(get(td, 0) == get(z, 0));

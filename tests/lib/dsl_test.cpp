@@ -33,38 +33,55 @@ TEST_CASE("every cute.* layout function equals its C++ spelling") {
       {"cute.make_layout(((4, 2), 4), stride=((8, 4), 1))", "((4,2),4):((8,4),1)"},
       {"cute.make_layout(shape=(4, 8), stride=(8, 1))", "make_layout(make_shape(4,8), LayoutRight{})"},
       {"cute.make_layout((4, 8), stride=None)", "make_layout(make_shape(4,8))"},
-      {"cute.make_ordered_layout((4, 8, 2), order=(2, 0, 1))", "make_ordered_layout(make_shape(4,8,2), make_step(2,0,1))"},
+      {"cute.make_ordered_layout((4, 8, 2), order=(2, 0, 1))",
+       "make_ordered_layout(make_shape(4,8,2), make_step(2,0,1))"},
       {"cute.make_identity_layout((4, 8))", "make_identity_layout(make_shape(4,8))"},
       {"cute.make_composed_layout(cute.make_swizzle(3, 4, 3), 0, cute.make_layout((8, 64), stride=(64, 1)))",
        "composition(Swizzle<3,4,3>{}, Layout<Shape<_8,_64>,Stride<_64,_1>>{})"},
       {"cute.make_swizzle(2, 4, 3)", "Swizzle<2,4,3>{}"},
       {"cute.composition(cute.make_layout((4, 8), stride=(1, 4)), cute.make_layout((2, 2), stride=(1, 2)))",
        "composition((4,8):(1,4), (2,2):(1,2))"},
-      {"cute.composition(cute.make_layout((8, 8)), (4, None))", "composition(make_layout(make_shape(8,8)), make_tile(4,_))"},
+      {"cute.composition(cute.make_layout((8, 8)), (4, None))",
+       "composition(make_layout(make_shape(8,8)), make_tile(4,_))"},
       {"cute.complement(cute.make_layout(4, stride=2), 32)", "complement(4:2, 32)"},
       {"cute.complement(cute.make_layout((2, 2), stride=(1, 6)))", "complement((2,2):(1,6))"},
       {"cute.coalesce(cute.make_layout((2, (1, 6)), stride=(1, (6, 2))))", "coalesce((2,(1,6)):(1,(6,2)))"},
-      {"cute.coalesce(cute.make_layout((2, (1, 6)), stride=(1, (6, 2))), target_profile=(1, 1))", "coalesce((2,(1,6)):(1,(6,2)), (1,1))"},
+      {"cute.coalesce(cute.make_layout((2, (1, 6)), stride=(1, (6, 2))), target_profile=(1, 1))",
+       "coalesce((2,(1,6)):(1,(6,2)), (1,1))"},
       {"cute.right_inverse(cute.make_layout((4, 8), stride=(8, 1)))", "right_inverse((4,8):(8,1))"},
       {"cute.left_inverse(cute.make_layout((4, 8), stride=(16, 1)))", "left_inverse((4,8):(16,1))"},
-      {"cute.logical_divide(cute.make_layout((8, 8)), (2, None))", "logical_divide(make_layout(make_shape(8,8)), make_tile(2,_))"},
+      {"cute.logical_divide(cute.make_layout((8, 8)), (2, None))",
+       "logical_divide(make_layout(make_shape(8,8)), make_tile(2,_))"},
       {"cute.zipped_divide(cute.make_layout((8, 8)), (2, 4))", "zipped_divide((8,8):(1,8), make_tile(2,4))"},
-      {"cute.tiled_divide(cute.make_layout((8, 8)), (cute.make_layout(2, stride=2), 4))", "tiled_divide((8,8):(1,8), make_tile(2:2,4))"},
+      {"cute.tiled_divide(cute.make_layout((8, 8)), (cute.make_layout(2, stride=2), 4))",
+       "tiled_divide((8,8):(1,8), make_tile(2:2,4))"},
       {"cute.flat_divide(cute.make_layout((8, 8)), (2, 4))", "flat_divide((8,8):(1,8), make_tile(2,4))"},
       {"cute.logical_divide(cute.make_layout(24), cute.make_layout(4, stride=2))", "logical_divide(24:1, 4:2)"},
-      {"cute.logical_product(cute.make_layout((2, 2)), cute.make_layout(3, stride=4))", "logical_product((2,2):(1,2), 3:4)"},
-      {"cute.zipped_product(cute.make_layout((2, 2)), (cute.make_layout(3), cute.make_layout(2)))", "zipped_product((2,2):(1,2), make_tile(3:1,2:1))"},
-      {"cute.tiled_product(cute.make_layout((2, 2)), (cute.make_layout(3), cute.make_layout(2)))", "tiled_product((2,2):(1,2), make_tile(3:1,2:1))"},
-      {"cute.flat_product(cute.make_layout((2, 2)), (cute.make_layout(3), cute.make_layout(2)))", "flat_product((2,2):(1,2), make_tile(3:1,2:1))"},
-      {"cute.blocked_product(cute.make_layout((2, 2), stride=(2, 1)), cute.make_layout((3, 4)))", "blocked_product((2,2):(2,1), (3,4):(1,3))"},
-      {"cute.raked_product(cute.make_layout((2, 2), stride=(2, 1)), cute.make_layout((3, 4)))", "raked_product((2,2):(2,1), (3,4):(1,3))"},
-      {"cute.tile_to_shape(cute.make_layout((8, 8), stride=(8, 1)), (32, 16), (1, 0))", "tile_to_shape((8,8):(8,1), make_shape(32,16), make_step(1,0))"},
-      {"cute.tile_to_shape(cute.make_composed_layout(cute.make_swizzle(3, 4, 3), 0, cute.make_layout((8, 64), stride=(64, 1))), (128, 64, 3), "
+      {"cute.logical_product(cute.make_layout((2, 2)), cute.make_layout(3, stride=4))",
+       "logical_product((2,2):(1,2), 3:4)"},
+      {"cute.zipped_product(cute.make_layout((2, 2)), (cute.make_layout(3), cute.make_layout(2)))",
+       "zipped_product((2,2):(1,2), make_tile(3:1,2:1))"},
+      {"cute.tiled_product(cute.make_layout((2, 2)), (cute.make_layout(3), cute.make_layout(2)))",
+       "tiled_product((2,2):(1,2), make_tile(3:1,2:1))"},
+      {"cute.flat_product(cute.make_layout((2, 2)), (cute.make_layout(3), cute.make_layout(2)))",
+       "flat_product((2,2):(1,2), make_tile(3:1,2:1))"},
+      {"cute.blocked_product(cute.make_layout((2, 2), stride=(2, 1)), cute.make_layout((3, 4)))",
+       "blocked_product((2,2):(2,1), (3,4):(1,3))"},
+      {"cute.raked_product(cute.make_layout((2, 2), stride=(2, 1)), cute.make_layout((3, 4)))",
+       "raked_product((2,2):(2,1), (3,4):(1,3))"},
+      {"cute.tile_to_shape(cute.make_layout((8, 8), stride=(8, 1)), (32, 16), (1, 0))",
+       "tile_to_shape((8,8):(8,1), make_shape(32,16), make_step(1,0))"},
+      {"cute.tile_to_shape(cute.make_composed_layout(cute.make_swizzle(3, 4, 3), 0, cute.make_layout((8, 64), "
+       "stride=(64, 1))), (128, 64, 3), "
        "order=(0, 1, 2))",
-       "tile_to_shape(composition(Swizzle<3,4,3>{}, Layout<Shape<_8,_64>,Stride<_64,_1>>{}), make_shape(_128{},_64{},_3{}), make_step(_0{},_1{},_2{}))"},
-      {"cute.make_layout_tv(cute.make_layout((4, 8), stride=(8, 1)), cute.make_layout((2, 2)))", "make_layout_tv((4,8):(8,1), (2,2):(1,2))"},
-      {"cute.recast_layout(32, 16, cute.make_layout((8, 64), stride=(64, 1)))", "recast_layout<half_t,float>((8,64):(64,1))"},
-      {"cute.recast_layout(8, 16, cute.make_layout((8, 64), stride=(64, 1)))", "recast_layout<half_t,uint8_t>((8,64):(64,1))"},
+       "tile_to_shape(composition(Swizzle<3,4,3>{}, Layout<Shape<_8,_64>,Stride<_64,_1>>{}), "
+       "make_shape(_128{},_64{},_3{}), make_step(_0{},_1{},_2{}))"},
+      {"cute.make_layout_tv(cute.make_layout((4, 8), stride=(8, 1)), cute.make_layout((2, 2)))",
+       "make_layout_tv((4,8):(8,1), (2,2):(1,2))"},
+      {"cute.recast_layout(32, 16, cute.make_layout((8, 64), stride=(64, 1)))",
+       "recast_layout<half_t,float>((8,64):(64,1))"},
+      {"cute.recast_layout(8, 16, cute.make_layout((8, 64), stride=(64, 1)))",
+       "recast_layout<half_t,uint8_t>((8,64):(64,1))"},
       {"cute.get(cute.make_layout((4, (2, 3))), mode=[1])", "get<1>((4,(2,3)):(1,(4,8)))"},
       {"cute.get(cute.make_layout((4, (2, 3))), mode=[1, 0])", "get<1,0>((4,(2,3)):(1,(4,8)))"},
       {"cute.size(cute.make_layout((4, (2, 3))))", "size((4,(2,3)):(1,(4,8)))"},
@@ -81,7 +98,8 @@ TEST_CASE("every cute.* layout function equals its C++ spelling") {
       {"cute.slice_(cute.make_layout((4, 8, 3)), (None, 0, None))", "slice(make_coord(_,0,_), (4,8,3):(1,4,32))"},
       {"cute.filter(cute.make_layout((4, 1, 8), stride=(1, 0, 4)))", "filter((4,1,8):(1,0,4))"},
       {"cute.flatten(cute.make_layout(((4, 2), 8)))", "flatten(((4,2),8):((1,4),8))"},
-      {"cute.max_common_vector(cute.make_layout((4, 8)), cute.make_layout((4, 8), stride=(1, 8)))", "max_common_vector((4,8):(1,4), (4,8):(1,8))"},
+      {"cute.max_common_vector(cute.make_layout((4, 8)), cute.make_layout((4, 8), stride=(1, 8)))",
+       "max_common_vector((4,8):(1,4), (4,8):(1,8))"},
       {"cute.ceil_div((7, 9), (2, 4))", "ceil_div(make_shape(7,9), make_shape(2,4))"},
       {"cute.make_layout((4, 8)).shape", "shape((4,8):(1,4))"},
       {"cute.make_fragment_like(cute.make_layout((4, 8), stride=(8, 1)))", "make_fragment_like((4,8):(8,1))"},
@@ -97,10 +115,10 @@ TEST_CASE("every cute.* layout function equals its C++ spelling") {
 }
 
 TEST_CASE("Python's forms mean what Python means") {
-  CHECK(eval("(4)", Syntax::kDsl) == "4");          // parentheses, not a tuple
-  CHECK(eval("(4,)", Syntax::kDsl) == "(4)");       // a one-tuple
-  CHECK(eval("[2, 3]", Syntax::kDsl) == "(2,3)");   // a list is a tuple of the expression language
-  CHECK(eval("-7 // 2", Syntax::kDsl) == "-4");     // floor division
+  CHECK(eval("(4)", Syntax::kDsl) == "4");         // parentheses, not a tuple
+  CHECK(eval("(4,)", Syntax::kDsl) == "(4)");      // a one-tuple
+  CHECK(eval("[2, 3]", Syntax::kDsl) == "(2,3)");  // a list is a tuple of the expression language
+  CHECK(eval("-7 // 2", Syntax::kDsl) == "-4");    // floor division
   CHECK(eval("-7 % 2", Syntax::kDsl) == "1");
   CHECK(eval("(1, 2) + (3,)", Syntax::kDsl) == "(1,2,3)");  // tuple concatenation
   CHECK(eval("(4, 8, 16)[-1]", Syntax::kDsl) == "16");
@@ -114,7 +132,8 @@ TEST_CASE("Python's forms mean what Python means") {
   CHECK(eval("cutlass.Int8", Syntax::kDsl) == "int8_t");
   CHECK(eval("cutlass.Float32", Syntax::kDsl) == "float");
   CHECK(eval("cutlass.cute.make_layout((2, 2))") == "(2,2):(1,2)");  // the full module path
-  CHECK(eval("cute.make_layout(\n  (4, 8),  # shape\n  stride=(1, 4),\n)") == "(4,8):(1,4)");  // comments, trailing comma
+  CHECK(eval("cute.make_layout(\n  (4, 8),  # shape\n  stride=(1, 4),\n)") ==
+        "(4,8):(1,4)");  // comments, trailing comma
 }
 
 TEST_CASE("detection: CuTeDSL names its modules, C++ and printed notation never do") {
@@ -156,16 +175,19 @@ TEST_CASE("CuTeDSL errors: one line, the bad spot, and a hint when another notat
   CHECK(e.find("C++") != std::string::npos);
 
   CHECK(error_of("cute.make_layout((4, 8), stride=(1, 4), stride=(1, 4))").find("given twice") != std::string::npos);
-  CHECK(error_of("cute.make_layout(stride=(1, 4), (4, 8))").find("positional argument follows a keyword") != std::string::npos);
+  CHECK(error_of("cute.make_layout(stride=(1, 4), (4, 8))").find("positional argument follows a keyword") !=
+        std::string::npos);
   CHECK(error_of("cute.make_layout(stride=(1, 4))").find("needs its 'shape' argument") != std::string::npos);
   CHECK(error_of("cute.make_layout((4, 8), (1, 4), (2, 2))").find("at most 2 arguments") != std::string::npos);
   CHECK(error_of("cute.make_layout(\"(4,8)\")").find("strings") != std::string::npos);
   CHECK(error_of("cute.make_layout((4, 8.0))").find("integers") != std::string::npos);
   CHECK(error_of("cute.size(x for x in y)").find("Python that cutevis does not evaluate") != std::string::npos);
   CHECK(error_of("4 / 2", Syntax::kDsl).find("'//'") != std::string::npos);
-  CHECK(error_of("make_layout((4, 8), stride=(1, 4))", Syntax::kDsl).find("write cute.make_layout(...)") != std::string::npos);
+  CHECK(error_of("make_layout((4, 8), stride=(1, 4))", Syntax::kDsl).find("write cute.make_layout(...)") !=
+        std::string::npos);
   CHECK(error_of("cute.nosuch((4, 8))").find("unknown function 'cute.nosuch'") != std::string::npos);
-  CHECK(error_of(std::string(300, '(') + "1" + std::string(300, ')'), Syntax::kDsl).find("nested too deeply") != std::string::npos);
+  CHECK(error_of(std::string(300, '(') + "1" + std::string(300, ')'), Syntax::kDsl).find("nested too deeply") !=
+        std::string::npos);
 }
 
 TEST_CASE("a CuTeDSL spelling in a C++ expression suggests the DSL form") {
@@ -213,7 +235,8 @@ TEST_CASE("scan_python finds assignments at any indentation, with their scope an
       "|TILE_M=128",
       "HopperGemm|self.tile_shape=tile_shape",
       "HopperGemm|self.a_dtype=cutlass.Float16",
-      "HopperGemm::__call__|sA_layout=cute.make_layout(\n            (TILE_M, 64),   # rows, cols\n            stride=(64, 1),\n        )",
+      "HopperGemm::__call__|sA_layout=cute.make_layout(\n            (TILE_M, 64),   # rows, cols\n            "
+      "stride=(64, 1),\n        )",
       "HopperGemm::__call__|tiled=cute.make_tiled_mma(op, (2, 2, 1))",
       "HopperGemm::__call__|n=4",
       "HopperGemm::__call__|f=lambda k=1: k",
@@ -243,14 +266,47 @@ TEST_CASE("scan_python survives junk") {
   std::string deep(100000, '(');
   CHECK(scan_python("x = " + deep, "d.py").size() == 1);  // unbalanced: the rest of the file is its value
   std::string big;
-  for (int i = 0; i < 20000; ++i) big += "    v" + std::to_string(i) + " = cute.make_layout((" + std::to_string(i + 1) + ", 2))\n";
+  for (int i = 0; i < 20000; ++i)
+    big += "    v" + std::to_string(i) + " = cute.make_layout((" + std::to_string(i + 1) + ", 2))\n";
   CHECK(scan_python(big, "big.py").size() == 20000);
 }
 
 TEST_CASE("CuTeDSL front end: random text gives a value or an Error, never a crash") {
-  const std::vector<std::string> pieces = {"cute.", "make_layout", "logical_divide", "size", "(", ")", "[", "]", ",", "=", "stride", "mode",
-                                           "None", "True", "4", "8", "-", "*", "//", "%", "+", ".", "shape", " ", "cutlass.Float16",
-                                           "cute.make_swizzle(3,4,3)", "0", "#", "\n", ":", "<", "{}", "\"", "lambda", "self.x"};
+  const std::vector<std::string> pieces = {"cute.",
+                                           "make_layout",
+                                           "logical_divide",
+                                           "size",
+                                           "(",
+                                           ")",
+                                           "[",
+                                           "]",
+                                           ",",
+                                           "=",
+                                           "stride",
+                                           "mode",
+                                           "None",
+                                           "True",
+                                           "4",
+                                           "8",
+                                           "-",
+                                           "*",
+                                           "//",
+                                           "%",
+                                           "+",
+                                           ".",
+                                           "shape",
+                                           " ",
+                                           "cutlass.Float16",
+                                           "cute.make_swizzle(3,4,3)",
+                                           "0",
+                                           "#",
+                                           "\n",
+                                           ":",
+                                           "<",
+                                           "{}",
+                                           "\"",
+                                           "lambda",
+                                           "self.x"};
   uint64_t state = 14;
   auto next = [&] {
     state = state * 6364136223846793005ull + 1442695040888963407ull;

@@ -70,7 +70,8 @@ TEST_CASE("dynamic integers: every dynamic_oracle.jsonl case prints and evaluate
       Value got = eval_as(expr, Literals::kDynamic);  // CuTe's print: a bare int is a run-time int
       Value expected = eval_as(want, Literals::kDynamic);
       bool ok = got.to_cute_string() == want && values_of(got) == values_of(expected);
-      if (ok && writes_static_integer(parse_expression(expr))) {  // the default rule reads a print with `_N` the same way
+      if (ok &&
+          writes_static_integer(parse_expression(expr))) {  // the default rule reads a print with `_N` the same way
         Value again = eval_as(expr, Literals::kAuto);
         ok = again.to_cute_string() == want;
       }

@@ -100,7 +100,8 @@ TEST_CASE("integer overflow is an error, never a wrap") {
   check_error("cosize((4294967296,4294967296):(4294967296,4294967296))", "cosize", "integer overflow");
   check_error("crd2idx(4611686018427387904, 8, 4)", "crd2idx", "integer overflow");
   check_error("composition(9223372036854775807:9223372036854775807, 4:2)", "composition", "integer overflow");
-  check_error("logical_product((65536,65536):(1,65536), (65536,65536):(1,65536))", "logical_product", "integer overflow");
+  check_error("logical_product((65536,65536):(1,65536), (65536,65536):(1,65536))", "logical_product",
+              "integer overflow");
   check_error("_-9223372036854775808", "9", "integer too large");
   // the largest values still work
   CHECK(evaluate_expression("9223372036854775807").as_int() == INT64_MAX);
@@ -135,7 +136,10 @@ TEST_CASE("absurd nesting depth is an error, not a stack overflow") {
 
 TEST_CASE("non-ASCII characters and stray bytes") {
   check_error("4:1 \xc3\x97 2", "\xc3", "non-ASCII");
-  check_error("(4,2):(1,\xe2\x80\x8b" "2)", "\xe2", "non-ASCII");
+  check_error(
+      "(4,2):(1,\xe2\x80\x8b"
+      "2)",
+      "\xe2", "non-ASCII");
   check_error("4:1 ; 2", ";", "unexpected character ';'");
   check_error("4:1 # comment", "#", "unexpected character '#'");
   check_error(std::string("4:1\0", 4) + "x", std::string("\0", 1), "unexpected character");

@@ -26,9 +26,16 @@ class ExprGen {
       case 3: return pick({"4", "_8", "-2", "0", "1@0", "2@1@0", "9223372036854775807", "_", "4294967296"});
       case 4: return call(depth);
       case 5: return call(depth);
-      case 6: return "S<" + std::to_string(uniform(0, 3)) + "," + std::to_string(uniform(0, 4)) + "," + std::to_string(uniform(-4, 4)) + "> o " + pick({"0", "3", "smem_ptr[16b](unset)"}) + " o " + layout(depth - 1);
+      case 6:
+        return "S<" + std::to_string(uniform(0, 3)) + "," + std::to_string(uniform(0, 4)) + "," +
+               std::to_string(uniform(-4, 4)) + "> o " + pick({"0", "3", "smem_ptr[16b](unset)"}) + " o " +
+               layout(depth - 1);
       case 7: return "Layout<" + cpp_tuple(depth) + ", " + cpp_tuple(depth) + ">{}";
-      case 8: return std::string("upcast<") + pick({"16", "32", "8", "64", "4"}) + ">(ComposedLayout<Swizzle<" + pick({"3,4,3", "1,4,3", "0,4,3"}) + ">, smem_ptr_flag_bits<1>, " + pick({"Layout<Shape<_8,_1024>,Stride<_1024,_1>>", "Layout<Shape<_256,_8>,Stride<_1,_256>>"}) + ">{})";  // a GMMA atom, as lib spells it
+      case 8:
+        return std::string("upcast<") + pick({"16", "32", "8", "64", "4"}) + ">(ComposedLayout<Swizzle<" +
+               pick({"3,4,3", "1,4,3", "0,4,3"}) + ">, smem_ptr_flag_bits<1>, " +
+               pick({"Layout<Shape<_8,_1024>,Stride<_1024,_1>>", "Layout<Shape<_256,_8>,Stride<_1,_256>>"}) +
+               ">{})";  // a GMMA atom, as lib spells it
       default: return call(depth);
     }
   }
@@ -39,7 +46,10 @@ class ExprGen {
       size_t at = static_cast<size_t>(uniform(0, static_cast<int>(s.size()) - 1));
       switch (uniform(0, 4)) {
         case 0: s.erase(at, static_cast<size_t>(uniform(1, 4))); break;
-        case 1: s.insert(at, pick({"(", ")", ",", ":", "<", ">", "{}", "@", "-", "_", " o ", "\n", "\xff", "\x00", "99999999999999999999", "0"})); break;
+        case 1:
+          s.insert(at, pick({"(", ")", ",", ":", "<", ">", "{}", "@", "-", "_", " o ", "\n", "\xff", "\x00",
+                             "99999999999999999999", "0"}));
+          break;
         case 2: s[at] = static_cast<char>(uniform(0, 255)); break;
         case 3: s.insert(at, s.substr(at, static_cast<size_t>(uniform(1, 12)))); break;
         default: s = s.substr(0, at); break;
@@ -50,7 +60,9 @@ class ExprGen {
 
  private:
   int uniform(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
-  std::string pick(std::initializer_list<const char*> xs) { return *(xs.begin() + uniform(0, static_cast<int>(xs.size()) - 1)); }
+  std::string pick(std::initializer_list<const char*> xs) {
+    return *(xs.begin() + uniform(0, static_cast<int>(xs.size()) - 1));
+  }
 
   std::string int_tuple(int depth) {
     if (depth <= 0 || uniform(0, 2) == 0) return pick({"1", "2", "3", "4", "8", "16", "0", "-1", "6"});
@@ -71,13 +83,49 @@ class ExprGen {
     return s + ")";
   }
   std::string call(int depth) {
-    std::string f = pick({"composition", "complement", "right_inverse", "left_inverse", "coalesce", "filter", "logical_divide",
-                          "zipped_divide", "tiled_divide", "flat_divide", "logical_product", "blocked_product", "raked_product",
-                          "tile_to_shape", "make_layout_tv", "max_common_vector", "max_common_layout", "size", "cosize", "shape",
-                          "get<1>", "select<1,0>", "group<0,2>", "take<0,1>", "upcast<2>", "downcast<4>", "crd2idx", "idx2crd",
-                          "make_layout", "make_ordered_layout", "make_layout_like", "make_fragment_like", "make_identity_layout",
-                          "nullspace", "flatten", "append<3>", "recast_layout<half_t,uint8_t>", "coshape", "zip", "ceil_div",
-                          "shape_div", "slice", "dice"});
+    std::string f = pick({"composition",
+                          "complement",
+                          "right_inverse",
+                          "left_inverse",
+                          "coalesce",
+                          "filter",
+                          "logical_divide",
+                          "zipped_divide",
+                          "tiled_divide",
+                          "flat_divide",
+                          "logical_product",
+                          "blocked_product",
+                          "raked_product",
+                          "tile_to_shape",
+                          "make_layout_tv",
+                          "max_common_vector",
+                          "max_common_layout",
+                          "size",
+                          "cosize",
+                          "shape",
+                          "get<1>",
+                          "select<1,0>",
+                          "group<0,2>",
+                          "take<0,1>",
+                          "upcast<2>",
+                          "downcast<4>",
+                          "crd2idx",
+                          "idx2crd",
+                          "make_layout",
+                          "make_ordered_layout",
+                          "make_layout_like",
+                          "make_fragment_like",
+                          "make_identity_layout",
+                          "nullspace",
+                          "flatten",
+                          "append<3>",
+                          "recast_layout<half_t,uint8_t>",
+                          "coshape",
+                          "zip",
+                          "ceil_div",
+                          "shape_div",
+                          "slice",
+                          "dice"});
     std::string s = f + "(";
     for (int i = 0, n = uniform(1, 3); i < n; ++i) s += (i ? ", " : "") + expr(depth - 1);
     return s + ")";

@@ -39,7 +39,9 @@ bool has_dynamic_int(const json& row) {
     for (size_t i = 0; i < s.size(); ++i) {
       if (s.compare(i, 3, "Sw<") == 0) i = s.find('>', i);
       if (i == std::string::npos) break;
-      if (std::isdigit(static_cast<unsigned char>(s[i])) && (i == 0 || (s[i - 1] != '_' && !std::isdigit(static_cast<unsigned char>(s[i - 1])) && s[i - 1] != '-' && s[i - 1] != '@')))
+      if (std::isdigit(static_cast<unsigned char>(s[i])) &&
+          (i == 0 || (s[i - 1] != '_' && !std::isdigit(static_cast<unsigned char>(s[i - 1])) && s[i - 1] != '-' &&
+                      s[i - 1] != '@')))
         return true;
     }
   }
@@ -94,7 +96,8 @@ Outcome check_row(const json& row) {
   if (!has_dynamic_int(row)) {  // all static: typed without underscores it reads static and prints as before
     try {
       Value s = evaluate_as(expression_for(row, "args_nous"), Literals::kAuto);
-      std::string want = row.contains("result_nous") ? row["result_nous"].get<std::string>() : expect;  // swizzles have one form
+      std::string want =
+          row.contains("result_nous") ? row["result_nous"].get<std::string>() : expect;  // swizzles have one form
       if (s.to_string() != want) fail(out, "typed without underscores, prints " + s.to_string());
       if (s.has_dynamic()) fail(out, "typed without underscores, holds a dynamic int: " + s.to_cute_string());
     } catch (const Error& e) {
@@ -124,10 +127,13 @@ TEST_CASE("golden: every algebra.jsonl case matches CuTe, as a string and as a f
     }
     if (o.ok) ++pass;
     if (has_dynamic_int(row)) ++dynamic;
-    if (!o.ok) failures << row["id"].get<std::string>() << ": " << expression_for(row) << " -> expected " << row["result"].get<std::string>() << "; " << o.why << "\n";
+    if (!o.ok)
+      failures << row["id"].get<std::string>() << ": " << expression_for(row) << " -> expected "
+               << row["result"].get<std::string>() << "; " << o.why << "\n";
   }
   MESSAGE("algebra.jsonl: " << pass << "/" << rows.size() - atom_rows << " print exactly as CuTe (" << dynamic
-                             << " with dynamic ints in CuTe's input; " << atom_rows << " GMMA atom rows are atoms' tests)");
+                            << " with dynamic ints in CuTe's input; " << atom_rows
+                            << " GMMA atom rows are atoms' tests)");
   CHECK(dynamic > 30);  // the dynamic cases are really exercised
   CHECK_MESSAGE(pass + atom_rows == rows.size(), failures.str());
 }

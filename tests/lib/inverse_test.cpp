@@ -19,9 +19,9 @@ TEST_CASE("complement: CuTe's answers") {
   CHECK(eval("complement(6:4, 24)") == "4:1");
   CHECK(eval("complement((4,6):(1,4), 24)") == "1:0");
   CHECK(eval("complement((2,2):(1,6), 24)") == "(3,2):(2,12)");
-  CHECK(eval("complement(4:2)") == "2:1");            // cotarget cosize(4:2) == 7
-  CHECK(eval("complement((2,4):(8,1))") == "2:4");    // the hole [4,8) below cosize 12
-  CHECK(eval("complement(4:0, 8)") == "8:1");         // stride 0: the whole cotarget
+  CHECK(eval("complement(4:2)") == "2:1");          // cotarget cosize(4:2) == 7
+  CHECK(eval("complement((2,4):(8,1))") == "2:4");  // the hole [4,8) below cosize 12
+  CHECK(eval("complement(4:0, 8)") == "8:1");       // stride 0: the whole cotarget
   CHECK(eval("complement(4:2, (4,8))") == "(2,4):(1,8)");
 }
 
@@ -89,7 +89,8 @@ TEST_CASE("left_inverse of a negative stride: CuTe's negative size (regression: 
   CHECK(size(evaluate_expression("left_inverse(4:-1)").to_layout()) == -4);
   Layout l = evaluate_expression("left_inverse(((5,2),(3)):((6,-1),(2)))").to_layout();
   CHECK(to_string(l) == "(-1,-2,3,5):(0,5,10,1)");  // CuTe's text; size +30
-  std::vector<int64_t> cute = {0, -5, 10, 5, 20, 15, 1, -4, 11, 6, 21, 16, 2, -3, 12, 7, 22, 17, 3, -2, 13, 8, 23, 18, 4, -1, 14, 9, 24, 19};
+  std::vector<int64_t> cute = {0, -5, 10, 5, 20, 15, 1, -4, 11, 6, 21, 16, 2, -3, 12,
+                               7, 22, 17, 3, -2, 13, 8, 23, 18, 4, -1, 14, 9, 24, 19};
   CHECK(layout_values(l) == cute);  // real CuTe's L(i) for i in [0,30)
   for (int64_t i = 0; i < size(l); ++i) CHECK(layout_values(l)[static_cast<size_t>(i)] == l(i));
 }
@@ -106,7 +107,8 @@ TEST_CASE("property: L(right_inverse(L)(i)) == i for i < size(right_inverse(L))"
     if (size(r) > 1) ++nontrivial;
     // a bijection onto [0, size): the right inverse covers everything
     std::set<int64_t> im = test::image(l);
-    if (static_cast<int64_t>(im.size()) == size(l) && *im.begin() == 0 && *im.rbegin() == size(l) - 1) CHECK(size(r) == size(l));
+    if (static_cast<int64_t>(im.size()) == size(l) && *im.begin() == 0 && *im.rbegin() == size(l) - 1)
+      CHECK(size(r) == size(l));
   }
   CHECK(nontrivial > 400);
 }

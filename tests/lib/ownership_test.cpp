@@ -14,7 +14,8 @@ std::vector<std::vector<Owner>> naive_owners(const Layout& tv, int64_t cells) {
   std::vector<std::vector<Owner>> out(static_cast<size_t>(cells));
   const int64_t T = size(tv.shape[0]), V = size(tv.shape[1]);
   for (int64_t t = 0; t < T; ++t)
-    for (int64_t v = 0; v < V; ++v) out[static_cast<size_t>(tv(t + T * v))].push_back(Owner{static_cast<int32_t>(t), static_cast<int32_t>(v)});
+    for (int64_t v = 0; v < V; ++v)
+      out[static_cast<size_t>(tv(t + T * v))].push_back(Owner{static_cast<int32_t>(t), static_cast<int32_t>(v)});
   return out;
 }
 
@@ -44,9 +45,9 @@ TEST_CASE("ownership: a cell owned by different threads at different values list
 }
 
 TEST_CASE("ownership: owners in the order of the definition for broadcast and mixed layouts") {
-  check_against_definition("(128,(64,16)):(0,(1,64))", 64, 16);             // GMMA SS operand, 128 owners per cell
+  check_against_definition("(128,(64,16)):(0,(1,64))", 64, 16);  // GMMA SS operand, 128 owners per cell
   check_against_definition("((4,8,4),(2,2,8)):((128,1,16),(64,8,512))", 64, 64);  // GMMA C, one owner
-  check_against_definition("((4,2),(2,3)):((1,2),(0,4))", 8, 3);          // value broadcast
-  check_against_definition("((2,3),(3,2)):((1,3),(2,0))", 12, 1);         // overlapping threads and values
-  check_against_definition("((4,4,2),(4,(1,1))):((8,0,4),(1,(0,0)))", 8, 4);  // SM70 lanes aliasing
+  check_against_definition("((4,2),(2,3)):((1,2),(0,4))", 8, 3);                  // value broadcast
+  check_against_definition("((2,3),(3,2)):((1,3),(2,0))", 12, 1);                 // overlapping threads and values
+  check_against_definition("((4,4,2),(4,(1,1))):((8,0,4),(1,(0,0)))", 8, 4);      // SM70 lanes aliasing
 }

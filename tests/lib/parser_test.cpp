@@ -38,7 +38,8 @@ TEST_CASE("both dialects build the same layouts") {
       {"Sw<3,4,3> o _0 o (_8,_64):(_64,_1)", "Sw<3,4,3> o 0 o (8,64):(64,1)"},
       {"composition(Swizzle<3,4,3>{}, Layout<Shape<_8,_64>,Stride<_64,_1>>{})", "Sw<3,4,3> o 0 o (8,64):(64,1)"},
       {"Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)", "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)"},
-      {"make_composed_layout(Swizzle<2,4,3>{}, smem_ptr[32b](unset), (8,16):(16,1))", "Sw<2,4,3> o smem_ptr[32b](unset) o (8,16):(16,1)"},
+      {"make_composed_layout(Swizzle<2,4,3>{}, smem_ptr[32b](unset), (8,16):(16,1))",
+       "Sw<2,4,3> o smem_ptr[32b](unset) o (8,16):(16,1)"},
       {"cute::composition(cute::Layout<cute::_8, cute::_2>{}, Int<4>{})", "4:2"},
       {"size(Shape<_4,Shape<_2,_3>>{})", "24"},
       {"size<1>(make_shape(4, make_shape(2, 3)))", "6"},
@@ -67,8 +68,9 @@ TEST_CASE("printed notation and underscores round-trip through the parser") {
     }
   }
   // composed layouts print in a form the parser reads back
-  for (const char* text : {"Sw<2,4,3> o 3 o (4,8):(8,1)", "(4,2):(2,1) o 1 o 8:1", "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)",
-                           "Sw<1,4,3> o 0 o Sw<2,3,3> o 0 o 64:1"}) {
+  for (const char* text :
+       {"Sw<2,4,3> o 3 o (4,8):(8,1)", "(4,2):(2,1) o 1 o 8:1", "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)",
+        "Sw<1,4,3> o 0 o Sw<2,3,3> o 0 o 64:1"}) {
     CAPTURE(std::string(text));
     CHECK(eval(text) == text);
     CHECK(eval(to_string(evaluate_expression(text).any_layout(), true)) == text);
@@ -101,10 +103,13 @@ TEST_CASE("the value kinds of the language") {
 
 TEST_CASE("a registry can be extended by other modules, and suggests names") {
   Registry r = default_registry();
-  r.add("twice", [](Evaluator& ev, const Node& n) {
-    ev.expect_args(n, 1, 1);
-    return Value::integer(2 * ev.eval_args(n)[0].as_int());
-  }, "twice(n)");
+  r.add(
+      "twice",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 1, 1);
+        return Value::integer(2 * ev.eval_args(n)[0].as_int());
+      },
+      "twice(n)");
   CHECK(evaluate_expression("twice(size(4:1))", r).as_int() == 8);
   CHECK_THROWS_AS(evaluate_expression("twice(4:1)"), Error);  // not in the default registry
   r.add_resolver([](Evaluator&, const Node& n, Value& out) {

@@ -93,7 +93,8 @@ TEST_CASE("property: blocked and raked products: rank max(rank A, rank B), size 
     CHECK(rank(raked) == r);
     CHECK(size(blocked) == size(a) * size(b));
     CHECK(test::image(blocked) == test::image(raked));
-    if (test::exactly_admissible(complement(pa, IntTuple(size(pa) * cosize(pb))), pb)) CHECK(test::is_injective(blocked));
+    if (test::exactly_admissible(complement(pa, IntTuple(size(pa) * cosize(pb))), pb))
+      CHECK(test::is_injective(blocked));
     // blocked: mode m is (A_m, B_m) — the first coordinate runs inside one block;
     // raked: mode m is (B_m, A_m) — the block's elements are spread across the tiles
     for (size_t m = 0; m < r; ++m) {

@@ -61,7 +61,8 @@ class LayoutGen {
   // Arbitrary small strides (may be non-injective, negative or zero).
   IntTuple random_stride(const IntTuple& s) {
     std::vector<IntTuple> strides;
-    for (size_t i = 0; i < flatten_leaves(s).size(); ++i) strides.emplace_back(pick({0, 1, 1, 2, 3, 4, 8, 16, 32, -1, -2}));
+    for (size_t i = 0; i < flatten_leaves(s).size(); ++i)
+      strides.emplace_back(pick({0, 1, 1, 2, 3, 4, 8, 16, 32, -1, -2}));
     return rebuild(strides, s);
   }
 

@@ -14,7 +14,9 @@ Value eval(const std::string& text, Literals literals = Literals::kAuto) {
   std::vector<Warning> w;
   return evaluate_expression(text, w, literals);
 }
-std::string cute(const std::string& text, Literals literals = Literals::kAuto) { return eval(text, literals).to_cute_string(); }
+std::string cute(const std::string& text, Literals literals = Literals::kAuto) {
+  return eval(text, literals).to_cute_string();
+}
 
 // Some leaves of t made dynamic, chosen by the generator.  A dynamic 1 stays static in
 // shapes: CuTe cannot drop a mode of dynamic size 1, and left_inverse then sorts it
@@ -43,7 +45,7 @@ TEST_CASE("literals: the default rule keeps hand-typed notation static and paste
   CHECK(cute("cute::_4") == "_4");
   CHECK(cute("(_-1,3)") == "(_-1,3)");
   CHECK(cute("Shape<_4,_8>{}") == "(_4,_8)");
-  CHECK(cute("size((_4,8):(_1,_4))") == "32");   // CuTe's size of a dynamic shape is dynamic
+  CHECK(cute("size((_4,8):(_1,_4))") == "32");  // CuTe's size of a dynamic shape is dynamic
   CHECK(cute("size((_4,_8):(_1,_4))") == "_32");
   CHECK(cute("cosize((6,_4):(_1,_8))") == "30");
   CHECK(eval("recast_layout<int, half_t>(4:1)").to_string() == "8:1");  // `int` alone is still the type
@@ -70,10 +72,11 @@ TEST_CASE("printing: CuTe's print marks static ints, our notation never does") {
 }
 
 TEST_CASE("dynamic path: CuTe's special cases") {
-  CHECK(cute("complement(_4:_1, 4)", Literals::kDynamic) == "1:_4");            // keeps the trailing dynamic 1
+  CHECK(cute("complement(_4:_1, 4)", Literals::kDynamic) == "1:_4");  // keeps the trailing dynamic 1
   CHECK(cute("right_inverse((_4,2):(_1,_16))", Literals::kDynamic) == "_4:_1");
   CHECK(cute("right_inverse((4,_2):(_2,_1))", Literals::kDynamic) == "(_2,4):(4,_1)");
-  CHECK_THROWS_WITH_AS(cute("left_inverse((4,8):(8,_1))", Literals::kDynamic), doctest::Contains("static strides"), Error);
+  CHECK_THROWS_WITH_AS(cute("left_inverse((4,8):(8,_1))", Literals::kDynamic), doctest::Contains("static strides"),
+                       Error);
   CHECK_THROWS_WITH_AS(cute("complement((4,_2):(2,_1), 64)", Literals::kDynamic), doctest::Contains("rank-1"), Error);
   CHECK(cute("shape_div(12, _8)", Literals::kDynamic) == "2");  // no divisibility check on a dynamic int
   CHECK_THROWS_WITH_AS(cute("shape_div(_12, _8)"), doctest::Contains("divisibility"), Error);
@@ -130,7 +133,8 @@ TEST_CASE("property: with some integers dynamic, results are still the right fun
     INFO(to_string(a, true));
     CHECK(layout_values(coalesce(a)) == layout_values(a0));  // coalesce keeps L(i)
     CHECK(size(coalesce(a)) == size(a0));
-    CHECK(layout_values(coalesce(a0)) == layout_values(coalesce(make_layout(make_static(a.shape), make_static(a.stride)))));
+    CHECK(layout_values(coalesce(a0)) ==
+          layout_values(coalesce(make_layout(make_static(a.shape), make_static(a.stride)))));
     Layout inj0 = gen.injective(2, 128);
     Layout inj(some_dynamic(inj0.shape, gen, true), inj0.stride);  // dynamic shapes, static strides
     INFO(to_string(inj, true));

@@ -63,10 +63,12 @@ TEST_CASE("composed layouts: printing, evaluation A(O + B(i)), and CuTe's simpli
 }
 
 TEST_CASE("the algebra passes through a composed layout to B (CuTe's answers)") {
-  CHECK(eval("logical_divide(S<3,4,3> o 0 o (8,64):(64,1), (4,8))") == "Sw<3,4,3> o 0 o ((4,2),(8,8)):((64,256),(1,8))");
+  CHECK(eval("logical_divide(S<3,4,3> o 0 o (8,64):(64,1), (4,8))") ==
+        "Sw<3,4,3> o 0 o ((4,2),(8,8)):((64,256),(1,8))");
   CHECK(eval("get<1>(S<3,4,3> o 0 o (8,64):(64,1))") == "Sw<3,4,3> o 0 o 64:1");
   CHECK(eval("coalesce(S<2,4,3> o 0 o (8,(4,8)):(32,(1,4)))") == "Sw<2,4,3> o 0 o (8,32):(32,1)");
-  CHECK(eval("tile_to_shape(S<3,4,3> o 0 o (8,64):(64,1), (16,128))") == "Sw<3,4,3> o 0 o ((8,2),(64,2)):((64,512),(1,1024))");
+  CHECK(eval("tile_to_shape(S<3,4,3> o 0 o (8,64):(64,1), (16,128))") ==
+        "Sw<3,4,3> o 0 o ((8,2),(64,2)):((64,512),(1,1024))");
   CHECK(eval("right_inverse(S<3,4,3> o 0 o 1024:1)") == "Sw<3,4,3> o 0 o 1024:1");  // a swizzle is its own inverse
   // CuTe rejects this one too: the swizzle seen through (64,8):(8,1) is no Swizzle<B,M,S>
   CHECK_THROWS_AS(eval("right_inverse(S<3,4,3> o 0 o (8,64):(64,1))"), Error);
@@ -115,7 +117,8 @@ TEST_CASE("upcast, downcast, recast_layout: CuTe's answers") {
 }
 
 TEST_CASE("downcast requires a stride-1 mode, as CuTe's static_assert(has_int1<Stride>) (regression)") {
-  CHECK_THROWS_WITH_AS(eval("downcast<4>(((4,2,4),4,(3)):((4,24576,512),32,(8192)))"), doctest::Contains("stride-1"), Error);
+  CHECK_THROWS_WITH_AS(eval("downcast<4>(((4,2,4),4,(3)):((4,24576,512),32,(8192)))"), doctest::Contains("stride-1"),
+                       Error);
   CHECK_THROWS_AS(eval("downcast<2>(4:-1)"), Error);  // _-1 is not _1
   CHECK_THROWS_AS(eval("recast_layout<half_t, uint8_t>((8,8):(16,2))"), Error);
   CHECK(eval("downcast<4>(((4,2),4):((1,8),64))") == "((16,2),4):((1,32),256)");

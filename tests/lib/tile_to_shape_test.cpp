@@ -33,7 +33,8 @@ TEST_CASE("property: tile_to_shape(block, target[, order]) tiles the block over 
     size_t r = static_cast<size_t>(gen.uniform(1, 3));
     std::vector<IntTuple> bs;
     size_t block_rank = static_cast<size_t>(gen.uniform(1, static_cast<int64_t>(r)));
-    for (size_t i = 0; i < block_rank; ++i) bs.push_back(gen.chance(0.3) ? gen.shape(1, 2, 8) : IntTuple(gen.pick({1, 2, 4, 8})));
+    for (size_t i = 0; i < block_rank; ++i)
+      bs.push_back(gen.chance(0.3) ? gen.shape(1, 2, 8) : IntTuple(gen.pick({1, 2, 4, 8})));
     IntTuple block_shape = IntTuple::tuple(bs);
     Layout block(block_shape, gen.permuted_stride(block_shape, gen.chance(0.3)));
     std::vector<IntTuple> trg;
@@ -74,7 +75,8 @@ TEST_CASE("property: tile_to_shape(block, target[, order]) tiles the block over 
     // repetitions fall inside the block's holes (as real CuTe does for ((2)):((4)) over (2,3,2))
     std::vector<IntTuple> rep_shape;
     for (size_t i = 0; i < r; ++i) rep_shape.emplace_back(reps[i]);
-    Layout tiles = ordered ? make_ordered_layout(IntTuple::tuple(rep_shape), order) : make_layout(IntTuple::tuple(rep_shape));
+    Layout tiles =
+        ordered ? make_ordered_layout(IntTuple::tuple(rep_shape), order) : make_layout(IntTuple::tuple(rep_shape));
     Layout holes = complement(padded, IntTuple(size(padded) * cosize(tiles)));
     if (test::is_injective(block) && test::exactly_admissible(holes, tiles)) CHECK(test::is_injective(t));
     std::vector<int64_t> tv = layout_values(t);
@@ -95,7 +97,7 @@ TEST_CASE("property: tile_to_shape(block, target[, order]) tiles the block over 
 }
 
 TEST_CASE("make_layout_like and make_fragment_like: CuTe's answers") {
-  CHECK(eval("make_layout_like((2,2,2,2):(0,2,4,1))") == "(2,2,2,2):(0,2,4,1)");  // CuTe's doc example
+  CHECK(eval("make_layout_like((2,2,2,2):(0,2,4,1))") == "(2,2,2,2):(0,2,4,1)");   // CuTe's doc example
   CHECK(eval("make_layout_like((2,3,4,5):(0,42,1,0))") == "(2,3,4,5):(0,4,1,0)");  // the other doc example, static
   CHECK(eval("make_layout_like((4,8):(8,1))") == "(4,8):(8,1)");
   CHECK(eval("make_layout_like((4,8):(64,2))") == "(4,8):(8,1)");

@@ -17,7 +17,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-Layout layout_of(const json& row, const char* field) { return evaluate_expression(row[field].get<std::string>()).to_layout(); }
+Layout layout_of(const json& row, const char* field) {
+  return evaluate_expression(row[field].get<std::string>()).to_layout();
+}
 
 // The picture base names of the reference: the atom name with '<' and ',' as '_', '>' dropped.
 std::string file_name_of(const std::string& name) {
@@ -62,7 +64,8 @@ std::string first_difference(const std::string& got, const std::string& want) {
     }
     if (got[i] == '\n') ++line, start = i + 1;
   }
-  return got.size() == want.size() ? "" : "lengths " + std::to_string(got.size()) + " vs " + std::to_string(want.size());
+  return got.size() == want.size() ? ""
+                                   : "lengths " + std::to_string(got.size()) + " vs " + std::to_string(want.size());
 }
 
 struct Case {

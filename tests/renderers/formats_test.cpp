@@ -16,13 +16,13 @@
 #include <set>
 
 #include "lib/expr.hpp"
-#include "renderers/render.hpp"
 #include "renderers/palette.hpp"
+#include "renderers/render.hpp"
 #include "renderers/views.hpp"
-#include "tests/support/reference.hpp"
-#include "tests/support/png.hpp"
-#include "tests/support/skip.hpp"
 #include "tests/support/banks.hpp"
+#include "tests/support/png.hpp"
+#include "tests/support/reference.hpp"
+#include "tests/support/skip.hpp"
 
 using namespace cutevis;
 using nlohmann::json;
@@ -67,7 +67,8 @@ struct TempDir {
   fs::path path;
   TempDir() {
     static int counter = 0;
-    path = fs::temp_directory_path() / ("cutevis_renderers_" + std::to_string(getpid()) + "_" + std::to_string(counter++));
+    path =
+        fs::temp_directory_path() / ("cutevis_renderers_" + std::to_string(getpid()) + "_" + std::to_string(counter++));
     fs::create_directories(path);
   }
   ~TempDir() {
@@ -104,14 +105,14 @@ size_t count(const std::string& text, const std::string& what) {
   return n;
 }
 
-
 }  // namespace
 
 TEST_CASE("SVG: valid and self-contained with a tooltip on every cell and renders with rsvg-convert") {
   std::vector<std::pair<std::string, Scene>> scenes;
   scenes.emplace_back("atom", atom_scene("SM80_16x8x16_F32F16F16F32_TN", {.title = "SM80 & <friends>"}));
   scenes.emplace_back("highlight", atom_scene("SM70_8x8x4_F32F16F16F32_NT", {.threads = ThreadSet::parse("0,17")}));
-  scenes.emplace_back("swizzle", layout_scene(any("S<3,4,3> o 0 o (8,64):(64,1)"), {.color_by = ColorBy::kBank, .banks = test::analysis_banks}));
+  scenes.emplace_back("swizzle", layout_scene(any("S<3,4,3> o 0 o (8,64):(64,1)"),
+                                              {.color_by = ColorBy::kBank, .banks = test::analysis_banks}));
   scenes.emplace_back("rank3", layout_scene(any("((2,4),(2,2),3):((1,16),(2,4),64)")));
   const Layout tv = plain("(32,4):(4,1)");
   scenes.emplace_back("copy", copy_scene(CopyPicture{tv, tv, 16, 8, 32}));
@@ -127,7 +128,8 @@ TEST_CASE("SVG: valid and self-contained with a tooltip on every cell and render
     CHECK(svg.find("viewBox=\"0 0 ") != std::string::npos);
     CHECK(count(svg, "<rect x=") == static_cast<size_t>(scene.cell_count()));
     CHECK(count(svg, "</title></rect>") == static_cast<size_t>(scene.cell_count()));
-    for (const char* external : {"<script", "href", "@import", "url(", "@font-face"}) CHECK(svg.find(external) == std::string::npos);
+    for (const char* external : {"<script", "href", "@import", "url(", "@font-face"})
+      CHECK(svg.find(external) == std::string::npos);
     const std::string file = dir.write(name + ".svg", svg);
     if (!xmllint.empty()) {
       const Run r = run("'" + xmllint + "' --noout '" + file + "'");
@@ -169,8 +171,9 @@ TEST_CASE("SVG style cute: CuTe's look for what CuTe cannot draw as valid XML") 
   // (4,8):(1,4): 8 index labels across, 4 down, at 20 per cell after one cell of labels
   const std::string svg = render(scenes[0].second, Format::kSvg, {.style = Style::kCute});
   CHECK(svg.find("viewBox=\"0 0 180 100\"") != std::string::npos);
-  CHECK(svg.find("<rect x=\"40\" y=\"40\" width=\"20\" height=\"20\" fill=\"rgb(130,130,130)\" stroke=\"black\"/>\n"
-                 "<text x=\"50\" y=\"50\" text-anchor=\"middle\" alignment-baseline=\"central\" font-size=\"8\">5</text>") !=
+  CHECK(svg.find(
+            "<rect x=\"40\" y=\"40\" width=\"20\" height=\"20\" fill=\"rgb(130,130,130)\" stroke=\"black\"/>\n"
+            "<text x=\"50\" y=\"50\" text-anchor=\"middle\" alignment-baseline=\"central\" font-size=\"8\">5</text>") !=
         std::string::npos);  // L(1,1) = 5 at column 1, row 1
   if (xmllint.empty()) CUTEVIS_SKIP("xmllint not installed");
 }
@@ -180,13 +183,14 @@ TEST_CASE("TikZ: default and cute pictures compile with pdflatex") {
   if (pdflatex.empty()) CUTEVIS_SKIP("pdflatex not installed");
   TempDir dir;
   const std::vector<std::pair<std::string, std::string>> docs = {
-      {"default_atom", render(atom_scene("SM70_8x8x4_F32F16F16F32_NT", {.title = "SM70_8x8x4 {_#%&$^~<>}",
-                                                                       .threads = ThreadSet::parse("0-3")}),
+      {"default_atom", render(atom_scene("SM70_8x8x4_F32F16F16F32_NT",
+                                         {.title = "SM70_8x8x4 {_#%&$^~<>}", .threads = ThreadSet::parse("0-3")}),
                               Format::kTex)},
-      {"default_layout", render(layout_scene(any("S<2,3,3> o 0 o ((2,4),(4,8)):((8,1),(64,16))"), {.color_by = ColorBy::kBank, .banks = test::analysis_banks}),
+      {"default_layout", render(layout_scene(any("S<2,3,3> o 0 o ((2,4),(4,8)):((8,1),(64,16))"),
+                                             {.color_by = ColorBy::kBank, .banks = test::analysis_banks}),
                                 Format::kTex)},
-      {"cute_copy", render(copy_scene(CopyPicture{plain("(32,4):(4,1)"), plain("(32,4):(4,1)"), 16, 8, 32}), Format::kTex,
-                           {.style = Style::kCute})},
+      {"cute_copy", render(copy_scene(CopyPicture{plain("(32,4):(4,1)"), plain("(32,4):(4,1)"), 16, 8, 32}),
+                           Format::kTex, {.style = Style::kCute})},
   };
   for (const auto& [name, tex] : docs) {
     const auto& picture = name;  // clang 14 cannot capture a structured binding (CAPTURE is a lambda)
@@ -212,7 +216,8 @@ TEST_CASE("TikZ: the 2x2 SM90 64x256x16 GMMA (65536 C cells) compiles with a sto
   if (pdflatex.empty()) CUTEVIS_SKIP("pdflatex not installed");
   TempDir dir;
   const std::string file = dir.write("gmma.tex", tex);
-  const Run r = run("cd '" + dir.path.string() + "' && '" + pdflatex + "' -interaction=nonstopmode -halt-on-error '" + file + "'");
+  const Run r = run("cd '" + dir.path.string() + "' && '" + pdflatex + "' -interaction=nonstopmode -halt-on-error '" +
+                    file + "'");
   const std::string log = test::read_file((dir.path / "gmma.log").string());
   REQUIRE_MESSAGE(r.status == 0, log.substr(log.size() > 3000 ? log.size() - 3000 : 0));
   // TeX Live's stock main memory is 5,000,000 words; the rows frozen into PDF forms keep us far below.
@@ -265,7 +270,8 @@ TEST_CASE("PNG: decodes to a bounded image as cells shrink and labels drop on a 
     std::set<uint32_t> colours;
     for (int y = 0; y < d.height; ++y)
       for (int x = 0; x < d.width; ++x) colours.insert(d.at(x, y));
-    for (const Cell& c : atom.find("C")->cells) CHECK(colours.count(uint32_t{c.fill.r} << 16 | uint32_t{c.fill.g} << 8 | c.fill.b) == 1);
+    for (const Cell& c : atom.find("C")->cells)
+      CHECK(colours.count(uint32_t{c.fill.r} << 16 | uint32_t{c.fill.g} << 8 | c.fill.b) == 1);
     // and the decoder is a real check: one flipped byte inside the image data is an error.
     std::string bad = atom_png;
     bad[bad.find("IDAT") + 40] ^= 0x55;
@@ -294,7 +300,8 @@ TEST_CASE("PNG: decodes to a bounded image as cells shrink and labels drop on a 
   CHECK(pdf.rfind("%PDF-", 0) == 0);
   CHECK(pdf.find("%%EOF") != std::string::npos);
   if (const std::string pdfinfo = test::find_program("pdfinfo"); !pdfinfo.empty())
-    CHECK(std::regex_search(run("'" + pdfinfo + "' '" + dir.write("atom.pdf", pdf) + "'").output, std::regex(R"(Pages:\s+1\n)")));
+    CHECK(std::regex_search(run("'" + pdfinfo + "' '" + dir.write("atom.pdf", pdf) + "'").output,
+                            std::regex(R"(Pages:\s+1\n)")));
   CHECK_THROWS_AS(render(atom, Format::kPng, {.style = Style::kCute}), Error);
 }
 
@@ -320,13 +327,14 @@ TEST_CASE("text: owners and sub-mode rules with ANSI colour only when asked") {
   const Scene s = atom_scene("SM70_8x8x4_F32F16F16F32_NT", {.threads = ThreadSet::parse("0")});
   const std::string plain_text = render(s, Format::kTxt);
   CHECK(plain_text.find("\x1b[") == std::string::npos);
-  CHECK(plain_text.find(" T0 \xC3\x97" "4 V0 |") != std::string::npos);
+  CHECK(plain_text.find(" T0 \xC3\x97"
+                        "4 V0 |") != std::string::npos);
   CHECK(plain_text.find("|         . |") != std::string::npos);  // faded cells, no colour to fade them with
   CHECK(plain_text.find("T1 \xC3\x97") == std::string::npos);
   const std::string coloured = render(s, Format::kTxt, {.ansi_color = true});
   const Rgb t0 = thread_color(0);
-  CHECK(coloured.find("\x1b[48;2;" + std::to_string(t0.r) + ";" + std::to_string(t0.g) + ";" + std::to_string(t0.b) + "m") !=
-        std::string::npos);  // thread 0's colour
+  CHECK(coloured.find("\x1b[48;2;" + std::to_string(t0.r) + ";" + std::to_string(t0.g) + ";" + std::to_string(t0.b) +
+                      "m") != std::string::npos);  // thread 0's colour
   CHECK(coloured.find("\x1b[0m") != std::string::npos);
 
   const std::string ruled = render(layout_scene(any("((2,2),(2,2)):((1,4),(2,8))")), Format::kTxt);

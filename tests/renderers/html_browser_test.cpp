@@ -46,9 +46,11 @@ std::string chromium() {
   return "";
 }
 
-nlohmann::json drive(const std::string& html_path, const std::string& shot, int64_t click_thread, const std::string& typed) {
-  const std::string cmd = "'" + test::find_program("node") + "' '" + std::string(CUTEVIS_SOURCE_DIR) + "/tests/browser/drive.mjs' '" +
-                          chromium() + "' '" + html_path + "' '" + shot + "' " + std::to_string(click_thread) + " '" + typed + "' 2>&1";
+nlohmann::json drive(const std::string& html_path, const std::string& shot, int64_t click_thread,
+                     const std::string& typed) {
+  const std::string cmd = "'" + test::find_program("node") + "' '" + std::string(CUTEVIS_SOURCE_DIR) +
+                          "/tests/browser/drive.mjs' '" + chromium() + "' '" + html_path + "' '" + shot + "' " +
+                          std::to_string(click_thread) + " '" + typed + "' 2>&1";
   FILE* pipe = popen(cmd.c_str(), "r");
   REQUIRE(pipe);
   std::string out;
@@ -66,7 +68,8 @@ nlohmann::json drive(const std::string& html_path, const std::string& shot, int6
 // The owners of drawn cell (r,c) as data-owners writes them: "t:v t:v ...".
 std::string owners_text(const Panel& p, int64_t r, int64_t c) {
   std::string out;
-  for (const Owner& o : p.owners(r, c)) out += (out.empty() ? "" : " ") + std::to_string(o.thr) + ":" + std::to_string(o.val);
+  for (const Owner& o : p.owners(r, c))
+    out += (out.empty() ? "" : " ") + std::to_string(o.thr) + ":" + std::to_string(o.val);
   return out;
 }
 
@@ -91,7 +94,8 @@ size_t check_elements(const Scene& scene, const nlohmann::json& elements, const 
 }
 
 MmaPicture picture_of(const TiledMma& m) {
-  MmaPicture pic{m.tv_layout_a, m.tv_layout_b, m.tv_layout_c, size(m.tile_mnk[0]), size(m.tile_mnk[1]), size(m.tile_mnk[2]), m.num_threads};
+  MmaPicture pic{m.tv_layout_a,       m.tv_layout_b,       m.tv_layout_c, size(m.tile_mnk[0]),
+                 size(m.tile_mnk[1]), size(m.tile_mnk[2]), m.num_threads};
   pic.bits_a = m.atom.type_a.bits;  // half_t: two values a register
   pic.bits_b = m.atom.type_b.bits;
   pic.bits_c = m.atom.type_c.bits;  // float
@@ -109,8 +113,10 @@ MmaPicture picture_of(const TiledMma& m) {
 TEST_CASE("HTML: a tiled MMA page answers hover, click, typed threads and #threads in headless Chromium") {
   if (chromium().empty()) CUTEVIS_SKIP("chromium not installed (scripts/setup.sh installs it)");
   if (test::find_program("node").empty()) CUTEVIS_SKIP("node not installed");
-  const TiledMma m = make_tiled_mma(find_mma_atom("SM80_16x8x16_F32F16F16F32_TN"), evaluate_expression("(2,2,1):(1,2,0)").to_layout());
-  const Scene scene = mma_scene(picture_of(m), {.title = "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{})"});
+  const TiledMma m =
+      make_tiled_mma(find_mma_atom("SM80_16x8x16_F32F16F16F32_TN"), evaluate_expression("(2,2,1):(1,2,0)").to_layout());
+  const Scene scene =
+      mma_scene(picture_of(m), {.title = "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{})"});
   const std::string html = render(scene, Format::kHtml);
   CHECK(html.find("<script src") == std::string::npos);  // self-contained: nothing fetched
   CHECK(html.find("http://") == html.find("http://www.w3.org/2000/svg"));
@@ -127,8 +133,10 @@ TEST_CASE("HTML: a tiled MMA page answers hover, click, typed threads and #threa
   CHECK(r["click_hash"].get<std::string>() == "#threads=7");
   CHECK(r["typed_hl"].get<int64_t>() == cells_of(scene, {5, 32, 33, 34, 35}));
   CHECK(r["typed_hash"].get<std::string>() == "#threads=5,32-35");
-  CHECK(r["hover_text"].get<std::string>().find("V0 (value 0 of each thread, register R0 of MMA 0): T0") != std::string::npos);
-  CHECK(r["hover_a_text"].get<std::string>().find("V5 (value 5 of each thread, register R2 bits 16-31 of MMA 0): T0,64") != std::string::npos);
+  CHECK(r["hover_text"].get<std::string>().find("V0 (value 0 of each thread, register R0 of MMA 0): T0") !=
+        std::string::npos);
+  CHECK(r["hover_a_text"].get<std::string>().find(
+            "V5 (value 5 of each thread, register R2 bits 16-31 of MMA 0): T0,64") != std::string::npos);
   CHECK(r["fill_warp"] != r["fill_before"]);
   CHECK(r["zoomed"].get<bool>());
   CHECK(r["network_free"].get<bool>());
@@ -139,8 +147,8 @@ TEST_CASE("HTML: a tiled MMA page answers hover, click, typed threads and #threa
   CHECK(r["click_hl_model"] == r["click_hl"]);
   CHECK(r["typed_hl_model"] == r["typed_hl"]);
   CHECK(check_elements(scene, r["zoom_elements"], {5, 32, 33, 34, 35}) == static_cast<size_t>(scene.cell_count()));
-  MESSAGE("page ready in " << r["load_ms"].get<double>() << " ms, click answered in " << r["click_ms"].get<double>() << " ms; screenshot "
-                           << shot.string());
+  MESSAGE("page ready in " << r["load_ms"].get<double>() << " ms, click answered in " << r["click_ms"].get<double>()
+                           << " ms; screenshot " << shot.string());
   fs::remove_all(dir);
 }
 
@@ -154,8 +162,10 @@ TEST_CASE("HTML: a tiled MMA page answers hover, click, typed threads and #threa
 TEST_CASE("speed: HTML of the 2x2 tiled 64x256x16 GMMA opens and answers in headless Chromium") {
   if (chromium().empty()) CUTEVIS_SKIP("chromium not installed (scripts/setup.sh installs it)");
   if (test::find_program("node").empty()) CUTEVIS_SKIP("node not installed");
-  const TiledMma m = make_tiled_mma(find_mma_atom("SM90_64x256x16_F32F16F16_SS<K,K>"), evaluate_expression("(2,2,1)").to_layout());
-  const Scene scene = mma_scene(picture_of(m), {.title = "make_tiled_mma(SM90_64x256x16_F32F16F16_SS<K,K>{}, Layout<Shape<_2,_2,_1>>{})"});
+  const TiledMma m =
+      make_tiled_mma(find_mma_atom("SM90_64x256x16_F32F16F16_SS<K,K>"), evaluate_expression("(2,2,1)").to_layout());
+  const Scene scene = mma_scene(
+      picture_of(m), {.title = "make_tiled_mma(SM90_64x256x16_F32F16F16_SS<K,K>{}, Layout<Shape<_2,_2,_1>>{})"});
   REQUIRE(scene.cell_count() == 128 * 512 + 128 * 16 + 512 * 16);
   const std::string html = render(scene, Format::kHtml);
   CHECK(html.size() < 4'000'000);  // owner runs, not 75,776 elements of up to 256 owners (29 MB before)
@@ -173,7 +183,8 @@ TEST_CASE("speed: HTML of the 2x2 tiled 64x256x16 GMMA opens and answers in head
   CHECK(r["click_hash"].get<std::string>() == "#threads=7");
   CHECK(r["typed_hl_model"].get<int64_t>() == cells_of(scene, {5, 32, 33, 34, 35}));
   CHECK(r["typed_hash"].get<std::string>() == "#threads=5,32-35");
-  CHECK(r["count_text"].get<std::string>() == "threads 5,32-35: " + std::to_string(cells_of(scene, {5, 32, 33, 34, 35})) + " cells");
+  CHECK(r["count_text"].get<std::string>() ==
+        "threads 5,32-35: " + std::to_string(cells_of(scene, {5, 32, 33, 34, 35})) + " cells");
   // the outline drawn around highlighted cells at any zoom: one square each
   CHECK(r["zoom_hl_outline"].get<int64_t>() == cells_of(scene, {5, 32, 33, 34, 35}));
   CHECK(r["hover_text"].get<std::string>().find("C(0,0) index 0: 1 owner") != std::string::npos);
@@ -188,8 +199,9 @@ TEST_CASE("speed: HTML of the 2x2 tiled 64x256x16 GMMA opens and answers in head
   CHECK(elements < static_cast<size_t>(scene.cell_count()));
   CHECK(r["zoom_labels"].get<size_t>() >= elements);
   CHECK(fs::file_size(shot) > 10000);
-  MESSAGE("2x2 64x256x16 GMMA page (" << html.size() / 1000 << " kB): ready in " << r["load_ms"].get<double>() << " ms, painted "
-                                      << r["painted_ms"].get<double>() << " ms, renderer CPU " << r["load_renderer_cpu_s"].get<double>()
-                                      << " s; click answered in " << r["click_ms"].get<double>() << " ms; screenshots " << shot.string());
+  MESSAGE("2x2 64x256x16 GMMA page (" << html.size() / 1000 << " kB): ready in " << r["load_ms"].get<double>()
+                                      << " ms, painted " << r["painted_ms"].get<double>() << " ms, renderer CPU "
+                                      << r["load_renderer_cpu_s"].get<double>() << " s; click answered in "
+                                      << r["click_ms"].get<double>() << " ms; screenshots " << shot.string());
   fs::remove_all(dir);
 }

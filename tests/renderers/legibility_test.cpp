@@ -94,8 +94,9 @@ std::string legend_text(const Scene& s) {
 }  // namespace
 
 TEST_CASE("legibility: single atoms, TiledMMAs up to 128 threads and TiledCopies keep every label") {
-  for (const char* name : {"SM70_8x8x4_F32F16F16F32_NT", "SM80_16x8x16_F32F16F16F32_TN", "SM90_64x16x16_F32F16F16_SS<K,K>",
-                           "SM90_64x256x16_F32F16F16_SS<K,K>", "SM90_64x256x16_F32F16F16_RS<K,K>", "SM80_8x8x4_F64F64F64F64_TN"}) {
+  for (const char* name :
+       {"SM70_8x8x4_F32F16F16F32_NT", "SM80_16x8x16_F32F16F16F32_TN", "SM90_64x16x16_F32F16F16_SS<K,K>",
+        "SM90_64x256x16_F32F16F16_SS<K,K>", "SM90_64x256x16_F32F16F16_RS<K,K>", "SM80_8x8x4_F64F64F64F64_TN"}) {
     CAPTURE(name);
     check_fits(mma_expression_scene(std::string(name) + "{}"));
   }
@@ -104,7 +105,9 @@ TEST_CASE("legibility: single atoms, TiledMMAs up to 128 threads and TiledCopies
   check_fits(copy_expression_scene(
       "make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, "
       "Layout<Shape<_2,_2,_1>>{}, Tile<_32,_32,_16>{}))"));
-  check_fits(copy_expression_scene("make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>, float>{}, Layout<Shape<_32,_8>>{}, Layout<Shape<_4,_1>>{})"));
+  check_fits(
+      copy_expression_scene("make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>, float>{}, Layout<Shape<_32,_8>>{}, "
+                            "Layout<Shape<_4,_1>>{})"));
 }
 
 TEST_CASE("legibility: the catalogue's largest atom of every family keeps every label") {
@@ -130,13 +133,19 @@ TEST_CASE("labels: the multi-owner forms, chosen by what fits, and the legend na
   const int64_t ids_b[] = {0, 64};
   CHECK(owner_line('T', ids_b, 0, 6) == "T0,64");
   const int64_t ids_c[] = {0, 4, 8, 12};
-  CHECK(owner_line('T', ids_c, 0, 6) == "T0 \xC3\x97" "4");
+  CHECK(owner_line('T', ids_c, 0, 6) ==
+        "T0 \xC3\x97"
+        "4");
   CHECK(owner_line('T', ids_c, 0, 9) == "T0,4,8,12");
   std::vector<int64_t> many;
   for (int64_t t = 0; t < 128; ++t) many.push_back(t);
   for (int64_t t = 256; t < 384; ++t) many.push_back(t);
-  CHECK(owner_line('T', many, 0, 6) == "T0\xC3\x97" "256");
-  CHECK(owner_line('T', many, 128, 6) == "\xC3\x97" "256");  // T128x256 would not fit: the count alone
+  CHECK(owner_line('T', many, 0, 6) ==
+        "T0\xC3\x97"
+        "256");
+  CHECK(owner_line('T', many, 128, 6) ==
+        "\xC3\x97"
+        "256");  // T128x256 would not fit: the count alone
 
   // SS GMMA: A and B replicated over 128 threads: the range form only.
   const std::string ss = legend_text(mma_expression_scene("SM90_64x16x16_F32F16F16_SS<K,K>{}"));
@@ -146,11 +155,13 @@ TEST_CASE("labels: the multi-owner forms, chosen by what fits, and the legend na
   CHECK(ss.find("SVG") == std::string::npos);  // no format's boilerplate in the scene
   // SM70: lanes alias four ways: the count form only.
   const std::string sm70 = legend_text(mma_expression_scene("SM70_8x8x4_F32F16F16F32_NT{}"));
-  CHECK(sm70.find("T0 \xC3\x97" "4 = the first owner, then how many in all") != std::string::npos);
+  CHECK(sm70.find("T0 \xC3\x97"
+                  "4 = the first owner, then how many in all") != std::string::npos);
   CHECK(sm70.find("a range") == std::string::npos);
   CHECK(sm70.find("T0-127") == std::string::npos);
   // A 2x2 SM80 tiling: A shared by two threads 64 apart: the list form.
-  const std::string sm80 = legend_text(mma_expression_scene("make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{})"));
+  const std::string sm80 =
+      legend_text(mma_expression_scene("make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{})"));
   CHECK(sm80.find("T0,64 = every owner, a list") != std::string::npos);
 }
 
@@ -166,7 +177,8 @@ TEST_CASE("colour by warp counts every owner, not the first") {
 }
 
 TEST_CASE("a bank-coloured layout carries a 32-bank key, which CuTe's style leaves out") {
-  const Scene s = layout_scene(evaluate_expression("S<3,4,3> o 0 o (8,64):(64,1)").to_any_layout(), {.color_by = ColorBy::kBank, .banks = test::analysis_banks});
+  const Scene s = layout_scene(evaluate_expression("S<3,4,3> o 0 o (8,64):(64,1)").to_any_layout(),
+                               {.color_by = ColorBy::kBank, .banks = test::analysis_banks});
   REQUIRE(s.panels.size() == 2);
   const Panel& key = s.panels[1];
   CHECK(key.role == PanelRole::kKey);
@@ -178,7 +190,8 @@ TEST_CASE("a bank-coloured layout carries a 32-bank key, which CuTe's style leav
   CHECK(render(s, Format::kSvg).find(">b31<") != std::string::npos);
   const Scene plain_layout = layout_scene(evaluate_expression("(8,64):(64,1)").to_any_layout());
   CHECK(plain_layout.panels.size() == 1);  // no key where no banks are drawn
-  const Scene cute = layout_scene(evaluate_expression("(4,8):(1,4)").to_any_layout(), {.color_by = ColorBy::kBank, .banks = test::analysis_banks});
+  const Scene cute = layout_scene(evaluate_expression("(4,8):(1,4)").to_any_layout(),
+                                  {.color_by = ColorBy::kBank, .banks = test::analysis_banks});
   CHECK(render(cute, Format::kSvg, {.style = Style::kCute}).find("b31") == std::string::npos);
 }
 

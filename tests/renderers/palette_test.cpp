@@ -30,7 +30,8 @@ std::tuple<int, int, int> key(const Rgb& c) { return {c.r, c.g, c.b}; }
 TEST_CASE("palette: WCAG contrast of the formula against known values") {
   CHECK(contrast_ratio(kBlack, kWhite) == doctest::Approx(21.0));
   CHECK(contrast_ratio(kWhite, kWhite) == doctest::Approx(1.0));
-  CHECK(contrast_ratio(Rgb{119, 119, 119}, kWhite) == doctest::Approx(4.48).epsilon(0.01));  // #777 on white: just under AA
+  CHECK(contrast_ratio(Rgb{119, 119, 119}, kWhite) ==
+        doctest::Approx(4.48).epsilon(0.01));  // #777 on white: just under AA
   CHECK(relative_luminance(Rgb{255, 0, 0}) == doctest::Approx(0.2126));
 }
 

@@ -3,8 +3,8 @@
 #include <doctest/doctest.h>
 
 #include "lib/expr.hpp"
-#include "renderers/render.hpp"
 #include "renderers/palette.hpp"
+#include "renderers/render.hpp"
 #include "renderers/views.hpp"
 #include "tests/support/atom_names.hpp"
 #include "tests/support/banks.hpp"
@@ -15,8 +15,9 @@ using nlohmann::json;
 
 namespace {
 
-
-AnyLayout any(const std::string& text) { return evaluate_expression(text, test::registry_with_atoms()).to_any_layout(); }
+AnyLayout any(const std::string& text) {
+  return evaluate_expression(text, test::registry_with_atoms()).to_any_layout();
+}
 Layout plain(const std::string& text) { return evaluate_expression(text).to_layout(); }
 
 json reference_row(const std::string& file, const std::string& name) {
@@ -80,14 +81,18 @@ TEST_CASE("layout scene: CuTe's header text and rank-1 layouts as a column and i
   const Panel& id = id_scene.panels[0];
   CHECK(id.cell(1, 2).label == "(1,2)");
   CHECK(id.cell(1, 2).value == -1);
-  CHECK_THROWS_AS(render(layout_scene(any("make_identity_layout((2,3))")), Format::kTex, {.style = Style::kCute}), Error);
+  CHECK_THROWS_AS(render(layout_scene(any("make_identity_layout((2,3))")), Format::kTex, {.style = Style::kCute}),
+                  Error);
 }
 
 TEST_CASE("layout scene: bank colouring finds the conflicts a swizzle removes") {
-  auto legend = [](const char* text) { return layout_scene(any(text), {.color_by = ColorBy::kBank, .banks = test::analysis_banks}).legend.back(); };
+  auto legend = [](const char* text) {
+    return layout_scene(any(text), {.color_by = ColorBy::kBank, .banks = test::analysis_banks}).legend.back();
+  };
   CHECK(legend("(8,64):(64,1)").find("a column at once: 8-way") != std::string::npos);
   CHECK(legend("S<3,3,3> o 0 o (8,64):(64,1)").find("a column at once: 1-way") != std::string::npos);
-  const Scene s = layout_scene(any("(8,64):(64,1)"), {.color_by = ColorBy::kBank, .bank_element_bits = 32, .banks = test::analysis_banks});
+  const Scene s = layout_scene(any("(8,64):(64,1)"),
+                               {.color_by = ColorBy::kBank, .bank_element_bits = 32, .banks = test::analysis_banks});
   // 32-bit elements: element i sits in bank i mod 32
   CHECK(s.panels[0].cell(1, 3).label == "67\nb3");
   CHECK(s.panels[0].cell(1, 3).fill != s.panels[0].cell(1, 4).fill);
@@ -156,7 +161,10 @@ TEST_CASE("TV scene: aliased lanes show the first owner and the count") {
     CHECK(owners[0].thr == owner["thr"][static_cast<size_t>(i)].get<int64_t>());  // print_latex's label
     CHECK(owners[0].val == owner["val"][static_cast<size_t>(i)].get<int64_t>());
     CHECK(owners.size() == 4);  // lanes 4-15 alias 0-3
-    CHECK(p.cell(r, c).label.rfind("T" + std::to_string(owners[0].thr) + " \xC3\x97" "4\nV", 0) == 0);
+    CHECK(p.cell(r, c).label.rfind("T" + std::to_string(owners[0].thr) +
+                                       " \xC3\x97"
+                                       "4\nV",
+                                   0) == 0);
   }
 }
 

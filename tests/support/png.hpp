@@ -22,7 +22,8 @@ struct DecodedPng {
   int width = 0, height = 0;
   // Pixel (x, y) as 0x00RRGGBB.
   uint32_t at(int x, int y) const {
-    return reinterpret_cast<const uint32_t*>(data + static_cast<size_t>(y) * static_cast<size_t>(stride))[x] & 0xffffffu;
+    return reinterpret_cast<const uint32_t*>(data + static_cast<size_t>(y) * static_cast<size_t>(stride))[x] &
+           0xffffffu;
   }
 
   std::shared_ptr<void> surface;

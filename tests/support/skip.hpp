@@ -40,9 +40,9 @@ inline std::string find_program(const std::string& name) {
 }  // namespace cutevis::test
 
 // Skip the current test case, visibly.
-#define CUTEVIS_SKIP(reason)                                                   \
-  do {                                                                         \
+#define CUTEVIS_SKIP(reason)                                                       \
+  do {                                                                             \
     if (::cutevis::test::under_ctest()) ::cutevis::test::skip_under_ctest(reason); \
-    MESSAGE("SKIPPED: " << (reason));                                          \
-    return;                                                                    \
+    MESSAGE("SKIPPED: " << (reason));                                              \
+    return;                                                                        \
   } while (0)

@@ -51,11 +51,11 @@ TEST_CASE("verify formats: inexact values are refused, non-integers decode to no
   CHECK_THROWS_AS(encode(fmt("e5m2"), 9), Error);
   CHECK_THROWS_AS(encode(fmt("u4"), -1), Error);
   CHECK_THROWS_AS(encode(fmt("s4"), 8), Error);
-  CHECK_FALSE(decode(fmt("f16"), 0x3c01).has_value());   // 1.0009765625
-  CHECK_FALSE(decode(fmt("f16"), 0x7e00).has_value());   // NaN
+  CHECK_FALSE(decode(fmt("f16"), 0x3c01).has_value());  // 1.0009765625
+  CHECK_FALSE(decode(fmt("f16"), 0x7e00).has_value());  // NaN
   CHECK_FALSE(decode(fmt("f32"), 0xffffffff).has_value());
-  CHECK(decode(fmt("e4m3"), 0x7e) == 448);                // e4m3 has no infinities
-  CHECK_FALSE(decode(fmt("e4m3"), 0x7f).has_value());     // its NaN
+  CHECK(decode(fmt("e4m3"), 0x7e) == 448);             // e4m3 has no infinities
+  CHECK_FALSE(decode(fmt("e4m3"), 0x7f).has_value());  // its NaN
 }
 
 TEST_CASE("verify formats: C++ element types map to the instruction's") {

@@ -28,9 +28,12 @@ namespace {
 AnyLayout L(const std::string& text) { return test::layout_with_atoms(text); }
 ValueType half() { return test::half_type(); }
 
-TiledMma sm80_2x2() { return make_tiled_mma(find_mma_atom("SM80_16x8x16_F32F16F16F32_TN"), Layout(tup(2, 2, 1), tup(1, 2, 0))); }
+TiledMma sm80_2x2() {
+  return make_tiled_mma(find_mma_atom("SM80_16x8x16_F32F16F16F32_TN"), Layout(tup(2, 2, 1), tup(1, 2, 0)));
+}
 
-PipelineSpec sm80(const std::string& smem_a, const std::string& smem_b, const std::string& copy_a, const std::string& copy_b) {
+PipelineSpec sm80(const std::string& smem_a, const std::string& smem_b, const std::string& copy_a,
+                  const std::string& copy_b) {
   PipelineSpec s;
   s.mma = sm80_2x2();
   s.a.smem = L(smem_a);
@@ -54,8 +57,8 @@ PipelineSpec sm90(const std::string& smem_a, const std::string& smem_b) {
 
 TiledCopy g2s_128(int threads_m, int threads_k) {
   // threads (threads_m, threads_k) K-major, 8 halves (16 bytes) along K each
-  return make_tiled_copy(make_copy_atom("SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>", half()), Layout(tup(threads_m, threads_k), tup(threads_k, 1)),
-                         Layout(tup(1, 8), tup(0, 1)));
+  return make_tiled_copy(make_copy_atom("SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>", half()),
+                         Layout(tup(threads_m, threads_k), tup(threads_k, 1)), Layout(tup(1, 8), tup(0, 1)));
 }
 
 // What a correct machine returns: smem as the layout says, registers as the copy promises,
@@ -79,7 +82,8 @@ std::vector<PipelineResult> predicted(const PipelinePlan& p, const std::vector<P
       for (const PipelineOperand* op : {&p.a, &p.b}) {
         for (int64_t u = 0; u < op->copy_values; ++u) {
           const int64_t cell = op->copy_cell[static_cast<size_t>(t)][static_cast<size_t>(u)];
-          const uint32_t tag = static_cast<uint32_t>(op == &p.a ? d.a[static_cast<size_t>(cell)] : d.b[static_cast<size_t>(cell)]);
+          const uint32_t tag =
+              static_cast<uint32_t>(op == &p.a ? d.a[static_cast<size_t>(cell)] : d.b[static_cast<size_t>(cell)]);
           r.regs[static_cast<size_t>((half_index + u) / 2)] |= (tag & 0xffffu) << (16 * ((half_index + u) % 2));
         }
         half_index += (op->copy_values + 1) / 2 * 2;
@@ -92,9 +96,11 @@ std::vector<PipelineResult> predicted(const PipelinePlan& p, const std::vector<P
         if (v < 0) continue;
         const int64_t cell = p.c_cell[static_cast<size_t>(t)][static_cast<size_t>(v)];
         int64_t sum = 0;
-        for (int64_t k = 0; k < p.a.k; ++k) sum += d.a[static_cast<size_t>(cell % p.m + p.m * k)] * d.b[static_cast<size_t>(cell / p.m + p.n * k)];
+        for (int64_t k = 0; k < p.a.k; ++k)
+          sum += d.a[static_cast<size_t>(cell % p.m + p.m * k)] * d.b[static_cast<size_t>(cell / p.m + p.n * k)];
         if (d.tags) sum = 0;
-        r.d[static_cast<size_t>(t * p.d_words + static_cast<int64_t>(s / 2))] = static_cast<uint32_t>(encode(p.atom.format_d, sum));
+        r.d[static_cast<size_t>(t * p.d_words + static_cast<int64_t>(s / 2))] =
+            static_cast<uint32_t>(encode(p.atom.format_d, sum));
       }
     out.push_back(std::move(r));
   }
@@ -152,23 +158,29 @@ TEST_CASE("verify pipeline: wrong atoms fail before running, with the thread and
   CHECK(n.static_failures[0].find("--copy-b") != std::string::npos);
   // a 16-byte cp.async whose 8 values run down M in a K-major tile: misaligned smem
   PipelineSpec g = sm80("(32,16):(16,1)", "(16,16):(16,1)", "SM75_U32x4_LDSM_N", "SM75_U32x2_LDSM_N");
-  g.a.g2s = make_tiled_copy(make_copy_atom("SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>", half()), Layout(tup(4, 16), tup(16, 1)), Layout(tup(8, 1), tup(1, 0)));
+  g.a.g2s = make_tiled_copy(make_copy_atom("SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>", half()),
+                            Layout(tup(4, 16), tup(16, 1)), Layout(tup(8, 1), tup(1, 0)));
   PipelinePlan gp = plan_pipeline(g);
   REQUIRE_FALSE(gp.static_failures.empty());
   CHECK(gp.static_failures[0].find("--g2s-a") != std::string::npos);
 }
 
 TEST_CASE("verify pipeline: bad specs are errors (exit 2)") {
-  CHECK_THROWS_AS(plan_pipeline(sm80("(16,16):(16,1)", "(16,16):(16,1)", "SM75_U32x4_LDSM_N", "SM75_U32x2_LDSM_N")), Error);  // M 16, tile 32
-  CHECK_THROWS_AS(plan_pipeline(sm80("(32,24):(24,1)", "(16,24):(24,1)", "SM75_U32x4_LDSM_N", "SM75_U32x2_LDSM_N")), Error);  // K not whole tiles
-  CHECK_THROWS_AS(plan_pipeline(sm80("(32,16):(8,1)", "(16,16):(16,1)", "SM75_U32x4_LDSM_N", "SM75_U32x2_LDSM_N")), Error);   // not injective
-  CHECK_THROWS_AS(plan_pipeline(sm80("(32,16):(16,1)", "(16,32):(32,1)", "SM75_U32x4_LDSM_N", "SM75_U32x2_LDSM_N")), Error);  // K differs
+  CHECK_THROWS_AS(plan_pipeline(sm80("(16,16):(16,1)", "(16,16):(16,1)", "SM75_U32x4_LDSM_N", "SM75_U32x2_LDSM_N")),
+                  Error);  // M 16, tile 32
+  CHECK_THROWS_AS(plan_pipeline(sm80("(32,24):(24,1)", "(16,24):(24,1)", "SM75_U32x4_LDSM_N", "SM75_U32x2_LDSM_N")),
+                  Error);  // K not whole tiles
+  CHECK_THROWS_AS(plan_pipeline(sm80("(32,16):(8,1)", "(16,16):(16,1)", "SM75_U32x4_LDSM_N", "SM75_U32x2_LDSM_N")),
+                  Error);  // not injective
+  CHECK_THROWS_AS(plan_pipeline(sm80("(32,16):(16,1)", "(16,32):(32,1)", "SM75_U32x4_LDSM_N", "SM75_U32x2_LDSM_N")),
+                  Error);  // K differs
   PipelineSpec no_copy = sm80("(32,16):(16,1)", "(16,16):(16,1)", "SM75_U32x4_LDSM_N", "SM75_U32x2_LDSM_N");
   no_copy.b.s2r.reset();
   CHECK_THROWS_WITH_AS(plan_pipeline(no_copy), doctest::Contains("--copy-b is needed"), Error);
   PipelineSpec stsm = sm80("(32,16):(16,1)", "(16,16):(16,1)", "SM75_U32x4_LDSM_N", "SM90_U32x2_STSM_N");
   CHECK_THROWS_AS(plan_pipeline(stsm), Error);
-  PipelineSpec ss = sm90("tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_64,_64>{})", "tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_64,_64>{})");
+  PipelineSpec ss = sm90("tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_64,_64>{})",
+                         "tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_64,_64>{})");
   ss.a.s2r = make_copy_atom("SM75_U32x4_LDSM_N", half());
   CHECK_THROWS_WITH_AS(plan_pipeline(ss), doctest::Contains("no S2R copy"), Error);
   PipelineSpec scalar;
@@ -195,7 +207,7 @@ TEST_CASE("verify pipeline: SM90 SS plans the descriptor of the layout's swizzle
   CHECK(k.find("fence.proxy.async.shared::cta") != std::string::npos);
   size_t calls = 0;
   for (size_t at = k.find("wgmma.mma_async"); at != std::string::npos; at = k.find("wgmma.mma_async", at + 1)) ++calls;
-  CHECK(calls == 4);  // K = 64: four k-blocks of 16
+  CHECK(calls == 4);                                          // K = 64: four k-blocks of 16
   CHECK(k.find("add.u32 %s, %s, 32;") != std::string::npos);  // k-block 1 starts 32 bytes into the SW128 row
 }
 
@@ -211,15 +223,16 @@ TEST_CASE("verify pipeline: wgmma identity data sets place the operand not under
   std::map<int64_t, int64_t> value_at;  // smem element offset -> value placed there
   for (size_t c = 0; c < b.size(); ++c) value_at[p.b.data_offset[c]] = b[c];
   for (int64_t n = 0; n < 64; ++n)
-    for (int64_t k = 0; k < 64; ++k) CHECK(value_at[p.b.canonical.offsets[static_cast<size_t>(n + 64 * k)]] == (k == n ? 1 : 0));
+    for (int64_t k = 0; k < 64; ++k)
+      CHECK(value_at[p.b.canonical.offsets[static_cast<size_t>(n + 64 * k)]] == (k == n ? 1 : 0));
   std::vector<int64_t> plain;
   for (int64_t c = 0; c < 64 * 64; ++c) plain.push_back(c / 64 == c % 64 ? 1 : 0);
   CHECK(b != plain);  // B's data layout differs from the descriptor's: not the plain identity
 }
 
 TEST_CASE("verify pipeline: the checker agrees with a correct machine and names the first wrong register") {
-  PipelinePlan p = plan_pipeline(sm80("tile_to_shape(GMMA::Layout_K_SW32_Atom<half_t>{}, Shape<_32,_32>{})", "(16,32):(32,1)", "SM75_U32x4_LDSM_N",
-                                      "SM75_U32x2_LDSM_N"));
+  PipelinePlan p = plan_pipeline(sm80("tile_to_shape(GMMA::Layout_K_SW32_Atom<half_t>{}, Shape<_32,_32>{})",
+                                      "(16,32):(32,1)", "SM75_U32x4_LDSM_N", "SM75_U32x2_LDSM_N"));
   REQUIRE(p.static_failures.empty());
   std::vector<PipelineData> data = pipeline_data(p);
   REQUIRE(data.size() == 2);
@@ -290,7 +303,8 @@ TEST_CASE("verify pipeline: the kernels assemble (ptxas)") {
       out << ptx_module({pipeline_kernel_ptx(p, "k")}, p.ptx_version, target);
     }
     std::string log = path + ".log";
-    int rc = std::system((ptxas + " -arch=" + target + " " + path + " -o " + path + ".cubin > " + log + " 2>&1").c_str());
+    int rc =
+        std::system((ptxas + " -arch=" + target + " " + path + " -o " + path + ".cubin > " + log + " 2>&1").c_str());
     std::ifstream in(log);
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     CHECK_MESSAGE(rc == 0, text);

@@ -8,8 +8,8 @@
 #include "atoms/mma_catalogue.hpp"
 #include "atoms/verify/plan.hpp"
 #include "lib/error.hpp"
-#include "tests/verify/verify_sim.hpp"
 #include "tests/gpu/verify_atoms.hpp"
+#include "tests/verify/verify_sim.hpp"
 
 using namespace cutevis;
 using namespace cutevis::verify;
@@ -86,8 +86,8 @@ TEST_CASE("verify plan: GMMA shared-memory tiles follow CuTe's canonical layouts
       int64_t swizzled = plain ^ (((plain >> 7) & 1) << 4);  // Swizzle<1,4,3> on bytes
       CHECK(p.a.smem.byte_offset(m, k) == swizzled);
     }
-  CHECK(p.a.smem.sbo == 256);  // the next 8 rows
-  CHECK(p.a.smem.lbo == 16);   // unused for swizzled K-major ("assumed 1")
+  CHECK(p.a.smem.sbo == 256);               // the next 8 rows
+  CHECK(p.a.smem.lbo == 16);                // unused for swizzled K-major ("assumed 1")
   CHECK((p.a.smem.descriptor >> 62) == 3);  // SWIZZLE_32B
   CHECK(((p.a.smem.descriptor >> 32) & 0x3fff) == 256 / 16);
   CHECK((p.a.smem.descriptor & 0x3fff) == 0);  // the start address is added on the GPU

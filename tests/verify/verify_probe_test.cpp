@@ -6,8 +6,8 @@
 #include <set>
 
 #include "atoms/verify/probe.hpp"
-#include "tests/verify/verify_sim.hpp"
 #include "tests/gpu/verify_atoms.hpp"
+#include "tests/verify/verify_sim.hpp"
 
 using namespace cutevis;
 using namespace cutevis::verify;

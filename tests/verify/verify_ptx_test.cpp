@@ -22,8 +22,8 @@ std::vector<std::string> all_test_kernels(int& version) {
        {test::sm80_16x8x16_f32f16(), test::sm80_16x8x16_f32bf16(), test::sm75_16x8x8_f16f16(), test::sm80_16x8x8_tf32(),
         test::sm80_8x8x4_f64(), test::sm80_16x8x32_s4(), test::sm80_8x8x128_b1_xor(), test::sm80_8x8x16_u8s8(),
         test::sm89_16x8x32_e4m3(), test::sm89_16x8x32_e5m2_f16(), test::sm70_8x8x4_nt(), test::sm61_dp4a(),
-        test::sm90_gmma_f32f16(8, true), test::sm90_gmma_f32f16(256, true, "MN", "MN"), test::sm90_gmma_f32f16(24, false, "K", "MN"),
-        test::sm90_gmma_s8(16, true), test::sm90_gmma_s8(32, false)}) {
+        test::sm90_gmma_f32f16(8, true), test::sm90_gmma_f32f16(256, true, "MN", "MN"),
+        test::sm90_gmma_f32f16(24, false, "K", "MN"), test::sm90_gmma_s8(16, true), test::sm90_gmma_s8(32, false)}) {
     MmaPlan p = plan_mma(atom);
     kernels.push_back(mma_kernel_ptx(p, "mma_" + std::to_string(i++)));
     version = std::max(version, p.ptx_version);
@@ -43,8 +43,8 @@ TEST_CASE("verify ptx: kernel shapes") {
   std::string k = mma_kernel_ptx(ss, "k");
   CHECK(k.find("wgmma.fence.sync.aligned") != std::string::npos);
   CHECK(k.find("fence.proxy.async.shared::cta") != std::string::npos);
-  CHECK(k.find("wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%d0, %d1, %d2, %d3}, %desc_a, %desc_b, %psd, 1, 1, 1, 0;") !=
-        std::string::npos);
+  CHECK(k.find("wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%d0, %d1, %d2, %d3}, %desc_a, %desc_b, %psd, 1, 1, "
+               "1, 0;") != std::string::npos);
   CHECK(k.find("wgmma.wait_group.sync.aligned 0") != std::string::npos);
   MmaPlan rs = plan_mma(test::sm90_gmma_s8(16, false));
   std::string r = mma_kernel_ptx(rs, "r");

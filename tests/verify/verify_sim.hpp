@@ -42,9 +42,12 @@ inline std::vector<std::optional<int64_t>> simulate(const MmaPlan& placed, const
   for (int64_t offset : lane_offsets) {
     std::vector<int64_t> a(static_cast<size_t>(truth.m * truth.k)), b(static_cast<size_t>(truth.n * truth.k)),
         c(static_cast<size_t>(truth.m * truth.n));
-    for (size_t i = 0; i < truth.a.entries.size(); ++i) a[static_cast<size_t>(truth.a.cell_of[i])] = read_entry(truth.a, wa, i, offset);
-    for (size_t i = 0; i < truth.b.entries.size(); ++i) b[static_cast<size_t>(truth.b.cell_of[i])] = read_entry(truth.b, wb, i, offset);
-    for (size_t i = 0; i < truth.c.entries.size(); ++i) c[static_cast<size_t>(truth.c.cell_of[i])] = read_entry(truth.c, wc, i, offset);
+    for (size_t i = 0; i < truth.a.entries.size(); ++i)
+      a[static_cast<size_t>(truth.a.cell_of[i])] = read_entry(truth.a, wa, i, offset);
+    for (size_t i = 0; i < truth.b.entries.size(); ++i)
+      b[static_cast<size_t>(truth.b.cell_of[i])] = read_entry(truth.b, wb, i, offset);
+    for (size_t i = 0; i < truth.c.entries.size(); ++i)
+      c[static_cast<size_t>(truth.c.cell_of[i])] = read_entry(truth.c, wc, i, offset);
     for (size_t i = 0; i < truth.c.entries.size(); ++i) {
       int64_t cell = truth.c.cell_of[i], m = cell % truth.m, n = cell / truth.m;
       int64_t acc = c[static_cast<size_t>(cell)];

@@ -62,7 +62,7 @@ struct State {
   std::mutex modules_mutex;
   std::vector<CUmodule> modules;
   std::mutex launch_mutex;  // launches share the arena: one at a time
-  CUdeviceptr arena = 0;  // one device allocation reused by every launch (grown on demand)
+  CUdeviceptr arena = 0;    // one device allocation reused by every launch (grown on demand)
   size_t arena_bytes = 0;
 };
 
@@ -158,15 +158,17 @@ JitLink* open_jitlink(State& st) {
     const char* mode = std::getenv("CUTEVIS_VERIFY_JIT");
     if (mode && std::string(mode) == "driver") return nullptr;
     std::vector<std::string> names = {"libnvJitLink.so.13", "libnvJitLink.so.12", "libnvJitLink.so"};
-    for (const char* root : std::initializer_list<const char*>{std::getenv("CUDA_HOME"), std::getenv("CUDA_PATH"), "/usr/local/cuda"})
+    for (const char* root :
+         std::initializer_list<const char*>{std::getenv("CUDA_HOME"), std::getenv("CUDA_PATH"), "/usr/local/cuda"})
       if (root) names.push_back(std::string(root) + "/lib64/libnvJitLink.so");
     JitLink& j = st.jitlink;
     for (const auto& n : names)
       if ((j.lib = dlopen(n.c_str(), RTLD_NOW | RTLD_LOCAL)) != nullptr) break;
-    bool ok = j.lib && bind(j.lib, j.create, "nvJitLinkCreate") && bind(j.lib, j.add_data, "nvJitLinkAddData") &&
-              bind(j.lib, j.complete, "nvJitLinkComplete") && bind(j.lib, j.cubin_size, "nvJitLinkGetLinkedCubinSize") &&
-              bind(j.lib, j.cubin, "nvJitLinkGetLinkedCubin") && bind(j.lib, j.error_log_size, "nvJitLinkGetErrorLogSize") &&
-              bind(j.lib, j.error_log, "nvJitLinkGetErrorLog") && bind(j.lib, j.destroy, "nvJitLinkDestroy");
+    bool ok =
+        j.lib && bind(j.lib, j.create, "nvJitLinkCreate") && bind(j.lib, j.add_data, "nvJitLinkAddData") &&
+        bind(j.lib, j.complete, "nvJitLinkComplete") && bind(j.lib, j.cubin_size, "nvJitLinkGetLinkedCubinSize") &&
+        bind(j.lib, j.cubin, "nvJitLinkGetLinkedCubin") && bind(j.lib, j.error_log_size, "nvJitLinkGetErrorLogSize") &&
+        bind(j.lib, j.error_log, "nvJitLinkGetErrorLog") && bind(j.lib, j.destroy, "nvJitLinkDestroy");
     if (!ok) j.lib = nullptr;
   }
   return st.jitlink.lib ? &st.jitlink : nullptr;
@@ -296,8 +298,8 @@ std::string launch(int module, const std::string& entry, int blocks, int threads
   if (error.empty()) {
     std::vector<void*> params(buffers.size());
     for (size_t i = 0; i < buffers.size(); ++i) params[i] = &ptrs[i];
-    if (check(api.launch_kernel(fn, static_cast<unsigned>(blocks), 1, 1, static_cast<unsigned>(threads), 1, 1, 0, nullptr,
-                                params.data(), nullptr),
+    if (check(api.launch_kernel(fn, static_cast<unsigned>(blocks), 1, 1, static_cast<unsigned>(threads), 1, 1, 0,
+                                nullptr, params.data(), nullptr),
               "cuLaunchKernel"))
       check(api.ctx_synchronize(), "kernel");
   }

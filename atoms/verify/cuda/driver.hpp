@@ -13,10 +13,10 @@ namespace cutevis::cuda {
 
 struct DeviceInfo {
   bool usable = false;
-  std::string message;       // why not usable, or a one-line description of the device
-  std::string name;          // "NVIDIA H100 80GB HBM3"
-  int sm = 0;                // compute capability major*10+minor (90)
-  int driver_version = 0;    // CUDA driver API version (13000)
+  std::string message;     // why not usable, or a one-line description of the device
+  std::string name;        // "NVIDIA H100 80GB HBM3"
+  int sm = 0;              // compute capability major*10+minor (90)
+  int driver_version = 0;  // CUDA driver API version (13000)
   int multiprocessors = 0;
 };
 
@@ -41,8 +41,8 @@ struct Buffer {
   bool read_back = false;
 };
 // Run `entry` of a loaded module on `blocks` x `threads`; its parameters are the
-// buffers' device pointers, in order (one reused device arena; launches serialize).  Returns "" or the driver's error (a sticky one
-// leaves the device unusable for the rest of the process: `device().usable` turns false).
+// buffers' device pointers, in order (one reused device arena; launches serialize).  Returns "" or the driver's error
+// (a sticky one leaves the device unusable for the rest of the process: `device().usable` turns false).
 std::string launch(int module, const std::string& entry, int blocks, int threads, std::vector<Buffer>& buffers);
 
 }  // namespace cutevis::cuda

@@ -5,7 +5,8 @@
 namespace cutevis::cuda {
 
 namespace {
-const char* const kUnavailable = "this cutevis was built without CUDA support (no CUDA toolkit found, or CUTEVIS_CUDA=OFF)";
+const char* const kUnavailable =
+    "this cutevis was built without CUDA support (no CUDA toolkit found, or CUTEVIS_CUDA=OFF)";
 }
 
 const DeviceInfo& device() {
@@ -23,7 +24,8 @@ std::vector<Module> load_modules(const std::vector<std::string>& ptx, int /*work
   return out;
 }
 
-std::string launch(int /*module*/, const std::string& /*entry*/, int /*blocks*/, int /*threads*/, std::vector<Buffer>& /*buffers*/) {
+std::string launch(int /*module*/, const std::string& /*entry*/, int /*blocks*/, int /*threads*/,
+                   std::vector<Buffer>& /*buffers*/) {
   return kUnavailable;
 }
 
