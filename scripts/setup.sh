@@ -11,6 +11,7 @@ packages=(
   texlive-latex-base texlive-pictures texlive-latex-extra  # tests compile TikZ (standalone, tikz)
   chromium nodejs                           # the HTML page is tested in headless Chromium (tests/browser/drive.mjs, no npm packages)
   clang libclang-rt-dev                      # scripts/sanitize.sh: ASan/UBSan and libFuzzer
+  clang-format-14                            # scripts/format.sh and the "style:" test (the tree is formatted with 14)
 )
 
 if [ "$(id -u)" -ne 0 ]; then
