@@ -66,10 +66,7 @@ std::string str(const TNode* p) { return to_string(IntTuple::of(p)); }
 
 }  // namespace
 
-TNode TNode::header(size_t rank, size_t span) {
-  if (rank > kMaxNodes || span > kMaxNodes) throw Error("tuple too large");
-  return TNode{static_cast<int64_t>(static_cast<uint64_t>(rank) | (static_cast<uint64_t>(span) << 32)), 1};
-}
+void TNode::too_large() { throw Error("tuple too large"); }
 
 TNode TNode::leaf(int64_t v, const Basis& b) {
   uint64_t meta = uint64_t{b.depth} << 8;
@@ -143,29 +140,7 @@ IntTuple IntTuple::Builder::finish() {
 
 void IntTuple::PairBuilder::more_roots() { throw Error("IntTuple::PairBuilder: more than one root"); }
 
-void IntTuple::PairBuilder::open() {
-  count_mode();
-  Node h{static_cast<int64_t>(static_cast<uint64_t>(open_ + 1) << 32), 1};  // parent + 1 while open
-  *a_.grow_by(1) = h;
-  *b_.grow_by(1) = h;
-  open_ = static_cast<int64_t>(a_.size_) - 1;
-}
-
-void IntTuple::PairBuilder::close() {
-  uint64_t v = static_cast<uint64_t>(a_.data()[open_].value);
-  const Node header = TNode::header(static_cast<uint32_t>(v), a_.size_ - static_cast<size_t>(open_));
-  a_.data()[open_] = header;  // both from the value, not one from the other: no store-to-load stall
-  b_.data()[open_] = header;
-  open_ = static_cast<int64_t>(v >> 32) - 1;
-}
-
-void IntTuple::PairBuilder::append(const Node* x, const Node* y) {
-  size_t n = x->span();
-  if (y->span() != n) throw Error("IntTuple::PairBuilder: modes are not congruent");
-  count_mode();
-  copy_nodes(a_.grow_by(n), x, n);
-  copy_nodes(b_.grow_by(n), y, n);
-}
+void IntTuple::PairBuilder::not_congruent() { throw Error("IntTuple::PairBuilder: modes are not congruent"); }
 
 void IntTuple::PairBuilder::finish() {
   if (open_ >= 0 || roots_ != 1) throw Error("IntTuple::PairBuilder: unbalanced tuple");
@@ -345,7 +320,7 @@ bool compatible_nodes(const TNode* a, const TNode* b) {
 }  // namespace
 
 int depth(const IntTuple& t) { return depth_of(t.nodes()); }
-int64_t size(const IntTuple& t) { return size_of(t.nodes()); }
+int64_t size_by_modes(const IntTuple& t) { return size_of(t.nodes()); }
 int64_t sum(const IntTuple& t) { return sum_of(t.nodes()); }
 
 std::vector<IntTuple> flatten_leaves(const IntTuple& t) {
@@ -403,13 +378,6 @@ IntTuple unflatten(const IntTuple& flat, const IntTuple& profile) {
 bool congruent(const IntTuple& a, const IntTuple& b) { return congruent_nodes(a.nodes(), b.nodes()); }
 bool weakly_congruent(const IntTuple& a, const IntTuple& b) { return weakly_congruent_nodes(a.nodes(), b.nodes()); }
 bool compatible(const IntTuple& a, const IntTuple& b) { return compatible_nodes(a.nodes(), b.nodes()); }
-
-bool has_basis(const IntTuple& t) {
-  const TNode* p = t.nodes();
-  for (size_t i = 0; i < t.node_count(); ++i)
-    if (p[i].is_leaf() && p[i].depth()) return true;
-  return false;
-}
 
 namespace {
 

@@ -54,7 +54,11 @@ class IntTuple {
     static Node leaf(int64_t v, bool dynamic) { return Node{v, dynamic ? kDynamic : 0}; }
     static Node dynamic_leaf(int64_t v) { return Node{v, kDynamic}; }
     static Node leaf(int64_t v, const Basis& b);
-    static Node header(size_t rank, size_t span);  // a tuple's header
+    static Node header(size_t rank, size_t span) {  // a tuple's header
+      if (rank > UINT32_MAX || span > UINT32_MAX) too_large();
+      return Node{static_cast<int64_t>(static_cast<uint64_t>(rank) | (static_cast<uint64_t>(span) << 32)), kTuple};
+    }
+    [[noreturn]] static void too_large();
     bool is_tuple() const { return (meta & kTuple) != 0; }
     bool is_leaf() const { return (meta & kTuple) == 0; }
     bool is_integer() const { return (meta & ~kDynamic) == 0; }                // a leaf without a basis
@@ -277,7 +281,17 @@ std::string to_string(const IntTuple& t, bool underscore = false);
 
 // --- structure --------------------------------------------------------------
 int depth(const IntTuple& t);
-int64_t size(const IntTuple& t);  // product of the leaves (checked)
+int64_t size_by_modes(const IntTuple& t);  // the product mode by mode, checked at every step
+// The product of the leaves (checked).  Inline, one pass: with positive leaves no
+// partial product exceeds the whole, so it overflows iff the mode-by-mode product
+// does; anything else (zeros, negatives, overflow) takes the mode-by-mode path.
+inline int64_t size(const IntTuple& t) {
+  const IntTuple::Node* p = t.nodes();
+  int64_t s = 1;
+  for (size_t i = 0, n = t.node_count(); i < n; ++i)
+    if (p[i].is_leaf() && (p[i].value <= 0 || __builtin_mul_overflow(s, p[i].value, &s))) return size_by_modes(t);
+  return s;
+}
 int64_t sum(const IntTuple& t);
 IntTuple flatten(const IntTuple& t);  // a leaf stays a leaf
 std::vector<IntTuple> flatten_leaves(const IntTuple& t);
@@ -287,7 +301,14 @@ IntTuple unflatten(const IntTuple& flat, const IntTuple& profile);
 bool congruent(const IntTuple& a, const IntTuple& b);
 bool weakly_congruent(const IntTuple& a, const IntTuple& b);
 bool compatible(const IntTuple& a, const IntTuple& b);
-bool has_basis(const IntTuple& t);
+// Some leaf is a basis element (a stride like 1@0).  Inline, one pass over the nodes:
+// a header's meta has no depth byte, so the OR of all metas has one iff a leaf does.
+inline bool has_basis(const IntTuple& t) {
+  const IntTuple::Node* p = t.nodes();
+  uint64_t any = 0;
+  for (size_t i = 0, n = t.node_count(); i < n; ++i) any |= p[i].meta;
+  return (any & 0xff00) != 0;
+}
 // CuTe's is_static: no dynamic leaf.  has_dynamic is its negation.
 inline bool has_dynamic(const IntTuple& t) {  // inline: every algebra call asks it of its operands
   const IntTuple::Node* p = t.nodes();

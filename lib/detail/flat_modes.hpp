@@ -117,6 +117,19 @@ struct LayoutBuilder : IntTuple::PairBuilder {
   void append(const Layout& l) { PairBuilder::append(l.shape.nodes(), l.stride.nodes()); }
 };
 
+// composition_impl(s:d, B) for a single-mode lhs and a B without basis strides (every
+// call once lhs is coalesced to one mode): B's shape, and each stride leaf b of B
+// becomes b * d, keeping d's basis, except a static _0, which stays as it is.
+inline Layout compose_with_mode(const TNode& d, const TNode* rhs_s, const TNode* rhs_d) {
+  Layout result;
+  IntTuple::PairBuilder out(result.shape, result.stride);
+  out.append(rhs_s, rhs_d);
+  TNode* p = result.stride.mutable_nodes();
+  for (size_t i = 0, n = result.stride.node_count(); i < n; ++i)
+    if (p[i].is_leaf() && !p[i].is_static_value(0)) p[i] = scale(Integer::of(p[i]), d);
+  return result;
+}
+
 // CuTe: layout.hpp:detail::bw_coalesce over flat modes (lib/coalesce.cpp); `extend`
 // gives coalesce_x (a last mode of size _1 starts as the sentinel _2).
 ModeList coalesce_modes(const TNode* s, const TNode* d, size_t n, bool extend);
