@@ -85,8 +85,8 @@ Basis TNode::basis() const {
 void IntTuple::assign(const Node* src, size_t n) {
   if (n > cap_) {
     Node* fresh = new Node[n];
-    delete[] heap_;
-    heap_ = fresh;
+    if (on_heap()) delete[] data_;
+    data_ = fresh;
     cap_ = static_cast<uint32_t>(n);
   }
   copy_nodes(data(), src, n);
@@ -100,8 +100,8 @@ IntTuple::Node* IntTuple::grow_slow(size_t n) {
     size_t cap = std::max<size_t>(need, std::min<size_t>(2 * size_t{cap_}, kMaxNodes));
     Node* fresh = new Node[cap];
     std::memcpy(static_cast<void*>(fresh), data(), size_ * sizeof(Node));
-    delete[] heap_;
-    heap_ = fresh;
+    if (on_heap()) delete[] data_;
+    data_ = fresh;
     cap_ = static_cast<uint32_t>(cap);
   }
   Node* p = data() + size_;

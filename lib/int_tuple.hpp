@@ -103,52 +103,48 @@ class IntTuple {
   class Builder;      // lib/detail/tuple_builder.hpp
   class PairBuilder;  // lib/detail/tuple_builder.hpp
 
-  IntTuple() : size_(1), cap_(kInline), heap_(nullptr) { small_[0] = Node::leaf(0); }  // the leaf 0
-  IntTuple(int64_t value) : size_(1), cap_(kInline), heap_(nullptr) {
+  IntTuple() : size_(1), cap_(kInline), data_(small_) { small_[0] = Node::leaf(0); }  // the leaf 0
+  IntTuple(int64_t value) : size_(1), cap_(kInline), data_(small_) {
     small_[0] = Node::leaf(value);
   }                                                               // NOLINT: an int is an IntTuple
   IntTuple(int value) : IntTuple(static_cast<int64_t>(value)) {}  // NOLINT
-  IntTuple(const IntTuple& o) : size_(o.size_), cap_(kInline), heap_(nullptr) {
+  IntTuple(const IntTuple& o) : size_(o.size_), cap_(kInline), data_(small_) {
     if (size_ > kInline) {
-      heap_ = new Node[size_];
+      data_ = new Node[size_];
       cap_ = size_;
     }
-    copy_nodes(data(), o.data(), size_);
+    copy_nodes(data_, o.data_, size_);
   }
-  IntTuple(IntTuple&& o) noexcept : size_(o.size_), cap_(kInline), heap_(nullptr) {
-    if (o.heap_) {
-      heap_ = o.heap_;
+  IntTuple(IntTuple&& o) noexcept : size_(o.size_), cap_(kInline), data_(small_) {
+    if (o.on_heap()) {
+      data_ = o.data_;
       cap_ = o.cap_;
-      o.heap_ = nullptr;
-      o.cap_ = kInline;
-      o.size_ = 1;
-      o.small_[0] = Node::leaf(0);
+      o.reset();
     } else {
       copy_nodes(small_, o.small_, size_);
     }
   }
   // Assignment to an lvalue only: `t[i] = x` assigns to a copy and is refused.
   IntTuple& operator=(const IntTuple& o) & {
-    if (this != &o) assign(o.data(), o.size_);
+    if (this != &o) assign(o.data_, o.size_);
     return *this;
   }
   IntTuple& operator=(IntTuple&& o) & noexcept {
     if (this == &o) return *this;
-    if (o.heap_) {
-      delete[] heap_;
-      heap_ = o.heap_;
+    if (o.on_heap()) {
+      if (on_heap()) delete[] data_;
+      data_ = o.data_;
       cap_ = o.cap_;
       size_ = o.size_;
-      o.heap_ = nullptr;
-      o.cap_ = kInline;
-      o.size_ = 1;
-      o.small_[0] = Node::leaf(0);
+      o.reset();
     } else {
       assign(o.small_, o.size_);
     }
     return *this;
   }
-  ~IntTuple() { delete[] heap_; }
+  ~IntTuple() {
+    if (on_heap()) delete[] data_;
+  }
 
   static IntTuple tuple(std::initializer_list<IntTuple> modes);
   static IntTuple tuple(const std::vector<IntTuple>& modes);
@@ -209,13 +205,20 @@ class IntTuple {
  private:
   static constexpr uint32_t kInline = 16;  // nodes held without a heap allocation
   const Node& root() const { return data()[0]; }
-  Node* data() { return heap_ ? heap_ : small_; }
-  const Node* data() const { return heap_ ? heap_ : small_; }
+  Node* data() { return data_; }
+  const Node* data() const { return data_; }
+  bool on_heap() const { return data_ != small_; }
+  void reset() {  // the leaf 0, inline (what a moved-from tuple holds)
+    data_ = small_;
+    cap_ = kInline;
+    size_ = 1;
+    small_[0] = Node::leaf(0);
+  }
   void assign(const Node* src, size_t n);
   // room for n more nodes at the end; size_ grows by n
   Node* grow_by(size_t n) {
     if (size_ + n <= cap_) {
-      Node* p = data() + size_;
+      Node* p = data_ + size_;
       size_ += static_cast<uint32_t>(n);
       return p;
     }
@@ -225,7 +228,7 @@ class IntTuple {
 
   uint32_t size_;
   uint32_t cap_;
-  Node* heap_;
+  Node* data_;  // small_ or the heap: one load per access, no test
   union {
     Node small_[kInline];
   };

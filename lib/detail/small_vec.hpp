@@ -44,7 +44,11 @@ class SmallVec {
   }
   void append(const T* p, size_t n) {
     if (size_ + n > capacity_) grow(size_ + n);
-    if (n) std::memcpy(static_cast<void*>(data_ + size_), p, n * sizeof(T));
+    if (n <= 4) {  // the usual few: no call to memcpy
+      for (size_t i = 0; i < n; ++i) data_[size_ + i] = p[i];
+    } else {
+      std::memcpy(static_cast<void*>(data_ + size_), p, n * sizeof(T));
+    }
     size_ += n;
   }
   void resize(size_t n) {  // new elements are left uninitialized
