@@ -615,20 +615,24 @@ namespace {
 
 Integer leaf_or_size(const TNode* p) { return p->is_tuple() ? size_integer_of(p) : Integer::of(*p); }
 
-// ceil_div(a, b) with b an integer: a tuple takes b mode by mode, the rest carried
-void ceil_div_int(const TNode* a, Integer b, IntTuple::Builder& out) {
+// divide(a, b) with b an integer, for ceil_div and shape_div: a tuple takes b mode by mode,
+// what is left of b (divide(b, size of the mode)) carried to the next mode
+template <Integer (*divide)(Integer, Integer)>
+void div_by_int(const TNode* a, Integer b, IntTuple::Builder& out) {
   if (a->is_leaf()) {
-    out.leaf(ceil_div(Integer::of(*a), b).node());
+    out.leaf(divide(Integer::of(*a), b).node());
     return;
   }
   out.open();
   Integer rest = b;
   for (const TNode *c = a + 1, *e = a->next(); c != e; c = c->next()) {
-    ceil_div_int(c, rest, out);
-    rest = ceil_div(rest, leaf_or_size(c));
+    div_by_int<divide>(c, rest, out);
+    rest = divide(rest, leaf_or_size(c));
   }
   out.close();
 }
+
+Integer ceil_div_integer(Integer a, Integer b) { return ceil_div(a, b); }
 
 void ceil_div_nodes(const TNode* a, const TNode* b, IntTuple::Builder& out) {
   if (a->is_tuple()) {
@@ -647,7 +651,7 @@ void ceil_div_nodes(const TNode* a, const TNode* b, IntTuple::Builder& out) {
       out.close();
       return;
     }
-    ceil_div_int(a, Integer::of(*b), out);
+    div_by_int<ceil_div_integer>(a, Integer::of(*b), out);
     return;
   }
   out.leaf(ceil_div(Integer::of(*a), leaf_or_size(b)).node());
@@ -663,20 +667,6 @@ Integer shape_div(Integer x, Integer y) {
   return ceil_div(x, y);
 }
 
-void shape_div_int(const TNode* a, Integer b, IntTuple::Builder& out) {
-  if (a->is_leaf()) {
-    out.leaf(shape_div(Integer::of(*a), b).node());
-    return;
-  }
-  out.open();
-  Integer rest = b;
-  for (const TNode *c = a + 1, *e = a->next(); c != e; c = c->next()) {
-    shape_div_int(c, rest, out);
-    rest = shape_div(rest, leaf_or_size(c));
-  }
-  out.close();
-}
-
 void shape_div_nodes(const TNode* a, const TNode* b, IntTuple::Builder& out) {
   if (a->is_tuple()) {
     if (b->is_tuple()) {
@@ -687,7 +677,7 @@ void shape_div_nodes(const TNode* a, const TNode* b, IntTuple::Builder& out) {
       out.close();
       return;
     }
-    shape_div_int(a, Integer::of(*b), out);
+    div_by_int<shape_div>(a, Integer::of(*b), out);
     return;
   }
   out.leaf(shape_div(Integer::of(*a), leaf_or_size(b)).node());
