@@ -27,6 +27,7 @@
 #include "atoms/mma_catalogue.hpp"
 #include "atoms/mma_names.hpp"
 #include "atoms/names.hpp"
+#include "atoms/smem_atoms.hpp"
 #include "atoms/tiled_copy.hpp"
 #include "atoms/tiled_mma.hpp"
 #include "lib/cpp_syntax.hpp"
@@ -579,23 +580,13 @@ Value sm100_blockscaled_tiled_mma(Evaluator& ev, const Node& n) {
   return tiled_mma_value(dsl_tiled_mma(ev, n, *as_mma_atom(atom), nullptr, nullptr));
 }
 
-// make_smem_layout_atom(kind, element_type): Swizzle o 0 o the compact (MN-major) or (K-major)
-// layout of one swizzle row, in elements -- CuTeDSL's own construction
-// (cute/nvgpu/warpgroup/helpers.py, tcgen05/helpers.py).
+// make_smem_layout_atom(kind, element_type): atoms/smem_atoms.cpp builds it; errors point at `at`.
 AnyLayout smem_layout_atom(Evaluator& ev, const Node& at, const std::string& kind, const ValueType& t) {
-  int bits = 0, b = 0, m = 4, s = 3;
-  const bool mn = kind.rfind("MN_", 0) == 0;
-  const std::string sw = kind.substr(mn ? 3 : 2);
-  if (sw == "INTER") bits = 128, b = 0;
-  else if (sw == "SW32") bits = 256, b = 1;
-  else if (sw == "SW64") bits = 512, b = 2;
-  else if (sw == "SW128") bits = 1024, b = 3;
-  else if (sw == "SW128_32B") bits = 1024, b = 2, m = 5, s = 2;
-  else ev.fail(at, "unrecognized SMEM layout atom kind " + kind);
-  if (t.bits <= 0 || bits % t.bits != 0) ev.fail(at, "element type " + t.name + " does not divide a swizzle row");
-  const int64_t elems = bits / t.bits;
-  Layout outer = mn ? Layout(tup(elems, 8), tup(1, elems)) : Layout(tup(8, elems), tup(elems, 1));
-  return ComposedLayout(Swizzle(b, m, s), 0, outer);
+  try {
+    return dsl_smem_layout_atom(kind, t.bits);
+  } catch (const Error& e) {
+    ev.fail(at, e.what());
+  }
 }
 
 // get_smem_layout_atom's heuristic: the widest swizzle whose row divides the major mode.

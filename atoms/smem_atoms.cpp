@@ -4,30 +4,65 @@ namespace cutevis {
 
 using V = Value;
 
+namespace {
+
+// One swizzle kind: the swizzle and the bits along the atom's contiguous mode (one swizzle row).
+struct SwizzleRow {
+  Swizzle swizzle;
+  int64_t bits;
+};
+
+// CuTe: mma_traits_sm90_gmma.hpp / mma_traits_sm100.hpp — Swizzle<B,4,3> over 128 << B bits;
+// UMMA's SW128_32B: Swizzle<2,5,2> over 1024 bits.  False for an unknown kind.
+bool swizzle_row(const std::string& kind, SwizzleRow& out) {
+  if (kind == "INTER") out = {Swizzle(0, 4, 3), 128};
+  else if (kind == "SW32") out = {Swizzle(1, 4, 3), 256};
+  else if (kind == "SW64") out = {Swizzle(2, 4, 3), 512};
+  else if (kind == "SW128") out = {Swizzle(3, 4, 3), 1024};
+  else if (kind == "SW128_32B") out = {Swizzle(2, 5, 2), 1024};
+  else return false;
+  return true;
+}
+
+// `rows` rows of `n` units each: MN-major (n,rows):(1,n), K-major (rows,n):(n,1)
+Layout atom_rows(bool mn_major, int64_t rows, int64_t n) {
+  return mn_major ? Layout(tup(n, rows), tup(1, n)) : Layout(tup(rows, n), tup(n, 1));
+}
+
+}  // namespace
+
 // CuTe: mma_traits_sm90_gmma.hpp:GMMA::Layout_*_Atom_Bits, upcast<sizeof_bits<T>> for Layout_*_Atom<T>
 ComposedLayout gmma_smem_atom(const std::string& major, const std::string& kind, int type_bits) {
-  int b;
-  if (kind == "INTER") b = 0;
-  else if (kind == "SW32") b = 1;
-  else if (kind == "SW64") b = 2;
-  else if (kind == "SW128") b = 3;
-  else throw Error("unknown GMMA layout atom kind '" + kind + "' (INTER, SW32, SW64 or SW128)");
-  int64_t width = int64_t{128} << b;  // bits along the contiguous mode: 128, 256, 512, 1024
-  Layout bits_layout;
-  if (major == "K") bits_layout = Layout(tup(8, width), tup(width, 1));
-  else if (major == "MN") bits_layout = Layout(tup(width, 8), tup(1, width));
-  else throw Error("unknown GMMA major '" + major + "' (K or MN)");
-  if (type_bits <= 0 || width % type_bits != 0)
+  SwizzleRow row;
+  if (kind == "SW128_32B" || !swizzle_row(kind, row))
+    throw Error("unknown GMMA layout atom kind '" + kind + "' (INTER, SW32, SW64 or SW128)");
+  if (major != "K" && major != "MN") throw Error("unknown GMMA major '" + major + "' (K or MN)");
+  if (type_bits <= 0 || row.bits % type_bits != 0)
     throw Error("GMMA layout atom: element width " + std::to_string(type_bits) + " bits does not divide " +
-                std::to_string(width));
+                std::to_string(row.bits));
   // Layout_*_Atom<T> = upcast<sizeof_bits<T>>(Layout_*_Atom_Bits)
-  return std::get<ComposedLayout>(upcast(AnyLayout(ComposedLayout::smem(Swizzle(b, 4, 3), 1, bits_layout)), type_bits));
+  const Layout bits_layout = atom_rows(major == "MN", 8, row.bits);
+  return std::get<ComposedLayout>(upcast(AnyLayout(ComposedLayout::smem(row.swizzle, 1, bits_layout)), type_bits));
 }
 
 // CuTe: mma_traits_sm100.hpp:UMMA::Layout_MN_SW128_32B_Atom
 AnyLayout umma_mn_sw128_32b_atom(int type_bits) {
-  ComposedLayout bits_atom = ComposedLayout::smem(Swizzle(2, 5, 2), 1, AnyLayout(Layout(tup(1024, 4), tup(1, 1024))));
-  return upcast(AnyLayout(bits_atom), type_bits);
+  SwizzleRow row;
+  swizzle_row("SW128_32B", row);
+  return upcast(AnyLayout(ComposedLayout::smem(row.swizzle, 1, AnyLayout(atom_rows(true, 4, row.bits)))), type_bits);
+}
+
+// CuTeDSL: nvgpu/warpgroup/helpers.py, nvgpu/tcgen05/helpers.py:make_smem_layout_atom
+AnyLayout dsl_smem_layout_atom(const std::string& kind, int type_bits) {
+  const bool mn = kind.rfind("MN_", 0) == 0;
+  const bool k = kind.rfind("K_", 0) == 0;
+  SwizzleRow row;
+  if ((!mn && !k) || !swizzle_row(kind.substr(mn ? 3 : 2), row) || (k && kind == "K_SW128_32B"))
+    throw Error("unrecognized SMEM layout atom kind " + kind);
+  if (type_bits <= 0 || row.bits % type_bits != 0)
+    throw Error("a " + std::to_string(type_bits) + "-bit element does not divide a swizzle row of " +
+                std::to_string(row.bits) + " bits");
+  return ComposedLayout(row.swizzle, 0, atom_rows(mn, 8, row.bits / type_bits));
 }
 
 void register_smem_atom_names(Registry& r) {

@@ -18,6 +18,13 @@ ComposedLayout gmma_smem_atom(const std::string& major, const std::string& kind,
 // UMMA::Layout_MN_SW128_32B_Atom<T>: Swizzle<2,5,2> o smem_ptr o (1024,4):(1,1024) bits, upcast.
 AnyLayout umma_mn_sw128_32b_atom(int type_bits);
 
+// CuTeDSL's make_smem_layout_atom(kind, element_type) (cute/nvgpu/warpgroup/helpers.py,
+// tcgen05/helpers.py): the same swizzles and rows as the atoms above, built the DSL's way,
+// Swizzle o 0 o 8 rows in elements (no smem_ptr flag); its MN_SW128_32B has 8 rows where
+// CuTe's UMMA::Layout_MN_SW128_32B_Atom has 4.  kind: "K_SW128", "MN_INTER", "MN_SW128_32B", ...
+// Throws Error for an unknown kind or an element that does not divide a swizzle row.
+AnyLayout dsl_smem_layout_atom(const std::string& kind, int type_bits);
+
 // The atoms' names in the expression language, with CuTe's namespace spellings
 // (GMMA::, SM90::GMMA::, cute::GMMA::, UMMA::, SM100::UMMA::, ...).  Called by register_mma_names.
 void register_smem_atom_names(Registry& registry);

@@ -1,8 +1,9 @@
 // CuTe's coalesce and filter (include/cute/layout.hpp).  One function per operation for
 // static and dynamic integers: CuTe merges two modes only where the merge is a static
-// truth, so an all-static layout merges wherever pycute would.
-#include <cstring>
-
+// truth, so an all-static layout merges wherever pycute would.  CuTe's algorithm,
+// detail::bw_coalesce (from the back, mode k joins the front mode when s_k * d_k equals
+// its stride), is detail::coalesce_modes in lib/detail/flat_modes.hpp: inline, because
+// every operation coalesces, some twice.
 #include "lib/detail/flat_modes.hpp"
 #include "lib/layout.hpp"
 
@@ -15,44 +16,7 @@ using detail::TNode;
 
 namespace detail {
 
-// CuTe: layout.hpp:detail::bw_coalesce — from the back, mode k joins the front mode f
-// when s_k * d_k == d_f (f's shape and both strides static); static _1 modes vanish.
-ModeList coalesce_modes(const TNode* s, const TNode* d, size_t n, bool extend) {
-  ModeList out;
-  if (n == 0) return out;  // empty tuple: _1:_0
-  out.s.resize(n + 1);
-  out.d.resize(n + 1);
-  TNode* rs = out.s.data();
-  TNode* rd = out.d.data();
-  size_t f = n;  // the front mode of the result so far; it grows towards 1
-  rs[f] = extend && s[n - 1].is_static_value(1) ? TNode::leaf(2) : s[n - 1];
-  rd[f] = d[n - 1];
-  for (size_t k = n - 1; k-- > 0;) {
-    if (s[k].is_static_value(1)) continue;     // skip size-_1 modes
-    if (f == n && rs[f].is_static_value(1)) {  // replace our _1
-      rs[f] = s[k];
-      rd[f] = d[k];
-      continue;
-    }
-    if (!rs[f].is_dynamic()) {
-      const TNode merged = scale(Integer::of(s[k]), d[k]);
-      if (!merged.is_dynamic() &&
-          std::memcmp(&merged, &rd[f], sizeof(TNode)) == 0) {  // s*d == front stride, same basis
-        rs[f] = (Integer::of(s[k]) * Integer::of(rs[f])).node();
-        rd[f] = d[k];
-        continue;
-      }
-    }
-    --f;
-    rs[f] = s[k];
-    rd[f] = d[k];
-  }
-  if (f == n && rs[f].is_static_value(1)) return out;  // _1:_0
-  out.first = f;
-  out.count = n + 1 - f;
-  return out;
-}
-
+// filter(L) as flat modes: static stride-_0 modes get size _1, then bw_coalesce.
 ModeList filter_modes(const Layout& l) {
   FlatModes m(l);
   Leaves s;

@@ -124,6 +124,7 @@ Layout compose_coalesced(const Layout& a, const TNode* rhs_s, const TNode* rhs_d
   ModeList lhs = detail::coalesce_modes(a, true);
   const TNode *s, *d;
   lhs.tree(s, d);
+  if (s->is_leaf()) return detail::compose_with_mode(*d, rhs_s, rhs_d);  // rhs has no basis strides here
   Layout result;
   LayoutBuilder out(result);
   composition_impl(s, d, rhs_s, rhs_d, out, check);
@@ -182,9 +183,13 @@ Layout composition(const Layout& a, const Tiler& b) {
     case Tiler::Kind::kTuple: {
       if (b.rank() > rank(a))
         throw Error("composition: tiler " + to_string(b) + " has more modes than " + to_string(a));
-      std::vector<Layout> modes;  // modes of a not hit by the tiler are dropped, as in CuTe
-      for (size_t i = 0; i < b.rank(); ++i) modes.push_back(composition(get(a, i), b.modes()[i]));
-      return make_layout(modes);
+      Layout result;  // make_layout(composition(get<i>(a), get<i>(b))...); modes of a not hit are dropped, as in CuTe
+      LayoutBuilder out(result);
+      out.open();
+      for (size_t i = 0; i < b.rank(); ++i) out.append(composition(get(a, i), b.modes()[i]));
+      out.close();
+      out.finish();
+      return result;
     }
   }
   return a;

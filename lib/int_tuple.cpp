@@ -66,10 +66,7 @@ std::string str(const TNode* p) { return to_string(IntTuple::of(p)); }
 
 }  // namespace
 
-TNode TNode::header(size_t rank, size_t span) {
-  if (rank > kMaxNodes || span > kMaxNodes) throw Error("tuple too large");
-  return TNode{static_cast<int64_t>(static_cast<uint64_t>(rank) | (static_cast<uint64_t>(span) << 32)), 1};
-}
+void TNode::too_large() { throw Error("tuple too large"); }
 
 TNode TNode::leaf(int64_t v, const Basis& b) {
   uint64_t meta = uint64_t{b.depth} << 8;
@@ -88,8 +85,8 @@ Basis TNode::basis() const {
 void IntTuple::assign(const Node* src, size_t n) {
   if (n > cap_) {
     Node* fresh = new Node[n];
-    delete[] heap_;
-    heap_ = fresh;
+    if (on_heap()) delete[] data_;
+    data_ = fresh;
     cap_ = static_cast<uint32_t>(n);
   }
   copy_nodes(data(), src, n);
@@ -103,8 +100,8 @@ IntTuple::Node* IntTuple::grow_slow(size_t n) {
     size_t cap = std::max<size_t>(need, std::min<size_t>(2 * size_t{cap_}, kMaxNodes));
     Node* fresh = new Node[cap];
     std::memcpy(static_cast<void*>(fresh), data(), size_ * sizeof(Node));
-    delete[] heap_;
-    heap_ = fresh;
+    if (on_heap()) delete[] data_;
+    data_ = fresh;
     cap_ = static_cast<uint32_t>(cap);
   }
   Node* p = data() + size_;
@@ -143,29 +140,7 @@ IntTuple IntTuple::Builder::finish() {
 
 void IntTuple::PairBuilder::more_roots() { throw Error("IntTuple::PairBuilder: more than one root"); }
 
-void IntTuple::PairBuilder::open() {
-  count_mode();
-  Node h{static_cast<int64_t>(static_cast<uint64_t>(open_ + 1) << 32), 1};  // parent + 1 while open
-  *a_.grow_by(1) = h;
-  *b_.grow_by(1) = h;
-  open_ = static_cast<int64_t>(a_.size_) - 1;
-}
-
-void IntTuple::PairBuilder::close() {
-  uint64_t v = static_cast<uint64_t>(a_.data()[open_].value);
-  const Node header = TNode::header(static_cast<uint32_t>(v), a_.size_ - static_cast<size_t>(open_));
-  a_.data()[open_] = header;  // both from the value, not one from the other: no store-to-load stall
-  b_.data()[open_] = header;
-  open_ = static_cast<int64_t>(v >> 32) - 1;
-}
-
-void IntTuple::PairBuilder::append(const Node* x, const Node* y) {
-  size_t n = x->span();
-  if (y->span() != n) throw Error("IntTuple::PairBuilder: modes are not congruent");
-  count_mode();
-  copy_nodes(a_.grow_by(n), x, n);
-  copy_nodes(b_.grow_by(n), y, n);
-}
+void IntTuple::PairBuilder::not_congruent() { throw Error("IntTuple::PairBuilder: modes are not congruent"); }
 
 void IntTuple::PairBuilder::finish() {
   if (open_ >= 0 || roots_ != 1) throw Error("IntTuple::PairBuilder: unbalanced tuple");
@@ -345,7 +320,7 @@ bool compatible_nodes(const TNode* a, const TNode* b) {
 }  // namespace
 
 int depth(const IntTuple& t) { return depth_of(t.nodes()); }
-int64_t size(const IntTuple& t) { return size_of(t.nodes()); }
+int64_t size_by_modes(const IntTuple& t) { return size_of(t.nodes()); }
 int64_t sum(const IntTuple& t) { return sum_of(t.nodes()); }
 
 std::vector<IntTuple> flatten_leaves(const IntTuple& t) {
@@ -403,13 +378,6 @@ IntTuple unflatten(const IntTuple& flat, const IntTuple& profile) {
 bool congruent(const IntTuple& a, const IntTuple& b) { return congruent_nodes(a.nodes(), b.nodes()); }
 bool weakly_congruent(const IntTuple& a, const IntTuple& b) { return weakly_congruent_nodes(a.nodes(), b.nodes()); }
 bool compatible(const IntTuple& a, const IntTuple& b) { return compatible_nodes(a.nodes(), b.nodes()); }
-
-bool has_basis(const IntTuple& t) {
-  const TNode* p = t.nodes();
-  for (size_t i = 0; i < t.node_count(); ++i)
-    if (p[i].is_leaf() && p[i].depth()) return true;
-  return false;
-}
 
 namespace {
 
@@ -647,20 +615,24 @@ namespace {
 
 Integer leaf_or_size(const TNode* p) { return p->is_tuple() ? size_integer_of(p) : Integer::of(*p); }
 
-// ceil_div(a, b) with b an integer: a tuple takes b mode by mode, the rest carried
-void ceil_div_int(const TNode* a, Integer b, IntTuple::Builder& out) {
+// divide(a, b) with b an integer, for ceil_div and shape_div: a tuple takes b mode by mode,
+// what is left of b (divide(b, size of the mode)) carried to the next mode
+template <Integer (*divide)(Integer, Integer)>
+void div_by_int(const TNode* a, Integer b, IntTuple::Builder& out) {
   if (a->is_leaf()) {
-    out.leaf(ceil_div(Integer::of(*a), b).node());
+    out.leaf(divide(Integer::of(*a), b).node());
     return;
   }
   out.open();
   Integer rest = b;
   for (const TNode *c = a + 1, *e = a->next(); c != e; c = c->next()) {
-    ceil_div_int(c, rest, out);
-    rest = ceil_div(rest, leaf_or_size(c));
+    div_by_int<divide>(c, rest, out);
+    rest = divide(rest, leaf_or_size(c));
   }
   out.close();
 }
+
+Integer ceil_div_integer(Integer a, Integer b) { return ceil_div(a, b); }
 
 void ceil_div_nodes(const TNode* a, const TNode* b, IntTuple::Builder& out) {
   if (a->is_tuple()) {
@@ -679,7 +651,7 @@ void ceil_div_nodes(const TNode* a, const TNode* b, IntTuple::Builder& out) {
       out.close();
       return;
     }
-    ceil_div_int(a, Integer::of(*b), out);
+    div_by_int<ceil_div_integer>(a, Integer::of(*b), out);
     return;
   }
   out.leaf(ceil_div(Integer::of(*a), leaf_or_size(b)).node());
@@ -695,20 +667,6 @@ Integer shape_div(Integer x, Integer y) {
   return ceil_div(x, y);
 }
 
-void shape_div_int(const TNode* a, Integer b, IntTuple::Builder& out) {
-  if (a->is_leaf()) {
-    out.leaf(shape_div(Integer::of(*a), b).node());
-    return;
-  }
-  out.open();
-  Integer rest = b;
-  for (const TNode *c = a + 1, *e = a->next(); c != e; c = c->next()) {
-    shape_div_int(c, rest, out);
-    rest = shape_div(rest, leaf_or_size(c));
-  }
-  out.close();
-}
-
 void shape_div_nodes(const TNode* a, const TNode* b, IntTuple::Builder& out) {
   if (a->is_tuple()) {
     if (b->is_tuple()) {
@@ -719,7 +677,7 @@ void shape_div_nodes(const TNode* a, const TNode* b, IntTuple::Builder& out) {
       out.close();
       return;
     }
-    shape_div_int(a, Integer::of(*b), out);
+    div_by_int<shape_div>(a, Integer::of(*b), out);
     return;
   }
   out.leaf(shape_div(Integer::of(*a), leaf_or_size(b)).node());

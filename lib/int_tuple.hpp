@@ -54,7 +54,11 @@ class IntTuple {
     static Node leaf(int64_t v, bool dynamic) { return Node{v, dynamic ? kDynamic : 0}; }
     static Node dynamic_leaf(int64_t v) { return Node{v, kDynamic}; }
     static Node leaf(int64_t v, const Basis& b);
-    static Node header(size_t rank, size_t span);  // a tuple's header
+    static Node header(size_t rank, size_t span) {  // a tuple's header
+      if (rank > UINT32_MAX || span > UINT32_MAX) too_large();
+      return Node{static_cast<int64_t>(static_cast<uint64_t>(rank) | (static_cast<uint64_t>(span) << 32)), kTuple};
+    }
+    [[noreturn]] static void too_large();
     bool is_tuple() const { return (meta & kTuple) != 0; }
     bool is_leaf() const { return (meta & kTuple) == 0; }
     bool is_integer() const { return (meta & ~kDynamic) == 0; }                // a leaf without a basis
@@ -99,52 +103,48 @@ class IntTuple {
   class Builder;      // lib/detail/tuple_builder.hpp
   class PairBuilder;  // lib/detail/tuple_builder.hpp
 
-  IntTuple() : size_(1), cap_(kInline), heap_(nullptr) { small_[0] = Node::leaf(0); }  // the leaf 0
-  IntTuple(int64_t value) : size_(1), cap_(kInline), heap_(nullptr) {
+  IntTuple() : size_(1), cap_(kInline), data_(small_) { small_[0] = Node::leaf(0); }  // the leaf 0
+  IntTuple(int64_t value) : size_(1), cap_(kInline), data_(small_) {
     small_[0] = Node::leaf(value);
   }                                                               // NOLINT: an int is an IntTuple
   IntTuple(int value) : IntTuple(static_cast<int64_t>(value)) {}  // NOLINT
-  IntTuple(const IntTuple& o) : size_(o.size_), cap_(kInline), heap_(nullptr) {
+  IntTuple(const IntTuple& o) : size_(o.size_), cap_(kInline), data_(small_) {
     if (size_ > kInline) {
-      heap_ = new Node[size_];
+      data_ = new Node[size_];
       cap_ = size_;
     }
-    copy_nodes(data(), o.data(), size_);
+    copy_nodes(data_, o.data_, size_);
   }
-  IntTuple(IntTuple&& o) noexcept : size_(o.size_), cap_(kInline), heap_(nullptr) {
-    if (o.heap_) {
-      heap_ = o.heap_;
+  IntTuple(IntTuple&& o) noexcept : size_(o.size_), cap_(kInline), data_(small_) {
+    if (o.on_heap()) {
+      data_ = o.data_;
       cap_ = o.cap_;
-      o.heap_ = nullptr;
-      o.cap_ = kInline;
-      o.size_ = 1;
-      o.small_[0] = Node::leaf(0);
+      o.reset();
     } else {
       copy_nodes(small_, o.small_, size_);
     }
   }
   // Assignment to an lvalue only: `t[i] = x` assigns to a copy and is refused.
   IntTuple& operator=(const IntTuple& o) & {
-    if (this != &o) assign(o.data(), o.size_);
+    if (this != &o) assign(o.data_, o.size_);
     return *this;
   }
   IntTuple& operator=(IntTuple&& o) & noexcept {
     if (this == &o) return *this;
-    if (o.heap_) {
-      delete[] heap_;
-      heap_ = o.heap_;
+    if (o.on_heap()) {
+      if (on_heap()) delete[] data_;
+      data_ = o.data_;
       cap_ = o.cap_;
       size_ = o.size_;
-      o.heap_ = nullptr;
-      o.cap_ = kInline;
-      o.size_ = 1;
-      o.small_[0] = Node::leaf(0);
+      o.reset();
     } else {
       assign(o.small_, o.size_);
     }
     return *this;
   }
-  ~IntTuple() { delete[] heap_; }
+  ~IntTuple() {
+    if (on_heap()) delete[] data_;
+  }
 
   static IntTuple tuple(std::initializer_list<IntTuple> modes);
   static IntTuple tuple(const std::vector<IntTuple>& modes);
@@ -205,13 +205,20 @@ class IntTuple {
  private:
   static constexpr uint32_t kInline = 16;  // nodes held without a heap allocation
   const Node& root() const { return data()[0]; }
-  Node* data() { return heap_ ? heap_ : small_; }
-  const Node* data() const { return heap_ ? heap_ : small_; }
+  Node* data() { return data_; }
+  const Node* data() const { return data_; }
+  bool on_heap() const { return data_ != small_; }
+  void reset() {  // the leaf 0, inline (what a moved-from tuple holds)
+    data_ = small_;
+    cap_ = kInline;
+    size_ = 1;
+    small_[0] = Node::leaf(0);
+  }
   void assign(const Node* src, size_t n);
   // room for n more nodes at the end; size_ grows by n
   Node* grow_by(size_t n) {
     if (size_ + n <= cap_) {
-      Node* p = data() + size_;
+      Node* p = data_ + size_;
       size_ += static_cast<uint32_t>(n);
       return p;
     }
@@ -221,7 +228,7 @@ class IntTuple {
 
   uint32_t size_;
   uint32_t cap_;
-  Node* heap_;
+  Node* data_;  // small_ or the heap: one load per access, no test
   union {
     Node small_[kInline];
   };
@@ -277,7 +284,17 @@ std::string to_string(const IntTuple& t, bool underscore = false);
 
 // --- structure --------------------------------------------------------------
 int depth(const IntTuple& t);
-int64_t size(const IntTuple& t);  // product of the leaves (checked)
+int64_t size_by_modes(const IntTuple& t);  // the product mode by mode, checked at every step
+// The product of the leaves (checked).  Inline, one pass: with positive leaves no
+// partial product exceeds the whole, so it overflows iff the mode-by-mode product
+// does; anything else (zeros, negatives, overflow) takes the mode-by-mode path.
+inline int64_t size(const IntTuple& t) {
+  const IntTuple::Node* p = t.nodes();
+  int64_t s = 1;
+  for (size_t i = 0, n = t.node_count(); i < n; ++i)
+    if (p[i].is_leaf() && (p[i].value <= 0 || __builtin_mul_overflow(s, p[i].value, &s))) return size_by_modes(t);
+  return s;
+}
 int64_t sum(const IntTuple& t);
 IntTuple flatten(const IntTuple& t);  // a leaf stays a leaf
 std::vector<IntTuple> flatten_leaves(const IntTuple& t);
@@ -287,7 +304,14 @@ IntTuple unflatten(const IntTuple& flat, const IntTuple& profile);
 bool congruent(const IntTuple& a, const IntTuple& b);
 bool weakly_congruent(const IntTuple& a, const IntTuple& b);
 bool compatible(const IntTuple& a, const IntTuple& b);
-bool has_basis(const IntTuple& t);
+// Some leaf is a basis element (a stride like 1@0).  Inline, one pass over the nodes:
+// a header's meta has no depth byte, so the OR of all metas has one iff a leaf does.
+inline bool has_basis(const IntTuple& t) {
+  const IntTuple::Node* p = t.nodes();
+  uint64_t any = 0;
+  for (size_t i = 0, n = t.node_count(); i < n; ++i) any |= p[i].meta;
+  return (any & 0xff00) != 0;
+}
 // CuTe's is_static: no dynamic leaf.  has_dynamic is its negation.
 inline bool has_dynamic(const IntTuple& t) {  // inline: every algebra call asks it of its operands
   const IntTuple::Node* p = t.nodes();

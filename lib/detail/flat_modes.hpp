@@ -8,6 +8,7 @@
 // int) and its basis (1@0) travel with it.
 #pragma once
 
+#include <cstring>
 #include <string>
 
 #include "lib/detail/small_vec.hpp"
@@ -117,9 +118,59 @@ struct LayoutBuilder : IntTuple::PairBuilder {
   void append(const Layout& l) { PairBuilder::append(l.shape.nodes(), l.stride.nodes()); }
 };
 
-// CuTe: layout.hpp:detail::bw_coalesce over flat modes (lib/coalesce.cpp); `extend`
-// gives coalesce_x (a last mode of size _1 starts as the sentinel _2).
-ModeList coalesce_modes(const TNode* s, const TNode* d, size_t n, bool extend);
+// composition_impl(s:d, B) for a single-mode lhs and a B without basis strides (every
+// call once lhs is coalesced to one mode): B's shape, and each stride leaf b of B
+// becomes b * d, keeping d's basis, except a static _0, which stays as it is.
+inline Layout compose_with_mode(const TNode& d, const TNode* rhs_s, const TNode* rhs_d) {
+  Layout result;
+  IntTuple::PairBuilder out(result.shape, result.stride);
+  out.append(rhs_s, rhs_d);
+  TNode* p = result.stride.mutable_nodes();
+  for (size_t i = 0, n = result.stride.node_count(); i < n; ++i)
+    if (p[i].is_leaf() && !p[i].is_static_value(0)) p[i] = scale(Integer::of(p[i]), d);
+  return result;
+}
+
+// CuTe: layout.hpp:detail::bw_coalesce over flat modes; `extend` gives coalesce_x (a last
+// mode of size _1 starts as the sentinel _2).  Inline: every operation coalesces, some twice.
+// bw_coalesce: from the back, mode k joins the front mode f
+// when s_k * d_k == d_f (f's shape and both strides static); static _1 modes vanish.
+inline ModeList coalesce_modes(const TNode* s, const TNode* d, size_t n, bool extend) {
+  ModeList out;
+  if (n == 0) return out;  // empty tuple: _1:_0
+  out.s.resize(n + 1);
+  out.d.resize(n + 1);
+  TNode* rs = out.s.data();
+  TNode* rd = out.d.data();
+  size_t f = n;  // the front mode of the result so far; it grows towards 1
+  rs[f] = extend && s[n - 1].is_static_value(1) ? TNode::leaf(2) : s[n - 1];
+  rd[f] = d[n - 1];
+  for (size_t k = n - 1; k-- > 0;) {
+    if (s[k].is_static_value(1)) continue;     // skip size-_1 modes
+    if (f == n && rs[f].is_static_value(1)) {  // replace our _1
+      rs[f] = s[k];
+      rd[f] = d[k];
+      continue;
+    }
+    if (!rs[f].is_dynamic()) {
+      const TNode merged = scale(Integer::of(s[k]), d[k]);
+      if (!merged.is_dynamic() &&
+          std::memcmp(&merged, &rd[f], sizeof(TNode)) == 0) {  // s*d == front stride, same basis
+        rs[f] = (Integer::of(s[k]) * Integer::of(rs[f])).node();
+        rd[f] = d[k];
+        continue;
+      }
+    }
+    --f;
+    rs[f] = s[k];
+    rd[f] = d[k];
+  }
+  if (f == n && rs[f].is_static_value(1)) return out;  // _1:_0
+  out.first = f;
+  out.count = n + 1 - f;
+  return out;
+}
+
 inline ModeList coalesce_modes(const Layout& l, bool extend) {
   FlatModes m(l);
   return coalesce_modes(m.shape(), m.stride(), m.size(), extend);

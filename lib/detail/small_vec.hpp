@@ -25,8 +25,8 @@ class SmallVec {
     return *this;
   }
 
-  T* data() { return heap_ ? heap_.get() : inline_; }
-  const T* data() const { return heap_ ? heap_.get() : inline_; }
+  T* data() { return data_; }
+  const T* data() const { return data_; }
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   T& operator[](size_t i) { return data()[i]; }
@@ -40,11 +40,15 @@ class SmallVec {
 
   void push_back(T x) {  // by value: a small T arrives in registers
     if (size_ == capacity_) grow(size_ + 1);
-    data()[size_++] = x;
+    data_[size_++] = x;
   }
   void append(const T* p, size_t n) {
     if (size_ + n > capacity_) grow(size_ + n);
-    if (n) std::memcpy(static_cast<void*>(data() + size_), p, n * sizeof(T));
+    if (n <= 4) {  // the usual few: no call to memcpy
+      for (size_t i = 0; i < n; ++i) data_[size_ + i] = p[i];
+    } else {
+      std::memcpy(static_cast<void*>(data_ + size_), p, n * sizeof(T));
+    }
     size_ += n;
   }
   void resize(size_t n) {  // new elements are left uninitialized
@@ -65,9 +69,11 @@ class SmallVec {
     std::unique_ptr<T[]> fresh(new T[cap]);
     if (size_) std::memcpy(static_cast<void*>(fresh.get()), data(), size_ * sizeof(T));
     heap_ = std::move(fresh);
+    data_ = heap_.get();
     capacity_ = cap;
   }
 
+  T* data_ = inline_;  // inline_ or heap_: one load per access, no test
   size_t size_ = 0;
   size_t capacity_ = N;
   std::unique_ptr<T[]> heap_;

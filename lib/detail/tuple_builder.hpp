@@ -44,15 +44,34 @@ class IntTuple::PairBuilder {
     a_.size_ = 0;
     b_.size_ = 0;
   }
-  void open();
-  void close();
+  // Inline, with the leaf and the append: the algebra builds every result through them.
+  void open() {
+    count_mode();
+    const Node h{static_cast<int64_t>(static_cast<uint64_t>(open_ + 1) << 32), 1};  // parent + 1 while open
+    *a_.grow_by(1) = h;
+    *b_.grow_by(1) = h;
+    open_ = static_cast<int64_t>(a_.size_) - 1;
+  }
+  void close() {
+    const uint64_t v = static_cast<uint64_t>(a_.data()[open_].value);
+    const Node header = Node::header(static_cast<uint32_t>(v), a_.size_ - static_cast<size_t>(open_));
+    a_.data()[open_] = header;  // both from the value, not one from the other: no store-to-load stall
+    b_.data()[open_] = header;
+    open_ = static_cast<int64_t>(v >> 32) - 1;
+  }
   void leaf(Node x, Node y) {
     count_mode();
     *a_.grow_by(1) = x;
     *b_.grow_by(1) = y;
   }
-  void append(const Node* x, const Node* y);  // congruent subtrees, as one mode
-  void finish();                              // checks that one root was built and every tuple closed
+  void append(const Node* x, const Node* y) {  // congruent subtrees, as one mode
+    const size_t n = x->span();
+    if (y->span() != n) not_congruent();
+    count_mode();
+    copy_nodes(a_.grow_by(n), x, n);
+    copy_nodes(b_.grow_by(n), y, n);
+  }
+  void finish();  // checks that one root was built and every tuple closed
 
  private:
   void count_mode() {
@@ -60,6 +79,7 @@ class IntTuple::PairBuilder {
     else if (++roots_ > 1) more_roots();
   }
   [[noreturn]] static void more_roots();
+  [[noreturn]] static void not_congruent();
   IntTuple& a_;
   IntTuple& b_;
   int64_t open_ = -1;  // header index of the innermost open tuple (the same in both)

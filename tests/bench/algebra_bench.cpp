@@ -2,6 +2,7 @@
 // CuTe) through lib/, against pycute on the same cases where pycute can run them.
 //
 //   cutevis_bench_algebra [--reference DIR] [--pycute DIR] [--rounds N] [--python EXE]
+//   valgrind --tool=callgrind --instr-atstart=no cutevis_bench_algebra --count N
 //
 // pycute (CUTLASS's python/pycute) is not part of this repository: give the folder that
 // holds the `pycute` package with --pycute or CUTEVIS_PYCUTE (e.g. /tmp/cutlass/python);
@@ -14,6 +15,11 @@
 //    as the CLI does, for every case (pycute has no parser).
 // Each round runs every case of an op, repeated until the round lasts >= 50 ms; the
 // report gives the median over the rounds (per case, in ns) and min..max.
+//
+// --count N: no timing; each op's cases run exactly N times, one callgrind dump per op
+// (named after it), so instruction counts per case can be compared between builds:
+// on a shared, noisy machine they are the stable measure.  Outside valgrind the dumps
+// are no-ops.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -27,6 +33,12 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#else
+#define CALLGRIND_START_INSTRUMENTATION
+#define CALLGRIND_DUMP_STATS_AT(name) (void)(name)
+#endif
 
 #include "lib/expr.hpp"
 #ifdef CUTEVIS_BENCH_ATOMS
@@ -159,6 +171,29 @@ std::string fmt(double ns) {
   return b;
 }
 
+// --count: every op's direct cases `n` times, one callgrind dump per op.
+int count_instructions(const std::vector<Case>& cases, int n) {
+  std::map<std::string, std::vector<std::function<int64_t()>>> by_op;
+  for (const auto& c : cases) {
+    try {
+      if (auto f = direct(c)) {
+        (void)f();
+        by_op[c.op].push_back(std::move(f));
+      }
+    } catch (const Error&) {
+    }
+  }
+  CALLGRIND_START_INSTRUMENTATION;
+  CALLGRIND_DUMP_STATS_AT("setup");
+  for (auto& [op, fns] : by_op) {
+    for (int r = 0; r < n; ++r)
+      for (auto& f : fns) g_sink = g_sink + f();
+    CALLGRIND_DUMP_STATS_AT(op.c_str());
+    std::printf("%-18s %6zu cases x %d\n", op.c_str(), fns.size(), n);
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -192,6 +227,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "cutevis_bench_algebra: no cases in %s/algebra.jsonl\n", ref.c_str());
     return 2;
   }
+
+  std::string count_s = arg_value(argc, argv, "--count", nullptr);
+  if (!count_s.empty()) return count_instructions(cases, std::max(1, std::atoi(count_s.c_str())));
 
   // 1. cutevis, the whole text (parse + evaluate), every case
   Stats text = time_rounds(cases.size(), rounds, [&] {
