@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -94,6 +95,7 @@ class Environment {
   // A template or function parameter without a default: not a definition, but what a
   // -D should give (named in `cutevis names`).
   void add_parameter(Declaration d) {
+    found_.clear();
     parameters_.push_back(std::move(d));
     parameter_names_.emplace(parameters_.back().name, &parameters_.back());
   }
@@ -149,6 +151,9 @@ class Environment {
     std::vector<NameUse> undefined;
   };
   const Node& parsed(const Declaration& d);
+  const LocatedError* failed_dependency(const Node& n, const Declaration& within, const Registry& registry,
+                                        bool& stop) const;
+  const Declaration* lookup(const std::string& name, const std::string& scope, const Declaration* self) const;
   const Declaration* find_here(const std::string& name, const std::string& scope, const Declaration* self) const;
   void collect_undefined(const Node& n, const std::string& source, const Declaration* within, const Registry& registry,
                          std::vector<NameUse>& out, std::vector<const Declaration*>& visited);
@@ -157,6 +162,7 @@ class Environment {
   std::multimap<std::string, const Declaration*> by_name_;       // unqualified name -> declarations
   std::multimap<std::string, const Declaration*> parameter_names_;
   std::map<const Declaration*, Entry> entries_;
+  mutable std::unordered_map<std::string, const Declaration*> found_;  // find's answers: name, scope, self
   std::map<SourceLanguage, Parser> parsers_;
   std::vector<const Declaration*> stack_;  // declarations being evaluated, for cycles
   std::string top_scope_;                  // the scope of the expression being evaluated
