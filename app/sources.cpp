@@ -229,7 +229,14 @@ namespace {
 // A JSON string of ASCII text, escaped as nlohmann's dump() escapes it.
 std::string json_string(const std::string& t) {
   std::string out = "\"";
-  for (char ch : t) {
+  out.reserve(t.size() + 2);
+  for (size_t i = 0; i < t.size(); ++i) {
+    size_t plain = i;  // a run that needs no escape, appended at once
+    while (plain < t.size() && static_cast<unsigned char>(t[plain]) >= 0x20 && t[plain] != '"' && t[plain] != '\\')
+      ++plain;
+    out.append(t, i, plain - i);
+    if ((i = plain) == t.size()) break;
+    char ch = t[i];
     unsigned char c = static_cast<unsigned char>(ch);
     switch (c) {
       case '"': out += "\\\""; break;

@@ -165,6 +165,13 @@ const Declaration* Environment::find(const std::string& name, const std::string&
   std::string key = name;
   key += '\n';
   key += scope;
+  if (name.find("::") == std::string::npos) {
+    // setting `self` aside changes the answer only when the answer is `self`: one entry
+    // serves every declaration of a struct
+    auto [it, fresh] = found_.try_emplace(key, nullptr);
+    if (fresh) it->second = lookup(name, scope, nullptr);
+    if (!self || it->second != self) return it->second;
+  }
   key.append(reinterpret_cast<const char*>(&self), sizeof self);
   auto [it, fresh] = found_.try_emplace(std::move(key), nullptr);
   if (fresh) it->second = lookup(name, scope, self);
@@ -258,10 +265,13 @@ const Node& Environment::parsed(const Declaration& d) {
     throw LocatedError(std::string(d.language == SourceLanguage::kPython ? "CuTeDSL Python" : "these") +
                            " declarations are not supported yet",
                        spot_of(d, 0));
+  if (e.parse_failure) throw *e.parse_failure;  // once: names asks again for the undefined names
   try {
     e.root = p->second(d.text);
   } catch (const Error& err) {
-    throw LocatedError(err.what(), spot_of(d, err.has_position() ? static_cast<size_t>(err.position()) : 0));
+    e.parse_failure = std::make_shared<LocatedError>(
+        err.what(), spot_of(d, err.has_position() ? static_cast<size_t>(err.position()) : 0));
+    throw *e.parse_failure;
   }
   e.parsed = true;
   return e.root;
@@ -495,7 +505,7 @@ void Environment::collect_undefined(const Node& n, const std::string& source, co
         name = name.substr(std::string(prefix).size());
     ValueType t;
     bool known = registry.find(name) || lookup_value_type(n.name, t);
-    if (!known) {
+    if (!known && bare) {  // (a call or template is looked into below, known or not)
       Evaluator ev(registry);
       ev.set_environment(this, within, scope);
       ev.set_source(source);

@@ -147,6 +147,7 @@ class Environment {
     std::shared_ptr<LocatedError> failure;
     bool parsed = false;
     Node root;
+    std::shared_ptr<LocatedError> parse_failure;
     bool undefined_known = false;  // undefined_names_of, once
     std::vector<NameUse> undefined;
   };
@@ -161,7 +162,7 @@ class Environment {
   std::deque<Declaration> declarations_, defines_, parameters_;  // deques: pointers to them stay valid
   std::multimap<std::string, const Declaration*> by_name_;       // unqualified name -> declarations
   std::multimap<std::string, const Declaration*> parameter_names_;
-  std::map<const Declaration*, Entry> entries_;
+  std::unordered_map<const Declaration*, Entry> entries_;              // (references to entries stay valid)
   mutable std::unordered_map<std::string, const Declaration*> found_;  // find's answers: name, scope, self
   std::map<SourceLanguage, Parser> parsers_;
   std::vector<const Declaration*> stack_;  // declarations being evaluated, for cycles
