@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <functional>
 #include <iostream>
@@ -99,12 +100,36 @@ struct PictureFlags {
   }
 };
 
+// The options a command takes (its option groups' too), as typed: --from, -o.
+std::vector<std::string> option_names(const CLI::App& cmd) {
+  std::vector<std::string> out;
+  for (const CLI::Option* o : cmd.get_options()) {
+    for (const auto& l : o->get_lnames()) out.push_back("--" + l);
+    for (const auto& s : o->get_snames()) out.push_back("-" + s);
+  }
+  for (const CLI::App* group : cmd.get_subcommands([](const CLI::App* a) { return a->get_name().empty(); }))
+    for (const auto& n : option_names(*group)) out.push_back(n);
+  return out;
+}
+
 // CLI11's own errors as one line: "cutevis: error: <what> (see cutevis CMD --help)".
 int parse_error(const CLI::App& app, const CLI::ParseError& e) {
   std::string what = e.what();
   std::replace(what.begin(), what.end(), '\n', ' ');
   std::string where = "cutevis";
-  for (const CLI::App* sub : app.get_subcommands()) where += " " + sub->get_name();
+  const CLI::App* cmd = &app;
+  for (const CLI::App* sub : app.get_subcommands()) where += " " + (cmd = sub)->get_name();
+  if (dynamic_cast<const CLI::ExtrasError*>(&e))  // --form FILE: the option a typo meant
+    for (const std::string& arg : app.remaining(true))
+      if (arg.size() > 1 && arg[0] == '-' && !std::isdigit(static_cast<unsigned char>(arg[1]))) {
+        std::vector<std::string> options = option_names(*cmd);
+        if (cmd != &app)
+          for (const auto& n : option_names(app)) options.push_back(n);  // --help, --version
+        std::string message = unknown_option_message(arg, options);
+        if (message.find("did you mean") == std::string::npos) message += " (see " + where + " --help)";
+        std::fputs(format_error(Error(message)).c_str(), stderr);
+        return kExitBadInput;
+      }
   std::fputs(format_error(Error(what + " (see " + where + " --help)")).c_str(), stderr);
   return kExitBadInput;
 }

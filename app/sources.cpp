@@ -12,6 +12,7 @@
 #include "app/diagnostics.hpp"
 #include "lib/cpp_scanner.hpp"
 #include "lib/dsl.hpp"
+#include "lib/suggestions.hpp"
 
 namespace cutevis {
 
@@ -210,6 +211,14 @@ std::string describe_error(const Error& e, const std::string& source) {
         out += caret_lines(use.spot.excerpt, use.spot.excerpt_column, "  ");
       }
       defines += " -D " + use.name + "=...";
+    }
+    if (u->uses().size() > 1) {  // (one name's suggestion is in the first line)
+      std::string typos;
+      for (size_t i = 0; i < std::min(kShown, u->uses().size()); ++i)
+        if (!u->uses()[i].nearest.empty())
+          typos += std::string(typos.empty() ? "" : " and ") + quoted_alternatives(u->uses()[i].nearest) + " for '" +
+                   u->uses()[i].name + "'";
+      if (!typos.empty()) out += "  did you mean " + typos + "?\n";
     }
     return out + "  give " + (u->uses().size() == 1 ? "it" : "them") + ":" + defines + "\n";
   }

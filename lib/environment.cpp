@@ -6,6 +6,8 @@
 #include <cctype>
 #include <set>
 
+#include "lib/suggestions.hpp"
+
 namespace cutevis {
 
 namespace {
@@ -131,7 +133,9 @@ bool evaluates_every_argument(const std::string& builtin) {
 UndefinedNames::UndefinedNames(std::vector<NameUse> uses)
     : Error(
           [&] {
-            if (uses.size() == 1) return "undefined name '" + uses[0].name + "'";
+            if (uses.size() == 1)
+              return "undefined name '" + uses[0].name + "'" +
+                     (uses[0].nearest.empty() ? "" : "; did you mean " + quoted_alternatives(uses[0].nearest) + "?");
             std::string m = std::to_string(uses.size()) + " undefined names: ";
             const size_t shown = std::min<size_t>(uses.size(), 12);  // one line, whatever the text
             for (size_t i = 0; i < shown; ++i) m += (i ? ", " : "") + uses[i].name.substr(0, 60);
@@ -567,6 +571,21 @@ Value Environment::evaluate(const Node& root, const std::string& source, const R
     std::vector<NameUse> out;
     std::vector<const Declaration*> visited;
     collect_undefined(root, source, nullptr, registry, out, visited);
+    // a typo of a declared name (TiledMmma), a -D, or one of CuTe's
+    std::vector<std::string> known;
+    for (auto it = by_name_.begin(); it != by_name_.end(); it = by_name_.upper_bound(it->first))
+      known.push_back(it->first);
+    for (auto& use : out) {
+      use.nearest = nearest_words(use.name, known, 3);  // declared names first, on a tie
+      for (auto& w : registry.suggestions(use.name))
+        if (std::find(use.nearest.begin(), use.nearest.end(), w) == use.nearest.end()) use.nearest.push_back(w);
+      std::vector<std::pair<size_t, std::string>> scored;
+      for (auto& w : use.nearest) scored.emplace_back(edit_distance(use.name, w), std::move(w));
+      std::stable_sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      use.nearest.clear();
+      for (auto& [distance, w] : scored)  // the nearest only: bm is a typo of bM, not of C or S
+        if (distance == scored.front().first && use.nearest.size() < 3) use.nearest.push_back(std::move(w));
+    }
     return out;
   };
   try {

@@ -70,6 +70,7 @@ struct NameUse {
   bool in_expression = true;  // in the expression being evaluated (position) or a declaration (spot)
   int64_t position = 0;
   SourceSpot spot;
+  std::vector<std::string> nearest;  // declared or CuTe names it may be a typo of (Environment::evaluate)
 };
 
 // Names nothing defines: every one of them, so that one run of the command shows all the
