@@ -418,6 +418,7 @@ int main(int argc, char** argv) {
     show.env = verify.env = env;
     if (names_cmd->parsed()) {
       names.sources = sources;
+      names.env = env;  // read once
       return emit(run_names(names), output_path);
     }
     if (eval_cmd->parsed()) {

@@ -272,7 +272,7 @@ std::string json_string(const std::string& t) {
 Output run_names(const NamesOptions& o) {
   if (o.sources.from.empty()) throw Error("cutevis names needs --from FILE");
   register_catalogue_names();
-  std::shared_ptr<Environment> env = load_sources(o.sources);
+  std::shared_ptr<Environment> env = o.env ? o.env : load_sources(o.sources);
   struct Row {
     const Declaration* d;
     std::string kind, value, error;

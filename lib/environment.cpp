@@ -330,6 +330,8 @@ const LocatedError* Environment::resolve(const Declaration& d, const Registry& r
     Entry& done = entries_[&d];
     done.state = Entry::State::kDone;
     done.value = v;
+    done.root = Node();  // nothing reads a done declaration's tree again: its memory serves the next
+    done.parsed = false;
     out = std::move(v);
     return nullptr;
   } catch (const Error& err) {
