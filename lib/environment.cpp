@@ -4,7 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
-#include <set>
+#include <unordered_set>
 
 #include "lib/suggestions.hpp"
 
@@ -42,89 +42,89 @@ bool qualifies(const std::string& full, const std::string& name) {
 // Others (make_gmem_ptr(p) keeps p's text, make_tma_copy rephrases its operation's
 // failure) may succeed, or say something else, with a failed declaration as argument.
 bool evaluates_every_argument(const std::string& builtin) {
-  static const std::set<std::string> plain = {"Int",
-                                              "C",
-                                              "make_shape",
-                                              "make_stride",
-                                              "make_coord",
-                                              "make_step",
-                                              "make_tile",
-                                              "make_tuple",
-                                              "Shape",
-                                              "Stride",
-                                              "Step",
-                                              "Coord",
-                                              "Tile",
-                                              "tuple",
-                                              "Swizzle",
-                                              "Sw",
-                                              "S",
-                                              "get",
-                                              "layout",
-                                              "append",
-                                              "prepend",
-                                              "slice",
-                                              "dice",
-                                              "congruent",
-                                              "weakly_congruent",
-                                              "compatible",
-                                              "blocked_product",
-                                              "raked_product",
-                                              "upcast",
-                                              "downcast",
-                                              "Layout",
-                                              "make_layout",
-                                              "make_identity_layout",
-                                              "make_ordered_layout",
-                                              "make_layout_like",
-                                              "make_composed_layout",
-                                              "composition",
-                                              "size",
-                                              "cosize",
-                                              "coshape",
-                                              "rank",
-                                              "depth",
-                                              "shape",
-                                              "stride",
-                                              "select",
-                                              "take",
-                                              "group",
-                                              "flatten",
-                                              "replace",
-                                              "zip",
-                                              "crd2idx",
-                                              "idx2crd",
-                                              "ceil_div",
-                                              "shape_div",
-                                              "product_each",
-                                              "coalesce",
-                                              "filter",
-                                              "filter_zeros",
-                                              "complement",
-                                              "right_inverse",
-                                              "left_inverse",
-                                              "max_common_vector",
-                                              "max_common_layout",
-                                              "nullspace",
-                                              "tile_to_shape",
-                                              "with_shape",
-                                              "recast_layout",
-                                              "logical_divide",
-                                              "zipped_divide",
-                                              "tiled_divide",
-                                              "flat_divide",
-                                              "logical_product",
-                                              "zipped_product",
-                                              "tiled_product",
-                                              "flat_product",
-                                              "min",
-                                              "max",
-                                              "sizeof_bits",
-                                              "sizeof_bits_v",
-                                              "is_same_v",
-                                              "is_same",
-                                              "reverse",
-                                              "ComposedLayout"};
+  static const std::unordered_set<std::string> plain = {"Int",
+                                                        "C",
+                                                        "make_shape",
+                                                        "make_stride",
+                                                        "make_coord",
+                                                        "make_step",
+                                                        "make_tile",
+                                                        "make_tuple",
+                                                        "Shape",
+                                                        "Stride",
+                                                        "Step",
+                                                        "Coord",
+                                                        "Tile",
+                                                        "tuple",
+                                                        "Swizzle",
+                                                        "Sw",
+                                                        "S",
+                                                        "get",
+                                                        "layout",
+                                                        "append",
+                                                        "prepend",
+                                                        "slice",
+                                                        "dice",
+                                                        "congruent",
+                                                        "weakly_congruent",
+                                                        "compatible",
+                                                        "blocked_product",
+                                                        "raked_product",
+                                                        "upcast",
+                                                        "downcast",
+                                                        "Layout",
+                                                        "make_layout",
+                                                        "make_identity_layout",
+                                                        "make_ordered_layout",
+                                                        "make_layout_like",
+                                                        "make_composed_layout",
+                                                        "composition",
+                                                        "size",
+                                                        "cosize",
+                                                        "coshape",
+                                                        "rank",
+                                                        "depth",
+                                                        "shape",
+                                                        "stride",
+                                                        "select",
+                                                        "take",
+                                                        "group",
+                                                        "flatten",
+                                                        "replace",
+                                                        "zip",
+                                                        "crd2idx",
+                                                        "idx2crd",
+                                                        "ceil_div",
+                                                        "shape_div",
+                                                        "product_each",
+                                                        "coalesce",
+                                                        "filter",
+                                                        "filter_zeros",
+                                                        "complement",
+                                                        "right_inverse",
+                                                        "left_inverse",
+                                                        "max_common_vector",
+                                                        "max_common_layout",
+                                                        "nullspace",
+                                                        "tile_to_shape",
+                                                        "with_shape",
+                                                        "recast_layout",
+                                                        "logical_divide",
+                                                        "zipped_divide",
+                                                        "tiled_divide",
+                                                        "flat_divide",
+                                                        "logical_product",
+                                                        "zipped_product",
+                                                        "tiled_product",
+                                                        "flat_product",
+                                                        "min",
+                                                        "max",
+                                                        "sizeof_bits",
+                                                        "sizeof_bits_v",
+                                                        "is_same_v",
+                                                        "is_same",
+                                                        "reverse",
+                                                        "ComposedLayout"};
   return plain.count(builtin) != 0;
 }
 
@@ -152,13 +152,13 @@ Environment::Environment() {
 void Environment::set_parser(SourceLanguage language, Parser parser) { parsers_[language] = std::move(parser); }
 
 void Environment::add(Declaration d) {
-  found_.clear();
+  forget_lookups();
   declarations_.push_back(std::move(d));
   by_name_.emplace(base_name(declarations_.back().name), &declarations_.back());
 }
 
 void Environment::define(Declaration d) {
-  found_.clear();
+  forget_lookups();
   defines_.push_back(std::move(d));
   by_name_.emplace(base_name(defines_.back().name), &defines_.back());
 }
@@ -166,16 +166,20 @@ void Environment::define(Declaration d) {
 const Declaration* Environment::find(const std::string& name, const std::string& scope, const Declaration* self) const {
   // Each lookup walks every declaration of the name (a kernel file declares the same names in
   // each of its structs): remembered, until a declaration is added
-  std::string key = name;
-  key += '\n';
-  key += scope;
   if (name.find("::") == std::string::npos) {
-    // setting `self` aside changes the answer only when the answer is `self`: one entry
-    // serves every declaration of a struct
-    auto [it, fresh] = found_.try_emplace(key, nullptr);
+    // by scope, then name (one declaration's names are looked up from one scope in a row);
+    // setting `self` aside changes the answer only when the answer is `self`
+    if (!last_names_ || scope != last_scope_) {
+      last_names_ = &found_in_scope_[scope];
+      last_scope_ = scope;
+    }
+    auto [it, fresh] = last_names_->try_emplace(name, nullptr);
     if (fresh) it->second = lookup(name, scope, nullptr);
     if (!self || it->second != self) return it->second;
   }
+  std::string key = name;
+  key += '\n';
+  key += scope;
   key.append(reinterpret_cast<const char*>(&self), sizeof self);
   auto [it, fresh] = found_.try_emplace(std::move(key), nullptr);
   if (fresh) it->second = lookup(name, scope, self);
@@ -313,7 +317,8 @@ const LocatedError* Environment::resolve(const Declaration& d, const Registry& r
     // A declaration that uses one already failed fails with that failure, as evaluating it
     // would, without the throw through every frame (a kernel file without -D has hundreds).
     bool stop = false;
-    if (const LocatedError* dependency = failed_dependency(root, d, registry, stop)) {
+    const LocatedError* dependency = failures_ ? failed_dependency(root, d, registry, stop) : nullptr;
+    if (dependency) {
       stack_.pop_back();
       Entry& failed = entries_[&d];
       failed.state = Entry::State::kFailed;
@@ -340,6 +345,7 @@ const LocatedError* Environment::resolve(const Declaration& d, const Registry& r
     stack_.pop_back();
     Entry& failed = entries_[&d];
     failed.state = Entry::State::kFailed;
+    ++failures_;
     if (const auto* located = dynamic_cast<const LocatedError*>(&err)) {
       failed.failure = std::make_shared<LocatedError>(located->at(Error::kNoPosition));
     } else {

@@ -96,7 +96,7 @@ class Environment {
   // A template or function parameter without a default: not a definition, but what a
   // -D should give (named in `cutevis names`).
   void add_parameter(Declaration d) {
-    found_.clear();
+    forget_lookups();
     parameters_.push_back(std::move(d));
     parameter_names_.emplace(parameters_.back().name, &parameters_.back());
   }
@@ -163,12 +163,22 @@ class Environment {
   std::deque<Declaration> declarations_, defines_, parameters_;  // deques: pointers to them stay valid
   std::multimap<std::string, const Declaration*> by_name_;       // unqualified name -> declarations
   std::multimap<std::string, const Declaration*> parameter_names_;
-  std::unordered_map<const Declaration*, Entry> entries_;              // (references to entries stay valid)
-  mutable std::unordered_map<std::string, const Declaration*> found_;  // find's answers: name, scope, self
+  std::unordered_map<const Declaration*, Entry> entries_;  // (references to entries stay valid)
+  // find's answers: unqualified names by scope, then name; others by name, scope and self
+  mutable std::unordered_map<std::string, std::unordered_map<std::string, const Declaration*>> found_in_scope_;
+  mutable std::unordered_map<std::string, const Declaration*>* last_names_ = nullptr;  // those of last_scope_
+  mutable std::string last_scope_;
+  mutable std::unordered_map<std::string, const Declaration*> found_;
+  void forget_lookups() {
+    found_in_scope_.clear();
+    found_.clear();
+    last_names_ = nullptr;
+  }
   std::map<SourceLanguage, Parser> parsers_;
   std::vector<const Declaration*> stack_;  // declarations being evaluated, for cycles
   std::string top_scope_;                  // the scope of the expression being evaluated
   std::vector<Warning> warnings_;
+  size_t failures_ = 0;  // declarations failed so far (none: nothing to look for before evaluating)
 };
 
 }  // namespace cutevis
