@@ -319,7 +319,14 @@ Output run_names(const NamesOptions& o) {
     }
     for (const auto& p : env->parameters()) plain(qualified(p)), plain(p.file);
     if (ascii) {
-      std::string out = "{\"names\":[";
+      size_t size = 64;  // the document is written once, in place: no copy of a megabyte as it grows
+      for (const auto& r : rows)
+        size += r.d->text.size() + r.d->file.size() + r.d->name.size() + r.d->scope.size() + r.error.size() +
+                r.value.size() + 32 * r.needs.size() + 160;
+      for (const auto& p : env->parameters()) size += p.file.size() + p.name.size() + p.scope.size() + 64;
+      std::string out;
+      out.reserve(size);
+      out += "{\"names\":[";
       for (size_t i = 0; i < rows.size(); ++i) {
         const Row& r = rows[i];
         out += (i ? ",{" : "{");
@@ -342,7 +349,8 @@ Output run_names(const NamesOptions& o) {
                ",\"line\":" + std::to_string(p.line) + ",\"name\":" + json_string(qualified(p)) + "}";
         first = false;
       }
-      return Output{out + "]}\n", false};
+      out += "]}\n";
+      return Output{std::move(out), false};
     }
     nlohmann::json names = nlohmann::json::array();
     for (const auto& r : rows) {
@@ -400,7 +408,8 @@ Output run_names(const NamesOptions& o) {
     out += "; to resolve more, give";
     for (const auto& n : all_needs) out += " -D " + n + "=...";
   }
-  return Output{out + "\n", false};
+  out += "\n";
+  return Output{std::move(out), false};
 }
 
 }  // namespace cutevis
