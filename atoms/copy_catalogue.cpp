@@ -191,7 +191,7 @@ std::vector<CopyAtom> fixed_ops() {
 const std::map<std::string, CopyAtom>& fixed_op_table() {
   static const std::map<std::string, CopyAtom> table = [] {
     std::map<std::string, CopyAtom> t;
-    for (auto& a : fixed_ops()) t.emplace(a.op, a);
+    for (auto& a : fixed_ops()) t.emplace(a.op, std::move(a));  // moved: the layouts are not copied
     return t;
   }();
   return table;
