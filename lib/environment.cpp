@@ -504,10 +504,10 @@ void Environment::collect_undefined(const Node& n, const std::string& source, co
               out.push_back(u);
           return;
         }
-        try {
-          collect_undefined(parsed(*d), d->text, d, registry, out, visited);
-        } catch (const Error&) {  // a declaration that does not parse has no names to give
-        }
+        if (!parse_failed(*d)) try {
+            collect_undefined(parsed(*d), d->text, d, registry, out, visited);
+          } catch (const Error&) {  // a declaration that does not parse has no names to give
+          }
         return;
       }
     }
@@ -558,10 +558,10 @@ std::vector<NameUse> Environment::undefined_names_of(const Declaration& d, const
   }
   std::vector<NameUse> out;
   std::vector<const Declaration*> visited{&d};
-  try {
-    collect_undefined(parsed(d), d.text, &d, registry, out, visited);
-  } catch (const Error&) {
-  }
+  if (!parse_failed(d)) try {
+      collect_undefined(parsed(d), d.text, &d, registry, out, visited);
+    } catch (const Error&) {
+    }
   Entry& e = entries_[&d];
   e.undefined = out;
   e.undefined_known = true;

@@ -153,6 +153,10 @@ class Environment {
     std::vector<NameUse> undefined;
   };
   const Node& parsed(const Declaration& d);
+  bool parse_failed(const Declaration& d) const {  // known not to parse (parsed() would throw again)
+    auto it = entries_.find(&d);
+    return it != entries_.end() && it->second.parse_failure;
+  }
   const LocatedError* failed_dependency(const Node& n, const Declaration& within, const Registry& registry,
                                         bool& stop) const;
   const Declaration* lookup(const std::string& name, const std::string& scope, const Declaration* self) const;
