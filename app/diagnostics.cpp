@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "lib/expr.hpp"
+#include "lib/suggestions.hpp"
 
 namespace cutevis {
 
@@ -78,16 +79,18 @@ std::string format_error(const Error& error, const std::string& source_in) {
 
 std::string unknown_command_message(const std::string& name, const std::vector<std::string>& commands) {
   std::string msg = "unknown command '" + name + "'";
-  if (name.size() <= kMaxSuggestedNameLength) {
-    std::vector<std::pair<size_t, std::string>> scored;
-    for (const auto& c : commands) scored.emplace_back(edit_distance(name, c), c);
-    std::sort(scored.begin(), scored.end());
-    if (!scored.empty() && scored.front().first <= std::max<size_t>(2, name.size() / 3))
-      return msg + "; did you mean '" + scored.front().second + "'?";
-  }
+  auto near = nearest_words(name, commands, 1);
+  if (!near.empty()) return msg + "; did you mean '" + near[0] + "'?";
   std::string list;
   for (const auto& c : commands) list += (list.empty() ? "" : ", ") + c;
   return msg + " (commands: " + list + ")";
+}
+
+std::string unknown_option_message(const std::string& option, const std::vector<std::string>& options) {
+  std::string flag = option.substr(0, option.find('='));  // --form=FILE
+  std::string msg = "unknown option '" + flag + "'";
+  auto near = nearest_words(flag, options, 1);
+  return near.empty() ? msg : msg + "; did you mean '" + near[0] + "'?";
 }
 
 }  // namespace cutevis

@@ -51,4 +51,7 @@ std::string format_error(const Error& error, const std::string& source = "");
 // "unknown command 'evl'; did you mean 'eval'?" (no suggestion for implausible names).
 std::string unknown_command_message(const std::string& name, const std::vector<std::string>& commands);
 
+// "unknown option '--form'; did you mean '--from'?" among a command's `options`.
+std::string unknown_option_message(const std::string& option, const std::vector<std::string>& options);
+
 }  // namespace cutevis

@@ -12,6 +12,7 @@
 #include "app/diagnostics.hpp"
 #include "lib/cpp_scanner.hpp"
 #include "lib/dsl.hpp"
+#include "lib/suggestions.hpp"
 
 namespace cutevis {
 
@@ -41,7 +42,9 @@ std::string read_source(const std::string& path) {
       throw Error("--from " + path + ": the file is " + std::to_string(size / (1 << 20)) +
                   " MB; cutevis reads source files up to " + std::to_string(kMaxSourceBytes >> 20) + " MB");
     in.seekg(0);
-    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    text.resize(static_cast<size_t>(size));  // one read (a character iterator costs 80 instructions a byte)
+    in.read(text.data(), size);
+    text.resize(static_cast<size_t>(in.gcount()));
   }
   if (text.size() > kMaxSourceBytes)
     throw Error("--from " + path + ": more than " + std::to_string(kMaxSourceBytes >> 20) + " MB of source");
@@ -209,6 +212,14 @@ std::string describe_error(const Error& e, const std::string& source) {
       }
       defines += " -D " + use.name + "=...";
     }
+    if (u->uses().size() > 1) {  // (one name's suggestion is in the first line)
+      std::string typos;
+      for (size_t i = 0; i < std::min(kShown, u->uses().size()); ++i)
+        if (!u->uses()[i].nearest.empty())
+          typos += std::string(typos.empty() ? "" : " and ") + quoted_alternatives(u->uses()[i].nearest) + " for '" +
+                   u->uses()[i].name + "'";
+      if (!typos.empty()) out += "  did you mean " + typos + "?\n";
+    }
     return out + "  give " + (u->uses().size() == 1 ? "it" : "them") + ":" + defines + "\n";
   }
   if (const auto* l = dynamic_cast<const LocatedError*>(&e)) {
@@ -227,7 +238,14 @@ namespace {
 // A JSON string of ASCII text, escaped as nlohmann's dump() escapes it.
 std::string json_string(const std::string& t) {
   std::string out = "\"";
-  for (char ch : t) {
+  out.reserve(t.size() + 2);
+  for (size_t i = 0; i < t.size(); ++i) {
+    size_t plain = i;  // a run that needs no escape, appended at once
+    while (plain < t.size() && static_cast<unsigned char>(t[plain]) >= 0x20 && t[plain] != '"' && t[plain] != '\\')
+      ++plain;
+    out.append(t, i, plain - i);
+    if ((i = plain) == t.size()) break;
+    char ch = t[i];
     unsigned char c = static_cast<unsigned char>(ch);
     switch (c) {
       case '"': out += "\\\""; break;
@@ -254,7 +272,7 @@ std::string json_string(const std::string& t) {
 Output run_names(const NamesOptions& o) {
   if (o.sources.from.empty()) throw Error("cutevis names needs --from FILE");
   register_catalogue_names();
-  std::shared_ptr<Environment> env = load_sources(o.sources);
+  std::shared_ptr<Environment> env = o.env ? o.env : load_sources(o.sources);
   struct Row {
     const Declaration* d;
     std::string kind, value, error;
@@ -301,7 +319,14 @@ Output run_names(const NamesOptions& o) {
     }
     for (const auto& p : env->parameters()) plain(qualified(p)), plain(p.file);
     if (ascii) {
-      std::string out = "{\"names\":[";
+      size_t size = 64;  // the document is written once, in place: no copy of a megabyte as it grows
+      for (const auto& r : rows)
+        size += r.d->text.size() + r.d->file.size() + r.d->name.size() + r.d->scope.size() + r.error.size() +
+                r.value.size() + 32 * r.needs.size() + 160;
+      for (const auto& p : env->parameters()) size += p.file.size() + p.name.size() + p.scope.size() + 64;
+      std::string out;
+      out.reserve(size);
+      out += "{\"names\":[";
       for (size_t i = 0; i < rows.size(); ++i) {
         const Row& r = rows[i];
         out += (i ? ",{" : "{");
@@ -324,7 +349,8 @@ Output run_names(const NamesOptions& o) {
                ",\"line\":" + std::to_string(p.line) + ",\"name\":" + json_string(qualified(p)) + "}";
         first = false;
       }
-      return Output{out + "]}\n", false};
+      out += "]}\n";
+      return Output{std::move(out), false};
     }
     nlohmann::json names = nlohmann::json::array();
     for (const auto& r : rows) {
@@ -382,7 +408,8 @@ Output run_names(const NamesOptions& o) {
     out += "; to resolve more, give";
     for (const auto& n : all_needs) out += " -D " + n + "=...";
   }
-  return Output{out + "\n", false};
+  out += "\n";
+  return Output{std::move(out), false};
 }
 
 }  // namespace cutevis

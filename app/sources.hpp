@@ -39,6 +39,7 @@ Value evaluate_source(const std::string& text, Environment* env, Syntax syntax =
 struct NamesOptions {
   SourceOptions sources;
   bool json = false;
+  std::shared_ptr<Environment> env;  // the sources already loaded (else run_names loads them)
 };
 // `cutevis names`: every declared name, its kind and CuTe print, or why it is unresolved
 // and which -D would resolve it.

@@ -155,8 +155,7 @@ void register_tma_names(Registry& r) {
         name + "{} (an operation for make_tma_copy; an atom is Copy_Atom<Copy_Traits<" + name +
             ", NumBitsPerTMA>, T>)");
   }
-  for (const auto& a : tmem_copy_ops()) {  // SM100_TMEM_LOAD_32dp32b8x{}: an operation for make_tmem_copy
-    std::string name = a.op;
+  for (const auto& name : tmem_copy_op_names()) {  // SM100_TMEM_LOAD_32dp32b8x{}: an operation for make_tmem_copy
     r.add(
         name, [name](Evaluator&, const Node&) { return V::tag(name); }, name + "{} (an operation for make_tmem_copy)");
   }

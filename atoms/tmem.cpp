@@ -39,9 +39,22 @@ Layout register_side(const std::string& shape, int64_t n) {
   return Layout(tup(tup(4, 8), tup(w, 2, n)), tup(tup(w, 4 * w * n), tup(1, 32 * w * n, 4 * w)));
 }
 
+std::string tmem_op_name(const TmemShape& s, int64_t n, bool load, bool pack16) {
+  return std::string("SM100_TMEM_") + (load ? "LOAD_" : "STORE_") + s.name + str(n) + "x" + (pack16 ? "_16b" : "");
+}
+
+// Every (load/store, shape, .num, packing) in the order tmem_copy_ops lists them.
+template <class F>
+void for_each_tmem_op(F&& f) {
+  for (bool load : {true, false})
+    for (const auto& s : kShapes)
+      for (int64_t n = 1; n <= s.max_n; n *= 2)
+        for (bool pack16 : {false, true}) f(s, n, load, pack16);
+}
+
 CopyAtom tmem_op(const TmemShape& s, int64_t n, bool load, bool pack16) {
   CopyAtom a;
-  a.op = std::string("SM100_TMEM_") + (load ? "LOAD_" : "STORE_") + s.name + str(n) + "x" + (pack16 ? "_16b" : "");
+  a.op = tmem_op_name(s, n, load, pack16);
   a.family = "SM100_TMEM";
   a.sm = 100;
   a.thr_id = Layout(32, 1);
@@ -71,18 +84,23 @@ CopyAtom tmem_op(const TmemShape& s, int64_t n, bool load, bool pack16) {
 
 std::vector<CopyAtom> tmem_copy_ops() {
   std::vector<CopyAtom> ops;
-  for (bool load : {true, false})
-    for (const auto& s : kShapes)
-      for (int64_t n = 1; n <= s.max_n; n *= 2)
-        for (bool pack16 : {false, true}) ops.push_back(tmem_op(s, n, load, pack16));
+  for_each_tmem_op(
+      [&](const TmemShape& s, int64_t n, bool load, bool pack16) { ops.push_back(tmem_op(s, n, load, pack16)); });
   return ops;
+}
+
+std::vector<std::string> tmem_copy_op_names() {
+  std::vector<std::string> names;
+  for_each_tmem_op([&](const TmemShape& s, int64_t n, bool load, bool pack16) {
+    names.push_back(tmem_op_name(s, n, load, pack16));
+  });
+  return names;
 }
 
 bool is_tmem_op(const std::string& op) {
   if (op.rfind("SM100_TMEM_LOAD_", 0) != 0 && op.rfind("SM100_TMEM_STORE_", 0) != 0) return false;
   static const std::vector<std::string> names = [] {
-    std::vector<std::string> v;
-    for (const auto& a : tmem_copy_ops()) v.push_back(a.op);
+    std::vector<std::string> v = tmem_copy_op_names();
     std::sort(v.begin(), v.end());
     return v;
   }();

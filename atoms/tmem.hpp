@@ -19,6 +19,7 @@ namespace cutevis {
 
 // Copy_Traits of every SM100_TMEM_LOAD_* / SM100_TMEM_STORE_* operation (no value type yet).
 std::vector<CopyAtom> tmem_copy_ops();
+std::vector<std::string> tmem_copy_op_names();  // their names alone (cheap: no layouts built)
 bool is_tmem_op(const std::string& op);
 
 // TMEM::DP<T>: the stride between data paths (lanes) in T-addressing, (1<<16) << log2(32/bits).

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <unordered_set>
+
+#include "lib/suggestions.hpp"
 
 namespace cutevis {
 
@@ -33,12 +36,106 @@ bool qualifies(const std::string& full, const std::string& name) {
          full.compare(full.size() - name.size() - 2, 2, "::") == 0;
 }
 
+// The algebra's builtins (lib/builtins.cpp, lib/cpp_syntax.cpp; atoms/ and lib/tensor.cpp
+// wrap some for their objects) that evaluate every argument they are given and fail when
+// one fails: none reads an argument's text instead, catches its failure or skips it.
+// Others (make_gmem_ptr(p) keeps p's text, make_tma_copy rephrases its operation's
+// failure) may succeed, or say something else, with a failed declaration as argument.
+bool evaluates_every_argument(const std::string& builtin) {
+  static const std::unordered_set<std::string> plain = {"Int",
+                                                        "C",
+                                                        "make_shape",
+                                                        "make_stride",
+                                                        "make_coord",
+                                                        "make_step",
+                                                        "make_tile",
+                                                        "make_tuple",
+                                                        "Shape",
+                                                        "Stride",
+                                                        "Step",
+                                                        "Coord",
+                                                        "Tile",
+                                                        "tuple",
+                                                        "Swizzle",
+                                                        "Sw",
+                                                        "S",
+                                                        "get",
+                                                        "layout",
+                                                        "append",
+                                                        "prepend",
+                                                        "slice",
+                                                        "dice",
+                                                        "congruent",
+                                                        "weakly_congruent",
+                                                        "compatible",
+                                                        "blocked_product",
+                                                        "raked_product",
+                                                        "upcast",
+                                                        "downcast",
+                                                        "Layout",
+                                                        "make_layout",
+                                                        "make_identity_layout",
+                                                        "make_ordered_layout",
+                                                        "make_layout_like",
+                                                        "make_composed_layout",
+                                                        "composition",
+                                                        "size",
+                                                        "cosize",
+                                                        "coshape",
+                                                        "rank",
+                                                        "depth",
+                                                        "shape",
+                                                        "stride",
+                                                        "select",
+                                                        "take",
+                                                        "group",
+                                                        "flatten",
+                                                        "replace",
+                                                        "zip",
+                                                        "crd2idx",
+                                                        "idx2crd",
+                                                        "ceil_div",
+                                                        "shape_div",
+                                                        "product_each",
+                                                        "coalesce",
+                                                        "filter",
+                                                        "filter_zeros",
+                                                        "complement",
+                                                        "right_inverse",
+                                                        "left_inverse",
+                                                        "max_common_vector",
+                                                        "max_common_layout",
+                                                        "nullspace",
+                                                        "tile_to_shape",
+                                                        "with_shape",
+                                                        "recast_layout",
+                                                        "logical_divide",
+                                                        "zipped_divide",
+                                                        "tiled_divide",
+                                                        "flat_divide",
+                                                        "logical_product",
+                                                        "zipped_product",
+                                                        "tiled_product",
+                                                        "flat_product",
+                                                        "min",
+                                                        "max",
+                                                        "sizeof_bits",
+                                                        "sizeof_bits_v",
+                                                        "is_same_v",
+                                                        "is_same",
+                                                        "reverse",
+                                                        "ComposedLayout"};
+  return plain.count(builtin) != 0;
+}
+
 }  // namespace
 
 UndefinedNames::UndefinedNames(std::vector<NameUse> uses)
     : Error(
           [&] {
-            if (uses.size() == 1) return "undefined name '" + uses[0].name + "'";
+            if (uses.size() == 1)
+              return "undefined name '" + uses[0].name + "'" +
+                     (uses[0].nearest.empty() ? "" : "; did you mean " + quoted_alternatives(uses[0].nearest) + "?");
             std::string m = std::to_string(uses.size()) + " undefined names: ";
             const size_t shown = std::min<size_t>(uses.size(), 12);  // one line, whatever the text
             for (size_t i = 0; i < shown; ++i) m += (i ? ", " : "") + uses[i].name.substr(0, 60);
@@ -55,16 +152,42 @@ Environment::Environment() {
 void Environment::set_parser(SourceLanguage language, Parser parser) { parsers_[language] = std::move(parser); }
 
 void Environment::add(Declaration d) {
+  forget_lookups();
   declarations_.push_back(std::move(d));
   by_name_.emplace(base_name(declarations_.back().name), &declarations_.back());
 }
 
 void Environment::define(Declaration d) {
+  forget_lookups();
   defines_.push_back(std::move(d));
   by_name_.emplace(base_name(defines_.back().name), &defines_.back());
 }
 
 const Declaration* Environment::find(const std::string& name, const std::string& scope, const Declaration* self) const {
+  // Each lookup walks every declaration of the name (a kernel file declares the same names in
+  // each of its structs): remembered, until a declaration is added
+  if (name.find("::") == std::string::npos) {
+    // by scope, then name (one declaration's names are looked up from one scope in a row);
+    // setting `self` aside changes the answer only when the answer is `self`
+    if (!last_names_ || scope != last_scope_) {
+      last_names_ = &found_in_scope_[scope];
+      last_scope_ = scope;
+    }
+    auto [it, fresh] = last_names_->try_emplace(name, nullptr);
+    if (fresh) it->second = lookup(name, scope, nullptr);
+    if (!self || it->second != self) return it->second;
+  }
+  std::string key = name;
+  key += '\n';
+  key += scope;
+  key.append(reinterpret_cast<const char*>(&self), sizeof self);
+  auto [it, fresh] = found_.try_emplace(std::move(key), nullptr);
+  if (fresh) it->second = lookup(name, scope, self);
+  return it->second;
+}
+
+const Declaration* Environment::lookup(const std::string& name, const std::string& scope,
+                                       const Declaration* self) const {
   const Declaration* d = find_here(name, scope, self);
   if (d || name.find("::") == std::string::npos) return d;
   // Config::SmemLayoutA where Config names a struct (using Config = GemmConfig<half_t>; or
@@ -150,10 +273,13 @@ const Node& Environment::parsed(const Declaration& d) {
     throw LocatedError(std::string(d.language == SourceLanguage::kPython ? "CuTeDSL Python" : "these") +
                            " declarations are not supported yet",
                        spot_of(d, 0));
+  if (e.parse_failure) throw *e.parse_failure;  // once: names asks again for the undefined names
   try {
     e.root = p->second(d.text);
   } catch (const Error& err) {
-    throw LocatedError(err.what(), spot_of(d, err.has_position() ? static_cast<size_t>(err.position()) : 0));
+    e.parse_failure = std::make_shared<LocatedError>(
+        err.what(), spot_of(d, err.has_position() ? static_cast<size_t>(err.position()) : 0));
+    throw *e.parse_failure;
   }
   e.parsed = true;
   return e.root;
@@ -188,6 +314,17 @@ const LocatedError* Environment::resolve(const Declaration& d, const Registry& r
   stack_.push_back(&d);
   try {
     const Node& root = parsed(d);
+    // A declaration that uses one already failed fails with that failure, as evaluating it
+    // would, without the throw through every frame (a kernel file without -D has hundreds).
+    bool stop = false;
+    const LocatedError* dependency = failures_ ? failed_dependency(root, d, registry, stop) : nullptr;
+    if (dependency) {
+      stack_.pop_back();
+      Entry& failed = entries_[&d];
+      failed.state = Entry::State::kFailed;
+      failed.failure = std::make_shared<LocatedError>(dependency->at(Error::kNoPosition));
+      return failed.failure.get();
+    }
     Evaluator ev(registry);
     ev.set_environment(this, &d, d.scope);
     ev.set_source(d.text);
@@ -198,6 +335,8 @@ const LocatedError* Environment::resolve(const Declaration& d, const Registry& r
     Entry& done = entries_[&d];
     done.state = Entry::State::kDone;
     done.value = v;
+    done.root = Node();  // nothing reads a done declaration's tree again: its memory serves the next
+    done.parsed = false;
     out = std::move(v);
     return nullptr;
   } catch (const Error& err) {
@@ -206,6 +345,7 @@ const LocatedError* Environment::resolve(const Declaration& d, const Registry& r
     stack_.pop_back();
     Entry& failed = entries_[&d];
     failed.state = Entry::State::kFailed;
+    ++failures_;
     if (const auto* located = dynamic_cast<const LocatedError*>(&err)) {
       failed.failure = std::make_shared<LocatedError>(located->at(Error::kNoPosition));
     } else {
@@ -215,6 +355,74 @@ const LocatedError* Environment::resolve(const Declaration& d, const Registry& r
     }
     return failed.failure.get();
   }
+}
+
+// The failure evaluating `n` certainly meets first when that is a declaration's that has
+// already failed: a bare X or X{} found as eval_name finds it, reached through operands
+// and the arguments of builtins only, in order.  The walk stops (nullptr) at anything that
+// might fail first or be skipped: a name that is not a builtin or a done declaration, a
+// resolver's name, an operand evaluated only on a condition (?:, &&, ||, conditional_t).
+const LocatedError* Environment::failed_dependency(const Node& n, const Declaration& within, const Registry& registry,
+                                                   bool& stop) const {
+  auto walk = [&](const std::vector<Node>& nodes, bool condition_only) -> const LocatedError* {
+    for (const Node& c : nodes) {
+      const LocatedError* f = failed_dependency(c, within, registry, stop);
+      if (f || stop) return f;
+      if (condition_only) break;
+    }
+    stop = stop || condition_only;
+    return nullptr;
+  };
+  switch (n.kind) {
+    case Node::Kind::kNumber:
+    case Node::Kind::kUnderscore:
+    case Node::Kind::kSmemFlag: return nullptr;
+    case Node::Kind::kTuple:
+    case Node::Kind::kLayout:
+    case Node::Kind::kDecltype: return walk(n.children, false);
+    case Node::Kind::kOperator: return walk(n.children, n.name == "?:" || n.name == "&&" || n.name == "||");
+    case Node::Kind::kScope:
+      if (n.children[0].kind == Node::Kind::kName && n.children[0].has_template_args) break;  // Cfg<T>::X
+      return walk(n.children, false);
+    case Node::Kind::kName: {
+      const Declaration* d = find(n.name, within.scope, &within);
+      bool bare = !n.has_template_args && n.args.empty();
+      if (bare && d) {
+        auto e = entries_.find(d);
+        if (e != entries_.end() && e->second.state == Entry::State::kFailed) return e->second.failure.get();
+        if (e != entries_.end() && e->second.state == Entry::State::kDone) return nullptr;
+        break;  // evaluated here, for the first time
+      }
+      if (d) break;  // an alias template, or a declared layout called
+      std::string name = n.name;
+      for (const char* prefix : {"cute::", "cutlass::", "std::"})  // as eval_name strips them
+        if (name.rfind(prefix, 0) == 0 && registry.find(name.substr(std::string(prefix).size())))
+          name = name.substr(std::string(prefix).size());
+      if (!registry.find(name)) {
+        ValueType t;
+        if (bare && lookup_value_type(n.name, t)) return nullptr;  // half_t
+        break;                                                     // a resolver's name, unknown
+      }
+      if (name == "conditional_t" || name == "conditional") return walk(n.template_args, true);
+      if (!evaluates_every_argument(name)) break;
+      const LocatedError* f = walk(n.children, false);
+      if (f || stop) return f;
+      if (n.args.empty() || n.template_args.empty()) return walk(n.args.empty() ? n.template_args : n.args, false);
+      // append<R>(t, x), recast_layout<A, B>(l): builtins differ in which they evaluate first,
+      // so a failure in one counts only when nothing in the other may fail
+      const LocatedError* in_args = walk(n.args, false);
+      bool args_stop = std::exchange(stop, false);
+      const LocatedError* in_targs = walk(n.template_args, false);
+      bool targs_stop = std::exchange(stop, false);
+      if (in_args && !in_targs && !targs_stop) return in_args;
+      if (in_targs && !in_args && !args_stop) return in_targs;
+      if (!in_args && !in_targs && !args_stop && !targs_stop) return nullptr;
+      break;
+    }
+    case Node::Kind::kComposed: break;  // evaluated out of order
+  }
+  stop = true;
+  return nullptr;
 }
 
 Value Environment::value_of(const Declaration& d, const Registry& registry) {
@@ -296,10 +504,10 @@ void Environment::collect_undefined(const Node& n, const std::string& source, co
               out.push_back(u);
           return;
         }
-        try {
-          collect_undefined(parsed(*d), d->text, d, registry, out, visited);
-        } catch (const Error&) {  // a declaration that does not parse has no names to give
-        }
+        if (!parse_failed(*d)) try {
+            collect_undefined(parsed(*d), d->text, d, registry, out, visited);
+          } catch (const Error&) {  // a declaration that does not parse has no names to give
+          }
         return;
       }
     }
@@ -309,7 +517,7 @@ void Environment::collect_undefined(const Node& n, const std::string& source, co
         name = name.substr(std::string(prefix).size());
     ValueType t;
     bool known = registry.find(name) || lookup_value_type(n.name, t);
-    if (!known) {
+    if (!known && bare) {  // (a call or template is looked into below, known or not)
       Evaluator ev(registry);
       ev.set_environment(this, within, scope);
       ev.set_source(source);
@@ -350,10 +558,10 @@ std::vector<NameUse> Environment::undefined_names_of(const Declaration& d, const
   }
   std::vector<NameUse> out;
   std::vector<const Declaration*> visited{&d};
-  try {
-    collect_undefined(parsed(d), d.text, &d, registry, out, visited);
-  } catch (const Error&) {
-  }
+  if (!parse_failed(d)) try {
+      collect_undefined(parsed(d), d.text, &d, registry, out, visited);
+    } catch (const Error&) {
+    }
   Entry& e = entries_[&d];
   e.undefined = out;
   e.undefined_known = true;
@@ -371,6 +579,21 @@ Value Environment::evaluate(const Node& root, const std::string& source, const R
     std::vector<NameUse> out;
     std::vector<const Declaration*> visited;
     collect_undefined(root, source, nullptr, registry, out, visited);
+    // a typo of a declared name (TiledMmma), a -D, or one of CuTe's
+    std::vector<std::string> known;
+    for (auto it = by_name_.begin(); it != by_name_.end(); it = by_name_.upper_bound(it->first))
+      known.push_back(it->first);
+    for (auto& use : out) {
+      use.nearest = nearest_words(use.name, known, 3);  // declared names first, on a tie
+      for (auto& w : registry.suggestions(use.name))
+        if (std::find(use.nearest.begin(), use.nearest.end(), w) == use.nearest.end()) use.nearest.push_back(w);
+      std::vector<std::pair<size_t, std::string>> scored;
+      for (auto& w : use.nearest) scored.emplace_back(edit_distance(use.name, w), std::move(w));
+      std::stable_sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      use.nearest.clear();
+      for (auto& [distance, w] : scored)  // the nearest only: bm is a typo of bM, not of C or S
+        if (distance == scored.front().first && use.nearest.size() < 3) use.nearest.push_back(std::move(w));
+    }
     return out;
   };
   try {

@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -69,6 +70,7 @@ struct NameUse {
   bool in_expression = true;  // in the expression being evaluated (position) or a declaration (spot)
   int64_t position = 0;
   SourceSpot spot;
+  std::vector<std::string> nearest;  // declared or CuTe names it may be a typo of (Environment::evaluate)
 };
 
 // Names nothing defines: every one of them, so that one run of the command shows all the
@@ -94,6 +96,7 @@ class Environment {
   // A template or function parameter without a default: not a definition, but what a
   // -D should give (named in `cutevis names`).
   void add_parameter(Declaration d) {
+    forget_lookups();
     parameters_.push_back(std::move(d));
     parameter_names_.emplace(parameters_.back().name, &parameters_.back());
   }
@@ -145,10 +148,18 @@ class Environment {
     std::shared_ptr<LocatedError> failure;
     bool parsed = false;
     Node root;
+    std::shared_ptr<LocatedError> parse_failure;
     bool undefined_known = false;  // undefined_names_of, once
     std::vector<NameUse> undefined;
   };
   const Node& parsed(const Declaration& d);
+  bool parse_failed(const Declaration& d) const {  // known not to parse (parsed() would throw again)
+    auto it = entries_.find(&d);
+    return it != entries_.end() && it->second.parse_failure;
+  }
+  const LocatedError* failed_dependency(const Node& n, const Declaration& within, const Registry& registry,
+                                        bool& stop) const;
+  const Declaration* lookup(const std::string& name, const std::string& scope, const Declaration* self) const;
   const Declaration* find_here(const std::string& name, const std::string& scope, const Declaration* self) const;
   void collect_undefined(const Node& n, const std::string& source, const Declaration* within, const Registry& registry,
                          std::vector<NameUse>& out, std::vector<const Declaration*>& visited);
@@ -156,11 +167,22 @@ class Environment {
   std::deque<Declaration> declarations_, defines_, parameters_;  // deques: pointers to them stay valid
   std::multimap<std::string, const Declaration*> by_name_;       // unqualified name -> declarations
   std::multimap<std::string, const Declaration*> parameter_names_;
-  std::map<const Declaration*, Entry> entries_;
+  std::unordered_map<const Declaration*, Entry> entries_;  // (references to entries stay valid)
+  // find's answers: unqualified names by scope, then name; others by name, scope and self
+  mutable std::unordered_map<std::string, std::unordered_map<std::string, const Declaration*>> found_in_scope_;
+  mutable std::unordered_map<std::string, const Declaration*>* last_names_ = nullptr;  // those of last_scope_
+  mutable std::string last_scope_;
+  mutable std::unordered_map<std::string, const Declaration*> found_;
+  void forget_lookups() {
+    found_in_scope_.clear();
+    found_.clear();
+    last_names_ = nullptr;
+  }
   std::map<SourceLanguage, Parser> parsers_;
   std::vector<const Declaration*> stack_;  // declarations being evaluated, for cycles
   std::string top_scope_;                  // the scope of the expression being evaluated
   std::vector<Warning> warnings_;
+  size_t failures_ = 0;  // declarations failed so far (none: nothing to look for before evaluating)
 };
 
 }  // namespace cutevis

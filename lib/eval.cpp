@@ -8,6 +8,7 @@
 #include "lib/element_types.hpp"
 #include "lib/environment.hpp"
 #include "lib/expr.hpp"
+#include "lib/suggestions.hpp"
 
 namespace cutevis {
 
@@ -291,20 +292,12 @@ size_t edit_distance(const std::string& a, const std::string& b) {
 }
 
 std::vector<std::string> Registry::suggestions(const std::string& name, size_t max) const {
-  if (name.size() > kMaxSuggestedNameLength) return {};  // no plausible name is that long
-  std::vector<std::pair<size_t, std::string>> scored;
-  auto consider = [&](const std::string& w) { scored.emplace_back(edit_distance(name, w), w); };
-  for (const auto& [k, v] : fns_) consider(k);
-  for (const auto& words : vocab_)
-    for (const auto& w : words()) consider(w);
-  std::sort(scored.begin(), scored.end());
-  std::vector<std::string> out;
-  size_t limit = std::max<size_t>(2, name.size() / 3);
-  for (const auto& [d, w] : scored) {
-    if (out.size() >= max || d > limit) break;
-    if (std::find(out.begin(), out.end(), w) == out.end()) out.push_back(w);
-  }
-  return out;
+  if (name.size() > kMaxSuggestedNameLength) return {};  // before building the word list
+  std::vector<std::string> words;
+  for (const auto& [k, v] : fns_) words.push_back(k);
+  for (const auto& vocabulary : vocab_)
+    for (auto& w : vocabulary()) words.push_back(std::move(w));
+  return nearest_words(name, words, max);
 }
 
 Registry& default_registry() {
@@ -518,11 +511,7 @@ Value Evaluator::eval_name(const Node& node) {
   std::string msg = (bare ? "unknown name '" : "unknown function '") + node.name + "'";
   // (not inside a file's declarations: kernel bodies name runtime functions by the hundred)
   auto s = within_ ? std::vector<std::string>{} : registry_.suggestions(node.name);
-  if (!s.empty()) {
-    msg += "; did you mean ";
-    for (size_t i = 0; i < s.size(); ++i) msg += (i ? (i + 1 == s.size() ? " or " : ", ") : "") + ("'" + s[i] + "'");
-    msg += "?";
-  }
+  if (!s.empty()) msg += "; did you mean " + quoted_alternatives(s) + "?";
   throw UnknownName(msg, static_cast<int64_t>(node.begin));
 }
 

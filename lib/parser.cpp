@@ -1,6 +1,7 @@
 // Lexer and recursive-descent parser for the expression language (see expr.hpp).
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <memory>
 
 #include "lib/dsl.hpp"
@@ -293,39 +294,42 @@ class Parser {
     return n;
   }
 
-  // The binary operator at the cursor if it belongs to `level` (C++ precedence, lowest
-  // first): ||, &&, |, ^, &, == !=, < > <= >=, << >>, + -, * / %.  `>` closes a template
+  // The binary operator at the cursor and its level (C++ precedence, lowest first): ||, &&,
+  // |, ^, &, == !=, < > <= >=, << >>, + -, * / %; "" if none.  `>` closes a template
   // argument list unless parenthesized; `>>` and `>=` are two adjacent tokens.
-  std::string binary_operator(int level) const {
+  std::string binary_operator(int& level) const {
     const Token& t = peek();
     if (t.kind != Token::Kind::kPunct) return "";
     auto adjacent = [&](const char* second) { return is_punct(second, 1) && peek(1).begin == t.end; };
-    static const std::vector<std::vector<std::string>> levels = {
-        {"||"},       {"&&"},     {"|"},          {"^"}, {"&"}, {"==", "!="}, {"<", ">", "<=", ">="},
-        {"<<", ">>"}, {"+", "-"}, {"*", "/", "%"}};
+    static const std::map<std::string, int> levels = {{"||", 0}, {"&&", 1}, {"|", 2}, {"^", 3},  {"&", 4},  {"==", 5},
+                                                      {"!=", 5}, {"<", 6},  {">", 6}, {"<=", 6}, {">=", 6}, {"<<", 7},
+                                                      {">>", 7}, {"+", 8},  {"-", 8}, {"*", 9},  {"/", 9},  {"%", 9}};
     std::string op = t.text;
     if (op == ">") {
       if (no_greater_) return "";
       if (adjacent(">")) op = ">>";
       else if (adjacent("=")) op = ">=";
     }
-    for (const auto& o : levels[static_cast<size_t>(level)])
-      if (o == op) return op;
-    return "";
+    auto it = levels.find(op);
+    if (it == levels.end()) return "";
+    level = it->second;
+    return op;
   }
 
+  // The operators of level >= `level`, left-associative (precedence climbing: one frame per
+  // level actually written, not one per level of the grammar).
   Node binary(int level) {
-    if (level == 10) return unary();
-    Node lhs = binary(level + 1);
+    Node lhs = unary();
     int chain = 0;
-    for (std::string op = binary_operator(level); !op.empty(); op = binary_operator(level)) {
+    int op_level = 0;
+    for (std::string op = binary_operator(op_level); !op.empty() && op_level >= level; op = binary_operator(op_level)) {
       // a left-nested chain: bound it as nesting (the evaluator recurses on it)
       if (++chain > 5 * kMaxNesting)
         fail("expression nested too deeply (a chain of more than " + std::to_string(5 * kMaxNesting) + " operators)",
              peek());
       next();
       if (op == ">>" || op == ">=") next();
-      Node rhs = binary(level + 1);
+      Node rhs = binary(op_level + 1);
       lhs = op_node(op, {std::move(lhs), std::move(rhs)});
     }
     return lhs;

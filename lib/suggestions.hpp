@@ -1,0 +1,17 @@
+// cutevis — "did you mean": the known words nearest a mistyped one (names, commands, options).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace cutevis {
+
+// At most `max` of `words` nearest `name` by edit distance (case-insensitive), nearest first,
+// none farther than max(2, |name|/3) edits, so a suggestion is never an unrelated word;
+// `name` itself is never suggested.  Nothing for names longer than kMaxSuggestedNameLength.
+std::vector<std::string> nearest_words(const std::string& name, const std::vector<std::string>& words, size_t max);
+
+// "'a'", "'a' or 'b'", "'a', 'b' or 'c'": suggestions as a message lists them.
+std::string quoted_alternatives(const std::vector<std::string>& words);
+
+}  // namespace cutevis
