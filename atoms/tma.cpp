@@ -165,4 +165,28 @@ TiledCopy make_tma_copy(const TmaRequest& r) {
   return make_tiled_copy_impl(atom, layout_TV, product_each(cta_v_map.shape));
 }
 
+Layout tma_issued_tv(const TiledCopy& copy, const Layout& tv) {
+  const CopyAtom& a = copy.atom;
+  if (a.num_bits_per_tma <= 0 || a.value_type.bits <= 0 || rank(tv) != 2) return tv;
+  const int64_t box = a.num_bits_per_tma / a.value_type.bits;  // NumValSrc: one TMA's values
+  const int64_t ctas = size(tv.shape[0]), values = size(tv.shape[1]);
+  if (ctas <= 1) return tv;
+  if (box <= 0 || box % ctas != 0 || values % box != 0)
+    throw Error("a TMA copy of " + str(ctas) + " multicast CTAs over boxes of " + str(box) + " elements and " +
+                str(values) + " values per CTA has no issuing CTA per element");
+  Layout first_part = make_layout(IntTuple::tuple({IntTuple(box / ctas), IntTuple(values / box)}),
+                                  IntTuple::tuple({IntTuple(1), IntTuple(box)}));  // (v, box_i) -> CTA value
+  return make_layout(std::vector<Layout>{get(tv, 0), composition(get(tv, 1), first_part)});
+}
+
+std::vector<std::string> tma_picture_notes(const TiledCopy& copy) {
+  const CopyAtom& a = copy.atom;
+  if (a.num_bits_per_tma <= 0 || a.value_type.bits <= 0) return {};
+  const int64_t box = a.num_bits_per_tma / a.value_type.bits, ctas = size(copy.layout_s_tv.shape[0]);
+  if (ctas <= 1) return {"TMA: one box of " + str(box) + " elements per instruction; T0 is the issuing CTA"};
+  return {"TMA multicast over " + str(ctas) + " CTAs: thread = CTA, each issues " + str(box / ctas) + " of every " +
+              str(box) + "-element box and multicasts it to all " + str(ctas),
+          "(CuTe's TV layout gives each CTA the whole box from its offset; drawn: the elements it issues)"};
+}
+
 }  // namespace cutevis

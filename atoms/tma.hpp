@@ -11,6 +11,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "atoms/copy_atom.hpp"
 #include "lib/tensor.hpp"
@@ -38,6 +39,17 @@ CopyAtom make_tma_atom(const TmaRequest& r);
 TiledCopy make_tma_copy(const TmaRequest& r);
 // The TMA box in elements of the value type (size of CuTe's tma_gbasis), with CuTe's host checks.
 int64_t tma_box_elements(const TmaRequest& r);
+
+// The part of a TMA TiledCopy's TV layout (get_layoutS/D_TV) that each CTA issues itself.  CuTe's
+// TMA TV layout gives every CTA of a multicast group the whole box as its values, starting at its
+// own offset t * box/multicast (so CTA t > 0 runs past the tile by design); the hardware copies only
+// box/multicast elements from there (make_tma_copy_desc splits the box) and multicasts them to every
+// CTA.  This keeps values [0, box/multicast) of each box: (cta, (v, box_i)) -> tile coord, where
+// every cell has exactly one issuing CTA.  Other copies are returned unchanged.
+// (T,V) -> (M,N...) column-major, as `tv`.
+Layout tma_issued_tv(const TiledCopy& copy, const Layout& tv);
+// What a TMA copy's picture shows (legend lines); none for other copies.
+std::vector<std::string> tma_picture_notes(const TiledCopy& copy);
 
 void register_tma_names(Registry& registry);  // make_tma_atom, make_tma_copy[_A/_B/_C_sm90], make_tmem_copy
 
