@@ -213,7 +213,8 @@ std::string tiled_copy_json(const TiledCopy& c) {
   j["layout_s_tv"] = to_string(c.layout_s_tv);
   j["layout_d_tv"] = to_string(c.layout_d_tv);
   if (c.atom.num_bits_per_tma > 0 && c.atom.value_type.bits > 0) {  // the owners are the issuing CTAs
-    const int64_t box = c.atom.num_bits_per_tma / c.atom.value_type.bits, ctas = size(c.layout_s_tv.shape[0]);
+    const int64_t box = c.atom.num_bits_per_tma / c.atom.value_type.bits,
+                  ctas = std::max<int64_t>(c.atom.tma_multicast, 1);
     j["tma"] = {{"box_elements", box},
                 {"multicast_ctas", ctas},
                 {"issued_per_cta", box / std::max<int64_t>(ctas, 1)},

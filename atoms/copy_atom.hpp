@@ -29,6 +29,7 @@ struct CopyAtom {
   int64_t num_val_src = 0;       // NumValSrc = size<1>(ValLayoutSrc)
   int64_t num_val_dst = 0;       // NumValDst = size<1>(ValLayoutDst)
   int64_t num_bits_per_tma = 0;  // TMA only: Copy_Traits<SM90_TMA_*, NumBitsPerTMA>
+  int64_t tma_multicast = 0;     // a TMA TiledCopy's atom: cosize(cta_t_map), the CTAs that split each box
   Layout val_id;                 // TMEM only: ValID, logical bit -> tmem address (atoms/tmem.hpp)
   std::string note;              // what is (not) modelled, e.g. for TMA
 };

@@ -15,8 +15,9 @@ namespace cutevis {
 namespace {
 
 const std::vector<std::string>& tma_op_names() {
-  static const std::vector<std::string> ops = {"SM90_TMA_LOAD", "SM90_TMA_LOAD_MULTICAST", "SM90_TMA_STORE",
-                                               "SM90_TMA_REDUCE_ADD"};
+  static const std::vector<std::string> ops = {"SM90_TMA_LOAD",      "SM90_TMA_LOAD_MULTICAST",
+                                               "SM90_TMA_STORE",     "SM90_TMA_REDUCE_ADD",
+                                               "SM100_TMA_2SM_LOAD", "SM100_TMA_2SM_LOAD_MULTICAST"};
   return ops;
 }
 
@@ -54,6 +55,11 @@ int64_t gmem_stride_of(const Layout& gmem, const IntTuple& leaf) {
   return checked_mul(leaf.value(), t.value());
 }
 
+// V: CTA val idx -> gmem mode
+Layout cta_v_map_of(const TmaRequest& r) {
+  return r.cta_v_map ? *r.cta_v_map : composition(make_identity_layout(r.gmem.shape), r.cta_tiler);
+}
+
 struct SmemToGmem {
   Layout inv_smem;    // inv_smem_layout: smem idx -> smem coord
   Layout sidx2gmode;  // smem idx -> gmem mode, truncated to the static-1 basis modes
@@ -62,7 +68,7 @@ struct SmemToGmem {
 // construct_tma_gbasis up to sidx2gmode (the part that fixes the box).
 SmemToGmem smem_to_gmode(const TmaRequest& r) {
   Layout smem = nonswizzle_portion(r.smem);
-  Layout cta_v_map = composition(make_identity_layout(r.gmem.shape), r.cta_tiler);  // V: CTA val idx -> gmem mode
+  Layout cta_v_map = cta_v_map_of(r);
   if (size(smem) != size(cta_v_map))
     throw Error("TMA requires CTA_Tile and SLayout top-level size equivalence: size(slayout) = " + str(size(smem)) +
                 ", size of the CTA tile " + to_string(product_each(cta_v_map.shape)) + " = " + str(size(cta_v_map)));
@@ -135,7 +141,8 @@ int64_t tma_box_elements(const TmaRequest& r) {
   if (!is_tma_op(r.op))
     throw Error(
         "'" + r.op +
-        "' is not a TMA operation (SM90_TMA_LOAD, SM90_TMA_LOAD_MULTICAST, SM90_TMA_STORE, SM90_TMA_REDUCE_ADD)");
+        "' is not a TMA operation (SM90_TMA_LOAD, SM90_TMA_LOAD_MULTICAST, SM90_TMA_STORE, SM90_TMA_REDUCE_ADD, "
+        "SM100_TMA_2SM_LOAD, SM100_TMA_2SM_LOAD_MULTICAST)");
   if (r.element.bits <= 0) throw Error(r.op + ": the gmem tensor's element type is unknown");
   SmemToGmem m = smem_to_gmode(r);
   if (internal_bits(r) == r.element.bits) check_descriptor(r, m.sidx2gmode, cosize(r.cta_t_map));
@@ -151,7 +158,7 @@ CopyAtom make_tma_atom(const TmaRequest& r) {
 TiledCopy make_tma_copy(const TmaRequest& r) {
   CopyAtom atom = make_tma_atom(r);
   SmemToGmem m = smem_to_gmode(r);
-  Layout cta_v_map = composition(make_identity_layout(r.gmem.shape), r.cta_tiler);
+  Layout cta_v_map = cta_v_map_of(r);
   int64_t num_elems_per_tma = size(m.sidx2gmode);
   Layout layout_v = composition(m.inv_smem, make_layout(IntTuple(num_elems_per_tma)));  // CTA V -> smem coord
   Layout layout_V = tile_to_shape(make_layout(std::vector<Layout>{layout_v}), IntTuple(size(cta_v_map)));
@@ -162,14 +169,40 @@ TiledCopy make_tma_copy(const TmaRequest& r) {
   Layout layout_t = make_layout(IntTuple(threads), IntTuple(num_elems_per_tma / threads));  // CTA T -> smem idx
   Layout layout_T = composition(m.inv_smem, composition(layout_t, r.cta_t_map));            // CTA TID -> smem coord
   Layout layout_TV = make_layout(std::vector<Layout>{layout_T, layout_V});
+  atom.tma_multicast = threads;
   return make_tiled_copy_impl(atom, layout_TV, product_each(cta_v_map.shape));
+}
+
+bool is_tma_multicast_op(const std::string& op) {
+  return op == "SM90_TMA_LOAD_MULTICAST" || op == "SM100_TMA_2SM_LOAD_MULTICAST";
+}
+
+Layout tma_sm100_cta_v_map(const TiledMma& mma, char operand, const Layout& gmem, const Tiler& tiler_xy) {
+  Layout g_tile = composition(make_identity_layout(gmem.shape), tiler_xy);  // cluster tile coord -> gmem coord
+  Layout frg = get(thrfrg(mma, operand, g_tile), 1);                        // (FrgV,(Rest0,Rest1,...))
+  std::vector<Layout> modes{get(frg, 0)};
+  Layout rest = get(frg, 1);
+  for (size_t i = 0; i < rank(rest); ++i) modes.push_back(get(rest, i));  // (_, repeat<rank>(_)): (MMA, MMA_0, MMA_1)
+  return make_layout(modes);
+}
+
+Layout tma_sm100_cta_t_map(const TiledMma& mma, char operand, const std::string& op) {
+  // compact_col_major(shape(vmnk), Stride<_0,_0,_1,_0> for A / <_0,_1,_0,_0> for B / zeros)
+  const size_t multicast_mode = !is_tma_multicast_op(op) ? 4 : operand == 'A' ? 2 : operand == 'B' ? 1 : 4;
+  const IntTuple& shape_vmnk = mma.thr_layout_vmnk.shape;
+  std::vector<Layout> modes;
+  for (size_t i = 0; i < shape_vmnk.rank(); ++i) {
+    Layout compact = make_layout(IntTuple(shape_vmnk[i]));  // compact column-major, from 1
+    modes.push_back(i == multicast_mode ? compact : Layout(compact.shape, repeat_like(compact.shape, 0)));
+  }
+  return coalesce(make_layout(modes));
 }
 
 Layout tma_issued_tv(const TiledCopy& copy, const Layout& tv) {
   const CopyAtom& a = copy.atom;
   if (a.num_bits_per_tma <= 0 || a.value_type.bits <= 0 || rank(tv) != 2) return tv;
   const int64_t box = a.num_bits_per_tma / a.value_type.bits;  // NumValSrc: one TMA's values
-  const int64_t ctas = size(tv.shape[0]), values = size(tv.shape[1]);
+  const int64_t ctas = a.tma_multicast, values = size(tv.shape[1]);
   if (ctas <= 1) return tv;
   if (box <= 0 || box % ctas != 0 || values % box != 0)
     throw Error("a TMA copy of " + str(ctas) + " multicast CTAs over boxes of " + str(box) + " elements and " +
@@ -182,8 +215,11 @@ Layout tma_issued_tv(const TiledCopy& copy, const Layout& tv) {
 std::vector<std::string> tma_picture_notes(const TiledCopy& copy) {
   const CopyAtom& a = copy.atom;
   if (a.num_bits_per_tma <= 0 || a.value_type.bits <= 0) return {};
-  const int64_t box = a.num_bits_per_tma / a.value_type.bits, ctas = size(copy.layout_s_tv.shape[0]);
-  if (ctas <= 1) return {"TMA: one box of " + str(box) + " elements per instruction; T0 is the issuing CTA"};
+  const int64_t box = a.num_bits_per_tma / a.value_type.bits, ctas = std::max<int64_t>(a.tma_multicast, 1);
+  const int64_t threads = size(copy.layout_s_tv.shape[0]);
+  if (ctas <= 1)
+    return {"TMA: one box of " + str(box) + " elements per instruction" +
+            (threads > 1 ? "; each of the " + str(threads) + " CTAs loads it into its own smem" : "; T0 is the CTA")};
   return {"TMA multicast over " + str(ctas) + " CTAs: thread = CTA, each issues " + str(box / ctas) + " of every " +
               str(box) + "-element box and multicasts it to all " + str(ctas),
           "(CuTe's TV layout gives each CTA the whole box from its offset; drawn: the elements it issues)"};

@@ -11,6 +11,9 @@
 #include <nlohmann/json.hpp>
 
 #include "app/exit_codes.hpp"
+#include "app/sources.hpp"
+#include "atoms/copy_names.hpp"
+#include "atoms/tiled_copy.hpp"
 #include "lib/expr.hpp"
 #include "tests/support/run.hpp"
 
@@ -116,4 +119,68 @@ TEST_CASE("copy: a multicast TMA picture colours the two halves of each box by t
       CAPTURE(m);
       CHECK(owners[static_cast<size_t>(m + 128 * col)][0][0].get<int64_t>() == (col % 8) / 4);
     }
+}
+
+// tests/data/tma_sm100_oracle.jsonl: a host-only program built against CUTLASS 4's CuTe headers
+// (g++ 12, -std=c++17) ran each row's `decls` (a TiledMMA, its tiler, the UMMA smem layouts from
+// partition_shape_A/B and UMMA::tile_to_mma_shape, K- and MN-major gmem tensors over a `half_t*`
+// pointer, the cluster layout from tiled_divide) and then `expr`, and printed the TiledCopy's
+// Tiler_MN, TiledLayout_TV, AtomLayoutSrc and AtomThrID, or the atom's ValLayoutSrc and ThrID.
+// 1-SM and 2-SM UMMA (SM100_TMA_2SM_LOAD[_MULTICAST]), multicast over a 1x2 TiledMMA.
+TEST_CASE("make_tma_copy_A/B_sm100 and make_tma_atom_A/B_sm100 equal CuTe's (tma_sm100_oracle.jsonl)") {
+  std::ifstream in(std::string(CUTEVIS_SOURCE_DIR) + "/tests/data/tma_sm100_oracle.jsonl");
+  std::string line;
+  int rows = 0, two_sm = 0;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    json row = json::parse(line);
+    const std::string snippet = typed(row["decls"].get<std::string>()) + "; " + row["expr"].get<std::string>();
+    CAPTURE(snippet);
+    Value v = evaluate_source(snippet, nullptr);
+    if (row["kind"] == "tiled_copy") {
+      const TiledCopy* c = as_tiled_copy(v);
+      REQUIRE(c != nullptr);
+      CHECK(tiler_to_string(*c, true) == row["tiler"].get<std::string>());
+      CHECK(to_string(c->tiled_layout_tv, true) == row["tv"].get<std::string>());
+      CHECK(to_string(c->atom.val_layout_src, true) == row["val_layout_src"].get<std::string>());
+      CHECK(to_string(c->atom.thr_id, true) == row["thr_id"].get<std::string>());
+      CHECK(c->atom.value_type.bits == row["value_bits"].get<int>());
+    } else {
+      const CopyAtom* a = as_copy_atom(v);
+      REQUIRE(a != nullptr);
+      CHECK(to_string(a->val_layout_src, true) == row["val_layout_src"].get<std::string>());
+      CHECK(to_string(a->thr_id, true) == row["thr_id"].get<std::string>());
+      CHECK(a->value_type.bits == row["value_bits"].get<int>());
+    }
+    two_sm += row["thr_id"] == "_2:_1";
+    ++rows;
+  }
+  CHECK(rows == 20);
+  CHECK(two_sm == 10);
+}
+
+TEST_CASE("copy: an SM100 multicast TMA copy (A over a 1x2 TiledMMA) draws; C refuses a multicast op") {
+  const std::string decls =
+      "auto mma = make_tiled_mma(SM100_MMA_F16BF16_SS<half_t, half_t, float, 128, 128, UMMA::Major::MN, "
+      "UMMA::Major::MN>{}, Layout<Shape<_1,_2,_1>>{}); auto tiler = make_shape(_128{}, _256{}, _64{}); "
+      "auto sA = UMMA::tile_to_mma_shape(UMMA::Layout_MN_SW128_Atom<half_t>{}, partition_shape_A(mma, "
+      "make_shape(_128{}, _64{}))); auto gA = make_tensor(make_gmem_ptr<half_t>(p), make_layout(make_shape(4096, "
+      "1024)));";
+  test::RunResult r = test::run_cutevis({"copy",
+                                         decls + " make_tma_copy_A_sm100(SM90_TMA_LOAD_MULTICAST{}, gA, sA, "
+                                                 "tiler, mma)",
+                                         "--json"});
+  REQUIRE(r.exit_code == kExitOk);
+  json j = json::parse(r.out);
+  CHECK(j["tma"]["multicast_ctas"] == 2);
+  CHECK(j["tma"]["issued_per_cta"] == 256);
+  for (const json& cell : j["owners_s"]["owners"]) CHECK(cell.size() == 1);
+  test::RunResult svg = test::run_cutevis(
+      {"copy", decls + " make_tma_copy_A_sm100(SM90_TMA_LOAD_MULTICAST{}, gA, sA, tiler, mma)", "--svg"});
+  CHECK(svg.exit_code == kExitOk);
+  CHECK(svg.out.find("<svg") != std::string::npos);
+  test::RunResult c =
+      test::run_cutevis({"copy", decls + " make_tma_copy_C_sm100(SM90_TMA_LOAD_MULTICAST{}, gA, sA, tiler, mma)"});
+  CHECK(c.exit_code == kExitBadInput);
+  CHECK(c.err.find("expected a non-multicast TMA") != std::string::npos);
 }
