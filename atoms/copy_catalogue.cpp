@@ -498,8 +498,12 @@ std::vector<CopyAtom> copy_catalogue() {
     for (const char* t : types) out.push_back(with_value_type(traits, value_type_named(t)));
   };
   for (const auto& [op, traits] : fixed_op_table()) {
-    // tcgen05 ld/st: by name only (their RefLayout is the tmem side, broadcast over the warp: not a listing's atom)
-    if (traits.family == "SM100_TMEM") continue;
+    // tcgen05 ld/st: 32-bit tensor-memory words as float; the _16b (pack::16b) forms also as half_t
+    if (traits.family == "SM100_TMEM") {
+      if (op.size() > 4 && op.compare(op.size() - 4, 4, "_16b") == 0) add(traits, {"float", "half_t"});
+      else add(traits, {"float"});
+      continue;
+    }
     if (traits.family == "SM100_LDSM" || traits.family == "SM100_STSM") add(traits, {"uint8_t", "float_e4m3_t"});
     else if (traits.family == "SM50_Shuffle" || traits.family == "SM100_LOAD" || traits.family == "SM100_STORE")
       add(traits, {"float"});

@@ -196,6 +196,49 @@ void register_tma_names(Registry& r) {
     r.add(
         name, [name](Evaluator&, const Node&) { return V::tag(name); }, name + "{} (an operation for make_tmem_copy)");
   }
+  // Named, so that a kernel that uses them gets a clear refusal instead of an unknown name.
+  for (const char* op : {"SM100_TMA_LOAD_2D_GATHER4", "SM100_TMA_LOAD_MULTICAST_2D_GATHER4",
+                         "SM100_TMA_STORE_2D_SCATTER4", "SM90_TMA_LOAD_IM2COL", "SM90_TMA_LOAD_IM2COL_MULTICAST",
+                         "SM90_TMA_STORE_IM2COL", "SM100_TMA_2SM_LOAD_IM2COL", "SM100_TMA_2SM_LOAD_IM2COL_MULTICAST"}) {
+    std::string name = op;
+    r.add(
+        name,
+        [name](Evaluator& ev, const Node& n) -> Value {
+          ev.fail(n, "not supported: " + name +
+                         " (gather4/scatter4 and im2col TMA are not modelled; cutevis models "
+                         "the tiled TMA ops SM90_TMA_LOAD[_MULTICAST], SM90_TMA_STORE, "
+                         "SM90_TMA_REDUCE_ADD, SM100_TMA_2SM_LOAD[_MULTICAST])");
+        },
+        name + "{} (not modelled)");
+  }
+  for (const char* fn : {"make_im2col_tma_copy", "make_tma_copy_im2col", "make_tma_atom_im2col",
+                         "make_im2col_tma_copy_A_sm100", "make_im2col_tma_copy_B_sm100"}) {
+    std::string name = fn;
+    r.add(
+        name,
+        [name](Evaluator& ev, const Node& n) -> Value {
+          ev.fail(n, "not supported: " + name + " (im2col TMA is not modelled; make_tma_copy and make_tma_atom are)");
+        },
+        name + "(...) (not modelled)");
+  }
+  // The TMA coordinate tensor and the TMA partitioner need the descriptor's gmem basis strides
+  // (make_tma_copy_desc's gmem_tma_basis_stride), which are not modelled.
+  r.add(
+      "get_tma_tensor",
+      [](Evaluator& ev, const Node& n) -> Value {
+        ev.fail(n,
+                "not supported: get_tma_tensor (the TMA coordinate tensor's basis strides come from the descriptor, "
+                "which is not modelled; the TiledCopy's TiledLayout_TV, Tiler_MN and atom are)");
+      },
+      "tma.get_tma_tensor(shape) (not modelled)");
+  r.add(
+      "tma_partition",
+      [](Evaluator& ev, const Node& n) -> Value {
+        ev.fail(n,
+                "not supported: tma_partition (it partitions get_tma_tensor's coordinate tensor, which is not "
+                "modelled); cutevis copy --src/--dst --thread shows a TiledCopy's partition_S/D");
+      },
+      "tma_partition(atom, cta_coord, cta_layout, stensor, gtensor) (not modelled)");
   r.add("make_tmem_copy", tmem_call, "make_tmem_copy(SM100_TMEM_LOAD_32dp32b8x{} | Copy_Atom<Op, T>{}, tmem_tensor)");
   r.add(
       "make_tma_copy", [](Evaluator& ev, const Node& n) { return tma_call(ev, n, 0); },
