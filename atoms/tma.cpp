@@ -4,6 +4,8 @@
 #include "atoms/tma.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <numeric>
 
 #include "atoms/copy_catalogue.hpp"
 #include "atoms/copy_names.hpp"
@@ -149,10 +151,18 @@ int64_t tma_box_elements(const TmaRequest& r) {
   return size(m.sidx2gmode);
 }
 
+IntTuple tma_gmem_basis_stride(const TmaRequest& r);  // below: aux_params_.g_stride_
+
 CopyAtom make_tma_atom(const TmaRequest& r) {
   int64_t box = tma_box_elements(r);
   // num_bits_per_tma = size(tma_gbasis) * sizeof_bits<TmaInternalType>: the box in bits either way
-  return make_copy_atom("Copy_Traits<" + r.op + ", " + str(checked_mul(box, r.element.bits)) + ">", r.element);
+  CopyAtom a = make_copy_atom("Copy_Traits<" + r.op + ", " + str(checked_mul(box, r.element.bits)) + ">", r.element);
+  try {  // Copy_Traits::aux_params_.g_stride_, for get_tma_tensor
+    a.tma_g_stride = tma_gmem_basis_stride(r);
+  } catch (const Error& e) {
+    a.tma_g_stride_error = e.what();
+  }
+  return a;
 }
 
 TiledCopy make_tma_copy(const TmaRequest& r) {
@@ -171,6 +181,146 @@ TiledCopy make_tma_copy(const TmaRequest& r) {
   Layout layout_TV = make_layout(std::vector<Layout>{layout_T, layout_V});
   atom.tma_multicast = threads;
   return make_tiled_copy_impl(atom, layout_TV, product_each(cta_v_map.shape));
+}
+
+namespace {
+
+// One leaf of a flat gmem layout: its basis E<i>, shape and stride as CuTe holds them.
+struct GmemMode {
+  Basis basis;
+  IntTuple::Node shape, stride;
+};
+
+// A mode of CuTe's tma_gbasis: the gmem bases it walks, as top-level items of its stride (a single
+// basis, or a tuple that coalesce_256 merged, which group<4,-1> may nest inside mode 4).
+using TmaMode = std::vector<std::vector<Basis>>;
+
+Basis basis_of(int i) { return Basis::of({i}); }
+
+// construct_tma_gbasis's strides: sidx2gmode, coalesce_256 (merging only what is statically
+// contiguous, as CuTe's is_constant<true, ...> does), the gmem modes the tile misses (size 1) and
+// group<min(rank,4),-1>.
+std::vector<TmaMode> tma_gbasis_modes(const TmaRequest& r, const std::vector<GmemMode>& gmem) {
+  SmemToGmem m = smem_to_gmode(r);
+  std::vector<IntTuple> shapes = flatten_leaves(m.sidx2gmode.shape), bases = flatten_leaves(m.sidx2gmode.stride);
+  struct Merged {
+    Integer shape, stride;
+    std::vector<Basis> bases;
+  };
+  auto stride_of = [&](const Basis& b) {
+    for (const GmemMode& g : gmem)
+      if (g.basis == b) return Integer::of(g.stride);
+    throw Error("get_tma_tensor: the tile names a gmem mode that " + to_string(r.gmem) + " does not have");
+  };
+  std::vector<Merged> merged{{Integer::of(shapes[0].nodes()[0]), stride_of(bases[0].basis()), {bases[0].basis()}}};
+  for (size_t k = 1; k < shapes.size(); ++k) {
+    Integer sk = Integer::of(shapes[k].nodes()[0]), dk = stride_of(bases[k].basis());
+    Merged& back = merged.back();
+    if (sk.is_constant(1)) continue;
+    if (merged.size() == 1 && back.shape.is_constant(1)) {
+      back = {sk, dk, {bases[k].basis()}};
+    } else if (!back.shape.dynamic && !back.stride.dynamic && !dk.dynamic && !sk.dynamic &&
+               back.shape.value * back.stride.value == dk.value && sk.value * back.shape.value <= 256) {
+      back.shape = back.shape * sk;
+      back.bases.push_back(bases[k].basis());
+    } else {
+      merged.push_back({sk, dk, {bases[k].basis()}});
+    }
+  }
+  std::vector<TmaMode> modes;
+  for (const Merged& x : merged) {
+    TmaMode mode;
+    for (const Basis& b : x.bases) mode.push_back({b});  // a flat tuple of bases: each its own item
+    modes.push_back(mode);
+  }
+  auto found = [&](const Basis& b) {
+    for (const TmaMode& mode : modes)
+      for (const auto& item : mode)
+        if (item.size() == 1 && item[0] == b) return true;
+    return false;
+  };
+  for (const GmemMode& g : gmem)  // tile_gbasis_remaining_stride: not static 1, not static 0, not in the tile
+    if (!g.shape.is_static_value(1) && !g.stride.is_static_value(0) && !found(g.basis)) modes.push_back({{g.basis}});
+  if (modes.size() > 4) {  // group<4,-1>: modes 4.. become the items of mode 4
+    TmaMode grouped;
+    for (size_t j = 4; j < modes.size(); ++j) {
+      std::vector<Basis> item;
+      for (const auto& it : modes[j]) item.insert(item.end(), it.begin(), it.end());
+      grouped.push_back(item);
+    }
+    modes.resize(4);
+    modes.push_back(grouped);
+  }
+  return modes;
+}
+
+}  // namespace
+
+IntTuple tma_gmem_basis_stride(const TmaRequest& r) {
+  if (r.internal.bits > 0 && r.internal.bits != r.element.bits)
+    throw Error("not supported: get_tma_tensor with a TmaInternalType of another width than the gmem element");
+  std::vector<GmemMode> gmem;
+  const bool flat = r.gmem.shape.is_leaf() || flatten_leaves(r.gmem.shape).size() == r.gmem.shape.rank();
+  if (!flat) throw Error("not supported: get_tma_tensor of a hierarchical gmem shape " + to_string(r.gmem.shape));
+  std::vector<IntTuple> gs = flatten_leaves(r.gmem.shape), gd = flatten_leaves(r.gmem.stride);
+  for (size_t i = 0; i < gs.size(); ++i)
+    gmem.push_back({basis_of(static_cast<int>(i)), gs[i].nodes()[0], gd[i].nodes()[0]});
+  std::vector<TmaMode> modes = tma_gbasis_modes(r, gmem);
+  const int64_t bits = r.element.bits;
+  // gmem_prob_stride[j] in bytes: the gcd of its gmem strides (fill_tma_gmem_shape_stride)
+  auto prob_stride_bytes = [&](const TmaMode& mode) {
+    int64_t g = 0;
+    for (const auto& item : mode)
+      for (const Basis& b : item)
+        for (const GmemMode& x : gmem)
+          if (x.basis == b) g = std::gcd(g, std::abs(x.stride.value));
+    return g * bits / 8;
+  };
+  std::vector<IntTuple> strides;
+  for (const GmemMode& x : gmem) {  // gmem_tma_basis_stride
+    IntTuple stride(0);
+    if (!x.shape.is_static_value(1) && !x.stride.is_static_value(0)) {
+      for (size_t j = 0; j < modes.size(); ++j) {
+        bool here = false;
+        for (const auto& item : modes[j]) here = here || (item.size() == 1 && item[0] == x.basis);
+        if (!here) continue;
+        IntTuple::Node leaf = IntTuple::Node::leaf(1, basis_of(static_cast<int>(j)));
+        if (j == 0) {  // E<0> * (recast_ratio * stride): the element offset along the unit-stride mode
+          leaf.value = x.stride.value;
+          if (x.stride.is_dynamic()) leaf.meta |= IntTuple::Node::kDynamic;
+        } else if (modes[j].size() > 1) {  // a dynamic scale: ceil_div(di * bits / max(gmem_prob_stride[j], 16), 8)
+          int64_t scale = x.stride.value * bits / std::max<int64_t>(prob_stride_bytes(modes[j]), 16);
+          leaf.value = (scale + 7) / 8;
+          leaf.meta |= IntTuple::Node::kDynamic;
+        }
+        stride = IntTuple::of(&leaf);
+        break;
+      }
+    }
+    strides.push_back(stride);
+  }
+  return r.gmem.shape.is_leaf() ? strides[0] : IntTuple::tuple(strides);
+}
+
+Tensor get_tma_tensor(const CopyAtom& atom, const IntTuple& g_shape) {
+  if (atom.num_bits_per_tma <= 0) throw Error("get_tma_tensor: " + atom.name + " is not a TMA atom");
+  if (!atom.tma_g_stride_error.empty()) throw Error(atom.tma_g_stride_error);
+  if (atom.tma_g_stride.is_leaf() && atom.tma_g_stride.basis().empty())
+    throw Error(
+        "get_tma_tensor: " + atom.name +
+        " was named, not made from a gmem tensor (make_tma_atom / make_tma_copy): its gmem strides are unknown");
+  if (atom.tma_g_stride.rank() != (g_shape.is_leaf() ? 1 : g_shape.rank()) ||
+      atom.tma_g_stride.is_leaf() != g_shape.is_leaf())
+    throw Error("get_tma_tensor: the shape " + to_string(g_shape) + " is not congruent with the TMA's gmem strides " +
+                to_string(atom.tma_g_stride));
+  int64_t coord_rank = 1;  // coprofile: one coordinate per TMA mode a stride names
+  for (const IntTuple& leaf : flatten_leaves(atom.tma_g_stride))
+    if (!leaf.basis().empty()) coord_rank = std::max<int64_t>(coord_rank, leaf.basis().modes()[0] + 1);
+  Tensor t;
+  t.space = Tensor::Space::kCounting;
+  t.coord = IntTuple::tuple(std::vector<IntTuple>(static_cast<size_t>(coord_rank), IntTuple(0)));
+  t.layout = Layout(g_shape, atom.tma_g_stride);
+  return t;
 }
 
 bool is_tma_multicast_op(const std::string& op) {

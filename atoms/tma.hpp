@@ -46,6 +46,12 @@ TiledCopy make_tma_copy(const TmaRequest& r);
 // The TMA box in elements of the value type (size of CuTe's tma_gbasis), with CuTe's host checks.
 int64_t tma_box_elements(const TmaRequest& r);
 
+// tma.get_tma_tensor(g_shape): CuTe's TMA coordinate tensor, make_coord_tensor(make_layout(g_shape,
+// aux_params_.g_stride_)) -- each gmem mode's stride is the TMA coordinate it moves (E<j>, E<0>
+// scaled by its gmem stride on the unit-stride mode, or a scaled E<j> on a mode coalesce_256 merged).
+// The strides are make_tma_atom's (make_tma_copy_desc's gmem_tma_basis_stride), kept on the atom.
+Tensor get_tma_tensor(const CopyAtom& tma_atom, const IntTuple& g_shape);
+
 // The SM100 constructors (copy_traits_sm100_tma.hpp) take the MMA's CTA-level partition of the tile:
 // cta_v_map = layout<1>(mma.thrfrg_X(make_identity_layout(shape(gmem)).compose(tiler_xy)))(_, (_,_)),
 // (MMA, MMA_0, MMA_1) -> gmem mode, for operand 'A' (M,K), 'B' (N,K) or 'C' (M,N).

@@ -221,22 +221,32 @@ void register_tma_names(Registry& r) {
         },
         name + "(...) (not modelled)");
   }
-  // The TMA coordinate tensor and the TMA partitioner need the descriptor's gmem basis strides
-  // (make_tma_copy_desc's gmem_tma_basis_stride), which are not modelled.
+  // tma_partition's tensors (a domain_offset of a coalesced composition, per multicast CTA) are not modelled.
   r.add(
       "get_tma_tensor",
       [](Evaluator& ev, const Node& n) -> Value {
-        ev.fail(n,
-                "not supported: get_tma_tensor (the TMA coordinate tensor's basis strides come from the descriptor, "
-                "which is not modelled; the TiledCopy's TiledLayout_TV, Tiler_MN and atom are)");
+        ev.expect_args(n, 2, 2);
+        Value tma = ev.eval(n.args[0]);
+        const CopyAtom* atom = as_copy_atom(tma);
+        if (const TiledCopy* c = as_tiled_copy(tma)) atom = &c->atom;
+        if (!atom || atom->num_bits_per_tma <= 0)
+          ev.fail(n.args[0],
+                  "get_tma_tensor: a TMA atom or copy (make_tma_atom / make_tma_copy), got " + tma.describe());
+        IntTuple g_shape = ev.eval(n.args[1]).to_int_tuple();
+        try {
+          return tensor_value(get_tma_tensor(*atom, g_shape));
+        } catch (const Error& e) {
+          if (e.has_position()) throw;
+          ev.fail(n, e.what());
+        }
       },
-      "tma.get_tma_tensor(shape) (not modelled)");
+      "tma.get_tma_tensor(shape(gtensor)): the TMA coordinate tensor");
   r.add(
       "tma_partition",
       [](Evaluator& ev, const Node& n) -> Value {
         ev.fail(n,
-                "not supported: tma_partition (it partitions get_tma_tensor's coordinate tensor, which is not "
-                "modelled); cutevis copy --src/--dst --thread shows a TiledCopy's partition_S/D");
+                "not supported: tma_partition (get_tma_tensor is; cutevis copy --src/--dst --thread shows a "
+                "TiledCopy's partition_S/D)");
       },
       "tma_partition(atom, cta_coord, cta_layout, stensor, gtensor) (not modelled)");
   r.add("make_tmem_copy", tmem_call, "make_tmem_copy(SM100_TMEM_LOAD_32dp32b8x{} | Copy_Atom<Op, T>{}, tmem_tensor)");

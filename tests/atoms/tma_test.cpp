@@ -104,3 +104,37 @@ TEST_CASE("tma: CuTe's host asserts are errors") {
       eval("make_tma_copy(SM75_U32x4_LDSM_N{}, make_layout(make_shape(64,64)), make_layout(make_shape(_64{},_64{})))"),
       doctest::Contains("TMA operation"), Error);
 }
+
+// tests/data/tma_tensor_oracle.jsonl: the same host-only program form (g++ 12 against CUTLASS 4's
+// CuTe headers) built each `expr` (tma_oracle.jsonl's TiledCopies and four more: static gmem
+// strides that coalesce_256 merges into TMA mode 0 and into mode 1, a rank-4 gmem with a mode the
+// tile misses, an MN-major store) and printed `tma.get_tma_tensor(shape(g))` for its gmem tensor g
+// (`gshape` is print(shape(g))).  Here the integers of the C++ are dynamic, as in C++.
+TEST_CASE("tma: get_tma_tensor equals CuTe's coordinate tensor (tma_tensor_oracle.jsonl)") {
+  std::ifstream in(std::string(CUTEVIS_SOURCE_DIR) + "/tests/data/tma_tensor_oracle.jsonl");
+  std::string line;
+  int rows = 0;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    json row = json::parse(line);
+    const std::string expr = typed(row["expr"]);
+    const size_t g_at = expr.find("make_tensor(");
+    size_t g_end = g_at, depth = 0;
+    for (; g_end < expr.size(); ++g_end) {
+      depth += expr[g_end] == '(';
+      if (expr[g_end] == ')' && --depth == 0) break;
+    }
+    const std::string text = "get_tma_tensor(" + expr + ", shape(" + expr.substr(g_at, g_end + 1 - g_at) + "))";
+    CAPTURE(text);
+    std::vector<Warning> warnings;
+    Value v = evaluate_expression(text, warnings, Literals::kDynamic, tma_registry());
+    const Tensor* t = as_tensor(v);
+    REQUIRE(t != nullptr);
+    CHECK(to_string(*t) == row["tma_tensor"].get<std::string>());
+    ++rows;
+  }
+  CHECK(rows == 24);
+  // a named atom knows no gmem tensor
+  CHECK_THROWS_WITH_AS(eval("get_tma_tensor(Copy_Atom<Copy_Traits<SM90_TMA_LOAD, 8192>, half_t>{}, make_shape(8, 8))"),
+                       doctest::Contains("not made from a gmem tensor"), Error);
+}
