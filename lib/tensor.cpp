@@ -279,11 +279,41 @@ void register_tensor_names(Registry& r) {
                       n.name + "<T>: T must be an element type such as half_t, got " + ty.describe());
             t.element = ty.type();
           }
-          t.base = n.args.empty() ? "" : ev.text_of(n.args[0]);
+          const Node* arg = n.args.empty() ? nullptr : &n.args[0];
+          if (arg && arg->name == "recast_ptr" && arg->call == Node::Call::kParen) {  // make_gmem_ptr((T const*)p)
+            Value cast = ev.eval(*arg);
+            if (const Tensor* p = as_pointer(cast)) {
+              if (t.element.bits == 0) t.element = p->element;
+              t.base = p->base;
+              return V::object(std::make_shared<PointerObject>(t));
+            }
+          }
+          t.base = arg ? ev.text_of(*arg) : "";
           return V::object(std::make_shared<PointerObject>(t));
         },
         std::string(name) + "<T>(ptr)");
   }
+  // recast_ptr<T>(p): a pointer to T; C++'s pointer casts (static_cast<T const*>(p), reinterpret_cast<T*>(p),
+  // (T*)p) are parsed as it (lib/parser.cpp).  p is a pointer value or a name (nullptr, a kernel's pointer).
+  r.add(
+      "recast_ptr",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 1, 1);
+        if (n.template_args.size() != 1) ev.fail(n, "recast_ptr<T>(ptr) takes the element type T");
+        Value ty = ev.eval(n.template_args[0]);
+        if (!ty.is(V::Kind::kType))
+          ev.fail(n.template_args[0], "a pointer cast's type is an element type such as half_t, got " + ty.describe());
+        Tensor t;
+        try {
+          if (const Tensor* p = as_pointer(ev.eval(n.args[0]))) t = *p;
+          else t.base = ev.text_of(n.args[0]);
+        } catch (const UnknownName&) {
+          t.base = ev.text_of(n.args[0]);  // nullptr, ptr_A: its name is all we have
+        }
+        t.element = ty.type();
+        return V::object(std::make_shared<PointerObject>(t));
+      },
+      "recast_ptr<T>(ptr), static_cast<T const*>(ptr), (T*)ptr");
   // make_tensor(ptr, layout | shape[, stride | LayoutLeft/LayoutRight]) and make_tensor<T>(layout | shape)
   r.add(
       "make_tensor",
