@@ -16,21 +16,12 @@
 #include "atoms/tiled_copy.hpp"
 #include "lib/expr.hpp"
 #include "tests/support/run.hpp"
+#include "tests/support/tma_oracle.hpp"
 
 using namespace cutevis;
 using nlohmann::json;
 
 namespace {
-
-std::string typed(std::string e) {  // the oracle's typed pointers, written as cutevis learns a type
-  for (auto [from, to] : {std::pair<std::string, std::string>{"make_gmem_ptr(gptr)", "make_gmem_ptr<half_t>(gptr)"},
-                          {"make_gmem_ptr(fptr)", "make_gmem_ptr<float>(fptr)"},
-                          {"make_gmem_ptr(iptr)", "make_gmem_ptr<int8_t>(iptr)"}}) {
-    for (size_t at = e.find(from); at != std::string::npos; at = e.find(from, at + to.size()))
-      e.replace(at, from.size(), to);
-  }
-  return e;
-}
 
 struct Row {
   std::string expr;
@@ -40,18 +31,14 @@ struct Row {
 
 // The oracle's TiledCopy rows that drew nothing before (multicast, or a tile of rank 3).
 std::vector<Row> multicast_and_rank3_rows() {
-  std::ifstream in(std::string(CUTEVIS_SOURCE_DIR) + "/tests/data/tma_oracle.jsonl");
   std::vector<Row> rows;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty()) continue;
-    json j = json::parse(line);
-    if (j["kind"] != "tiled_copy") continue;
+  test::for_each_oracle_row("tma_oracle.jsonl", [&](const json& j) {
+    if (j["kind"] != "tiled_copy") return;
     Layout tv = evaluate_expression(j["tv"].get<std::string>()).to_layout();
     Layout tiler = evaluate_expression(j["tiler"].get<std::string>()).to_layout();
-    if (size(tv.shape[0]) == 1 && tiler.shape.rank() < 3) continue;
-    rows.push_back({typed(j["expr"]), tv, size(tiler)});
-  }
+    if (size(tv.shape[0]) == 1 && tiler.shape.rank() < 3) return;
+    rows.push_back({test::typed(j["expr"]), tv, size(tiler)});
+  });
   return rows;
 }
 
@@ -128,33 +115,13 @@ TEST_CASE("copy: a multicast TMA picture colours the two halves of each box by t
 // Tiler_MN, TiledLayout_TV, AtomLayoutSrc and AtomThrID, or the atom's ValLayoutSrc and ThrID.
 // 1-SM and 2-SM UMMA (SM100_TMA_2SM_LOAD[_MULTICAST]), multicast over a 1x2 TiledMMA.
 TEST_CASE("make_tma_copy_A/B_sm100 and make_tma_atom_A/B_sm100 equal CuTe's (tma_sm100_oracle.jsonl)") {
-  std::ifstream in(std::string(CUTEVIS_SOURCE_DIR) + "/tests/data/tma_sm100_oracle.jsonl");
-  std::string line;
-  int rows = 0, two_sm = 0;
-  while (std::getline(in, line)) {
-    if (line.empty()) continue;
-    json row = json::parse(line);
-    const std::string snippet = typed(row["decls"].get<std::string>()) + "; " + row["expr"].get<std::string>();
+  int two_sm = 0;
+  const int rows = test::for_each_oracle_row("tma_sm100_oracle.jsonl", [&](const json& row) {
+    const std::string snippet = test::typed(row["decls"].get<std::string>()) + "; " + row["expr"].get<std::string>();
     CAPTURE(snippet);
-    Value v = evaluate_source(snippet, nullptr);
-    if (row["kind"] == "tiled_copy") {
-      const TiledCopy* c = as_tiled_copy(v);
-      REQUIRE(c != nullptr);
-      CHECK(tiler_to_string(*c, true) == row["tiler"].get<std::string>());
-      CHECK(to_string(c->tiled_layout_tv, true) == row["tv"].get<std::string>());
-      CHECK(to_string(c->atom.val_layout_src, true) == row["val_layout_src"].get<std::string>());
-      CHECK(to_string(c->atom.thr_id, true) == row["thr_id"].get<std::string>());
-      CHECK(c->atom.value_type.bits == row["value_bits"].get<int>());
-    } else {
-      const CopyAtom* a = as_copy_atom(v);
-      REQUIRE(a != nullptr);
-      CHECK(to_string(a->val_layout_src, true) == row["val_layout_src"].get<std::string>());
-      CHECK(to_string(a->thr_id, true) == row["thr_id"].get<std::string>());
-      CHECK(a->value_type.bits == row["value_bits"].get<int>());
-    }
+    test::check_tma_row(row, evaluate_source(snippet, nullptr));
     two_sm += row["thr_id"] == "_2:_1";
-    ++rows;
-  }
+  });
   CHECK(rows == 20);
   CHECK(two_sm == 10);
 }

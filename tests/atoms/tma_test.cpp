@@ -16,6 +16,7 @@
 #include "atoms/tma.hpp"
 #include "lib/expr.hpp"
 #include "tests/atoms/copy_support.hpp"
+#include "tests/support/tma_oracle.hpp"
 
 using namespace cutevis;
 using nlohmann::json;
@@ -24,45 +25,16 @@ namespace {
 
 Registry& tma_registry() { return test::cpp_atom_registry(); }
 
-std::string typed(std::string e) {
-  for (auto [from, to] : {std::pair<std::string, std::string>{"make_gmem_ptr(gptr)", "make_gmem_ptr<half_t>(gptr)"},
-                          {"make_gmem_ptr(fptr)", "make_gmem_ptr<float>(fptr)"},
-                          {"make_gmem_ptr(iptr)", "make_gmem_ptr<int8_t>(iptr)"}}) {
-    for (size_t at = e.find(from); at != std::string::npos; at = e.find(from, at + to.size()))
-      e.replace(at, from.size(), to);
-  }
-  return e;
-}
-
 Value eval(const std::string& text) { return evaluate_expression(text, tma_registry()); }
 
 }  // namespace
 
 TEST_CASE("tma: make_tma_copy and make_tma_atom equal CuTe's (tma_oracle.jsonl)") {
-  std::ifstream in(std::string(CUTEVIS_SOURCE_DIR) + "/tests/data/tma_oracle.jsonl");
-  std::string line;
-  int rows = 0;
-  while (std::getline(in, line)) {
-    if (line.empty()) continue;
-    json row = json::parse(line);
-    const std::string expr = typed(row["expr"]);
+  const int rows = test::for_each_oracle_row("tma_oracle.jsonl", [](const json& row) {
+    const std::string expr = test::typed(row["expr"]);
     CAPTURE(expr);
-    Value v = eval(expr);
-    if (row["kind"] == "tiled_copy") {
-      const TiledCopy* c = as_tiled_copy(v);
-      REQUIRE(c != nullptr);
-      CHECK(tiler_to_string(*c, true) == row["tiler"].get<std::string>());
-      CHECK(to_string(c->tiled_layout_tv, true) == row["tv"].get<std::string>());
-      CHECK(to_string(c->atom.val_layout_src, true) == row["val_layout_src"].get<std::string>());
-      CHECK(c->atom.value_type.bits == row["value_bits"].get<int>());
-    } else {
-      const CopyAtom* a = as_copy_atom(v);
-      REQUIRE(a != nullptr);
-      CHECK(to_string(a->val_layout_src, true) == row["val_layout_src"].get<std::string>());
-      CHECK(a->value_type.bits == row["value_bits"].get<int>());
-    }
-    ++rows;
-  }
+    test::check_tma_row(row, eval(expr));
+  });
   CHECK(rows == 23);
 }
 
@@ -111,13 +83,8 @@ TEST_CASE("tma: CuTe's host asserts are errors") {
 // tile misses, an MN-major store) and printed `tma.get_tma_tensor(shape(g))` for its gmem tensor g
 // (`gshape` is print(shape(g))).  Here the integers of the C++ are dynamic, as in C++.
 TEST_CASE("tma: get_tma_tensor equals CuTe's coordinate tensor (tma_tensor_oracle.jsonl)") {
-  std::ifstream in(std::string(CUTEVIS_SOURCE_DIR) + "/tests/data/tma_tensor_oracle.jsonl");
-  std::string line;
-  int rows = 0;
-  while (std::getline(in, line)) {
-    if (line.empty()) continue;
-    json row = json::parse(line);
-    const std::string expr = typed(row["expr"]);
+  const int rows = test::for_each_oracle_row("tma_tensor_oracle.jsonl", [](const json& row) {
+    const std::string expr = test::typed(row["expr"]);
     const size_t g_at = expr.find("make_tensor(");
     size_t g_end = g_at, depth = 0;
     for (; g_end < expr.size(); ++g_end) {
@@ -131,8 +98,7 @@ TEST_CASE("tma: get_tma_tensor equals CuTe's coordinate tensor (tma_tensor_oracl
     const Tensor* t = as_tensor(v);
     REQUIRE(t != nullptr);
     CHECK(to_string(*t) == row["tma_tensor"].get<std::string>());
-    ++rows;
-  }
+  });
   CHECK(rows == 24);
   // a named atom knows no gmem tensor
   CHECK_THROWS_WITH_AS(eval("get_tma_tensor(Copy_Atom<Copy_Traits<SM90_TMA_LOAD, 8192>, half_t>{}, make_shape(8, 8))"),
