@@ -323,6 +323,43 @@ Tensor get_tma_tensor(const CopyAtom& atom, const IntTuple& g_shape) {
   return t;
 }
 
+std::vector<Tensor> tma_partition(const CopyAtom& atom, int64_t cta_coord, const Layout& cta_layout,
+                                  const Tensor& stensor, const std::vector<Tensor>& gtensors) {
+  if (atom.num_bits_per_tma <= 0 || atom.num_val_src <= 0)
+    throw Error("tma_partition: " + atom.name + " is not a TMA atom");
+  Layout s0 = get(nonswizzle_portion(stensor.layout), 0);  // layout<0>(stensor): (TMATile)
+  Layout inv_smem = right_inverse(s0);                     // smem idx -> smem coord
+  Layout layout_v = tile_to_shape(make_layout(std::vector<Layout>{inv_smem}), IntTuple(size(s0)));
+  Layout layout_V = logical_divide(layout_v, Tiler(make_layout(IntTuple(atom.num_val_src))));  // (TMA, TMA_Iter)
+  const int64_t ctas = cosize(cta_layout);
+  if (ctas <= 0 || atom.num_val_src % ctas != 0)
+    throw Error("tma_partition: a box of " + str(atom.num_val_src) + " values does not split over " + str(ctas) +
+                " multicast CTAs");
+  const int64_t multicast_offset = checked_mul(cta_layout(cta_coord), atom.num_val_src / ctas);
+  std::vector<Tensor> all = gtensors;
+  all.push_back(stensor);  // CuTe's convention: stensor last
+  for (Tensor& t : all) {
+    const Layout& l = as_layout(t.layout, "tma_partition: a tensor's layout");
+    if (size(get(l, 0)) != size(s0))
+      throw Error("tma_partition: mode 0 of " + to_string(l) + " is not the smem tile's size " + str(size(s0)));
+    std::vector<Tiler> tile{Tiler(layout_V)};
+    for (size_t i = 1; i < rank(l); ++i) tile.push_back(Tiler::underscore());
+    Layout v = composition(l, Tiler::tuple(tile));  // ((TMA,TMA_Iter), Rest...)
+    Layout mode0 = get(v, 0);                       // coalesce(.., Shape<Shape<_1,_1>>{}): each half alone
+    std::vector<Layout> modes{make_layout(std::vector<Layout>{coalesce(get(mode0, 0)), coalesce(get(mode0, 1))})};
+    for (size_t i = 1; i < rank(v); ++i) modes.push_back(get(v, i));
+    Layout out = make_layout(modes);
+    // domain_offset(((multicast_offset, _0), _0, ...), tensor_v): the iterator moves, the layout stays
+    std::vector<Value> coord{Value::tuple({Value::integer(multicast_offset), Value::integer(0)})};
+    for (size_t i = 1; i < rank(out); ++i) coord.push_back(Value::integer(0));
+    t.layout = out;
+    Tensor moved = slice(t, Value::tuple(coord));
+    moved.layout = out;
+    t = moved;
+  }
+  return all;
+}
+
 bool is_tma_multicast_op(const std::string& op) {
   return op == "SM90_TMA_LOAD_MULTICAST" || op == "SM100_TMA_2SM_LOAD_MULTICAST";
 }

@@ -52,6 +52,13 @@ int64_t tma_box_elements(const TmaRequest& r);
 // The strides are make_tma_atom's (make_tma_copy_desc's gmem_tma_basis_stride), kept on the atom.
 Tensor get_tma_tensor(const CopyAtom& tma_atom, const IntTuple& g_shape);
 
+// CuTe's tma_partition(atom, cta_coord, cta_layout, stensor, gtensors...): each tensor's mode 0 (the
+// smem tile) as ((TMA, TMA_Iter), Rest...) in the smem's vector order, its iterator moved to this
+// CTA's part of the box (cta_layout(cta_coord) * NumValSrc/cosize(cta_layout)); gtensors first,
+// stensor last.
+std::vector<Tensor> tma_partition(const CopyAtom& atom, int64_t cta_coord, const Layout& cta_layout,
+                                  const Tensor& stensor, const std::vector<Tensor>& gtensors);
+
 // The SM100 constructors (copy_traits_sm100_tma.hpp) take the MMA's CTA-level partition of the tile:
 // cta_v_map = layout<1>(mma.thrfrg_X(make_identity_layout(shape(gmem)).compose(tiler_xy)))(_, (_,_)),
 // (MMA, MMA_0, MMA_1) -> gmem mode, for operand 'A' (M,K), 'B' (N,K) or 'C' (M,N).

@@ -221,7 +221,6 @@ void register_tma_names(Registry& r) {
         },
         name + "(...) (not modelled)");
   }
-  // tma_partition's tensors (a domain_offset of a coalesced composition, per multicast CTA) are not modelled.
   r.add(
       "get_tma_tensor",
       [](Evaluator& ev, const Node& n) -> Value {
@@ -244,11 +243,33 @@ void register_tma_names(Registry& r) {
   r.add(
       "tma_partition",
       [](Evaluator& ev, const Node& n) -> Value {
-        ev.fail(n,
-                "not supported: tma_partition (get_tma_tensor is; cutevis copy --src/--dst --thread shows a "
-                "TiledCopy's partition_S/D)");
+        if (n.args.size() < 3) ev.fail(n, "tma_partition(atom, [cta_coord, cta_layout,] stensor, gtensor...)");
+        Value tma = ev.eval(n.args[0]);
+        const CopyAtom* atom = as_copy_atom(tma);
+        if (const TiledCopy* c = as_tiled_copy(tma)) atom = &c->atom;
+        if (!atom || atom->num_bits_per_tma <= 0)
+          ev.fail(n.args[0],
+                  "tma_partition: a TMA atom or copy (make_tma_atom / make_tma_copy), got " + tma.describe());
+        // (atom, stensor, gtensor) or (atom, cta_coord, cta_layout, stensor, gtensors...)
+        const bool defaults = n.args.size() == 3;
+        int64_t cta_coord = defaults ? 0 : ev.eval(n.args[1]).as_int();
+        Layout cta_layout = defaults ? Layout(IntTuple(1), IntTuple(0)) : ev.eval(n.args[2]).to_layout();
+        const size_t s_at = defaults ? 1 : 3;
+        if (n.args.size() <= s_at + 1) ev.fail(n, "tma_partition: an smem tensor and at least one gmem tensor");
+        Tensor stensor = tensor_from(ev.eval(n.args[s_at]));
+        std::vector<Tensor> gtensors;
+        for (size_t i = s_at + 1; i < n.args.size(); ++i) gtensors.push_back(tensor_from(ev.eval(n.args[i])));
+        try {
+          std::vector<Value> parts;
+          for (Tensor& t : tma_partition(*atom, cta_coord, cta_layout, stensor, gtensors))
+            parts.push_back(tensor_value(std::move(t)));
+          return V::tuple(parts);
+        } catch (const Error& e) {
+          if (e.has_position()) throw;
+          ev.fail(n, e.what());
+        }
       },
-      "tma_partition(atom, cta_coord, cta_layout, stensor, gtensor) (not modelled)");
+      "tma_partition(atom, cta_coord, cta_layout, stensor, gtensor...): (gtensor parts..., stensor part)");
   r.add("make_tmem_copy", tmem_call, "make_tmem_copy(SM100_TMEM_LOAD_32dp32b8x{} | Copy_Atom<Op, T>{}, tmem_tensor)");
   r.add(
       "make_tma_copy", [](Evaluator& ev, const Node& n) { return tma_call(ev, n, 0); },

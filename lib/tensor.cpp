@@ -293,6 +293,33 @@ void register_tensor_names(Registry& r) {
         },
         std::string(name) + "<T>(ptr)");
   }
+  // group_modes<B,E>(tensor | layout | shape): modes [B,E) as one mode (E = -1: to the end)
+  r.add(
+      "group_modes",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 1, 1);
+        if (n.template_args.size() != 2) ev.fail(n, "group_modes<B,E>(x) takes two template arguments");
+        Value v = ev.eval(n.args[0]);
+        int64_t b = ev.eval(n.template_args[0]).as_int(), e = ev.eval(n.template_args[1]).as_int();
+        const Tensor* t = as_tensor(v);
+        if (t || v.is(V::Kind::kLayout)) {
+          const Layout& l = as_layout(t ? t->layout : v.any_layout(), "group_modes: the layout");
+          const int64_t r = static_cast<int64_t>(rank(l));
+          if (e < 0) e = r + 1 + e;
+          if (b < 0 || b > e || e > r) ev.fail(n, "group_modes<B,E>: modes out of range for " + to_string(l));
+          Layout grouped = group(l, static_cast<size_t>(b), static_cast<size_t>(e));
+          if (!t) return V::layout(grouped);
+          Tensor out = *t;
+          out.layout = grouped;
+          return tensor_value(std::move(out));
+        }
+        IntTuple x = v.to_int_tuple();
+        const int64_t r = static_cast<int64_t>(x.is_leaf() ? 1 : x.rank());
+        if (e < 0) e = r + 1 + e;
+        if (b < 0 || b > e || e > r) ev.fail(n, "group_modes<B,E>: modes out of range for " + to_string(x));
+        return V::from(group(x, static_cast<size_t>(b), static_cast<size_t>(e)));
+      },
+      "group_modes<B,E>(tensor | layout | shape)");
   // recast_ptr<T>(p): a pointer to T; C++'s pointer casts (static_cast<T const*>(p), reinterpret_cast<T*>(p),
   // (T*)p) are parsed as it (lib/parser.cpp).  p is a pointer value or a name (nullptr, a kernel's pointer).
   r.add(

@@ -6,6 +6,8 @@
 // make_gmem_ptr<T>(...), which is how cutevis learns a pointer's element type.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cctype>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
@@ -103,4 +105,75 @@ TEST_CASE("tma: get_tma_tensor equals CuTe's coordinate tensor (tma_tensor_oracl
   // a named atom knows no gmem tensor
   CHECK_THROWS_WITH_AS(eval("get_tma_tensor(Copy_Atom<Copy_Traits<SM90_TMA_LOAD, 8192>, half_t>{}, make_shape(8, 8))"),
                        doctest::Contains("not made from a gmem tensor"), Error);
+}
+
+namespace {
+
+// A row's `decls` ("auto a = E1; auto b = E2(a); ...") and `expr` as one expression: each declared
+// name replaced by its parenthesized definition, so that it is evaluated with C++'s dynamic integers.
+std::string inline_decls(const std::string& decls, std::string expr) {
+  std::vector<std::pair<std::string, std::string>> defs;
+  size_t at = 0;
+  while (at < decls.size()) {
+    size_t end = decls.find(';', at);
+    if (end == std::string::npos) end = decls.size();
+    std::string d = decls.substr(at, end - at);
+    const size_t a = d.find("auto "), eq = d.find(" = ");
+    if (a != std::string::npos && eq != std::string::npos)
+      defs.emplace_back(d.substr(a + 5, eq - a - 5), d.substr(eq + 3));
+    at = end + 1;
+  }
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (auto it = defs.rbegin(); it != defs.rend(); ++it) {  // the last definition first: it names earlier ones
+    const std::string& name = it->first;
+    const std::string with = "(" + it->second + ")";
+    for (size_t p = expr.find(name); p != std::string::npos; p = expr.find(name, p)) {
+      const bool whole =
+          (p == 0 || !ident(expr[p - 1])) && (p + name.size() >= expr.size() || !ident(expr[p + name.size()]));
+      if (!whole) {
+        p += name.size();
+        continue;
+      }
+      expr.replace(p, name.size(), with);
+      p += with.size();
+    }
+  }
+  return expr;
+}
+
+}  // namespace
+
+// tests/data/tma_partition_oracle.jsonl: the same host-only program form (g++ 12 against CUTLASS
+// 4's CuTe headers; `half_t* gptr`, an `alignas(1024) half_t sbuf[]`) ran each row's `decls` (a
+// swizzled smem layout with stages, a gmem tensor, make_tma_copy, the TMA tensor tiled by
+// local_tile, the smem tensor) and `expr` (tma_partition over group_modes<0,2> of both, plain and
+// multicast), and printed get<0> (the gmem part), get<1>(...).layout() and get<1>'s element offset
+// from sbuf.  The gmem part's ArithTuple is compared without the `_` marks: a local_tile coordinate
+// that CuTe adds as a run-time 0 stays a static _0 here (lib/tensor.cpp's slice).
+TEST_CASE("tma: tma_partition equals CuTe's (tma_partition_oracle.jsonl)") {
+  auto plain = [](std::string s) {
+    s.erase(std::remove(s.begin(), s.end(), '_'), s.end());
+    return s;
+  };
+  const int rows = test::for_each_oracle_row("tma_partition_oracle.jsonl", [&](const json& row) {
+    std::string decls = test::typed(row["decls"].get<std::string>());
+    for (size_t p = decls.find("make_smem_ptr(sbuf)"); p != std::string::npos; p = decls.find("make_smem_ptr(sbuf)"))
+      decls.replace(p, 19, "make_smem_ptr<half_t>(sbuf)");
+    const std::string text = inline_decls(decls, row["expr"].get<std::string>());
+    CAPTURE(text);
+    std::vector<Warning> warnings;
+    Value v = evaluate_expression(text, warnings, Literals::kDynamic, tma_registry());
+    REQUIRE(v.is(Value::Kind::kTuple));
+    REQUIRE(v.elements().size() == 2);
+    const Tensor* g = as_tensor(v.elements()[0]);
+    const Tensor* s = as_tensor(v.elements()[1]);
+    REQUIRE(g != nullptr);
+    REQUIRE(s != nullptr);
+    const std::string want_g = row["g"].get<std::string>();
+    CHECK(to_string(std::get<Layout>(g->layout), true) == want_g.substr(want_g.find(" o ") + 3));
+    CHECK(plain(to_string(*g)) == plain(want_g));
+    CHECK(to_string(std::get<Layout>(s->layout), true) == row["s_layout"].get<std::string>());
+    CHECK(s->offset == row["s_offset"].get<int64_t>());
+  });
+  CHECK(rows == 6);
 }
