@@ -147,6 +147,14 @@ Value tma_sm100_call(Evaluator& ev, const Node& n, char x, bool atom) {
   }
 }
 
+// The first argument of get_tma_tensor / tma_partition: a TMA atom, or a TMA TiledCopy's atom.
+CopyAtom tma_atom_arg(Evaluator& ev, const Node& n, const std::string& fn) {
+  Value tma = ev.eval(n.args[0]);
+  if (const TiledCopy* c = as_tiled_copy(tma); c && c->atom.num_bits_per_tma > 0) return c->atom;
+  if (const CopyAtom* a = as_copy_atom(tma); a && a->num_bits_per_tma > 0) return *a;
+  ev.fail(n.args[0], fn + ": a TMA atom or copy (make_tma_atom / make_tma_copy), got " + tma.describe());
+}
+
 // make_tmem_copy(Copy_Atom<Op, T>{} | Op{}, tmem_tensor)
 Value tmem_call(Evaluator& ev, const Node& n) {
   ev.expect_args(n, 2, 2);
@@ -225,15 +233,10 @@ void register_tma_names(Registry& r) {
       "get_tma_tensor",
       [](Evaluator& ev, const Node& n) -> Value {
         ev.expect_args(n, 2, 2);
-        Value tma = ev.eval(n.args[0]);
-        const CopyAtom* atom = as_copy_atom(tma);
-        if (const TiledCopy* c = as_tiled_copy(tma)) atom = &c->atom;
-        if (!atom || atom->num_bits_per_tma <= 0)
-          ev.fail(n.args[0],
-                  "get_tma_tensor: a TMA atom or copy (make_tma_atom / make_tma_copy), got " + tma.describe());
+        const CopyAtom atom = tma_atom_arg(ev, n, "get_tma_tensor");
         IntTuple g_shape = ev.eval(n.args[1]).to_int_tuple();
         try {
-          return tensor_value(get_tma_tensor(*atom, g_shape));
+          return tensor_value(get_tma_tensor(atom, g_shape));
         } catch (const Error& e) {
           if (e.has_position()) throw;
           ev.fail(n, e.what());
@@ -244,12 +247,7 @@ void register_tma_names(Registry& r) {
       "tma_partition",
       [](Evaluator& ev, const Node& n) -> Value {
         if (n.args.size() < 3) ev.fail(n, "tma_partition(atom, [cta_coord, cta_layout,] stensor, gtensor...)");
-        Value tma = ev.eval(n.args[0]);
-        const CopyAtom* atom = as_copy_atom(tma);
-        if (const TiledCopy* c = as_tiled_copy(tma)) atom = &c->atom;
-        if (!atom || atom->num_bits_per_tma <= 0)
-          ev.fail(n.args[0],
-                  "tma_partition: a TMA atom or copy (make_tma_atom / make_tma_copy), got " + tma.describe());
+        const CopyAtom atom = tma_atom_arg(ev, n, "tma_partition");
         // (atom, stensor, gtensor) or (atom, cta_coord, cta_layout, stensor, gtensors...)
         const bool defaults = n.args.size() == 3;
         int64_t cta_coord = defaults ? 0 : ev.eval(n.args[1]).as_int();
@@ -261,7 +259,7 @@ void register_tma_names(Registry& r) {
         for (size_t i = s_at + 1; i < n.args.size(); ++i) gtensors.push_back(tensor_from(ev.eval(n.args[i])));
         try {
           std::vector<Value> parts;
-          for (Tensor& t : tma_partition(*atom, cta_coord, cta_layout, stensor, gtensors))
+          for (Tensor& t : tma_partition(atom, cta_coord, cta_layout, stensor, gtensors))
             parts.push_back(tensor_value(std::move(t)));
           return V::tuple(parts);
         } catch (const Error& e) {

@@ -302,22 +302,18 @@ void register_tensor_names(Registry& r) {
         Value v = ev.eval(n.args[0]);
         int64_t b = ev.eval(n.template_args[0]).as_int(), e = ev.eval(n.template_args[1]).as_int();
         const Tensor* t = as_tensor(v);
-        if (t || v.is(V::Kind::kLayout)) {
-          const Layout& l = as_layout(t ? t->layout : v.any_layout(), "group_modes: the layout");
-          const int64_t r = static_cast<int64_t>(rank(l));
-          if (e < 0) e = r + 1 + e;
-          if (b < 0 || b > e || e > r) ev.fail(n, "group_modes<B,E>: modes out of range for " + to_string(l));
-          Layout grouped = group(l, static_cast<size_t>(b), static_cast<size_t>(e));
-          if (!t) return V::layout(grouped);
-          Tensor out = *t;
-          out.layout = grouped;
-          return tensor_value(std::move(out));
-        }
-        IntTuple x = v.to_int_tuple();
+        const bool layout = t || v.is(V::Kind::kLayout);
+        Layout l = layout ? as_layout(t ? t->layout : v.any_layout(), "group_modes: the layout") : Layout();
+        IntTuple x = layout ? l.shape : v.to_int_tuple();
         const int64_t r = static_cast<int64_t>(x.is_leaf() ? 1 : x.rank());
         if (e < 0) e = r + 1 + e;
-        if (b < 0 || b > e || e > r) ev.fail(n, "group_modes<B,E>: modes out of range for " + to_string(x));
-        return V::from(group(x, static_cast<size_t>(b), static_cast<size_t>(e)));
+        if (b < 0 || b > e || e > r) ev.fail(n, "group_modes<B,E>: modes out of range for " + v.to_string());
+        const size_t bu = static_cast<size_t>(b), eu = static_cast<size_t>(e);
+        if (!layout) return V::from(group(x, bu, eu));
+        if (!t) return V::layout(group(l, bu, eu));
+        Tensor out = *t;
+        out.layout = group(l, bu, eu);
+        return tensor_value(std::move(out));
       },
       "group_modes<B,E>(tensor | layout | shape)");
   // recast_ptr<T>(p): a pointer to T; C++'s pointer casts (static_cast<T const*>(p), reinterpret_cast<T*>(p),
