@@ -5,6 +5,7 @@
 
 #include "app/json_values.hpp"
 #include "atoms/tiled_copy.hpp"
+#include "atoms/tma.hpp"
 
 namespace cutevis {
 
@@ -176,11 +177,15 @@ OwnershipView owners_b(const TiledMma& m) {
 OwnershipView owners_c(const TiledMma& m) {
   return json_ownership_view(m.tv_layout_c, mode_size(m.tile_mnk, 0), mode_size(m.tile_mnk, 1));
 }
+// A copy's cells: (M, rest) with the modes after M as columns; a multicast TMA's owners are the CTAs
+// that issue each element (tma_issued_tv).
 OwnershipView owners_s(const TiledCopy& c) {
-  return json_ownership_view(c.layout_s_tv, mode_size(c.tile_mn, 0), mode_size(c.tile_mn, 1));
+  const int64_t m = mode_size(c.tile_mn, 0);
+  return json_ownership_view(tma_issued_tv(c, c.layout_s_tv), m, size(c.tile_mn) / m);
 }
 OwnershipView owners_d(const TiledCopy& c) {
-  return json_ownership_view(c.layout_d_tv, mode_size(c.tile_mn, 0), mode_size(c.tile_mn, 1));
+  const int64_t m = mode_size(c.tile_mn, 0);
+  return json_ownership_view(tma_issued_tv(c, c.layout_d_tv), m, size(c.tile_mn) / m);
 }
 
 std::string tiled_mma_json(const TiledMma& m) {
@@ -207,6 +212,14 @@ std::string tiled_copy_json(const TiledCopy& c) {
   j["num_threads"] = c.num_threads;
   j["layout_s_tv"] = to_string(c.layout_s_tv);
   j["layout_d_tv"] = to_string(c.layout_d_tv);
+  if (c.atom.num_bits_per_tma > 0 && c.atom.value_type.bits > 0) {  // the owners are the issuing CTAs
+    const int64_t box = c.atom.num_bits_per_tma / c.atom.value_type.bits,
+                  ctas = std::max<int64_t>(c.atom.tma_multicast, 1);
+    j["tma"] = {{"box_elements", box},
+                {"multicast_ctas", ctas},
+                {"issued_per_cta", box / std::max<int64_t>(ctas, 1)},
+                {"owners_tv", to_string(tma_issued_tv(c, c.layout_s_tv))}};
+  }
   OwnershipView src = owners_s(c), dst = owners_d(c);
   return with_owner_members(j, {{"owners_s", &src}, {"owners_d", &dst}});
 }

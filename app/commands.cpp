@@ -25,6 +25,7 @@
 #include "atoms/names.hpp"
 #include "atoms/tiled_copy.hpp"
 #include "atoms/tiled_mma.hpp"
+#include "atoms/tma.hpp"
 #include "lib/element_types.hpp"
 #include "lib/expr.hpp"
 
@@ -111,11 +112,14 @@ MmaPicture mma_picture(const TiledMma& m) {
 
 CopyPicture copy_picture(const TiledCopy& c) {
   CopyPicture p;
-  p.tv_s = c.layout_s_tv;
-  p.tv_d = c.layout_d_tv;
+  p.tv_s = tma_issued_tv(c, c.layout_s_tv);  // a multicast TMA: each element under the CTA that issues it
+  p.tv_d = tma_issued_tv(c, c.layout_d_tv);
   p.m = size(c.tile_mn[0]);
-  p.n = c.tile_mn.rank() > 1 ? size(c.tile_mn[1]) : 1;  // rank-1 thr/val layouts tile an (M,1) tile
+  p.n = size(c.tile_mn) / p.m;  // rank-1 thr/val layouts tile an (M,1) tile; rank 3+: (M,(N,K...)) columns
   p.num_threads = c.num_threads;
+  p.notes = tma_picture_notes(c);
+  if (c.tile_mn.rank() > 2)
+    p.notes.push_back("tile " + to_string(c.tile_mn) + ": columns are its modes after M, column-major");
   return p;
 }
 

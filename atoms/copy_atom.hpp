@@ -26,11 +26,14 @@ struct CopyAtom {
   RegisterSpec regs_src, regs_dst;  // SRegisters / DRegisters
   std::string comment;              // e.g. "(T32,V8) -> (M8,N8)"
   // Added with the catalogue (atoms/copy_catalogue.hpp):
-  int64_t num_val_src = 0;       // NumValSrc = size<1>(ValLayoutSrc)
-  int64_t num_val_dst = 0;       // NumValDst = size<1>(ValLayoutDst)
-  int64_t num_bits_per_tma = 0;  // TMA only: Copy_Traits<SM90_TMA_*, NumBitsPerTMA>
-  Layout val_id;                 // TMEM only: ValID, logical bit -> tmem address (atoms/tmem.hpp)
-  std::string note;              // what is (not) modelled, e.g. for TMA
+  int64_t num_val_src = 0;         // NumValSrc = size<1>(ValLayoutSrc)
+  int64_t num_val_dst = 0;         // NumValDst = size<1>(ValLayoutDst)
+  int64_t num_bits_per_tma = 0;    // TMA only: Copy_Traits<SM90_TMA_*, NumBitsPerTMA>
+  int64_t tma_multicast = 0;       // a TMA TiledCopy's atom: cosize(cta_t_map), the CTAs that split each box
+  IntTuple tma_g_stride;           // TMA: aux_params_.g_stride_, gmem mode -> TMA coordinate (get_tma_tensor)
+  std::string tma_g_stride_error;  // why tma_g_stride is not modelled for this TMA, if it is not
+  Layout val_id;                   // TMEM only: ValID, logical bit -> tmem address (atoms/tmem.hpp)
+  std::string note;                // what is (not) modelled, e.g. for TMA
 };
 
 struct TiledCopy {

@@ -226,8 +226,9 @@ const std::vector<std::string>& cp_async_ops() {
   return ops;
 }
 const std::vector<std::string>& tma_ops() {
-  static const std::vector<std::string> ops = {"SM90_TMA_LOAD", "SM90_TMA_LOAD_MULTICAST", "SM90_TMA_STORE",
-                                               "SM90_TMA_REDUCE_ADD"};
+  static const std::vector<std::string> ops = {"SM90_TMA_LOAD",      "SM90_TMA_LOAD_MULTICAST",
+                                               "SM90_TMA_STORE",     "SM90_TMA_REDUCE_ADD",
+                                               "SM100_TMA_2SM_LOAD", "SM100_TMA_2SM_LOAD_MULTICAST"};
   return ops;
 }
 const std::vector<std::string>& auto_vectorizing_ops() {
@@ -332,9 +333,17 @@ CopyAtom tma(const std::string& base, int64_t bits) {
                     : base == "SM90_TMA_STORE"          ? "cp.async.bulk.tensor.Nd.global.shared::cta.bulk_group"
                                                : "cp.reduce.async.bulk.tensor.Nd.global.shared::cta.add.bulk_group";
   bool load = base.find("LOAD") != std::string::npos;
-  CopyAtom a = op_traits("Copy_Traits<" + base + ", " + str(bits) + ">", "SM90_TMA", 90, one_thr_id(),
-                         one_thread_bits(bits), one_thread_bits(bits), one_thread_bits(bits), ptx, {}, {},
-                         "(T1,V" + str(bits) + "b) " + (load ? "gmem box -> smem" : "smem -> gmem box"));
+  // SM100_TMA_2SM_LOAD[_MULTICAST]: a CTA pair, ThrID _2:_1, (2,NumBitsPerTMA):(NumBitsPerTMA,1)
+  bool pair = base.rfind("SM100_TMA_2SM", 0) == 0;
+  if (pair)
+    ptx = "cp.async.bulk.tensor.Nd.cta_group::2.shared::cluster.global.mbarrier::complete_tx::bytes" +
+          std::string(base.find("MULTICAST") != std::string::npos ? ".multicast::cluster" : "");
+  Layout bits_layout = pair ? Layout(tup(2, bits), tup(bits, 1)) : one_thread_bits(bits);
+  CopyAtom a =
+      op_traits("Copy_Traits<" + base + ", " + str(bits) + ">", pair ? "SM100_TMA" : "SM90_TMA", pair ? 100 : 90,
+                pair ? Layout(2, 1) : one_thr_id(), bits_layout, bits_layout, bits_layout, ptx, {}, {},
+                "(T" + str(pair ? 2 : 1) + ",V" + str(bits) + "b) " + (load ? "gmem box -> smem" : "smem -> gmem box") +
+                    (pair ? " of each CTA of the pair" : ""));
   a.num_bits_per_tma = bits;
   a.note =
       "TMA modelled as its Copy_Traits only: one logical thread moving NumBitsPerTMA bits. The descriptor, the gmem "
@@ -508,8 +517,12 @@ std::vector<CopyAtom> copy_catalogue() {
     for (const char* t : types) out.push_back(with_value_type(traits, value_type_named(t)));
   };
   for (const auto& [op, traits] : fixed_op_table()) {
-    // tcgen05 ld/st: by name only (their RefLayout is the tmem side, broadcast over the warp: not a listing's atom)
-    if (traits.family == "SM100_TMEM") continue;
+    // tcgen05 ld/st: 32-bit tensor-memory words as float; the _16b (pack::16b) forms also as half_t
+    if (traits.family == "SM100_TMEM") {
+      if (op.size() > 4 && op.compare(op.size() - 4, 4, "_16b") == 0) add(traits, {"float", "half_t"});
+      else add(traits, {"float"});
+      continue;
+    }
     if (traits.family == "SM100_LDSM" || traits.family == "SM100_STSM") add(traits, {"uint8_t", "float_e4m3_t"});
     else if (traits.family == "SM50_Shuffle" || traits.family == "SM100_LOAD" || traits.family == "SM100_STORE")
       add(traits, {"float"});

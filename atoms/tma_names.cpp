@@ -6,6 +6,7 @@
 // template argument) or a bare layout with <T>.
 #include "atoms/copy_catalogue.hpp"
 #include "atoms/copy_names.hpp"
+#include "atoms/mma_names.hpp"
 #include "atoms/names.hpp"
 #include "atoms/tiled_copy.hpp"
 #include "atoms/tma.hpp"
@@ -31,7 +32,7 @@ std::string op_arg(Evaluator& ev, const Node& call) {
   ev.fail(call.args[0],
           call.name +
               ": the first argument is a TMA operation (SM90_TMA_LOAD{}, SM90_TMA_LOAD_MULTICAST{}, SM90_TMA_STORE{}, "
-              "SM90_TMA_REDUCE_ADD{}), got " +
+              "SM90_TMA_REDUCE_ADD{}, SM100_TMA_2SM_LOAD{}, SM100_TMA_2SM_LOAD_MULTICAST{}), got " +
               got);
 }
 
@@ -61,12 +62,9 @@ int64_t cluster_size(Evaluator& ev, const Node& at, const Value& v, int mode) {
   ev.fail(at, "the cluster shape is (M,N,K), got " + v.describe());
 }
 
-// `which`: 0 make_tma_copy, 1 make_tma_atom, 'A'/'B'/'C' make_tma_copy_X_sm90.
-Value tma_call(Evaluator& ev, const Node& n, int which) {
-  bool abc = which == 'A' || which == 'B' || which == 'C';
-  if (which == 0) ev.expect_args(n, 3, 5);
-  else if (which == 1) ev.expect_args(n, 4, 5);
-  else ev.expect_args(n, which == 'C' ? 4 : 5, which == 'C' ? 4 : 5);
+// The operation, the gmem tensor (its layout and element type, or <TmaInternalType>) and the
+// smem layout: the first three arguments of every TMA constructor.
+TmaRequest tma_request(Evaluator& ev, const Node& n) {
   TmaRequest r;
   r.op = op_arg(ev, n);
   Value g = ev.eval(n.args[1]);
@@ -86,8 +84,17 @@ Value tma_call(Evaluator& ev, const Node& n, int which) {
         n.name +
             ": the gmem tensor's element type is unknown; write make_tensor(make_gmem_ptr<half_t>(ptr), layout) or " +
             strip_cute(n.name) + "<half_t>(...)");
-  Value s = ev.eval(n.args[2]);
-  r.smem = tensor_from(s).layout;
+  r.smem = tensor_from(ev.eval(n.args[2])).layout;
+  return r;
+}
+
+// `which`: 0 make_tma_copy, 1 make_tma_atom, 'A'/'B'/'C' make_tma_copy_X_sm90.
+Value tma_call(Evaluator& ev, const Node& n, int which) {
+  bool abc = which == 'A' || which == 'B' || which == 'C';
+  if (which == 0) ev.expect_args(n, 3, 5);
+  else if (which == 1) ev.expect_args(n, 4, 5);
+  else ev.expect_args(n, which == 'C' ? 4 : 5, which == 'C' ? 4 : 5);
+  TmaRequest r = tma_request(ev, n);
   int64_t multicast = 1;
   if (abc) {
     Value tiler = ev.eval(n.args[3]);
@@ -110,6 +117,42 @@ Value tma_call(Evaluator& ev, const Node& n, int which) {
     if (e.has_position()) throw;
     ev.fail(n, e.what());
   }
+}
+
+// make_tma_copy_X_sm100(op, gtensor, slayout, cluster_tiler_mnk, tiled_mma) and
+// make_tma_atom_X_sm100(op, gtensor, slayout, mma_tiler_mnk, tiled_mma, cluster_layout_vmnk).
+Value tma_sm100_call(Evaluator& ev, const Node& n, char x, bool atom) {
+  ev.expect_args(n, atom ? 6 : 5, atom ? 6 : 5);
+  TmaRequest r = tma_request(ev, n);
+  if (x == 'C' && is_tma_multicast_op(r.op))
+    ev.fail(n.args[0],
+            n.name + ": unsupported TMA op " + r.op + ", expected a non-multicast TMA (CuTe's static_assert)");
+  Tiler tiler_xy = tiler_without(ev, n.args[3], ev.eval(n.args[3]), x == 'A' ? 1 : x == 'B' ? 0 : 2);
+  Value m = ev.eval(n.args[4]);
+  const TiledMma* mma = as_tiled_mma(m);
+  if (!mma) ev.fail(n.args[4], n.name + ": the fifth argument is a TiledMMA, got " + m.describe());
+  try {
+    r.cta_v_map = tma_sm100_cta_v_map(*mma, x, r.gmem, tiler_xy);
+    if (atom) {  // num_multicast: size<2>(cluster_shape) (N) for A, size<1> (M) for B, of a multicast op
+      int64_t multicast =
+          is_tma_multicast_op(r.op) ? cluster_size(ev, n.args[5], ev.eval(n.args[5]), x == 'A' ? 2 : 1) : 1;
+      r.cta_t_map = make_layout(IntTuple(multicast));
+      return copy_atom_value(make_tma_atom(r));
+    }
+    r.cta_t_map = x == 'C' ? Layout(IntTuple(1), IntTuple(0)) : tma_sm100_cta_t_map(*mma, x, r.op);
+    return tiled_copy_value(make_tma_copy(r));
+  } catch (const Error& e) {
+    if (e.has_position()) throw;
+    ev.fail(n, e.what());
+  }
+}
+
+// The first argument of get_tma_tensor / tma_partition: a TMA atom, or a TMA TiledCopy's atom.
+CopyAtom tma_atom_arg(Evaluator& ev, const Node& n, const std::string& fn) {
+  Value tma = ev.eval(n.args[0]);
+  if (const TiledCopy* c = as_tiled_copy(tma); c && c->atom.num_bits_per_tma > 0) return c->atom;
+  if (const CopyAtom* a = as_copy_atom(tma); a && a->num_bits_per_tma > 0) return *a;
+  ev.fail(n.args[0], fn + ": a TMA atom or copy (make_tma_atom / make_tma_copy), got " + tma.describe());
 }
 
 // make_tmem_copy(Copy_Atom<Op, T>{} | Op{}, tmem_tensor)
@@ -148,7 +191,8 @@ Value tmem_call(Evaluator& ev, const Node& n) {
 }  // namespace
 
 void register_tma_names(Registry& r) {
-  for (const char* op : {"SM90_TMA_LOAD", "SM90_TMA_LOAD_MULTICAST", "SM90_TMA_STORE", "SM90_TMA_REDUCE_ADD"}) {
+  for (const char* op : {"SM90_TMA_LOAD", "SM90_TMA_LOAD_MULTICAST", "SM90_TMA_STORE", "SM90_TMA_REDUCE_ADD",
+                         "SM100_TMA_2SM_LOAD", "SM100_TMA_2SM_LOAD_MULTICAST"}) {
     std::string name = op;
     r.add(
         name, [name](Evaluator&, const Node&) { return V::tag(name); },
@@ -159,6 +203,70 @@ void register_tma_names(Registry& r) {
     r.add(
         name, [name](Evaluator&, const Node&) { return V::tag(name); }, name + "{} (an operation for make_tmem_copy)");
   }
+  // Named, so that a kernel that uses them gets a clear refusal instead of an unknown name.
+  for (const char* op : {"SM100_TMA_LOAD_2D_GATHER4", "SM100_TMA_LOAD_MULTICAST_2D_GATHER4",
+                         "SM100_TMA_STORE_2D_SCATTER4", "SM90_TMA_LOAD_IM2COL", "SM90_TMA_LOAD_IM2COL_MULTICAST",
+                         "SM90_TMA_STORE_IM2COL", "SM100_TMA_2SM_LOAD_IM2COL", "SM100_TMA_2SM_LOAD_IM2COL_MULTICAST"}) {
+    std::string name = op;
+    r.add(
+        name,
+        [name](Evaluator& ev, const Node& n) -> Value {
+          ev.fail(n, "not supported: " + name +
+                         " (gather4/scatter4 and im2col TMA are not modelled; cutevis models "
+                         "the tiled TMA ops SM90_TMA_LOAD[_MULTICAST], SM90_TMA_STORE, "
+                         "SM90_TMA_REDUCE_ADD, SM100_TMA_2SM_LOAD[_MULTICAST])");
+        },
+        name + "{} (not modelled)");
+  }
+  for (const char* fn : {"make_im2col_tma_copy", "make_tma_copy_im2col", "make_tma_atom_im2col",
+                         "make_im2col_tma_copy_A_sm100", "make_im2col_tma_copy_B_sm100"}) {
+    std::string name = fn;
+    r.add(
+        name,
+        [name](Evaluator& ev, const Node& n) -> Value {
+          ev.fail(n, "not supported: " + name + " (im2col TMA is not modelled; make_tma_copy and make_tma_atom are)");
+        },
+        name + "(...) (not modelled)");
+  }
+  r.add(
+      "get_tma_tensor",
+      [](Evaluator& ev, const Node& n) -> Value {
+        ev.expect_args(n, 2, 2);
+        const CopyAtom atom = tma_atom_arg(ev, n, "get_tma_tensor");
+        IntTuple g_shape = ev.eval(n.args[1]).to_int_tuple();
+        try {
+          return tensor_value(get_tma_tensor(atom, g_shape));
+        } catch (const Error& e) {
+          if (e.has_position()) throw;
+          ev.fail(n, e.what());
+        }
+      },
+      "tma.get_tma_tensor(shape(gtensor)): the TMA coordinate tensor");
+  r.add(
+      "tma_partition",
+      [](Evaluator& ev, const Node& n) -> Value {
+        if (n.args.size() < 3) ev.fail(n, "tma_partition(atom, [cta_coord, cta_layout,] stensor, gtensor...)");
+        const CopyAtom atom = tma_atom_arg(ev, n, "tma_partition");
+        // (atom, stensor, gtensor) or (atom, cta_coord, cta_layout, stensor, gtensors...)
+        const bool defaults = n.args.size() == 3;
+        int64_t cta_coord = defaults ? 0 : ev.eval(n.args[1]).as_int();
+        Layout cta_layout = defaults ? Layout(IntTuple(1), IntTuple(0)) : ev.eval(n.args[2]).to_layout();
+        const size_t s_at = defaults ? 1 : 3;
+        if (n.args.size() <= s_at + 1) ev.fail(n, "tma_partition: an smem tensor and at least one gmem tensor");
+        Tensor stensor = tensor_from(ev.eval(n.args[s_at]));
+        std::vector<Tensor> gtensors;
+        for (size_t i = s_at + 1; i < n.args.size(); ++i) gtensors.push_back(tensor_from(ev.eval(n.args[i])));
+        try {
+          std::vector<Value> parts;
+          for (Tensor& t : tma_partition(atom, cta_coord, cta_layout, stensor, gtensors))
+            parts.push_back(tensor_value(std::move(t)));
+          return V::tuple(parts);
+        } catch (const Error& e) {
+          if (e.has_position()) throw;
+          ev.fail(n, e.what());
+        }
+      },
+      "tma_partition(atom, cta_coord, cta_layout, stensor, gtensor...): (gtensor parts..., stensor part)");
   r.add("make_tmem_copy", tmem_call, "make_tmem_copy(SM100_TMEM_LOAD_32dp32b8x{} | Copy_Atom<Op, T>{}, tmem_tensor)");
   r.add(
       "make_tma_copy", [](Evaluator& ev, const Node& n) { return tma_call(ev, n, 0); },
@@ -166,6 +274,18 @@ void register_tma_names(Registry& r) {
   r.add(
       "make_tma_atom", [](Evaluator& ev, const Node& n) { return tma_call(ev, n, 1); },
       "make_tma_atom<T>(SM90_TMA_LOAD{}, gtensor, slayout, cta_tiler[, cluster_size])");
+  for (char x : {'A', 'B', 'C'}) {
+    std::string name = std::string("make_tma_copy_") + x + "_sm100";
+    r.add(
+        name, [x](Evaluator& ev, const Node& n) { return tma_sm100_call(ev, n, x, false); },
+        name + "<T>(op, gtensor, slayout, cluster_tiler_mnk, tiled_mma)");
+    if (x != 'C') {
+      std::string atom = std::string("make_tma_atom_") + x + "_sm100";
+      r.add(
+          atom, [x](Evaluator& ev, const Node& n) { return tma_sm100_call(ev, n, x, true); },
+          atom + "<T>(op, gtensor, slayout, mma_tiler_mnk, tiled_mma, cluster_layout_vmnk)");
+    }
+  }
   for (char x : {'A', 'B', 'C'}) {
     std::string name = std::string("make_tma_copy_") + x + "_sm90";
     r.add(

@@ -83,6 +83,9 @@ bool is_known_template(const std::string& name) {
                                       "sizeof_bits",
                                       "sizeof_bits_v",
                                       "static_cast",
+                                      "reinterpret_cast",
+                                      "const_cast",
+                                      "recast_ptr",
                                       "smem_ptr_flag_bits",
                                       "tuple"};
   std::string base = name.substr(name.rfind(':') == std::string::npos ? 0 : name.rfind(':') + 1);
@@ -294,6 +297,26 @@ class Parser {
     return n;
   }
 
+  // After `*` or `&` at token k-1: the end of a pointer/reference declarator (`T*>`, `T const*,`,
+  // `(T*)x`), never arithmetic.
+  bool declarator_follows(size_t k) const {
+    const Token& t = peek(k);
+    if (t.kind == Token::Kind::kIdent) return t.text == "const" || t.text == "volatile";
+    if (t.kind != Token::Kind::kPunct) return false;
+    if (t.text == "*" || t.text == "&") return declarator_follows(k + 1);
+    return t.text == ">" || t.text == "," || t.text == ")";
+  }
+  // Skips `const`, `volatile`, `*`, `&` after a type; true when it was a pointer or reference.
+  bool skip_declarator() {
+    bool pointer = false;
+    while ((peek().kind == Token::Kind::kIdent && (peek().text == "const" || peek().text == "volatile")) ||
+           ((is_punct("*") || is_punct("&")) && declarator_follows(1))) {
+      pointer = pointer || peek().kind == Token::Kind::kPunct;
+      next();
+    }
+    return pointer;
+  }
+
   // The binary operator at the cursor and its level (C++ precedence, lowest first): ||, &&,
   // |, ^, &, == !=, < > <= >=, << >>, + -, * / %; "" if none.  `>` closes a template
   // argument list unless parenthesized; `>>` and `>=` are two adjacent tokens.
@@ -305,6 +328,7 @@ class Parser {
                                                       {"!=", 5}, {"<", 6},  {">", 6}, {"<=", 6}, {">=", 6}, {"<<", 7},
                                                       {">>", 7}, {"+", 8},  {"-", 8}, {"*", 9},  {"/", 9},  {"%", 9}};
     std::string op = t.text;
+    if ((op == "*" || op == "&") && declarator_follows(1)) return "";  // T const*, T*: a pointer type
     if (op == ">") {
       if (no_greater_) return "";
       if (adjacent(">")) op = ">>";
@@ -476,6 +500,7 @@ class Parser {
       next();
       return name();
     }
+    if (is_punct("(") && c_style_pointer_cast()) return pointer_cast();
     if (is_punct("(")) {
       const Token& open = next();
       Node n;
@@ -492,6 +517,41 @@ class Parser {
     }
     if (is_punct(")") || is_punct("]") || is_punct("}") || is_punct(">")) fail("unbalanced '" + t.text + "'", t);
     fail("unexpected '" + t.text + "'", t);
+  }
+
+  // `(T*)x`, `(T const*)nullptr`, `(const T*)p`: ident(::ident)* with a `*` or `&` before `)`.
+  bool c_style_pointer_cast() const {
+    size_t k = 1;
+    while (peek(k).kind == Token::Kind::kIdent && (peek(k).text == "const" || peek(k).text == "volatile")) ++k;
+    if (peek(k).kind != Token::Kind::kIdent) return false;
+    ++k;
+    while (is_punct(":", k) && is_punct(":", k + 1) && peek(k + 2).kind == Token::Kind::kIdent) k += 3;
+    bool pointer = false;
+    for (;; ++k) {
+      if (peek(k).kind == Token::Kind::kIdent && (peek(k).text == "const" || peek(k).text == "volatile")) continue;
+      if (is_punct("*", k) || is_punct("&", k)) {
+        pointer = true;
+        continue;
+      }
+      break;
+    }
+    return pointer && is_punct(")", k);
+  }
+  Node pointer_cast() {
+    const Token& open = next();
+    Node n;
+    n.kind = Node::Kind::kName;
+    n.name = "recast_ptr";
+    n.begin = open.begin;
+    n.has_template_args = true;
+    n.template_args.push_back(name());
+    skip_declarator();
+    expect(")", open);
+    DepthGuard guard(*this);
+    n.args.push_back(unary());
+    n.call = Node::Call::kParen;
+    n.end = n.args.back().end;
+    return n;
   }
 
   // ident(::ident)* [<targs>] [(args) | {args}]   and smem_ptr[16b](unset)
@@ -522,14 +582,19 @@ class Parser {
       n.end = toks_[pos_ - 1].end;
     }
     if (n.name == "smem_ptr" && is_punct("[")) return smem_flag(n);
+    pointer_targ_ = false;
     if (is_punct("<") && !template_args(n)) return n;  // `bM < 128`: a comparison
     if (n.has_template_args && is_static_int_template(n.name)) writes_static_ = true;
+    const bool pointer_cast = pointer_targ_ && (n.name == "static_cast" || n.name == "reinterpret_cast" ||
+                                                n.name == "const_cast" || n.name == "std::launder");
     if (is_punct("(") || is_punct("{")) {
       const Token& open = next();
       const char* close = open.text == "(" ? ")" : "}";
       n.call = open.text == "(" ? Node::Call::kParen : Node::Call::kBrace;
       n.args = comma_list(open, close, n.end);
     }
+    if (pointer_cast && n.call == Node::Call::kParen)
+      n.name = "recast_ptr";  // static_cast<T const*>(p): CuTe's recast_ptr<T>(p)
     return n;
   }
 
@@ -548,11 +613,14 @@ class Parser {
       next();
       no_greater_ = true;
       std::vector<Node> targs;
+      bool pointer = false;
       if (!is_punct(">")) {
         targs.push_back(composed());
+        pointer = skip_declarator();
         while (is_punct(",")) {
           next();
           targs.push_back(composed());
+          pointer = skip_declarator() || pointer;
         }
       }
       size_t end = peek().end;
@@ -565,6 +633,7 @@ class Parser {
       n.has_template_args = true;
       n.template_args = std::move(targs);
       n.end = end;
+      pointer_targ_ = pointer && n.template_args.size() == 1;
       return true;
     } catch (const Error& e) {
       no_greater_ = saved;
@@ -618,6 +687,7 @@ class Parser {
   int depth_ = 0;
   bool no_greater_ = false;                        // inside <...>: `>` closes, it does not compare
   std::vector<size_t> failed_templates_;           // `<` tokens already found not to open template arguments
+  bool pointer_targ_ = false;                      // the last template argument list was one pointer type (T const*)
   std::unique_ptr<Error> pending_template_error_;  // why the first of them failed
 
  public:

@@ -279,11 +279,64 @@ void register_tensor_names(Registry& r) {
                       n.name + "<T>: T must be an element type such as half_t, got " + ty.describe());
             t.element = ty.type();
           }
-          t.base = n.args.empty() ? "" : ev.text_of(n.args[0]);
+          const Node* arg = n.args.empty() ? nullptr : &n.args[0];
+          if (arg && arg->name == "recast_ptr" && arg->call == Node::Call::kParen) {  // make_gmem_ptr((T const*)p)
+            Value cast = ev.eval(*arg);
+            if (const Tensor* p = as_pointer(cast)) {
+              if (t.element.bits == 0) t.element = p->element;
+              t.base = p->base;
+              return V::object(std::make_shared<PointerObject>(t));
+            }
+          }
+          t.base = arg ? ev.text_of(*arg) : "";
           return V::object(std::make_shared<PointerObject>(t));
         },
         std::string(name) + "<T>(ptr)");
   }
+  // group_modes<B,E>(tensor | layout | shape): modes [B,E) as one mode (E = -1: to the end)
+  r.add(
+      "group_modes",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 1, 1);
+        if (n.template_args.size() != 2) ev.fail(n, "group_modes<B,E>(x) takes two template arguments");
+        Value v = ev.eval(n.args[0]);
+        int64_t b = ev.eval(n.template_args[0]).as_int(), e = ev.eval(n.template_args[1]).as_int();
+        const Tensor* t = as_tensor(v);
+        const bool layout = t || v.is(V::Kind::kLayout);
+        Layout l = layout ? as_layout(t ? t->layout : v.any_layout(), "group_modes: the layout") : Layout();
+        IntTuple x = layout ? l.shape : v.to_int_tuple();
+        const int64_t r = static_cast<int64_t>(x.is_leaf() ? 1 : x.rank());
+        if (e < 0) e = r + 1 + e;
+        if (b < 0 || b > e || e > r) ev.fail(n, "group_modes<B,E>: modes out of range for " + v.to_string());
+        const size_t bu = static_cast<size_t>(b), eu = static_cast<size_t>(e);
+        if (!layout) return V::from(group(x, bu, eu));
+        if (!t) return V::layout(group(l, bu, eu));
+        Tensor out = *t;
+        out.layout = group(l, bu, eu);
+        return tensor_value(std::move(out));
+      },
+      "group_modes<B,E>(tensor | layout | shape)");
+  // recast_ptr<T>(p): a pointer to T; C++'s pointer casts (static_cast<T const*>(p), reinterpret_cast<T*>(p),
+  // (T*)p) are parsed as it (lib/parser.cpp).  p is a pointer value or a name (nullptr, a kernel's pointer).
+  r.add(
+      "recast_ptr",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 1, 1);
+        if (n.template_args.size() != 1) ev.fail(n, "recast_ptr<T>(ptr) takes the element type T");
+        Value ty = ev.eval(n.template_args[0]);
+        if (!ty.is(V::Kind::kType))
+          ev.fail(n.template_args[0], "a pointer cast's type is an element type such as half_t, got " + ty.describe());
+        Tensor t;
+        try {
+          if (const Tensor* p = as_pointer(ev.eval(n.args[0]))) t = *p;
+          else t.base = ev.text_of(n.args[0]);
+        } catch (const UnknownName&) {
+          t.base = ev.text_of(n.args[0]);  // nullptr, ptr_A: its name is all we have
+        }
+        t.element = ty.type();
+        return V::object(std::make_shared<PointerObject>(t));
+      },
+      "recast_ptr<T>(ptr), static_cast<T const*>(ptr), (T*)ptr");
   // make_tensor(ptr, layout | shape[, stride | LayoutLeft/LayoutRight]) and make_tensor<T>(layout | shape)
   r.add(
       "make_tensor",

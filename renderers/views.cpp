@@ -643,6 +643,7 @@ Scene copy_scene(const CopyPicture& pic, const ViewOptions& opt) {
   s.legend.push_back("tile M x N = " + dims({M, N}) + ", " + std::to_string(s.num_threads) + " threads");
   s.legend.push_back("S: " + to_string(pic.tv_s));
   s.legend.push_back("D: " + to_string(pic.tv_d));
+  for (const std::string& note : pic.notes) s.legend.push_back(note);
   add_tv_legend(s, opt, color_by, stats);
   return s;
 }

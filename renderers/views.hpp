@@ -104,10 +104,11 @@ struct MmaPicture {
 Scene mma_scene(const MmaPicture& picture, const ViewOptions& options = {});
 
 struct CopyPicture {
-  Layout tv_s;              // get_layoutS_TV: (thr, val) -> m + M*n
-  Layout tv_d;              // get_layoutD_TV
-  int64_t m = 0, n = 0;     // the tile (Tiler_MN's sizes)
-  int64_t num_threads = 0;  // size(TiledCopy); 0 means size<0>(tv_s)
+  Layout tv_s;                     // get_layoutS_TV: (thr, val) -> m + M*n
+  Layout tv_d;                     // get_layoutD_TV
+  int64_t m = 0, n = 0;            // the tile (Tiler_MN's sizes)
+  int64_t num_threads = 0;         // size(TiledCopy); 0 means size<0>(tv_s)
+  std::vector<std::string> notes;  // legend lines the caller adds (what a TMA picture shows)
 };
 Scene copy_scene(const CopyPicture& picture, const ViewOptions& options = {});
 

@@ -392,6 +392,10 @@ std::string copy_unsupported_reason(const CopyAtom& atom, int sm) {
   std::string op = mnemonic(atom.ptx);
   const std::string gpu = "this GPU is sm_" + std::to_string(sm);
   bool ld = contains(op, "ldmatrix"), st = contains(op, "stmatrix"), mov = contains(op, "movmatrix");
+  if (contains(op, "tcgen05"))
+    return op +
+           " moves between tensor memory and registers; verify does not allocate tensor memory (tcgen05.alloc) "
+           "and runs no tcgen05 instruction yet";
   if (!ld && !st && !mov)
     return (op.empty() ? atom.op : op) +
            " moves each thread's own elements; verify checks the ownership-changing instructions (ldmatrix, stmatrix, "

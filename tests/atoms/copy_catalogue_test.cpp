@@ -58,8 +58,20 @@ TEST_CASE("copy catalogue: every atom is consistent") {
     CHECK(image(a.dst_layout_bits) == bits);
     CHECK(*bits.begin() == 0);
     CHECK(*bits.rbegin() == static_cast<int64_t>(bits.size()) - 1);
-    // The reference (register side) owns every bit once.
-    CHECK(static_cast<size_t>(size(a.ref_layout_bits)) == bits.size());
+    // The register side owns every bit once: the reference, except for tcgen05.ld/st (SM100_TMEM), whose
+    // reference is the tensor-memory side, addressed whole by every thread of the warp (stride 0 over T).
+    const bool tmem = a.family == "SM100_TMEM", tmem_load = tmem && a.op.find("_LOAD_") != std::string::npos;
+    const Layout& register_side = !tmem ? a.ref_layout_bits : tmem_load ? a.dst_layout_bits : a.src_layout_bits;
+    CHECK(static_cast<size_t>(size(register_side)) == bits.size());
+    if (tmem) {
+      const Layout& tmem_side = tmem_load ? a.src_layout_bits : a.dst_layout_bits;
+      CHECK(tmem_side == a.ref_layout_bits);
+      int64_t not_broadcast = 0;
+      for (int64_t t = 0; t < threads; ++t)
+        for (int64_t v = 0; v < size(tmem_side.shape[1]); ++v)
+          not_broadcast += tmem_side(t + threads * v) != tmem_side(threads * v);
+      CHECK(not_broadcast == 0);
+    }
     // The value layouts are the bit layouts in units of T.
     CHECK(a.val_layout_src == recast_layout(a.src_layout_bits, 1, a.value_type.bits));
     CHECK(a.val_layout_dst == recast_layout(a.dst_layout_bits, 1, a.value_type.bits));
@@ -71,19 +83,27 @@ TEST_CASE("copy catalogue: every atom is consistent") {
     CHECK(again.val_layout_dst == a.val_layout_dst);
     CHECK(make_copy_atom(a.op, a.value_type).name == a.name);
     CHECK(find_copy_atom("cute::" + a.name + "{}").name == a.name);
-    // Registers hold exactly what one thread moves (AutoVectorizing leaves the width open; TMA has none).
-    if (a.family != "SM90_TMA" && a.op.find("AutoVectorizing") == std::string::npos && a.op != "DefaultCopy") {
-      CHECK(a.regs_src.count * register_bits(a.regs_src.c_type) == size(a.src_layout_bits.shape[1]));
-      CHECK(a.regs_dst.count * register_bits(a.regs_dst.c_type) == size(a.dst_layout_bits.shape[1]));
+    // Registers hold exactly what one thread moves (AutoVectorizing leaves the width open; TMA has none;
+    // tcgen05's tensor-memory side is one 32-bit address).
+    const bool tma = a.num_bits_per_tma > 0;
+    if (!tma && a.op.find("AutoVectorizing") == std::string::npos && a.op != "DefaultCopy") {
+      if (!tmem || !tmem_load)
+        CHECK(a.regs_src.count * register_bits(a.regs_src.c_type) == size(a.src_layout_bits.shape[1]));
+      if (!tmem || tmem_load)
+        CHECK(a.regs_dst.count * register_bits(a.regs_dst.c_type) == size(a.dst_layout_bits.shape[1]));
+      if (tmem) CHECK((tmem_load ? a.regs_src : a.regs_dst).count == 1);
     }
     // ldmatrix/stmatrix/movmatrix/256b: one asm operand per register plus the address.
     if (a.family.find("LDSM") != std::string::npos || a.family.find("STSM") != std::string::npos)
       CHECK(count_operands(a.ptx) == a.regs_src.count + a.regs_dst.count);
-    if (a.sm >= 75 && a.family != "SM80_CP_ASYNC" && a.family != "SM90_TMA") CHECK(!a.ptx.empty());
+    if (a.sm >= 75 && a.family != "SM80_CP_ASYNC" && !tma) CHECK(!a.ptx.empty());
     CHECK(!a.comment.empty());
     CHECK(to_string(a).find("ValueType:    " + std::to_string(a.value_type.bits) + "b\n") != std::string::npos);
   }
   CHECK(copy_atom_names().size() == catalogue.size());
+  // every tcgen05.ld/st operation is listed (as float; the pack::16b forms also as half_t)
+  CHECK(std::count_if(catalogue.begin(), catalogue.end(), [](const CopyAtom& a) { return a.family == "SM100_TMEM"; }) ==
+        148 + 74);
 }
 
 TEST_CASE("copy catalogue: STSM is LDSM with source and destination swapped") {

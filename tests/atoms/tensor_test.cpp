@@ -72,3 +72,26 @@ TEST_CASE("tensor: printed as CuTe prints it, with the pointer's name for its ad
   CHECK_THROWS_WITH_AS(eval_cpp("make_tensor(make_gmem_ptr<half_t>(p), make_shape(4,8))(1,2)"),
                        doctest::Contains("slice it with `_`"), Error);
 }
+
+// C++'s pointer casts as pointer arguments.  Real CuTe (a host-only program against CUTLASS 4's
+// headers, g++ 12) printed, for the same text: gmem_ptr[16b]((nil)) o (4,8):(_1,4),
+// gmem_ptr[32b]((nil)) o (4,8):(_1,4), gmem_ptr[16b]((nil)) o (4,8):(8,_1),
+// smem_ptr[32b]((nil)) o (_4,_8):(_1,_4), ptr[32b]((nil)) o (4,8):(_1,4) -- here the pointer's
+// name stands where CuTe prints its address.
+TEST_CASE("tensor: static_cast<T const*>(p), reinterpret_cast<T*>(p), (T*)p name a pointer to T") {
+  CHECK(eval_cpp("make_tensor(make_gmem_ptr(static_cast<half_t const*>(nullptr)), make_shape(4,8))").to_string() ==
+        "gmem_ptr[16b](nullptr) o (4,8):(_1,4)");
+  CHECK(eval_cpp("make_tensor(make_gmem_ptr(reinterpret_cast<float*>(ptr)), make_shape(4,8))").to_string() ==
+        "gmem_ptr[32b](ptr) o (4,8):(_1,4)");
+  CHECK(eval_cpp("make_tensor(make_gmem_ptr((half_t const*)nullptr), make_layout(make_shape(4,8), LayoutRight{}))")
+            .to_string() == "gmem_ptr[16b](nullptr) o (4,8):(8,_1)");
+  CHECK(eval_cpp("make_tensor(make_smem_ptr((const float *)nullptr), make_shape(_4{},_8{}))").to_string() ==
+        "smem_ptr[32b](nullptr) o (_4,_8):(_1,_4)");
+  CHECK(eval_cpp("make_tensor((float*)nullptr, make_shape(4,8))").to_string() == "ptr[32b](nullptr) o (4,8):(_1,4)");
+  CHECK(eval_cpp("make_tensor(static_cast<cutlass::half_t const*>(ptr_A), make_shape(4,8))").to_string() ==
+        "ptr[16b](ptr_A) o (4,8):(_1,4)");
+  // `*` stays multiplication everywhere else
+  CHECK(eval_cpp("Int<sizeof(half_t) * 8>{}").to_cute_string() == "_16");
+  CHECK(eval_cpp("make_shape(2 * 3, (2 + 2) * 2)").to_cute_string() == "(6,8)");
+  CHECK_THROWS_WITH_AS(eval_cpp("static_cast<Shape<_2>*>(p)"), doctest::Contains("element type"), Error);
+}

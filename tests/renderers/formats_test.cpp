@@ -115,7 +115,7 @@ TEST_CASE("SVG: valid and self-contained with a tooltip on every cell and render
                                               {.color_by = ColorBy::kBank, .banks = test::analysis_banks}));
   scenes.emplace_back("rank3", layout_scene(any("((2,4),(2,2),3):((1,16),(2,4),64)")));
   const Layout tv = plain("(32,4):(4,1)");
-  scenes.emplace_back("copy", copy_scene(CopyPicture{tv, tv, 16, 8, 32}));
+  scenes.emplace_back("copy", copy_scene(CopyPicture{tv, tv, 16, 8, 32, {}}));
   scenes.emplace_back("tv", tv_scene(plain("(128,(64,16)):(0,(1,64))"), tup(64, 16)));
 
   const std::string xmllint = test::find_program("xmllint"), rsvg = test::find_program("rsvg-convert");
@@ -155,7 +155,7 @@ TEST_CASE("SVG style cute: CuTe's look for what CuTe cannot draw as valid XML") 
   const std::vector<std::pair<std::string, Scene>> scenes = {
       {"layout", layout_scene(any("(4,8):(1,4)"))},
       {"tv", tv_scene(tv, tup(16, 8))},
-      {"copy", copy_scene(CopyPicture{tv, tv, 16, 8, 32})},
+      {"copy", copy_scene(CopyPicture{tv, tv, 16, 8, 32, {}})},
   };
   for (const auto& [name, scene] : scenes) {
     const auto& picture = name;  // clang 14 cannot capture a structured binding (CAPTURE is a lambda)
@@ -189,7 +189,7 @@ TEST_CASE("TikZ: default and cute pictures compile with pdflatex") {
       {"default_layout", render(layout_scene(any("S<2,3,3> o 0 o ((2,4),(4,8)):((8,1),(64,16))"),
                                              {.color_by = ColorBy::kBank, .banks = test::analysis_banks}),
                                 Format::kTex)},
-      {"cute_copy", render(copy_scene(CopyPicture{plain("(32,4):(4,1)"), plain("(32,4):(4,1)"), 16, 8, 32}),
+      {"cute_copy", render(copy_scene(CopyPicture{plain("(32,4):(4,1)"), plain("(32,4):(4,1)"), 16, 8, 32, {}}),
                            Format::kTex, {.style = Style::kCute})},
   };
   for (const auto& [name, tex] : docs) {

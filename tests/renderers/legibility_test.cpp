@@ -51,7 +51,8 @@ Scene copy_expression_scene(const std::string& text) {
   register_names();
   const Value v = evaluate_expression(text);  // c refers into it: it must outlive c
   const TiledCopy& c = *as_tiled_copy(v);
-  return copy_scene(CopyPicture{c.layout_s_tv, c.layout_d_tv, size(c.tile_mn[0]), size(c.tile_mn[1]), c.num_threads});
+  return copy_scene(
+      CopyPicture{c.layout_s_tv, c.layout_d_tv, size(c.tile_mn[0]), size(c.tile_mn[1]), c.num_threads, {}});
 }
 
 // Every panel labelled at >= 9 px, in every format that sizes cells, within its limits.

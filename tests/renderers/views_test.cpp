@@ -260,7 +260,7 @@ TEST_CASE("MMA scene: C at the origin with A to the left and B above as print_la
 
 TEST_CASE("copy scene: source and destination side by side as print_latex(TiledCopy)") {
   const Layout tv = plain("(32,4):(4,1)");
-  const Scene s = copy_scene(CopyPicture{tv, tv, 16, 8, 32});
+  const Scene s = copy_scene(CopyPicture{tv, tv, 16, 8, 32, {}});
   const Panel &src = *s.find("S"), &dst = *s.find("D");
   CHECK(src.col0 == 0);
   CHECK(dst.col0 == 8 + 3);

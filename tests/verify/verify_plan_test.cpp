@@ -157,6 +157,14 @@ TEST_CASE("verify plan: unsupported atoms say why") {
   universal.ptx = "";
   universal.op = "UniversalCopy<uint128_t>";
   CHECK(copy_unsupported_reason(universal, 90).find("ldmatrix") != std::string::npos);
+  // every listed tcgen05.ld/st atom is skipped, on an SM100 GPU too, saying why
+  int tmem = 0;
+  for (const CopyAtom& a : copy_catalogue())
+    if (a.family == "SM100_TMEM") {
+      ++tmem;
+      CHECK(copy_unsupported_reason(a, 100).find("tensor memory") != std::string::npos);
+    }
+  CHECK(tmem == 222);
 }
 
 TEST_CASE("verify plan: copy sides in 16-bit elements") {
