@@ -111,6 +111,9 @@ Value eval_scope(Evaluator& ev, const Node& n) {
   Value base = ev.eval(n.children[0]);
   // ::value of an integral constant, ::type of a type-level result: the value itself
   if (n.name == "value" || n.name == "type") return base;
+  // a member type of another module's object (TiledMma::AtomThrID, atoms/cpp_names.cpp)
+  if (base.is(V::Kind::kObject))
+    if (const Builtin* member = ev.registry().find("::" + n.name)) return (*member)(ev, n);
   ev.fail(n, "cannot take '::" + n.name + "' of " + base.describe());
 }
 

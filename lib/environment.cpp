@@ -303,6 +303,13 @@ void Environment::collect_undefined(const Node& n, const std::string& source, co
         return;
       }
     }
+    size_t member = bare ? n.name.rfind("::") : std::string::npos;
+    if (member != std::string::npos && member > 0 && registry.find(n.name.substr(member))) {
+      Node base = n;  // TiledMma::AtomThrID (atoms/cpp_names.cpp): what TiledMma needs
+      base.name = n.name.substr(0, member);
+      collect_undefined(base, source, within, registry, out, visited);
+      return;
+    }
     std::string name = n.name;
     for (const char* prefix : {"cute::", "cutlass::", "std::"})
       if (name.rfind(prefix, 0) == 0 && registry.find(name.substr(std::string(prefix).size())))

@@ -109,8 +109,13 @@ std::vector<Token> lex(const std::string& s) {
     }
     Token t;
     t.begin = i;
-    if (c == '_' && i + 2 < s.size() && s[i + 1] == '-' && std::isdigit(static_cast<unsigned char>(s[i + 2]))) {
-      // CuTe prints a negative static int as `_-1`: lex it as `-1`
+    if (c == '_' && i + 2 < s.size() && (s[i + 1] == '-' || s[i + 1] == 'm') &&
+        std::isdigit(static_cast<unsigned char>(s[i + 2])) && [&] {
+          size_t j = i + 2;  // CuTe's `_m1` (Int<-1>) is one name, `_m1x` another
+          while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) ++j;
+          return s[i + 1] == '-' || j >= s.size() || !is_ident_char(s[j]);
+        }()) {
+      // CuTe prints a negative static int as `_-1` and names it `_m1`: lex both as `-1`
       t.kind = Token::Kind::kPunct;
       t.text = "-";
       t.end = i += 2;
@@ -153,6 +158,12 @@ std::vector<Token> lex(const std::string& s) {
     } else if (is_ident_start(static_cast<char>(c))) {
       size_t j = i;
       while (j < s.size() && is_ident_char(s[j])) ++j;
+      // `cutevis names` calls a second overload's scope `f#2`: `f#2::sA` names its sA
+      if (j + 3 < s.size() && s[j] == '#' && std::isdigit(static_cast<unsigned char>(s[j + 1]))) {
+        size_t k = j + 1;
+        while (k < s.size() && std::isdigit(static_cast<unsigned char>(s[k]))) ++k;
+        if (s.compare(k, 2, "::") == 0) j = k;
+      }
       t.kind = Token::Kind::kIdent;
       t.text = s.substr(i, j - i);
       t.end = j;
