@@ -4,13 +4,17 @@
 // the text with each declared or -D name replaced by the type or integer it stands for.
 #include "atoms/atom_template_args.hpp"
 
+#include "atoms/copy_catalogue.hpp"
+#include "atoms/mma_catalogue.hpp"
+
 namespace cutevis {
 
 bool is_open_name(const Node& arg) {
   if (arg.kind != Node::Kind::kName || arg.has_template_args || arg.call != Node::Call::kNone) return false;
   if (arg.name.find("::") != std::string::npos) return false;  // UMMA::Major::K: the catalogue's own spelling
   ValueType t;
-  return !lookup_value_type(arg.name, t);
+  if (lookup_value_type(arg.name, t)) return false;
+  return !is_copy_op_name(arg.name) && !looks_like_mma_atom(arg.name);  // Copy_Traits<SM90_TMA_LOAD, 8192>
 }
 
 Node with_resolved_template_args(Evaluator& ev, const Node& name) {

@@ -367,7 +367,10 @@ class Parser {
         if (peek().text == "template") next();
         Node call = name();
         if (call.call == Node::Call::kNone)
-          fail("member '" + call.name + "' is not a function call; cutevis knows x.shape(), x.stride(), ...",
+          fail("'" + (n.end > n.begin && n.end - n.begin <= 60 ? text_.substr(n.begin, n.end - n.begin) : "x") + "." +
+                   call.name +
+                   "' reads a data member, a run-time value to cutevis: give what uses it with -D (member "
+                   "functions such as x.shape(), x.stride() work)",
                toks_[pos_ - 1]);
         call.begin = n.begin;
         call.args.insert(call.args.begin(), std::move(n));

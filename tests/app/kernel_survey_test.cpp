@@ -187,3 +187,29 @@ void test() {
   CHECK(cute_print(f, {}, "ab") == "((_4,_3)):((_3,_-1))");
   std::remove(f.c_str());
 }
+
+TEST_CASE("survey: group<B,E> of a swizzled smem layout (the SM100 epilogue tutorial's sC_layout)") {
+  std::string f = write_temp("epi_smem.cu", R"(
+template <class TypeC>
+void host() {
+  auto sC_layout_mn = tile_to_shape(UMMA::Layout_K_SW128_Atom<TypeC>{}, make_shape(Int<128>{}, Int<64>{}));
+  auto sC_layout = group<0,2>(sC_layout_mn);
+}
+)");
+  CHECK(cute_print(f, {"TypeC=float"}, "sC_layout") ==
+        "Sw<3,4,3> o smem_ptr[32b](unset) o (((_8,_16),(_32,_2))):(((_32,_256),(_1,_4096)))");  // rank 1: both modes
+  CHECK(cute_print(f, {}, "group<1,3>(composition(Swizzle<3,3,3>{}, Layout<Shape<_8,_8,_4>>{}))") ==
+        "Sw<3,3,3> o _0 o (_8,(_8,_4)):(_1,(_8,_64))");
+  std::remove(f.c_str());
+}
+
+TEST_CASE("survey: a data member (blockIdx.x, args.dA) is named as a run-time value, with the -D way out") {
+  std::string f = write_temp("kernel.cu", R"(
+__global__ void kernel(Params params) {
+  auto cta_coord = make_coord(blockIdx.x, blockIdx.y, _);
+}
+)");
+  json n = names_of(f);
+  CHECK(entry(n, "kernel::cta_coord")["error"].get<std::string>().find("'blockIdx.x' reads a data member") == 0);
+  std::remove(f.c_str());
+}
