@@ -190,6 +190,17 @@ void register_cpp_syntax(Registry& r) {
           return ev.eval(n.template_args[truth(ev, n.template_args[0], c, n.name) ? 1 : 2]);
         },
         std::string(name) + "<B, X, Y>");
+  // `void` as CUTLASS's epilogues use it (ElementC = void: no source), and is_void_v<T> asking for it
+  r.add("void", [](Evaluator&, const Node&) { return V::type(ValueType{"void", 0}); });
+  for (const char* name : {"is_void_v", "is_void"})
+    r.add(
+        name,
+        [](Evaluator& ev, const Node& n) {
+          if (n.template_args.size() != 1) ev.fail(n, n.name + "<T> takes one template argument");
+          Value t = ev.eval(n.template_args[0]);
+          return V::boolean(t.is(V::Kind::kType) && t.type().name == "void");
+        },
+        std::string(name) + "<T>");
   for (const char* name : {"is_same_v", "is_same"})
     r.add(
         name,
@@ -203,6 +214,9 @@ void register_cpp_syntax(Registry& r) {
       "static_cast",
       [](Evaluator& ev, const Node& n) {
         ev.expect_args(n, 1, 1);
+        if (n.template_args.size() == 1 &&
+            (n.template_args[0].name == "size_t" || n.template_args[0].name == "std::size_t"))  // no element type
+          return cast_value(ev, n, ValueType{"size_t", 64});
         Value t = template_value(ev, n, 0, "static_cast<T>(x)");
         return cast_value(ev, n, type_arg(ev, n.template_args[0], t, "static_cast"));
       },

@@ -166,6 +166,11 @@ std::vector<Token> lex(const std::string& s) {
       }
       t.kind = Token::Kind::kIdent;
       t.text = s.substr(i, j - i);
+      // C++'s alternative tokens (`not cute::is_void_v<ElementC>`, `a and b` in CUTLASS's epilogues)
+      if (t.text == "not" || t.text == "and" || t.text == "or") {
+        t.kind = Token::Kind::kPunct;
+        t.text = t.text == "not" ? "!" : t.text == "and" ? "&&" : "||";
+      }
       t.end = j;
       i = j;
     } else if (i + 1 < s.size() && is_two_char_operator(s[i], s[i + 1])) {

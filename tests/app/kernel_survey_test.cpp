@@ -213,3 +213,22 @@ __global__ void kernel(Params params) {
   CHECK(entry(n, "kernel::cta_coord")["error"].get<std::string>().find("'blockIdx.x' reads a data member") == 0);
   std::remove(f.c_str());
 }
+
+TEST_CASE("survey: not/and/or, is_void_v and void, static_cast<size_t> (CUTLASS's epilogue collectives)") {
+  std::string f = write_temp("epi_flags.hpp", R"(
+template <class ElementC, bool ReuseSmemC_>
+struct Epi {
+  constexpr static bool is_source_supported = not cute::is_void_v<ElementC>;
+  constexpr static bool ReuseSmemC = ReuseSmemC_ and is_source_supported;
+  using SmemLayoutC = cute::conditional_t<is_source_supported and (not ReuseSmemC),
+                                          Layout<Shape<_64,_32>, Stride<_32,_1>>, Layout<_1,_0>>;
+  static constexpr auto K = static_cast<size_t>(size<1>(SmemLayoutC{}));
+};
+)");
+  // conditional_t picks as C++ does; the layouts print as CuTe prints Layout<Shape<_64,_32>, Stride<_32,_1>>{}
+  CHECK(cute_print(f, {"ElementC=half_t", "ReuseSmemC_=false"}, "Epi::SmemLayoutC{}") == "(_64,_32):(_32,_1)");
+  CHECK(cute_print(f, {"ElementC=half_t", "ReuseSmemC_=true"}, "Epi::SmemLayoutC{}") == "_1:_0");
+  CHECK(cute_print(f, {"ElementC=void", "ReuseSmemC_=false"}, "Epi::SmemLayoutC{}") == "_1:_0");
+  CHECK(entry(names_of(f, {"ElementC=half_t", "ReuseSmemC_=false"}), "Epi::K")["value"] == "32");
+  std::remove(f.c_str());
+}
