@@ -232,3 +232,17 @@ struct Epi {
   CHECK(entry(names_of(f, {"ElementC=half_t", "ReuseSmemC_=false"}), "Epi::K")["value"] == "32");
   std::remove(f.c_str());
 }
+
+TEST_CASE("survey: a parameter named like a CuTe function (Layout const& layout) is the parameter") {
+  std::string f = write_temp("param_names.cpp", R"(
+template <class Layout>
+void test_coalesce(Layout const& layout) {
+  auto result = coalesce(layout);
+}
+)");
+  json n = names_of(f);  // before: "layout takes 1 argument, got 0" (CuTe's layout<I>(x))
+  CHECK(entry(n, "test_coalesce::result")["needs"] == json::array({"layout"}));
+  // coalesce of a compact column-major layout, as CuTe gives it
+  CHECK(cute_print(f, {"layout=Layout<Shape<_2,_4>,Stride<_1,_2>>{}"}, "test_coalesce::result") == "_8:_1");
+  std::remove(f.c_str());
+}
