@@ -190,6 +190,28 @@ void register_cpp_syntax(Registry& r) {
           return ev.eval(n.template_args[truth(ev, n.template_args[0], c, n.name) ? 1 : 2]);
         },
         std::string(name) + "<B, X, Y>");
+  // CuTe's basis elements E<i,j,...>{} = ScaledBasis<_1,i,j,...> (the 1@i@j of its prints)
+  r.add(
+      "E",
+      [](Evaluator& ev, const Node& n) {
+        if (!n.has_template_args || n.template_args.empty() || !n.args.empty())
+          ev.fail(n, "E<i,...>{} names a basis element: one or more mode indices");
+        std::vector<int> path;
+        for (const auto& v : ev.eval_template_args(n)) {
+          int64_t i = v.as_int();
+          if (i < 0 || i > 64) ev.fail(n, "E<i,...>: a mode index is between 0 and 64");
+          path.push_back(static_cast<int>(i));
+        }
+        return V::scaled_basis(IntTuple::scaled_basis(1, Basis::of(path)));
+      },
+      "E<i,...>{}");
+  // CUTLASS's thread counts (static const int in cutlass/cutlass.h: run-time ints to CuTe)
+  for (auto [name, value] : {std::pair<const char*, int64_t>{"NumThreadsPerWarp", 32},
+                             {"NumThreadsPerWarpGroup", 128},
+                             {"NumWarpsPerWarpGroup", 4}}) {
+    int64_t v = value;  // clang 14: no structured binding in a lambda capture
+    r.add(name, [v](Evaluator&, const Node&) { return V::dynamic_integer(v); });
+  }
   // `void` as CUTLASS's epilogues use it (ElementC = void: no source), and is_void_v<T> asking for it
   r.add("void", [](Evaluator&, const Node&) { return V::type(ValueType{"void", 0}); });
   for (const char* name : {"is_void_v", "is_void"})

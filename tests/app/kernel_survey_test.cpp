@@ -246,3 +246,21 @@ void test_coalesce(Layout const& layout) {
   CHECK(cute_print(f, {"layout=Layout<Shape<_2,_4>,Stride<_1,_2>>{}"}, "test_coalesce::result") == "_8:_1");
   std::remove(f.c_str());
 }
+
+TEST_CASE("survey: basis elements E<i,...> as strides (core composition test) and CUTLASS's thread counts") {
+  std::string f = write_temp("basis.cpp", R"(
+void test() {
+  auto a = make_layout(Shape<_4,Shape<_2,_3>>{}, Stride<_6,Stride<_3,_1>>{});
+  auto b = make_layout(Shape<_2,_4>{}, Stride<E<1,1>,E<0>>{});
+  auto ab = composition(a, b);
+  auto t = make_layout(Shape<_4,_4>{}, Stride<E<1>,E<0>>{});
+  constexpr int MmaWarpGroups = 256 / NumThreadsPerWarpGroup;
+}
+)");
+  CHECK(cute_print(f, {}, "b") == "(_2,_4):(_1@1@1,_1@0)");
+  CHECK(cute_print(f, {}, "ab") == "(_2,_4):(_1,_6)");
+  CHECK(cute_print(f, {}, "t") == "(_4,_4):(_1@1,_1@0)");
+  CHECK(cute_print(f, {}, "composition(Layout<Shape<_4,_4>,Stride<_4,_1>>{}, t)") == "(_4,_4):(_1,_4)");
+  CHECK(entry(names_of(f), "test::MmaWarpGroups")["value"] == "2");  // cutlass::NumThreadsPerWarpGroup is 128
+  std::remove(f.c_str());
+}
