@@ -264,3 +264,26 @@ void test() {
   CHECK(entry(names_of(f), "test::MmaWarpGroups")["value"] == "2");  // cutlass::NumThreadsPerWarpGroup is 128
   std::remove(f.c_str());
 }
+
+TEST_CASE("survey: an epilogue's smem layout by is_m_major<StrideC>(), and cosize_v") {
+  std::string f = write_temp("epi_major.hpp", R"(
+template <class StrideC_, class EpilogueTile_, int StagesC>
+struct Epilogue {
+  using StrideC = StrideC_;
+  using EpilogueTile = EpilogueTile_;
+  constexpr static bool is_m_major_C = detail::is_m_major<StrideC>();
+  using SmemLayoutAtomC = GMMA::Layout_K_SW64_Atom<half_t>;
+  using SmemLayoutC = decltype(tile_to_shape(SmemLayoutAtomC{},
+      make_shape(size<0>(EpilogueTile{}), size<1>(EpilogueTile{}), Int<StagesC>{}),
+      cute::conditional_t<is_m_major_C, Step<_2,_1,_3>, Step<_1,_2,_3>>{}));
+  constexpr static int StageCBits = cosize_v<decltype(take<0,2>(SmemLayoutC{}))> * sizeof_bits_v<half_t>;
+};
+)");
+  const std::vector<std::string> d{"StrideC_=Stride<int64_t,_1,int64_t>", "EpilogueTile_=Shape<_64,_32>", "StagesC=4"};
+  CHECK(cute_print(f, d, "Epilogue::SmemLayoutC{}") ==
+        "Sw<2,4,3> o smem_ptr[16b](unset) o ((_8,_8),(_32,_1),(_1,_4)):((_32,_256),(_1,_0),(_0,_2048))");
+  CHECK(entry(names_of(f, d), "Epilogue::is_m_major_C")["value"] == "false");  // N-major: stride 1 in mode 1
+  CHECK(entry(names_of(f, d), "Epilogue::StageCBits")["value"] == "32768");    // 2048 halves
+  CHECK(entry(names_of(f, {"StrideC_=Stride<_1,int64_t,int64_t>"}), "Epilogue::is_m_major_C")["value"] == "true");
+  std::remove(f.c_str());
+}
