@@ -12,6 +12,8 @@ namespace cutevis {
 bool is_open_name(const Node& arg) {
   if (arg.kind != Node::Kind::kName || arg.has_template_args || arg.call != Node::Call::kNone) return false;
   if (arg.name.find("::") != std::string::npos) return false;  // UMMA::Major::K: the catalogue's own spelling
+  for (const char* word : {"K", "MN", "One", "Neg", "Zero", "True", "False"})  // and its short one: _SS<K,K>
+    if (arg.name == word) return false;
   ValueType t;
   if (lookup_value_type(arg.name, t)) return false;
   return !is_copy_op_name(arg.name) && !looks_like_mma_atom(arg.name);  // Copy_Traits<SM90_TMA_LOAD, 8192>
@@ -42,13 +44,17 @@ std::string resolved_template_arg_text(Evaluator& ev, const Node& arg) {
   Node r = resolved_template_arg(ev, arg);
   if (r.kind == Node::Kind::kNumber && arg.kind == Node::Kind::kName) return std::to_string(r.value);
   if (r.kind == Node::Kind::kName && r.name != arg.name && !arg.has_template_args) return r.name;
-  if (arg.kind == Node::Kind::kName && arg.has_template_args) {
-    std::string s = arg.name + "<";
-    for (size_t i = 0; i < arg.template_args.size(); ++i)
-      s += (i ? "," : "") + resolved_template_arg_text(ev, arg.template_args[i]);
-    return s + ">";
-  }
+  if (arg.kind == Node::Kind::kName && arg.has_template_args) return resolved_name_text(ev, arg);
   return ev.text_of(arg);
+}
+
+std::string resolved_name_text(Evaluator& ev, const Node& name, const char* separator) {
+  std::string s = name.name;
+  if (!name.has_template_args) return s;
+  s += "<";
+  for (size_t i = 0; i < name.template_args.size(); ++i)
+    s += (i ? separator : "") + resolved_template_arg_text(ev, name.template_args[i]);
+  return s + ">";
 }
 
 }  // namespace cutevis

@@ -18,5 +18,8 @@ Node resolved_template_arg(Evaluator& ev, const Node& arg);
 Node with_resolved_template_args(Evaluator& ev, const Node& name);
 // The same as C++ text, for the catalogues that read names as text.
 std::string resolved_template_arg_text(Evaluator& ev, const Node& arg);
+// A name with its template arguments so resolved, as C++ text without its call part:
+// UniversalFMA<float,float,float> for UniversalFMA<TC,TA,TB>{}.
+std::string resolved_name_text(Evaluator& ev, const Node& name, const char* separator = ",");
 
 }  // namespace cutevis

@@ -113,14 +113,7 @@ bool resolve_copy_atom(Evaluator& ev, const Node& n, Value& out) {
     if (e.has_position()) throw;
     ev.fail(n, e.what());
   }
-  std::string text = n.name;
-  if (n.has_template_args) {
-    text += "<";
-    for (size_t i = 0; i < n.template_args.size(); ++i)
-      text += (i ? ", " : "") + resolved_template_arg_text(ev, n.template_args[i]);
-    text += ">";
-  }
-  out = Value::object(std::make_shared<CopyOpObject>(std::move(op), text));
+  out = Value::object(std::make_shared<CopyOpObject>(std::move(op), resolved_name_text(ev, n, ", ")));
   return true;
 }
 

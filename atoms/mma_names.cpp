@@ -37,16 +37,7 @@ class TiledMmaObject : public Object {
 
 // The name without its call part: node name plus template arguments, a kernel's own
 // parameters and aliases among them replaced by what they name (UniversalFMA<TC,TA,TB>).
-std::string name_text(Evaluator& ev, const Node& n) {
-  std::string s = n.name;
-  if (n.has_template_args) {
-    s += "<";
-    for (size_t i = 0; i < n.template_args.size(); ++i)
-      s += (i ? "," : "") + resolved_template_arg_text(ev, n.template_args[i]);
-    s += ">";
-  }
-  return s;
-}
+std::string name_text(Evaluator& ev, const Node& n) { return resolved_name_text(ev, n); }
 
 const MmaAtom& atom_arg(Evaluator& ev, const Node& at, const Value& v, const char* fn) {
   if (const MmaAtom* a = as_mma_atom(v)) return *a;

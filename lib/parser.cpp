@@ -453,7 +453,8 @@ class Parser {
     n.underscore = text_[n.begin] == '_' || text_[num.begin] == '_';  // _4, _-1, -_4
     writes_static_ = writes_static_ || n.underscore;
     n.end = num.end;
-    if (text_[num.begin] == '_' && is_punct("{") && is_punct("}", 1)) {  // _4{} is the value of the type _4
+    if ((text_[num.begin] == '_' || (negative && text_[n.begin] == '_')) && is_punct("{") &&
+        is_punct("}", 1)) {  // _4{} is the value of the type _4 (and _m1{} of _m1)
       next();
       n.end = next().end;
     }

@@ -181,10 +181,12 @@ TEST_CASE("survey: CuTe's negative constants _m1, _m2 (core unit tests)") {
 void test() {
   auto a = make_layout(Shape<_4,_3>{}, Stride<_3,_m1>{});
   auto ab = composition(a, Layout<Shape<_12>>{});
+  auto m = make_layout(_4{}, _m1{});
 }
 )");
   CHECK(cute_print(f, {}, "a") == "(_4,_3):(_3,_-1)");
   CHECK(cute_print(f, {}, "ab") == "((_4,_3)):((_3,_-1))");
+  CHECK(cute_print(f, {}, "m") == "_4:_-1");  // _m1{} as a value, as _4{}
   std::remove(f.c_str());
 }
 
