@@ -467,6 +467,8 @@ CopyAtom make_copy_atom(const Node& op, const ValueType& value_type) {
   return with_value_type(copy_traits(op), value_type);
 }
 
+CopyAtom copy_operation(const Node& op) { return copy_traits(op); }
+
 CopyAtom make_copy_atom(const std::string& op, const ValueType& value_type) {
   return make_copy_atom(parse_expression(op), value_type);
 }

@@ -39,5 +39,7 @@ std::string to_string(const CopyAtom& atom, bool underscore);  // underscore: Cu
 
 // The Copy_Atom from parsed template arguments Copy_Atom<op, T> (used by the expression names).
 CopyAtom make_copy_atom(const Node& op, const ValueType& value_type);
+// Copy_Traits<op> alone (no value type yet): checks a parsed operation such as SM75_U32x4_LDSM_N.
+CopyAtom copy_operation(const Node& op);
 
 }  // namespace cutevis

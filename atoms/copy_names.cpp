@@ -5,6 +5,7 @@
 
 #include <memory>
 
+#include "atoms/atom_template_args.hpp"
 #include "atoms/copy_catalogue.hpp"
 #include "atoms/mma_names.hpp"
 #include "atoms/names.hpp"
@@ -30,7 +31,36 @@ class TiledCopyObject : public Object {
   TiledCopy copy;
 };
 
+// A copy operation named alone (`using CopyOpR2S = SM90_U16x8_STSM_T;`): an atom once
+// Copy_Atom<CopyOpR2S, T> gives it its value type.  `op` is its name with the kernel's
+// parameters resolved (SM80_CP_ASYNC_CACHEALWAYS<TA> with -D TA=float).
+class CopyOpObject : public Object {
+ public:
+  CopyOpObject(Node op, std::string text) : op(std::move(op)), text_(std::move(text)) {}
+  std::string kind() const override { return "copy_op"; }
+  std::string to_string() const override { return text_; }
+  std::string brief() const override {
+    return "copy operation " + text_ + " (a copy atom also names its value type: Copy_Atom<" + text_ + ", half_t>{})";
+  }
+  Node op;
+
+ private:
+  std::string text_;
+};
+
 std::string strip_cute(const std::string& name) { return name.rfind("cute::", 0) == 0 ? name.substr(6) : name; }
+
+// The copy operation of Copy_Atom<Op, T>: Op as written, or the alias of one (its parameters resolved).
+Node copy_op_of(Evaluator& ev, const Node& op) {
+  if (is_open_name(op) && !is_copy_op_name(op.name)) {
+    Value v = ev.eval(op);
+    if (v.is(Value::Kind::kObject))
+      if (auto* o = dynamic_cast<const CopyOpObject*>(v.object().get())) return o->op;
+    ev.fail(op,
+            "Copy_Atom's first template argument is a copy operation such as SM75_U32x4_LDSM_N, got " + v.describe());
+  }
+  return with_resolved_template_args(ev, op);
+}
 
 const CopyAtom& atom_arg(Evaluator& ev, const Node& call, const Value& v, size_t i) {
   if (const CopyAtom* a = as_copy_atom(v)) return *a;
@@ -66,7 +96,7 @@ bool resolve_copy_atom(Evaluator& ev, const Node& n, Value& out) {
       ev.fail(n.template_args[1],
               "Copy_Atom's second template argument must be a value type such as half_t, got " + t.to_string());
     try {
-      out = copy_atom_value(make_copy_atom(n.template_args[0], t.type()));
+      out = copy_atom_value(make_copy_atom(copy_op_of(ev, n.template_args[0]), t.type()));
     } catch (const Error& e) {
       if (e.has_position()) throw;
       ev.fail(n, e.what());
@@ -74,10 +104,17 @@ bool resolve_copy_atom(Evaluator& ev, const Node& n, Value& out) {
     return true;
   }
   if (!is_copy_op_name(name)) return false;
-  std::string op = ev.text_of(n);
-  if (n.call != Node::Call::kNone && op.size() >= 2) op = op.substr(0, op.find_last_of("({"));
-  ev.fail(n,
-          "'" + op + "' is a copy operation; a copy atom also names its value type: Copy_Atom<" + op + ", half_t>{}");
+  if (!n.args.empty()) ev.fail(n.args[0], n.name + "{} takes no constructor arguments");
+  Node op = with_resolved_template_args(ev, n);
+  op.call = Node::Call::kNone;
+  try {
+    copy_operation(op);  // checked now: SM80_CP_ASYNC_CACHEALWAYS<TA> with a TA that is no element type fails here
+  } catch (const Error& e) {
+    if (e.has_position()) throw;
+    ev.fail(n, e.what());
+  }
+  out = Value::object(std::make_shared<CopyOpObject>(std::move(op), resolved_name_text(ev, n, ", ")));
+  return true;
 }
 
 // A tiler argument: a shape (printed as a shape) or a tuple of layouts.

@@ -2,12 +2,15 @@
 //   size(TiledMma{})  (threads)       tile_size<0>(mma)   tile_shape(mma)
 //   partition_shape_A(mma, Shape<_128,_64>{})   (FrgV, RestM, RestK)
 //   mma.get_layoutA_TV()   TiledCopy<Copy_Atom<...>, LayoutTV, Tiler>{}
+#include <functional>
+
 #include "atoms/copy_names.hpp"
 #include "atoms/mma_names.hpp"
 #include "atoms/names.hpp"
 #include "atoms/tiled_copy.hpp"
 #include "atoms/tiled_mma.hpp"
 #include "atoms/tma.hpp"
+#include "lib/environment.hpp"
 
 namespace cutevis {
 
@@ -79,6 +82,77 @@ void register_cpp_atom_names(Registry& r) {
         },
         std::string("partition_shape_") + op + "(tiled_mma, shape)");
   }
+  // Member types a collective reads off its TiledMMA and TiledCopy types (`typename TiledMma::AtomThrID`):
+  // TiledMMA derives from MMA_Atom, so the atom's own (ThrID, LayoutA_TV, ValTypeA, ...) are members too.
+  using MmaMember = std::function<Value(const MmaAtom&)>;
+  const std::vector<std::pair<std::vector<const char*>, MmaMember>> atom_members = {
+      {{"AtomShape_MNK", "Shape_MNK"}, [](const MmaAtom& a) { return Value::from(a.shape_mnk); }},
+      {{"AtomThrID", "ThrID"}, [](const MmaAtom& a) { return Value::layout(a.thr_id); }},
+      {{"AtomLayoutA_TV", "LayoutA_TV", "ALayout"}, [](const MmaAtom& a) { return Value::layout(a.layout_a); }},
+      {{"AtomLayoutB_TV", "LayoutB_TV", "BLayout"}, [](const MmaAtom& a) { return Value::layout(a.layout_b); }},
+      {{"AtomLayoutC_TV", "LayoutC_TV", "CLayout"}, [](const MmaAtom& a) { return Value::layout(a.layout_c); }},
+      {{"ValTypeA"}, [](const MmaAtom& a) { return Value::type(a.type_a); }},
+      {{"ValTypeB"}, [](const MmaAtom& a) { return Value::type(a.type_b); }},
+      {{"ValTypeC"}, [](const MmaAtom& a) { return Value::type(a.type_c); }},
+      {{"ValTypeD"}, [](const MmaAtom& a) { return Value::type(a.type_d); }},
+  };
+  for (const auto& entry : atom_members)
+    for (const char* member : entry.first) {
+      MmaMember get = entry.second;
+      std::string name = member;
+      r.add("::" + name, [get, name](Evaluator& ev, const Node& n) {
+        const Value base = ev.eval(n.children[0]);  // kept alive: the atom refers into it
+        if (const TiledMma* m = as_tiled_mma(base)) return get(m->atom);
+        if (const MmaAtom* a = as_mma_atom(base)) return get(*a);
+        ev.fail(n, "cannot take '::" + name + "' of " + base.describe());
+      });
+    }
+  r.add("::ThrLayoutVMNK", [](Evaluator& ev, const Node& n) {
+    const Value base = ev.eval(n.children[0]);
+    if (const TiledMma* m = as_tiled_mma(base)) return Value::layout(m->thr_layout_vmnk);
+    ev.fail(n, "cannot take '::ThrLayoutVMNK' of " + base.describe());
+  });
+  r.add("::Atom", [](Evaluator& ev, const Node& n) {
+    const Value base = ev.eval(n.children[0]);
+    if (const TiledMma* m = as_tiled_mma(base)) return mma_atom_value(m->atom);
+    ev.fail(n, "cannot take '::Atom' of " + base.describe());
+  });
+  for (const char* member : {"TiledLayout_TV", "Tiler_MN"}) {
+    bool layout = std::string(member) == "TiledLayout_TV";
+    std::string name = member;
+    r.add("::" + name, [layout, name](Evaluator& ev, const Node& n) {
+      const Value base = ev.eval(n.children[0]);
+      if (const TiledCopy* c = as_tiled_copy(base))
+        return layout              ? Value::layout(c->tiled_layout_tv)
+               : c->tiler_is_shape ? Value::from(c->tile_mn)
+                                   : Value::from(c->tiler_mn);
+      ev.fail(n, "cannot take '::" + name + "' of " + base.describe());
+    });
+  }
+  // The same members through a declared name: TiledMma::AtomThrID{} reads as one qualified name.
+  r.add_resolver([](Evaluator& ev, const Node& n, Value& out) {
+    size_t cut = n.name.rfind("::");
+    if (cut == std::string::npos || cut == 0 || n.has_template_args || !n.args.empty()) return false;
+    const Builtin* member = ev.registry().find(n.name.substr(cut));
+    if (!member) return false;
+    Node scope;
+    scope.kind = Node::Kind::kScope;
+    scope.name = n.name.substr(cut + 2);
+    scope.begin = n.begin;
+    scope.end = n.end;
+    Node base = n;
+    base.name = n.name.substr(0, cut);
+    base.call = Node::Call::kNone;
+    base.end = base.begin + cut;
+    try {
+      if (!ev.eval(base).is(Value::Kind::kObject)) return false;
+    } catch (const UnknownName&) {
+      return false;  // not a declared name: the whole X::M is what is undefined
+    }
+    scope.children = {std::move(base)};
+    out = (*member)(ev, scope);
+    return true;
+  });
   // TiledCopy<Copy_Atom<...>, LayoutCopy_TV, ShapeTiler_MN>{}: make_tiled_copy_impl's type
   r.add(
       "TiledCopy",

@@ -1,6 +1,7 @@
 // MMA atoms and TiledMMAs in the expression language (see atoms/mma_names.hpp).
 #include "atoms/mma_names.hpp"
 
+#include "atoms/atom_template_args.hpp"
 #include "atoms/mma_catalogue.hpp"
 #include "atoms/names.hpp"
 #include "atoms/smem_atoms.hpp"
@@ -34,16 +35,9 @@ class TiledMmaObject : public Object {
   TiledMma mma_;
 };
 
-// The name as written, without its call part: node name plus template arguments.
-std::string name_text(const Evaluator& ev, const Node& n) {
-  std::string s = n.name;
-  if (n.has_template_args) {
-    s += "<";
-    for (size_t i = 0; i < n.template_args.size(); ++i) s += (i ? "," : "") + ev.text_of(n.template_args[i]);
-    s += ">";
-  }
-  return s;
-}
+// The name without its call part: node name plus template arguments, a kernel's own
+// parameters and aliases among them replaced by what they name (UniversalFMA<TC,TA,TB>).
+std::string name_text(Evaluator& ev, const Node& n) { return resolved_name_text(ev, n); }
 
 const MmaAtom& atom_arg(Evaluator& ev, const Node& at, const Value& v, const char* fn) {
   if (const MmaAtom* a = as_mma_atom(v)) return *a;
@@ -100,11 +94,33 @@ void register_mma_names(Registry& r) {
   register_smem_atom_names(r);  // GMMA::Layout_K_SW128_Atom<T>{}, UMMA::..., (atoms/smem_atoms.cpp)
   // Atom names, in any accepted spelling: SM80_...{}, MMA_Atom<...>{}, SM90::GMMA::MMA_...<...>{}
   r.add_resolver([](Evaluator& ev, const Node& n, Value& out) {
+    if (!looks_like_mma_atom(n.name) && !looks_like_mma_atom(ev.text_of(n))) return false;
+    if (n.template_args.size() == 1 && is_open_name(n.template_args[0]) &&
+        (n.name == "MMA_Atom" || n.name == "cute::MMA_Atom")) {  // MMA_Atom<Op> of an alias `using Op = SM80_...;`
+      Value op = ev.eval(n.template_args[0]);
+      if (!as_mma_atom(op)) ev.fail(n.template_args[0], "MMA_Atom<Op>: Op is an MMA operation, got " + op.describe());
+      out = op;
+      return true;
+    }
     std::string text = name_text(ev, n);
     if (!looks_like_mma_atom(text)) return false;
     if (!n.args.empty()) ev.fail(n.args[0], "an MMA atom takes no constructor arguments: write " + text + "{}");
     out = mma_atom_value(find_mma_atom(text));
     return true;
+  });
+  // GMMA/UMMA enumerators in an atom's template arguments (UMMA::Major::K, GMMA::ScaleIn::One): tags,
+  // so that they are known names when `cutevis names` lists what an atom still needs.
+  r.add_resolver([](Evaluator&, const Node& n, Value& out) {
+    if (n.has_template_args || !n.args.empty()) return false;
+    std::string name = n.name.rfind("cute::", 0) == 0 ? n.name.substr(6) : n.name;
+    if (name.rfind("SM90::", 0) == 0) name = name.substr(6);
+    if (name.rfind("GMMA::", 0) != 0 && name.rfind("UMMA::", 0) != 0) return false;
+    for (const char* e : {"Major::", "ScaleIn::", "ScaleOut::", "Saturate::"})
+      if (name.compare(6, std::string(e).size(), e) == 0 && name.size() > 6 + std::string(e).size()) {
+        out = Value::tag(name);
+        return true;
+      }
+    return false;
   });
   // Names spelled like atoms get the catalogue's own suggestions (find_mma_atom); the
   // registry's generic "did you mean" only needs the stems a typo could miss.

@@ -399,7 +399,7 @@ void register_algebra(Registry& r) {
         if (t.size() != 2) ev.fail(n, "take<B,E>(x) takes two template arguments");
         Value v = ev.eval_args(n)[0];
         size_t b = to_index(t[0], "take"), e = to_index(t[1], "take");
-        if (v.is(V::Kind::kLayout)) return V::layout(take(v.to_layout(), b, e));
+        if (v.is(V::Kind::kLayout)) return V::layout(take(v.any_layout(), b, e));
         return V::from(take(v.to_int_tuple(), b, e));
       },
       "take<B,E>(x)");
@@ -411,7 +411,7 @@ void register_algebra(Registry& r) {
         if (t.size() != 2) ev.fail(n, "group<B,E>(x) takes two template arguments");
         Value v = ev.eval_args(n)[0];
         size_t b = to_index(t[0], "group"), e = to_index(t[1], "group");
-        if (v.is(V::Kind::kLayout)) return V::layout(group(v.to_layout(), b, e));
+        if (v.is(V::Kind::kLayout)) return V::layout(group(v.any_layout(), b, e));
         return V::from(group(v.to_int_tuple(), b, e));
       },
       "group<B,E>(x)");

@@ -204,6 +204,20 @@ AnyLayout flatten(const AnyLayout& l) {
       [](const ComposedLayout& c) { return map_b(c, [](const AnyLayout& b) { return flatten(b); }); });
 }
 
+// CuTe: take<B,E>(A o O o B) = A o O o take<B,E>(B)
+AnyLayout take(const AnyLayout& l, size_t begin, size_t end) {
+  return dispatch(
+      l, [&](const Layout& x) -> AnyLayout { return take(x, begin, end); },
+      [&](const ComposedLayout& c) { return map_b(c, [&](const AnyLayout& b) { return take(b, begin, end); }); });
+}
+
+// CuTe: group<B,E>(A o O o B) = A o O o group<B,E>(B)
+AnyLayout group(const AnyLayout& l, size_t begin, size_t end) {
+  return dispatch(
+      l, [&](const Layout& x) -> AnyLayout { return group(x, begin, end); },
+      [&](const ComposedLayout& c) { return map_b(c, [&](const AnyLayout& b) { return group(b, begin, end); }); });
+}
+
 AnyLayout coalesce(const AnyLayout& l) {
   return dispatch(
       l, [](const Layout& x) -> AnyLayout { return coalesce(x); },

@@ -492,7 +492,6 @@ class Walker {
   void open_block(size_t a, size_t i) {
     std::vector<std::pair<size_t, size_t>> headers;
     size_t s = strip_prefix(a, i, &headers);
-    record_headers(headers, s, i);
     Scope sc;
     if (s < i && t(s) == "namespace") {
       sc.name = span(s + 1, i);
@@ -503,21 +502,26 @@ class Walker {
       sc.skip = true;
     } else if (s < i && t(s) != "extern") {
       sc.name = entity_name(s, i);
-      if (!sc.name.empty()) {
-        for (size_t k = s; k < i; ++k)
-          if (t(k) == "(" && k > s && t(k - 1) == std::string_view(sc.name)) {
-            bool is_struct = false;
-            for (size_t m = s; m < k; ++m) is_struct = is_struct || one_of(t(m), {"struct", "class", "union"});
-            if (!is_struct) function_parameters(k, skip_balanced(k, i) - 1, join(scope(), sc.name));
-            break;
-          }
-      }
     }
+    const std::string plain = sc.name;
     if (!sc.name.empty() && !(s < i && t(s) == "namespace")) {
       // overloads and specializations of one name are different scopes: f, f#2, ...
       int n = ++seen_scopes_[join(scope(), sc.name)];
       if (n > 1) sc.name += "#" + std::to_string(n);
     }
+    // its template and function parameters are of that scope too (f#2's `m` shadows main's `m`)
+    if (!headers.empty()) {
+      std::string where = join(scope(), sc.name.empty() ? entity_name(s, i) : sc.name);
+      for (const auto& [h0, h1] : headers) template_parameters(h0, h1, where);
+    }
+    if (!plain.empty() && !(s < i && t(s) == "namespace"))
+      for (size_t k = s; k < i; ++k)
+        if (t(k) == "(" && k > s && t(k - 1) == std::string_view(plain)) {
+          bool is_struct = false;
+          for (size_t m = s; m < k; ++m) is_struct = is_struct || one_of(t(m), {"struct", "class", "union"});
+          if (!is_struct) function_parameters(k, skip_balanced(k, i) - 1, join(scope(), sc.name));
+          break;
+        }
     if (!scopes_.empty() && scopes_.back().skip) sc.skip = true;
     bool is_struct = false;
     for (size_t k = s; k < i; ++k) is_struct = is_struct || one_of(t(k), {"struct", "class", "union"});

@@ -111,6 +111,9 @@ Value eval_scope(Evaluator& ev, const Node& n) {
   Value base = ev.eval(n.children[0]);
   // ::value of an integral constant, ::type of a type-level result: the value itself
   if (n.name == "value" || n.name == "type") return base;
+  // a member type of another module's object (TiledMma::AtomThrID, atoms/cpp_names.cpp)
+  if (base.is(V::Kind::kObject))
+    if (const Builtin* member = ev.registry().find("::" + n.name)) return (*member)(ev, n);
   ev.fail(n, "cannot take '::" + n.name + "' of " + base.describe());
 }
 
@@ -187,6 +190,55 @@ void register_cpp_syntax(Registry& r) {
           return ev.eval(n.template_args[truth(ev, n.template_args[0], c, n.name) ? 1 : 2]);
         },
         std::string(name) + "<B, X, Y>");
+  // CuTe's basis elements E<i,j,...>{} = ScaledBasis<_1,i,j,...> (the 1@i@j of its prints)
+  r.add(
+      "E",
+      [](Evaluator& ev, const Node& n) {
+        if (!n.has_template_args || n.template_args.empty() || !n.args.empty())
+          ev.fail(n, "E<i,...>{} names a basis element: one or more mode indices");
+        std::vector<int> path;
+        for (const auto& v : ev.eval_template_args(n)) {
+          int64_t i = v.as_int();
+          if (i < 0 || i > 64) ev.fail(n, "E<i,...>: a mode index is between 0 and 64");
+          path.push_back(static_cast<int>(i));
+        }
+        return V::scaled_basis(IntTuple::scaled_basis(1, Basis::of(path)));
+      },
+      "E<i,...>{}");
+  // CUTLASS's thread counts (static const int in cutlass/cutlass.h: run-time ints to CuTe)
+  for (auto [name, value] : {std::pair<const char*, int64_t>{"NumThreadsPerWarp", 32},
+                             {"NumThreadsPerWarpGroup", 128},
+                             {"NumWarpsPerWarpGroup", 4}}) {
+    int64_t v = value;  // clang 14: no structured binding in a lambda capture
+    r.add(name, [v](Evaluator&, const Node&) { return V::dynamic_integer(v); });
+  }
+  // cosize_v<Layout> = cosize(Layout{}) (cute/layout.hpp), as the epilogues size their smem
+  r.add(
+      "cosize_v",
+      [](Evaluator& ev, const Node& n) {
+        if (n.template_args.size() != 1) ev.fail(n, "cosize_v<Layout> takes one template argument");
+        Node call = n.template_args[0];
+        call.kind = Node::Kind::kName;
+        call.name = "cosize";
+        call.has_template_args = false;
+        call.template_args.clear();
+        call.call = Node::Call::kParen;
+        call.args = {n.template_args[0]};
+        call.children.clear();
+        return ev.eval(call);
+      },
+      "cosize_v<Layout>");
+  // `void` as CUTLASS's epilogues use it (ElementC = void: no source), and is_void_v<T> asking for it
+  r.add("void", [](Evaluator&, const Node&) { return V::type(ValueType{"void", 0}); });
+  for (const char* name : {"is_void_v", "is_void"})
+    r.add(
+        name,
+        [](Evaluator& ev, const Node& n) {
+          if (n.template_args.size() != 1) ev.fail(n, n.name + "<T> takes one template argument");
+          Value t = ev.eval(n.template_args[0]);
+          return V::boolean(t.is(V::Kind::kType) && t.type().name == "void");
+        },
+        std::string(name) + "<T>");
   for (const char* name : {"is_same_v", "is_same"})
     r.add(
         name,
@@ -200,28 +252,48 @@ void register_cpp_syntax(Registry& r) {
       "static_cast",
       [](Evaluator& ev, const Node& n) {
         ev.expect_args(n, 1, 1);
+        if (n.template_args.size() == 1 &&
+            (n.template_args[0].name == "size_t" || n.template_args[0].name == "std::size_t"))  // no element type
+          return cast_value(ev, n, ValueType{"size_t", 64});
         Value t = template_value(ev, n, 0, "static_cast<T>(x)");
         return cast_value(ev, n, type_arg(ev, n.template_args[0], t, "static_cast"));
       },
       "static_cast<T>(x)");
   // CUTLASS's gemm::detail::is_major<I, Stride>(): mode I's first stride is the static 1
+  auto is_major = [](Evaluator& ev, const Node& n, int64_t i, Value mode) {
+    if (mode.is(V::Kind::kTuple)) {
+      if (i < 0 || static_cast<size_t>(i) >= mode.elements().size())
+        ev.fail(n, "is_major: mode " + std::to_string(i) + " out of range");
+      mode = mode.elements()[static_cast<size_t>(i)];
+    }
+    while (mode.is(V::Kind::kTuple) && !mode.elements().empty()) mode = mode.elements()[0];
+    return V::boolean(mode.is(V::Kind::kInt) && mode.leaf().basis().empty() && mode.leaf().value() == 1);
+  };
   for (const char* name : {"cutlass::gemm::detail::is_major", "gemm::detail::is_major", "detail::is_major", "is_major"})
     r.add(
         name,
-        [](Evaluator& ev, const Node& n) {
+        [is_major](Evaluator& ev, const Node& n) {
           if (n.template_args.size() != 2) ev.fail(n, "is_major<I, Stride>() takes two template arguments");
           auto t = ev.eval_template_args(n);
-          Value mode = t[1];
-          int64_t i = t[0].as_int();
-          if (mode.is(V::Kind::kTuple)) {
-            if (i < 0 || static_cast<size_t>(i) >= mode.elements().size())
-              ev.fail(n, "is_major: mode " + std::to_string(i) + " out of range");
-            mode = mode.elements()[static_cast<size_t>(i)];
-          }
-          while (mode.is(V::Kind::kTuple) && !mode.elements().empty()) mode = mode.elements()[0];
-          return V::boolean(mode.is(V::Kind::kInt) && mode.leaf().basis().empty() && mode.leaf().value() == 1);
+          return is_major(ev, n, t[0].as_int(), t[1]);
         },
         "cutlass::gemm::detail::is_major<I, Stride>()");
+  // its spellings by mode: is_m_major / is_n_major (epilogue::collective::detail), is_mn_major / is_k_major (gemm)
+  for (auto [base, mode] :
+       {std::pair<const char*, int64_t>{"is_m_major", 0}, {"is_n_major", 1}, {"is_mn_major", 0}, {"is_k_major", 1}}) {
+    int64_t m = mode;  // clang 14: no structured binding in a lambda capture
+    std::string b = base;
+    for (const std::string& prefix :
+         {std::string(), std::string("detail::"), std::string("gemm::detail::"), std::string("cutlass::gemm::detail::"),
+          std::string("epilogue::collective::detail::"), std::string("cutlass::epilogue::collective::detail::")})
+      r.add(
+          prefix + b,
+          [is_major, m, b](Evaluator& ev, const Node& n) {
+            if (n.template_args.size() != 1) ev.fail(n, b + "<Stride>() takes one template argument");
+            return is_major(ev, n, m, ev.eval(n.template_args[0]));
+          },
+          b + "<Stride>()");
+  }
   // A ComposedLayout's parts, as its members name them: L.layout_a(), L.offset(), L.layout_b()
   for (const char* part : {"layout_a", "offset", "layout_b"}) {
     std::string which = part;

@@ -249,6 +249,13 @@ const Declaration* Environment::find_here(const std::string& name, const std::st
   return best;
 }
 
+bool Environment::is_enclosing_parameter(const std::string& name, const std::string& scope) const {
+  auto [p0, p1] = parameter_names_.equal_range(name);
+  for (auto it = p0; it != p1; ++it)
+    if (encloses(it->second->scope, scope)) return true;
+  return false;
+}
+
 SourceSpot Environment::spot_of(const Declaration& d, size_t offset) {
   offset = std::min(offset, d.text.size());
   SourceSpot s;
@@ -511,12 +518,21 @@ void Environment::collect_undefined(const Node& n, const std::string& source, co
         return;
       }
     }
+    size_t member = bare ? n.name.rfind("::") : std::string::npos;
+    if (member != std::string::npos && member > 0 && registry.find(n.name.substr(member))) {
+      Node base = n;  // TiledMma::AtomThrID (atoms/cpp_names.cpp): what TiledMma needs
+      base.name = n.name.substr(0, member);
+      collect_undefined(base, source, within, registry, out, visited);
+      return;
+    }
     std::string name = n.name;
     for (const char* prefix : {"cute::", "cutlass::", "std::"})
       if (name.rfind(prefix, 0) == 0 && registry.find(name.substr(std::string(prefix).size())))
         name = name.substr(std::string(prefix).size());
     ValueType t;
-    bool known = registry.find(name) || lookup_value_type(n.name, t);
+    bool known =
+        (registry.find(name) && !(bare && n.call == Node::Call::kNone && is_enclosing_parameter(n.name, scope))) ||
+        lookup_value_type(n.name, t);
     if (!known && bare) {  // (a call or template is looked into below, known or not)
       Evaluator ev(registry);
       ev.set_environment(this, within, scope);

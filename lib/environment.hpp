@@ -114,6 +114,10 @@ class Environment {
     }
     return best;
   }
+  // A parameter of a function or template enclosing `scope` is called `name`: in there the
+  // name is that parameter (undefined without a -D), even where CuTe has a function of that
+  // name (a kernel's `Layout layout` or `Tensor S` parameter).
+  bool is_enclosing_parameter(const std::string& name, const std::string& scope) const;
   bool empty() const { return declarations_.empty() && defines_.empty(); }
   const std::deque<Declaration>& declarations() const { return declarations_; }
   const std::deque<Declaration>& defines() const { return defines_; }

@@ -495,6 +495,9 @@ Value Evaluator::eval_name(const Node& node) {
       call.children = {std::move(callee)};
       return eval(call);
     }
+  if (env_ && !node.has_template_args && node.call == Node::Call::kNone &&
+      env_->is_enclosing_parameter(node.name, scope_))
+    throw UnknownName("unknown name '" + node.name + "'", static_cast<int64_t>(node.begin));  // `layout`: a parameter
   std::string name = node.name;
   for (const char* prefix : {"cute::", "cutlass::", "std::"})
     if (name.rfind(prefix, 0) == 0 && registry_.find(name.substr(std::string(prefix).size())))

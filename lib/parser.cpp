@@ -113,8 +113,13 @@ std::vector<Token> lex(const std::string& s) {
     }
     Token t;
     t.begin = i;
-    if (c == '_' && i + 2 < s.size() && s[i + 1] == '-' && std::isdigit(static_cast<unsigned char>(s[i + 2]))) {
-      // CuTe prints a negative static int as `_-1`: lex it as `-1`
+    if (c == '_' && i + 2 < s.size() && (s[i + 1] == '-' || s[i + 1] == 'm') &&
+        std::isdigit(static_cast<unsigned char>(s[i + 2])) && [&] {
+          size_t j = i + 2;  // CuTe's `_m1` (Int<-1>) is one name, `_m1x` another
+          while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) ++j;
+          return s[i + 1] == '-' || j >= s.size() || !is_ident_char(s[j]);
+        }()) {
+      // CuTe prints a negative static int as `_-1` and names it `_m1`: lex both as `-1`
       t.kind = Token::Kind::kPunct;
       t.text = "-";
       t.end = i += 2;
@@ -157,8 +162,19 @@ std::vector<Token> lex(const std::string& s) {
     } else if (is_ident_start(static_cast<char>(c))) {
       size_t j = i;
       while (j < s.size() && is_ident_char(s[j])) ++j;
+      // `cutevis names` calls a second overload's scope `f#2`: `f#2::sA` names its sA
+      if (j + 3 < s.size() && s[j] == '#' && std::isdigit(static_cast<unsigned char>(s[j + 1]))) {
+        size_t k = j + 1;
+        while (k < s.size() && std::isdigit(static_cast<unsigned char>(s[k]))) ++k;
+        if (s.compare(k, 2, "::") == 0) j = k;
+      }
       t.kind = Token::Kind::kIdent;
       t.text = s.substr(i, j - i);
+      // C++'s alternative tokens (`not cute::is_void_v<ElementC>`, `a and b` in CUTLASS's epilogues)
+      if (t.text == "not" || t.text == "and" || t.text == "or") {
+        t.kind = Token::Kind::kPunct;
+        t.text = t.text == "not" ? "!" : t.text == "and" ? "&&" : "||";
+      }
       t.end = j;
       i = j;
     } else if (i + 1 < s.size() && is_two_char_operator(s[i], s[i + 1])) {
@@ -384,7 +400,10 @@ class Parser {
         if (peek().text == "template") next();
         Node call = name();
         if (call.call == Node::Call::kNone)
-          fail("member '" + call.name + "' is not a function call; cutevis knows x.shape(), x.stride(), ...",
+          fail("'" + (n.end > n.begin && n.end - n.begin <= 60 ? text_.substr(n.begin, n.end - n.begin) : "x") + "." +
+                   call.name +
+                   "' reads a data member, a run-time value to cutevis: give what uses it with -D (member "
+                   "functions such as x.shape(), x.stride() work)",
                toks_[pos_ - 1]);
         call.begin = n.begin;
         call.args.insert(call.args.begin(), std::move(n));
@@ -462,7 +481,8 @@ class Parser {
     n.underscore = text_[n.begin] == '_' || text_[num.begin] == '_';  // _4, _-1, -_4
     writes_static_ = writes_static_ || n.underscore;
     n.end = num.end;
-    if (text_[num.begin] == '_' && is_punct("{") && is_punct("}", 1)) {  // _4{} is the value of the type _4
+    if ((text_[num.begin] == '_' || (negative && text_[n.begin] == '_')) && is_punct("{") &&
+        is_punct("}", 1)) {  // _4{} is the value of the type _4 (and _m1{} of _m1)
       next();
       n.end = next().end;
     }

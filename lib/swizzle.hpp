@@ -98,6 +98,8 @@ AnyLayout as_position_independent(const AnyLayout& l);
 
 AnyLayout get(const AnyLayout& l, size_t mode);
 AnyLayout flatten(const AnyLayout& l);
+AnyLayout group(const AnyLayout& l, size_t begin, size_t end);
+AnyLayout take(const AnyLayout& l, size_t begin, size_t end);
 AnyLayout coalesce(const AnyLayout& l);
 AnyLayout coalesce(const AnyLayout& l, const IntTuple& profile);
 AnyLayout filter(const AnyLayout& l);
