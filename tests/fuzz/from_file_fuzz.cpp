@@ -35,14 +35,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (!line.empty()) sources.defines.push_back(line);
   try {
     switch ((opt >> 2) & 3) {
-      case 0: run_names({sources, /*json=*/(opt & 16) != 0}); break;
+      case 0: run_names({sources, /*json=*/(opt & 16) != 0, nullptr}); break;
       case 1:
         run_eval({fields[1], (opt & 16) != 0, (opt & 32) ? Syntax::kDsl : Syntax::kAuto}, load_sources(sources));
         break;
       default: {  // both, over one environment: resolution state carried between them
         auto env = load_sources(sources);
         run_eval({fields[1], (opt & 16) != 0, (opt & 32) ? Syntax::kDsl : Syntax::kAuto}, env);
-        run_names({sources, false});
+        run_names({sources, false, nullptr});
       }
     }
   } catch (const Error&) {
