@@ -20,7 +20,7 @@
 #include "app/commands.hpp"
 #include "app/output.hpp"
 #include "app/sources.hpp"
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 
 namespace cutevis {
 

@@ -27,7 +27,7 @@
 #include "atoms/tiled_mma.hpp"
 #include "atoms/tma.hpp"
 #include "lib/element_types.hpp"
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 
 namespace cutevis {
 

@@ -6,13 +6,13 @@
 #include <optional>
 #include <string>
 
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 #include "renderers/render.hpp"
 #include "renderers/views.hpp"
 
 namespace cutevis {
 
-class Environment;  // declared names from --from / -D (lib/environment.hpp)
+class Environment;  // declared names from --from / -D (lib/lang/environment.hpp)
 
 // What a command produces: text or binary bytes for stdout or a file.
 struct Output {

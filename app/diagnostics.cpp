@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "lib/expr.hpp"
-#include "lib/suggestions.hpp"
+#include "lib/lang/expr.hpp"
+#include "lib/lang/suggestions.hpp"
 
 namespace cutevis {
 

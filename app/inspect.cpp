@@ -9,7 +9,7 @@
 #include "atoms/mma_names.hpp"
 #include "atoms/tiled_copy.hpp"
 #include "atoms/tiled_mma.hpp"
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 #include "renderers/cost_grid.hpp"
 #include "renderers/render.hpp"
 #include "renderers/views.hpp"
@@ -22,9 +22,24 @@ bool wants_inspection(const InspectOptions& o) {
 
 namespace {
 
-// Tensor and --mma texts see the command's --from / -D names and its --dsl choice.
-std::function<Value(const std::string&)> evaluator_of(const ShowOptions& show) {
-  return [&show](const std::string& text) { return evaluate_source(text, show.env.get(), show.syntax); };
+// A tensor argument "[smem:|gmem:]LAYOUT" (an expression of the layout algebra, seeing the command's
+// --from / -D names and its --dsl choice); without a prefix, the space `implied` (the atom's; rmem
+// there means smem).  Empty text: registers.  The analysis takes the value, never the text.
+CopyTensor tensor_arg(const std::string& text, MemorySpace implied, const ShowOptions& show) {
+  CopyTensor t;
+  if (text.empty()) return t;
+  std::string_view body = text;
+  t.space = implied == MemorySpace::kRmem ? MemorySpace::kSmem : implied;
+  for (auto [prefix, space] : {std::pair{"smem:", MemorySpace::kSmem}, std::pair{"gmem:", MemorySpace::kGmem}}) {
+    if (body.starts_with(prefix)) {
+      body.remove_prefix(5);
+      t.space = space;
+    }
+  }
+  const Value v = evaluate_source(std::string(body), show.env.get(), show.syntax);
+  if (!v.is_layout_like()) throw Error("a tensor needs a layout (M,N) -> element offset; got " + v.describe());
+  t.layout = v.to_any_layout();
+  return t;
 }
 
 nlohmann::json partition_json(const ThreadPartition& p, const IntTuple& shape) {
@@ -98,8 +113,8 @@ Output draw_mma_thread(const TiledMma& mma, const ShowOptions& show, const MmaIn
   register_catalogue_names();
   (void)thread_slice(mma, *show.thread);  // names a thread outside the TiledMMA
   std::optional<CopyTensor> a, b;
-  if (o && !o->smem_a.empty()) a = parse_copy_tensor(o->smem_a, MemorySpace::kSmem, evaluator_of(show));
-  if (o && !o->smem_b.empty()) b = parse_copy_tensor(o->smem_b, MemorySpace::kSmem, evaluator_of(show));
+  if (o && !o->smem_a.empty()) a = tensor_arg(o->smem_a, MemorySpace::kSmem, show);
+  if (o && !o->smem_b.empty()) b = tensor_arg(o->smem_b, MemorySpace::kSmem, show);
   for (const auto* t : {&a, &b})
     if (*t && rank((*t)->layout) != 2)
       throw Error("--smem-a/--smem-b are (M,K) / (N,K) tensors; got " + to_string((*t)->layout));
@@ -138,8 +153,7 @@ Output run_copy_inspection(const TiledCopy& copy, const ShowOptions& show, const
   if (!o.analyze && !show.thread && o.mma.empty())
     throw Error("--src/--dst place the copy over tensors: add --analyze, or --thread T for that thread's partitions");
   auto [src_space, dst_space] = default_spaces(copy.atom);
-  const CopyTensor src = parse_copy_tensor(o.src, src_space, evaluator_of(show)),
-                   dst = parse_copy_tensor(o.dst, dst_space, evaluator_of(show));
+  const CopyTensor src = tensor_arg(o.src, src_space, show), dst = tensor_arg(o.dst, dst_space, show);
   const std::string& color_by = show.picture.color_by;
   const bool cost_picture = color_by == "conflict" || color_by == "sector";
   if (show.thread && show.picture.format && !cost_picture) {
@@ -264,7 +278,7 @@ Output mma_partitions(const TiledMma& mma, const ShowOptions& show, const MmaIns
     }
     const std::string tensor_text =
         operand == 'C' ? "(" + std::to_string(m) + "," + std::to_string(n) + "):(" + std::to_string(n) + ",1)" : given;
-    const CopyTensor tensor = parse_copy_tensor(tensor_text, MemorySpace::kSmem, evaluator_of(show));
+    const CopyTensor tensor = tensor_arg(tensor_text, MemorySpace::kSmem, show);
     if (operand == 'A') m = size(shape(tensor.layout)[0]);
     if (operand == 'B') n = size(shape(tensor.layout)[0]);
     const ThreadPartition p = partition_mma(mma, operand, tensor.layout, t);
@@ -331,7 +345,7 @@ Output run_mma_inspection(const TiledMma& mma, const ShowOptions& show, const Mm
     }
     TiledCopy copy = operand_copy(mma, operand, atom_name);
     const CopyAtom& atom = copy.atom;
-    CopyAnalysis a = analyze_copy(copy, parse_copy_tensor(smem, MemorySpace::kSmem, evaluator_of(show)), CopyTensor{});
+    CopyAnalysis a = analyze_copy(copy, tensor_arg(smem, MemorySpace::kSmem, show), CopyTensor{});
     FragmentCheck f = check_fragment(copy, mma, operand);
     nlohmann::json e = to_json(a, false);
     e["fragment_check"] = {{"matches", f.matches}, {"first_mismatch", f.first_mismatch}};

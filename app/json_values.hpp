@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 
 namespace cutevis {
 

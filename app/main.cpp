@@ -394,7 +394,7 @@ int main(int argc, char** argv) {
       "(relative to the Markdown file's folder), e.g.\n"
       "  ```cutevis\n  atom SM70_8x8x4_F32F16F16F32_NT -o samples/sm70_8x8x4_nt.png\n  ```");
 
-  bool dsl = false;  // --dsl on every command that reads an expression (else detected, lib/dsl.hpp)
+  bool dsl = false;  // --dsl on every command that reads an expression (else detected, lib/lang/dsl.hpp)
   for (CLI::App* cmd : {eval_cmd, layout_cmd, tv_cmd, mma_cmd, copy_cmd})
     cmd->add_flag(
         "--dsl", dsl,

@@ -10,9 +10,9 @@
 #include <nlohmann/json.hpp>
 
 #include "app/diagnostics.hpp"
-#include "lib/cpp_scanner.hpp"
-#include "lib/dsl.hpp"
-#include "lib/suggestions.hpp"
+#include "lib/lang/cpp_scanner.hpp"
+#include "lib/lang/dsl.hpp"
+#include "lib/lang/suggestions.hpp"
 
 namespace cutevis {
 

@@ -6,7 +6,7 @@
 //   cutevis names --from kernel.cu [-D ...] [--json]
 //
 // Files are read here (lib/ knows no files); the scanners and the name environment are
-// lib's (lib/cpp_scanner.hpp, lib/environment.hpp).
+// lib's (lib/lang/cpp_scanner.hpp, lib/lang/environment.hpp).
 #pragma once
 
 #include <functional>
@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "app/commands.hpp"
-#include "lib/environment.hpp"
+#include "lib/lang/environment.hpp"
 
 namespace cutevis {
 

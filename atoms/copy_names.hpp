@@ -7,7 +7,7 @@
 #pragma once
 
 #include "atoms/copy_atom.hpp"
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 
 namespace cutevis {
 

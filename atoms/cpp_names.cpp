@@ -10,7 +10,7 @@
 #include "atoms/tiled_copy.hpp"
 #include "atoms/tiled_mma.hpp"
 #include "atoms/tma.hpp"
-#include "lib/environment.hpp"
+#include "lib/lang/environment.hpp"
 
 namespace cutevis {
 

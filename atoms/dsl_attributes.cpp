@@ -1,5 +1,5 @@
 // The attributes and methods of CuTeDSL's atoms and tilings (cutlass/cute/atom.py), as
-// expressions: each is the builtin "py.attr.NAME" (lib/dsl.hpp), called with the object first,
+// expressions: each is the builtin "py.attr.NAME" (lib/lang/dsl.hpp), called with the object first,
 // and answers with the C++ object's member of the same meaning.
 //
 //   MmaAtom    .thr_id (ThrID)  .shape_mnk (Shape_MNK)  .tv_layout_A/B/C (ALayout/BLayout/CLayout)
@@ -22,7 +22,7 @@
 #include "atoms/names.hpp"
 #include "atoms/tiled_copy.hpp"
 #include "atoms/tiled_mma.hpp"
-#include "lib/dsl.hpp"
+#include "lib/lang/dsl.hpp"
 
 namespace cutevis {
 

@@ -30,8 +30,8 @@
 #include "atoms/smem_atoms.hpp"
 #include "atoms/tiled_copy.hpp"
 #include "atoms/tiled_mma.hpp"
-#include "lib/cpp_syntax.hpp"
-#include "lib/dsl.hpp"
+#include "lib/lang/cpp_syntax.hpp"
+#include "lib/lang/dsl.hpp"
 
 namespace cutevis {
 

@@ -17,7 +17,7 @@
 #include "atoms/copy_names.hpp"
 #include "atoms/names.hpp"
 #include "atoms/tma.hpp"
-#include "lib/dsl.hpp"
+#include "lib/lang/dsl.hpp"
 
 namespace cutevis {
 

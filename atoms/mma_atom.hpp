@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 #include "lib/layout.hpp"
 #include "lib/tiler.hpp"
 

@@ -8,7 +8,7 @@
 #include <mutex>
 
 #include "atoms/mma_family.hpp"
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 
 namespace cutevis {
 

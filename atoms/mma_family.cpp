@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "lib/element_types.hpp"
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 
 namespace cutevis::mma {
 

@@ -8,7 +8,7 @@
 #pragma once
 
 #include "atoms/mma_atom.hpp"
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 
 namespace cutevis {
 

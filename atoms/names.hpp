@@ -6,7 +6,7 @@
 //   make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, <a tiled mma>)
 #pragma once
 
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 
 namespace cutevis {
 

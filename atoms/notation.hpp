@@ -5,7 +5,7 @@
 #include <map>
 #include <mutex>
 
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 #include "lib/layout.hpp"
 
 namespace cutevis {

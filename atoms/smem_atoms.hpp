@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 #include "lib/swizzle.hpp"
 
 namespace cutevis {

@@ -16,7 +16,7 @@
 
 #include "atoms/copy_atom.hpp"
 #include "atoms/tiled_mma.hpp"
-#include "lib/tensor.hpp"
+#include "lib/lang/tensor.hpp"
 #include "lib/tiler.hpp"
 
 namespace cutevis {

@@ -7,7 +7,6 @@
 #include <sstream>
 
 #include "lib/error.hpp"
-#include "lib/expr.hpp"
 
 namespace cutevis {
 
@@ -91,24 +90,6 @@ struct Side {
 int64_t mode_size(const IntTuple& shape, size_t mode) { return shape.rank() > mode ? size(shape[mode]) : 1; }
 
 }  // namespace
-
-CopyTensor parse_copy_tensor(const std::string& text, MemorySpace implied,
-                             const std::function<Value(const std::string&)>& evaluate) {
-  CopyTensor t;
-  if (text.empty()) return t;
-  std::string body = text;
-  t.space = implied == MemorySpace::kRmem ? MemorySpace::kSmem : implied;
-  for (auto [prefix, space] : {std::pair{"smem:", MemorySpace::kSmem}, std::pair{"gmem:", MemorySpace::kGmem}}) {
-    if (body.rfind(prefix, 0) == 0) {
-      body = body.substr(5);
-      t.space = space;
-    }
-  }
-  Value v = evaluate ? evaluate(body) : evaluate_expression(body);
-  if (!v.is_layout_like()) throw Error("a tensor needs a layout (M,N) -> element offset; got " + v.describe());
-  t.layout = v.to_any_layout();
-  return t;
-}
 
 std::pair<MemorySpace, MemorySpace> default_spaces(const CopyAtom& atom) {
   if (atom.family == "SM75_LDSM") return {MemorySpace::kSmem, MemorySpace::kRmem};

@@ -11,7 +11,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -19,7 +18,6 @@
 
 #include "atoms/analysis/memory_model.hpp"
 #include "atoms/copy_atom.hpp"
-#include "lib/expr.hpp"
 #include "lib/swizzle.hpp"
 
 namespace cutevis {
@@ -73,13 +71,6 @@ struct CopyAnalysis {
 // Place the copy over the tensors and cost every instruction.  Both tensors (when given) have the
 // same (M,N) shape, a multiple of the copy's tile.  Throws Error for impossible placements.
 CopyAnalysis analyze_copy(const TiledCopy& copy, const CopyTensor& src, const CopyTensor& dst);
-
-// A tensor from text "[smem:|gmem:]LAYOUT" (an expression of the layout algebra); without a prefix,
-// the space `implied` (the atom's; rmem there means smem).  Empty text: registers.
-// `evaluate` reads the layout text (the CLI passes one that knows --from / -D names);
-// empty: lib's evaluate_expression.
-CopyTensor parse_copy_tensor(const std::string& text, MemorySpace implied,
-                             const std::function<Value(const std::string&)>& evaluate = {});
 
 // The memory spaces CuTe's atom implies for source and destination (LDSM: smem -> rmem,
 // STSM: rmem -> smem, cp.async: gmem -> smem, UniversalCopy & co: gmem -> smem by default).

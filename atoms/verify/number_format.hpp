@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 
 namespace cutevis::verify {
 

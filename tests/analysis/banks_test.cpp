@@ -5,7 +5,7 @@
 #include "atoms/analysis/banks.hpp"
 #include "atoms/analysis/memory_model.hpp"
 #include "lib/error.hpp"
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 #include "lib/layout.hpp"
 #include "lib/swizzle.hpp"
 

@@ -11,7 +11,8 @@
 #include "atoms/copy_names.hpp"
 #include "atoms/mma_names.hpp"
 #include "atoms/names.hpp"
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
+#include "tests/support/copy_tensor.hpp"
 
 using namespace cutevis;
 
@@ -32,7 +33,7 @@ TiledCopy tiled(const std::string& expr) {
 CopyAnalysis analyze(const std::string& copy, const std::string& src, const std::string& dst) {
   TiledCopy c = tiled(copy);
   auto [s, d] = default_spaces(c.atom);
-  return analyze_copy(c, parse_copy_tensor(src, s), parse_copy_tensor(dst, d));
+  return analyze_copy(c, test::copy_tensor(src, s), test::copy_tensor(dst, d));
 }
 
 }  // namespace

@@ -17,7 +17,8 @@
 #include "atoms/mma_names.hpp"
 #include "atoms/names.hpp"
 #include "atoms/tiled_mma.hpp"
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
+#include "tests/support/copy_tensor.hpp"
 
 using namespace cutevis;
 
@@ -51,7 +52,7 @@ TEST_CASE("partition_S/D equal CuTe's for every recorded copy, tensor and thread
     nlohmann::json c = nlohmann::json::parse(line);
     CAPTURE(line.substr(0, 160));
     TiledCopy copy = tiled_copy(c["copy"]);
-    CopyTensor tensor = parse_copy_tensor(c["tensor"], MemorySpace::kSmem);
+    CopyTensor tensor = test::copy_tensor(c["tensor"], MemorySpace::kSmem);
     const int64_t t = c["thread"];
     ThreadPartition p = c["side"] == "S" ? partition_S(copy, tensor.layout, t) : partition_D(copy, tensor.layout, t);
     // the same function: element i reads the same offset
@@ -140,7 +141,7 @@ TEST_CASE("partition_A/B/C, partition_fragment and retile_D equal CuTe's for eve
       CAPTURE(op);
       const nlohmann::json& want = c[op];
       const std::string tensor_text = c[std::string(op) == "A" ? "smem_a" : std::string(op) == "B" ? "smem_b" : "c"];
-      CopyTensor tensor = parse_copy_tensor(tensor_text, MemorySpace::kSmem);
+      CopyTensor tensor = test::copy_tensor(tensor_text, MemorySpace::kSmem);
       ThreadPartition p = partition_mma(mma, op[0], tensor.layout, t);
       CHECK(p.offsets == want["values"].get<std::vector<int64_t>>());
       CHECK(rank(p.layout) == 3);

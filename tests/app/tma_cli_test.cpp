@@ -14,7 +14,7 @@
 #include "app/sources.hpp"
 #include "atoms/copy_names.hpp"
 #include "atoms/tiled_copy.hpp"
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 #include "tests/support/run.hpp"
 #include "tests/support/tma_oracle.hpp"
 

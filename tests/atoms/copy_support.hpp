@@ -5,7 +5,7 @@
 
 #include "atoms/copy_names.hpp"
 #include "atoms/names.hpp"
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 
 namespace cutevis::test {
 

@@ -16,7 +16,7 @@
 #include "atoms/names.hpp"
 #include "atoms/tiled_copy.hpp"
 #include "atoms/tiled_mma.hpp"
-#include "lib/dsl.hpp"
+#include "lib/lang/dsl.hpp"
 
 using namespace cutevis;
 
@@ -442,7 +442,7 @@ TEST_CASE("a CuTeDSL kernel file: scan_python's declarations evaluate to the C++
                      "HopperGemm|self.atom_layout_mnk", "HopperGemm|self.a_dtype", "HopperGemm::__call__|tiled_mma",
                      "HopperGemm::__call__|a_smem_layout_staged", "HopperGemm::__call__|epi_tile",
                      "HopperGemm::__call__|copy_atom", "HopperGemm::__call__|tiled_copy", "sm80_fallback|mma"});
-  // A stand-in for the --from name environment (helper i13a's lib/environment.cpp): -D first,
+  // A stand-in for the --from name environment (helper i13a's lib/lang/environment.cpp): -D first,
   // then the last declaration of a name; each text parsed by the CuTeDSL front end.
   std::vector<Declaration> defines(2);
   defines[0].name = "self.acc_dtype";

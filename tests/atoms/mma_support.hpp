@@ -11,7 +11,7 @@
 
 #include "atoms/mma_names.hpp"
 #include "atoms/names.hpp"
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 #include "lib/ownership.hpp"
 
 namespace cutevis::test {

@@ -7,7 +7,7 @@
 #include "atoms/mma_names.hpp"
 #include "atoms/names.hpp"
 #include "atoms/smem_atoms.hpp"
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 #include "tests/support/reference.hpp"
 
 using namespace cutevis;

@@ -11,8 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "lib/expr.hpp"
-#include "lib/tensor.hpp"
+#include "lib/lang/expr.hpp"
+#include "lib/lang/tensor.hpp"
 #include "tests/support/atom_names.hpp"
 
 using namespace cutevis;

@@ -16,7 +16,7 @@
 #include "atoms/names.hpp"
 #include "atoms/tiled_copy.hpp"
 #include "atoms/tma.hpp"
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 #include "tests/atoms/copy_support.hpp"
 #include "tests/support/tma_oracle.hpp"
 
@@ -149,7 +149,7 @@ std::string inline_decls(const std::string& decls, std::string expr) {
 // local_tile, the smem tensor) and `expr` (tma_partition over group_modes<0,2> of both, plain and
 // multicast), and printed get<0> (the gmem part), get<1>(...).layout() and get<1>'s element offset
 // from sbuf.  The gmem part's ArithTuple is compared without the `_` marks: a local_tile coordinate
-// that CuTe adds as a run-time 0 stays a static _0 here (lib/tensor.cpp's slice).
+// that CuTe adds as a run-time 0 stays a static _0 here (lib/lang/tensor.cpp's slice).
 TEST_CASE("tma: tma_partition equals CuTe's (tma_partition_oracle.jsonl)") {
   auto plain = [](std::string s) {
     s.erase(std::remove(s.begin(), s.end(), '_'), s.end());

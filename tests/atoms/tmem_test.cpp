@@ -16,7 +16,7 @@
 #include "atoms/names.hpp"
 #include "atoms/tiled_copy.hpp"
 #include "atoms/tmem.hpp"
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 #include "tests/atoms/copy_support.hpp"
 
 using namespace cutevis;

@@ -40,7 +40,7 @@
 #define CALLGRIND_DUMP_STATS_AT(name) (void)(name)
 #endif
 
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 #ifdef CUTEVIS_BENCH_ATOMS
 #include "atoms/names.hpp"
 #endif

@@ -27,7 +27,7 @@
 
 #include "atoms/names.hpp"
 #include "lib/error.hpp"
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 
 using namespace cutevis;
 namespace fs = std::filesystem;

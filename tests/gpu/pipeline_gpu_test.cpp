@@ -10,7 +10,7 @@
 #include "atoms/tiled_copy.hpp"
 #include "atoms/tiled_mma.hpp"
 #include "atoms/verify/pipeline.hpp"
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 #include "tests/support/atom_names.hpp"
 #include "tests/support/skip.hpp"
 

@@ -7,7 +7,7 @@
 
 #include "atoms/copy_atom.hpp"
 #include "atoms/mma_atom.hpp"
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 
 namespace cutevis::test {
 

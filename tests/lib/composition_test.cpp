@@ -2,7 +2,7 @@
 // strides; the defining property R(c) == A(B(c)) on generated pairs.
 #include <doctest/doctest.h>
 
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 #include "tests/lib/random_layouts.hpp"
 #include "tests/support/eval.hpp"
 

@@ -4,7 +4,7 @@
 // zipped / tiled / flat forms are re-groupings of the same modes.
 #include <doctest/doctest.h>
 
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 #include "tests/lib/random_layouts.hpp"
 #include "tests/support/eval.hpp"
 

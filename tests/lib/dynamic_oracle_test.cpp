@@ -15,7 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 
 using namespace cutevis;
 using nlohmann::json;

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "lib/element_types.hpp"
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 
 using namespace cutevis;
 

@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <random>
 
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 
 using namespace cutevis;
 

@@ -9,7 +9,7 @@
 
 #include <sstream>
 
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 #include "tests/support/reference.hpp"
 
 using namespace cutevis;

@@ -4,7 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "lib/detail/tuple_builder.hpp"
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 #include "tests/lib/random_layouts.hpp"
 
 using namespace cutevis;

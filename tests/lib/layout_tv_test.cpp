@@ -3,7 +3,7 @@
 //   layout_tv = right_inverse(layout_mn).with_shape(|thr|, |val|)  // (thr_idx, val_idx) -> (M,N)
 #include <doctest/doctest.h>
 
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 #include "tests/lib/random_layouts.hpp"
 
 using namespace cutevis;

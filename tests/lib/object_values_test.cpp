@@ -4,7 +4,7 @@
 
 #include <memory>
 
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 
 using namespace cutevis;
 

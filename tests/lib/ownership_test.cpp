@@ -2,7 +2,7 @@
 // owner is print_latex's label), replicated owners kept.
 #include <doctest/doctest.h>
 
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 #include "lib/ownership.hpp"
 
 using namespace cutevis;

@@ -4,7 +4,7 @@
 // of the block do not overlap, blocked and raked products cover the same image.
 #include <doctest/doctest.h>
 
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 #include "tests/lib/random_layouts.hpp"
 #include "tests/support/eval.hpp"
 

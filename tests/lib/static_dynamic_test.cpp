@@ -3,7 +3,7 @@
 // its results are still the right functions when some integers are dynamic.
 #include <doctest/doctest.h>
 
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 #include "tests/lib/random_layouts.hpp"
 
 using namespace cutevis;

@@ -3,7 +3,7 @@
 // named cases (CuTe's answers written as data) and on generated layouts.
 #include <doctest/doctest.h>
 
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 #include "tests/lib/random_layouts.hpp"
 #include "tests/support/eval.hpp"
 

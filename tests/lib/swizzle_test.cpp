@@ -2,7 +2,7 @@
 // upcast / downcast / recast_layout (the GMMA shared-memory layout atoms: tests/atoms/smem_atoms_test.cpp).
 #include <doctest/doctest.h>
 
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 #include "tests/lib/random_layouts.hpp"
 #include "tests/support/eval.hpp"
 

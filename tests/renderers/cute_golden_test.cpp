@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <map>
 
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 #include "renderers/render.hpp"
 #include "renderers/views.hpp"
 #include "tests/support/reference.hpp"

@@ -15,7 +15,7 @@
 #include <regex>
 #include <set>
 
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 #include "renderers/palette.hpp"
 #include "renderers/render.hpp"
 #include "renderers/views.hpp"

@@ -17,7 +17,7 @@
 
 #include "atoms/mma_catalogue.hpp"
 #include "atoms/tiled_mma.hpp"
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 #include "renderers/render.hpp"
 #include "renderers/views.hpp"
 #include "tests/support/skip.hpp"

@@ -13,7 +13,7 @@
 #include "atoms/names.hpp"
 #include "atoms/tiled_copy.hpp"
 #include "atoms/tiled_mma.hpp"
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 #include "renderers/palette.hpp"
 #include "renderers/render.hpp"
 #include "renderers/views.hpp"

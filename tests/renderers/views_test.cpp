@@ -2,7 +2,7 @@
 // owners, positions, labels, emphasis), independent of any format.
 #include <doctest/doctest.h>
 
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 #include "renderers/palette.hpp"
 #include "renderers/render.hpp"
 #include "renderers/views.hpp"

@@ -5,7 +5,7 @@
 
 #include "atoms/names.hpp"
 #include "lib/error.hpp"
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 
 namespace cutevis::test {
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 
 namespace cutevis::test {
 

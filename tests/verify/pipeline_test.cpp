@@ -16,7 +16,7 @@
 #include "atoms/verify/pipeline.hpp"
 #include "atoms/verify/ptx.hpp"
 #include "lib/error.hpp"
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 #include "tests/support/atom_names.hpp"
 #include "tests/support/skip.hpp"
 

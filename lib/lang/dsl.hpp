@@ -21,7 +21,7 @@
 //                    attributes and methods of values (layout.shape, tiled_mma.tv_layout_C_tiled,
 //                    tiled_mma.partition_shape_A(s)) are builtins "py.attr.shape", ...
 //   f(..., loc=loc, ip=ip)   MLIR's location keywords are accepted and ignored
-// The `cute.*` names are registered by register_dsl_algebra (lib/dsl_builtins.cpp): each binds
+// The `cute.*` names are registered by register_dsl_algebra (lib/lang/dsl_builtins.cpp): each binds
 // CuTeDSL's keyword parameters and calls the C++ builtin of the same meaning.  The atoms and
 // tilings (cute.nvgpu.*, cute.make_mma_atom, sm90_utils.*, ...) are registered by atoms/.
 #pragma once
@@ -29,8 +29,8 @@
 #include <string>
 #include <vector>
 
-#include "lib/declarations.hpp"
-#include "lib/expr.hpp"
+#include "lib/lang/declarations.hpp"
+#include "lib/lang/expr.hpp"
 
 namespace cutevis {
 

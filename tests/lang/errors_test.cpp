@@ -3,7 +3,7 @@
 // crash, a hang or another exception type.
 #include <doctest/doctest.h>
 
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 
 using namespace cutevis;
 

@@ -37,7 +37,7 @@ struct Node {
     kName,        // ident[::ident]*[<targs>][(args) | {args}]
     kSmemFlag,    // smem_ptr[16b](unset)
     kOperator,    // C++ operators: name is "+", "<<", "neg", "!", "?:", ...; children the operands
-    kScope,       // children[0]::name, e.g. sizeof_bits<T>::value (lib/cpp_syntax.cpp)
+    kScope,       // children[0]::name, e.g. sizeof_bits<T>::value (lib/lang/cpp_syntax.cpp)
     kDecltype,    // decltype(children[0])
   };
   enum class Call { kNone, kParen, kBrace };
@@ -53,11 +53,11 @@ struct Node {
   std::vector<Node> args;
   std::vector<Node> children;
   size_t begin = 0, end = 0;  // byte span in the source text
-  std::string keyword;        // CuTeDSL: this argument was written `keyword=value` (lib/dsl.hpp)
+  std::string keyword;        // CuTeDSL: this argument was written `keyword=value` (lib/lang/dsl.hpp)
 };
 
 // Which front end reads an expression: C++ and CuTe's printed notation, CuTeDSL (Python),
-// or whichever the text is spelled in (looks_like_dsl, lib/dsl.hpp).
+// or whichever the text is spelled in (looks_like_dsl, lib/lang/dsl.hpp).
 enum class Syntax { kAuto, kCpp, kDsl };
 
 // Parse a whole expression; throws Error with the position of the bad spot.
@@ -141,7 +141,7 @@ class Value {
 
 // --- evaluation --------------------------------------------------------------------------
 class Evaluator;
-class Environment;  // names from files, snippets and -D (lib/environment.hpp)
+class Environment;  // names from files, snippets and -D (lib/lang/environment.hpp)
 struct Declaration;
 
 // A registered name: called with the whole node (name, template args, call args).
@@ -219,7 +219,7 @@ class Evaluator {
   std::string text_of(const Node& n) const;  // the source text of a node
   const Registry& registry() const { return registry_; }
 
-  // Declared names (lib/environment.hpp), looked up from `scope`; `within` is the
+  // Declared names (lib/lang/environment.hpp), looked up from `scope`; `within` is the
   // declaration being evaluated, if any (source() is then its text).
   void set_environment(Environment* env, const Declaration* within = nullptr, std::string scope = "") {
     env_ = env;
@@ -227,7 +227,7 @@ class Evaluator {
     scope_ = std::move(scope);
   }
   Environment* environment() const { return env_; }
-  // Template parameters bound while instantiating Cfg<half_t>::X or X<half_t> (lib/environment.cpp).
+  // Template parameters bound while instantiating Cfg<half_t>::X or X<half_t> (lib/lang/environment.cpp).
   struct Bindings {
     std::string scope;  // the template's qualified name
     std::map<std::string, Value> values;
@@ -237,13 +237,13 @@ class Evaluator {
 
  private:
   Value eval_node(const Node& node);  // eval without the outermost frame's error positioning
-  // d inside its template with arguments `targs` (nullptr: the bindings in force), lib/environment.cpp
+  // d inside its template with arguments `targs` (nullptr: the bindings in force), lib/lang/environment.cpp
   Value instantiate(const Declaration& d, const Node& use, const std::vector<Node>* targs);
   const Bindings* bindings_ = nullptr;
   Value eval_name(const Node& node);
   int depth_ = 0;                                              // eval frames active (only the outermost catches)
   int64_t fault_ = -1;                                         // where the failure being unwound was thrown
-  Value declared_value(const Declaration& d, const Node& at);  // lib/environment.cpp
+  Value declared_value(const Declaration& d, const Node& at);  // lib/lang/environment.cpp
   const Registry& registry_;
   std::string source_;
   Environment* env_ = nullptr;

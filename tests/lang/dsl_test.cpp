@@ -3,8 +3,8 @@
 // the Python file scanner.
 #include <doctest/doctest.h>
 
-#include "lib/dsl.hpp"
-#include "lib/expr.hpp"
+#include "lib/lang/dsl.hpp"
+#include "lib/lang/expr.hpp"
 
 using namespace cutevis;
 

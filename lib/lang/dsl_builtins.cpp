@@ -1,5 +1,5 @@
 // CuTeDSL's names of the layout algebra (cutlass/cute/core.py), each bound to the C++
-// builtin of the same meaning (lib/builtins.cpp): one meaning, two spellings.
+// builtin of the same meaning (lib/lang/builtins.cpp): one meaning, two spellings.
 //
 //   cute.make_layout(shape, stride=None)        -> make_layout(shape[, stride])
 //   cute.size(a, mode=[0, 1])                   -> size<0,1>(a)
@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <cctype>
 
-#include "lib/dsl.hpp"
-#include "lib/environment.hpp"
+#include "lib/lang/dsl.hpp"
+#include "lib/lang/environment.hpp"
 
 namespace cutevis {
 
@@ -174,7 +174,7 @@ bool resolve_enum(Evaluator& ev, const Node& n, Value& out) {
   return false;
 }
 
-// A node calling the attribute or method builtin "py.attr.ATTR" with `object` first (lib/dsl.hpp).
+// A node calling the attribute or method builtin "py.attr.ATTR" with `object` first (lib/lang/dsl.hpp).
 Node attribute_call(const Node& at, const Node& object, const std::string& attr) {
   Node c;
   c.kind = Node::Kind::kName;

@@ -23,7 +23,7 @@ struct Declaration {
   int line = 0, column = 0;  // 1-based position of `text` in `file`
   // Declared inside a template (an alias template's own header, or a struct template's members):
   // the template's qualified name and its parameters in order, each with its default ("" none).
-  // Cfg<half_t>::SmemLayoutA and SmemLayoutAtom<half_t, 32> bind them (lib/environment.cpp).
+  // Cfg<half_t>::SmemLayoutA and SmemLayoutAtom<half_t, 32> bind them (lib/lang/environment.cpp).
   std::string template_scope;
   std::vector<std::string> template_params, template_defaults;
 };

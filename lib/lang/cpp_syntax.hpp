@@ -6,7 +6,7 @@
 //   smem_ptr_flag_bits<16>, L>{}
 #pragma once
 
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 
 namespace cutevis {
 

@@ -1,7 +1,7 @@
-// CuTe's Tensor (iterator o layout) in the expression language; see lib/tensor.hpp.
-#include "lib/tensor.hpp"
+// CuTe's Tensor (iterator o layout) in the expression language; see lib/lang/tensor.hpp.
+#include "lib/lang/tensor.hpp"
 
-#include "lib/environment.hpp"
+#include "lib/lang/environment.hpp"
 
 namespace cutevis {
 
@@ -317,7 +317,7 @@ void register_tensor_names(Registry& r) {
       },
       "group_modes<B,E>(tensor | layout | shape)");
   // recast_ptr<T>(p): a pointer to T; C++'s pointer casts (static_cast<T const*>(p), reinterpret_cast<T*>(p),
-  // (T*)p) are parsed as it (lib/parser.cpp).  p is a pointer value or a name (nullptr, a kernel's pointer).
+  // (T*)p) are parsed as it (lib/lang/parser.cpp).  p is a pointer value or a name (nullptr, a kernel's pointer).
   r.add(
       "recast_ptr",
       [](Evaluator& ev, const Node& n) {
@@ -414,7 +414,7 @@ void register_tensor_names(Registry& r) {
         return tensor_value(std::move(t));
       },
       "make_identity_tensor(shape)");
-  // x(coord...) after a value: a tensor or layout sliced (with `_`) or evaluated (lib/parser.cpp's "operator()")
+  // x(coord...) after a value: a tensor or layout sliced (with `_`) or evaluated (lib/lang/parser.cpp's "operator()")
   r.add(
       "operator()",
       [](Evaluator& ev, const Node& n) {

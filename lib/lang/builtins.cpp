@@ -4,8 +4,8 @@
 // `get<1>(L)`, `Layout<Shape<_4,_8>,Stride<_1,_4>>{}`, `Int<8>{}`.
 #include <algorithm>
 
-#include "lib/cpp_syntax.hpp"
-#include "lib/expr.hpp"
+#include "lib/lang/cpp_syntax.hpp"
+#include "lib/lang/expr.hpp"
 
 namespace cutevis {
 
@@ -722,7 +722,7 @@ void register_algebra(Registry& r) {
       },
       "recast_layout<Old,New>(L)");
 
-  register_cpp_syntax(r);  // C++ as kernels write it (lib/cpp_syntax.cpp)
+  register_cpp_syntax(r);  // C++ as kernels write it (lib/lang/cpp_syntax.cpp)
 }
 
 }  // namespace cutevis

@@ -1,10 +1,10 @@
-// The C++ declaration scanner (lib/cpp_scanner.hpp) and the name environment
-// (lib/environment.hpp): what counts as a declaration, scopes, positions, lookup,
+// The C++ declaration scanner (lib/lang/cpp_scanner.hpp) and the name environment
+// (lib/lang/environment.hpp): what counts as a declaration, scopes, positions, lookup,
 // laziness, cycles.
 #include <doctest/doctest.h>
 
-#include "lib/cpp_scanner.hpp"
-#include "lib/environment.hpp"
+#include "lib/lang/cpp_scanner.hpp"
+#include "lib/lang/environment.hpp"
 
 using namespace cutevis;
 

@@ -4,8 +4,8 @@
 #include <map>
 #include <memory>
 
-#include "lib/dsl.hpp"
-#include "lib/expr.hpp"
+#include "lib/lang/dsl.hpp"
+#include "lib/lang/expr.hpp"
 
 namespace cutevis {
 
@@ -421,7 +421,7 @@ class Parser {
         m.children.push_back(std::move(n));
         n = std::move(m);
       } else if (is_punct("(") && n.kind == Node::Kind::kName && n.call != Node::Call::kNone) {
-        n = call_operator(std::move(n));  // SmemLayout{}(_,_,0), local_tile(...)(_,_,k): lib/tensor.cpp
+        n = call_operator(std::move(n));  // SmemLayout{}(_,_,0), local_tile(...)(_,_,k): lib/lang/tensor.cpp
       } else if (n.kind != Node::Kind::kName && (is_punct("{") || is_punct("(")) &&
                  is_punct(is_punct("{") ? "}" : ")", 1) &&
                  (n.kind == Node::Kind::kScope || n.kind == Node::Kind::kDecltype)) {
@@ -729,7 +729,7 @@ Node parse_expression(const std::string& text) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos) throw Error("empty expression", 0);
   try {
     return Parser(text).parse();
-  } catch (const Error& e) {  // a CuTeDSL spelling in C++: say so (lib/dsl_parser.cpp)
+  } catch (const Error& e) {  // a CuTeDSL spelling in C++: say so (lib/lang/dsl_parser.cpp)
     throw Error(e.what() + dsl_hint_for_cpp_error(text), e.position());
   }
 }
@@ -741,7 +741,7 @@ Node parse_expression(const std::string& text, bool& writes_static) {
     Node n = p.parse();
     writes_static = p.writes_static_;
     return n;
-  } catch (const Error& e) {  // a CuTeDSL spelling in C++: say so (lib/dsl_parser.cpp)
+  } catch (const Error& e) {  // a CuTeDSL spelling in C++: say so (lib/lang/dsl_parser.cpp)
     throw Error(e.what() + dsl_hint_for_cpp_error(text), e.position());
   }
 }

@@ -3,12 +3,12 @@
 #include <exception>
 #include <unordered_map>
 
-#include "lib/cpp_syntax.hpp"
-#include "lib/dsl.hpp"
 #include "lib/element_types.hpp"
-#include "lib/environment.hpp"
-#include "lib/expr.hpp"
-#include "lib/suggestions.hpp"
+#include "lib/lang/cpp_syntax.hpp"
+#include "lib/lang/dsl.hpp"
+#include "lib/lang/environment.hpp"
+#include "lib/lang/expr.hpp"
+#include "lib/lang/suggestions.hpp"
 
 namespace cutevis {
 
@@ -487,7 +487,8 @@ Value Evaluator::eval_name(const Node& node) {
         return instantiate(*d, node, &node.template_args);
   if (env_ && !node.has_template_args && node.call == Node::Call::kParen && !node.args.empty() &&
       !registry_.find(node.name))
-    if (env_->find(node.name, scope_, within_)) {  // sA(_,_,k): a declared layout or tensor called (lib/tensor.cpp)
+    if (env_->find(node.name, scope_,
+                   within_)) {  // sA(_,_,k): a declared layout or tensor called (lib/lang/tensor.cpp)
       Node call = node, callee = node;
       callee.args.clear();
       callee.call = Node::Call::kNone;

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "lib/declarations.hpp"
+#include "lib/lang/declarations.hpp"
 
 namespace cutevis {
 

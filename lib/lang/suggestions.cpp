@@ -1,9 +1,9 @@
-// "did you mean" (lib/suggestions.hpp).
-#include "lib/suggestions.hpp"
+// "did you mean" (lib/lang/suggestions.hpp).
+#include "lib/lang/suggestions.hpp"
 
 #include <algorithm>
 
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 
 namespace cutevis {
 

@@ -1,6 +1,6 @@
-// C++ operators and type-level helpers of the expression language (see lib/cpp_syntax.hpp).
-#include "lib/cpp_syntax.hpp"
-#include "lib/tensor.hpp"
+// C++ operators and type-level helpers of the expression language (see lib/lang/cpp_syntax.hpp).
+#include "lib/lang/cpp_syntax.hpp"
+#include "lib/lang/tensor.hpp"
 
 #include <algorithm>
 
@@ -377,7 +377,7 @@ void register_cpp_syntax(Registry& r) {
         },
         "UMMA::tile_to_mma_shape(atom, mma_tile_shape[, order])");
   }
-  register_tensor_names(r);  // make_tensor, local_tile, tensor(_,_,k) (lib/tensor.cpp)
+  register_tensor_names(r);  // make_tensor, local_tile, tensor(_,_,k) (lib/lang/tensor.cpp)
 }
 
 }  // namespace cutevis

@@ -1,8 +1,8 @@
-// CuTeDSL (Python) expressions into the expression tree of lib/expr.hpp (see lib/dsl.hpp).
+// CuTeDSL (Python) expressions into the expression tree of lib/lang/expr.hpp (see lib/lang/dsl.hpp).
 #include <algorithm>
 #include <cctype>
 
-#include "lib/dsl.hpp"
+#include "lib/lang/dsl.hpp"
 
 namespace cutevis {
 

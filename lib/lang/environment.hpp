@@ -20,9 +20,9 @@
 #include <utility>
 #include <vector>
 
-#include "lib/declarations.hpp"
 #include "lib/error.hpp"
-#include "lib/expr.hpp"
+#include "lib/lang/declarations.hpp"
+#include "lib/lang/expr.hpp"
 
 namespace cutevis {
 

@@ -14,7 +14,7 @@
 #include <memory>
 #include <string>
 
-#include "lib/expr.hpp"
+#include "lib/lang/expr.hpp"
 
 namespace cutevis {
 

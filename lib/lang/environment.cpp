@@ -1,12 +1,12 @@
 // Declared names: lookup, lazy evaluation with cycle detection, and the undefined-name
-// report (see lib/environment.hpp).
-#include "lib/environment.hpp"
+// report (see lib/lang/environment.hpp).
+#include "lib/lang/environment.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <unordered_set>
 
-#include "lib/suggestions.hpp"
+#include "lib/lang/suggestions.hpp"
 
 namespace cutevis {
 
@@ -36,7 +36,7 @@ bool qualifies(const std::string& full, const std::string& name) {
          full.compare(full.size() - name.size() - 2, 2, "::") == 0;
 }
 
-// The algebra's builtins (lib/builtins.cpp, lib/cpp_syntax.cpp; atoms/ and lib/tensor.cpp
+// The algebra's builtins (lib/lang/builtins.cpp, lib/lang/cpp_syntax.cpp; atoms/ and lib/lang/tensor.cpp
 // wrap some for their objects) that evaluate every argument they are given and fail when
 // one fails: none reads an argument's text instead, catches its failure or skips it.
 // Others (make_gmem_ptr(p) keeps p's text, make_tma_copy rephrases its operation's

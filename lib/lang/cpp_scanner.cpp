@@ -1,7 +1,7 @@
-// The C++ declaration scanner (see lib/cpp_scanner.hpp): comments blanked, a light token
+// The C++ declaration scanner (see lib/lang/cpp_scanner.hpp): comments blanked, a light token
 // stream, statements split at `;` and blocks, and each statement read as a declaration
 // or skipped.
-#include "lib/cpp_scanner.hpp"
+#include "lib/lang/cpp_scanner.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -1,11 +1,11 @@
-// scan_python: the assignments of a CuTeDSL kernel file, as text (see lib/dsl.hpp).
+// scan_python: the assignments of a CuTeDSL kernel file, as text (see lib/lang/dsl.hpp).
 //
 // One linear pass splits the source into Python's logical lines (brackets and backslashes
 // join physical lines; strings and comments are skipped, `;` separates statements), keeps
 // the enclosing `class` / `def` names by indentation, and records each `target = value`.
 #include <cctype>
 
-#include "lib/dsl.hpp"
+#include "lib/lang/dsl.hpp"
 
 namespace cutevis {
 
