@@ -1,5 +1,5 @@
 // cutevis — JSON for atoms and tilings (`cutevis atom|mma|copy --json`).  Field
-// names follow ../shared/reference/README.md: name, shape_mnk, thr_id, layout_a/b/c,
+// names follow tests/data/reference/README.md: name, shape_mnk, thr_id, layout_a/b/c,
 // tile_mnk, num_threads, thr_layout_vmnk, tv_layout_a/b/c, owners_a/b/c; for copies
 // tiler_mn, tiled_layout_tv, tile_mn, layout_s_tv, layout_d_tv, owners_s, owners_d; a TMA copy
 // adds tma {box_elements, multicast_ctas, issued_per_cta, owners_tv} (its owners are the issuing

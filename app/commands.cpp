@@ -107,6 +107,16 @@ MmaPicture mma_picture(const TiledMma& m) {
   p.registers_a = m.atom.source_a == OperandSource::kRegister;
   p.registers_b = m.atom.source_b == OperandSource::kRegister;
   p.registers_c = m.atom.source_c == OperandSource::kRegister;
+  auto memory = [](OperandSource s) -> std::string {
+    return s == OperandSource::kSharedMemory   ? "shared memory"
+           : s == OperandSource::kTensorMemory ? "tensor memory"
+                                               : "";
+  };
+  p.memory_a = memory(m.atom.source_a);
+  p.memory_b = memory(m.atom.source_b);
+  p.memory_c = memory(m.atom.source_c);
+  if (m.atom.family == "SM70")  // what the stride-0 thread mode of its TV layouts is for
+    p.notes.push_back("SM70: quad-pairs 1-3 (lanes 4-15, 20-31) each compute their own copy of the tile");
   return p;
 }
 
@@ -184,15 +194,19 @@ std::string lower(std::string s) {
   return s;
 }
 
+// ASCII lower case (atom names are ASCII): `list` compares 18,000 names without a copy of each.
+char lower_ascii(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
 // Case-insensitive glob (* and ?) when the pattern has wildcards, else a substring.
-bool name_matches(const std::string& name, const std::string& pattern) {
-  if (pattern.empty()) return true;
-  std::string n = lower(name), p = lower(pattern);
-  if (p.find_first_of("*?") == std::string::npos) return n.find(p) != std::string::npos;
+bool name_matches(const std::string& n, const std::string& p) {
+  if (p.empty()) return true;
+  auto same = [](char a, char b) { return lower_ascii(a) == lower_ascii(b); };
+  if (p.find_first_of("*?") == std::string::npos)
+    return std::search(n.begin(), n.end(), p.begin(), p.end(), same) != n.end();
   // iterative wildcard match
   size_t i = 0, j = 0, star = std::string::npos, mark = 0;
   while (i < n.size()) {
-    if (j < p.size() && (p[j] == '?' || p[j] == n[i])) {
+    if (j < p.size() && (p[j] == '?' || same(p[j], n[i]))) {
       ++i;
       ++j;
     } else if (j < p.size() && p[j] == '*') {
@@ -366,10 +380,13 @@ Output run_list(const ListOptions& o) {
   nlohmann::json rows = nlohmann::json::array();
   std::ostringstream table;
   size_t count = 0;
-  for (const MmaAtom& a : mma_catalogue()) {
+  // Filter the listing by name and architecture first and build only the atoms kept: building
+  // all 9,093 to filter took 0.2-0.3 s, `list 'SM90_64x256x16_F32F16F16*'` now builds 6.
+  for (const ListedMmaAtom& listed : mma_listing()) {
+    if (sm >= 0 && listed.sm != sm) continue;
+    if (!name_matches(listed.short_name, o.pattern) && !name_matches(listed.cpp_name, o.pattern)) continue;
+    const MmaAtom a = find_mma_atom(listed.short_name);
     const std::string& name = a.short_name.empty() ? a.name : a.short_name;
-    if (sm >= 0 && a.sm != sm) continue;
-    if (!name_matches(name, o.pattern) && !name_matches(a.name, o.pattern)) continue;
     ++count;
     std::string types = short_type(a.type_d) + " = " + short_type(a.type_a) + " * " + short_type(a.type_b) + " + " +
                         short_type(a.type_c);

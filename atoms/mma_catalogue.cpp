@@ -24,10 +24,20 @@ const std::vector<mma::Family>& families() {
   return f;
 }
 
+const std::vector<ListedMmaAtom>& listing() {
+  static const std::vector<ListedMmaAtom> listed = [] {
+    std::vector<ListedMmaAtom> out;
+    for (const auto& f : families()) f.names(out);
+    return out;
+  }();
+  return listed;
+}
+
 const std::vector<std::string>& cached_names() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> out;
-    for (const auto& f : families()) f.names(out);
+    out.reserve(listing().size());
+    for (const ListedMmaAtom& a : listing()) out.push_back(a.short_name);
     return out;
   }();
   return names;
@@ -150,6 +160,8 @@ MmaAtom find_mma_atom(const std::string& text) {
 }
 
 std::vector<std::string> mma_atom_names() { return cached_names(); }
+
+const std::vector<ListedMmaAtom>& mma_listing() { return listing(); }
 
 std::vector<MmaAtom> mma_catalogue() {
   std::vector<MmaAtom> out;

@@ -28,6 +28,18 @@ MmaAtom find_mma_atom(const std::string& name);
 // Every atom of the catalogue, in family order (see mma_atom_names()).
 std::vector<MmaAtom> mma_catalogue();
 
+// One catalogue atom as its family lists it, known without building its layouts: the short
+// name (what `list` shows), CuTe's C++ spelling and the architecture, each equal to the built
+// atom's short_name, name and sm.  Filtering these first lets `list PATTERN` build only the
+// few atoms it keeps (find_mma_atom(short_name)) instead of all 9,093.
+struct ListedMmaAtom {
+  std::string short_name;
+  std::string cpp_name;
+  int sm = 0;
+};
+// Every atom of the catalogue, in the order of mma_catalogue() and mma_atom_names().
+const std::vector<ListedMmaAtom>& mma_listing();
+
 // Short names of every catalogue atom; cheap (no layouts are built).  Families with
 // free element-type parameters list the type combinations CuTe instantiates for them:
 // UMMA f8f6f4/mx kinds list equal A/B types; UniversalFMA lists the common types.

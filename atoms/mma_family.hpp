@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "atoms/mma_atom.hpp"
+#include "atoms/mma_catalogue.hpp"
 
 namespace cutevis::mma {
 
@@ -21,22 +22,22 @@ struct AtomName {
 };
 AtomName parse_atom_name(const std::string& text);
 
-// A family decodes the names it owns and lists its short names.
+// A family decodes the names it owns and lists its atoms (short name, C++ name, sm).
 //   decode: std::nullopt when the name is not of this family; an Error (one line, what
 //           is wrong) when it is but is invalid.
 struct Family {
   const char* label;
   std::optional<MmaAtom> (*decode)(const AtomName&);
-  void (*names)(std::vector<std::string>&);
+  void (*names)(std::vector<ListedMmaAtom>&);
 };
 std::optional<MmaAtom> decode_sync(const AtomName&);  // mma_sync.cpp: SM70..SM90 mma.sync, SM120
-void sync_names(std::vector<std::string>&);
+void sync_names(std::vector<ListedMmaAtom>&);
 std::optional<MmaAtom> decode_scalar(const AtomName&);  // mma_scalar.cpp: SM61 DP4A/DP2A, UniversalFMA, SM100 FFMA2
-void scalar_names(std::vector<std::string>&);
+void scalar_names(std::vector<ListedMmaAtom>&);
 std::optional<MmaAtom> decode_gmma(const AtomName&);  // mma_gmma.cpp: SM90 wgmma
-void gmma_names(std::vector<std::string>&);
+void gmma_names(std::vector<ListedMmaAtom>&);
 std::optional<MmaAtom> decode_umma(const AtomName&);  // mma_umma.cpp: SM100 tcgen05.mma
-void umma_names(std::vector<std::string>&);
+void umma_names(std::vector<ListedMmaAtom>&);
 
 // --- element types as atom names spell them ---------------------------------------------
 // One token of a type string such as F32F16F16F32: its C++ type and its PTX name (the

@@ -256,7 +256,7 @@ std::optional<MmaAtom> decode_gmma(const AtomName& name) {
   return build(s);
 }
 
-void gmma_names(std::vector<std::string>& out) {
+void gmma_names(std::vector<ListedMmaAtom>& out) {
   for (const auto& t : gmma_types())
     for (int n : valid_ns(t.integer))
       for (bool rs : {false, true})
@@ -271,7 +271,7 @@ void gmma_names(std::vector<std::string>& out) {
               s.saturate = sat;
               s.major_a = ma;
               s.major_b = mb;
-              out.push_back(spelled(s, false));
+              out.push_back({spelled(s, false), spelled(s, true), 90});
             }
 }
 

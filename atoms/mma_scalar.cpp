@@ -96,14 +96,15 @@ std::optional<MmaAtom> decode_scalar(const AtomName& n) {
   return dp ? dp_atom(b == "SM61_DP4A") : ffma2(b == "SM100_2x1x1_F32F32F32F32");
 }
 
-void scalar_names(std::vector<std::string>& out) {
-  out.push_back("SM61_DP4A");
-  out.push_back("SM61_DP2A");
+void scalar_names(std::vector<ListedMmaAtom>& out) {
+  auto add = [&](const std::string& name, int sm) { out.push_back({name, name, sm}); };  // one spelling
+  add("SM61_DP4A", 61);
+  add("SM61_DP2A", 61);
   for (const char* t : {"half_t", "bfloat16_t", "float", "double", "int32_t", "complex<float>", "complex<double>"})
-    out.push_back(std::string("UniversalFMA<") + t + "," + t + "," + t + ">");
-  out.push_back("UniversalFMA<float,half_t,half_t>");  // mixed precision: f32 += f16 * f16
-  out.push_back("SM100_2x1x1_F32F32F32F32");
-  out.push_back("SM100_1x2x1_F32F32F32F32");
+    add(std::string("UniversalFMA<") + t + "," + t + "," + t + ">", 0);
+  add("UniversalFMA<float,half_t,half_t>", 0);  // mixed precision: f32 += f16 * f16
+  add("SM100_2x1x1_F32F32F32F32", 100);
+  add("SM100_1x2x1_F32F32F32F32", 100);
 }
 
 }  // namespace cutevis::mma

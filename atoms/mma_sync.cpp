@@ -389,22 +389,24 @@ std::optional<MmaAtom> decode_sync(const AtomName& n) {
   return decode_shape(base, sm, mnk, parts[2], rest);
 }
 
-void sync_names(std::vector<std::string>& out) {
+void sync_names(std::vector<ListedMmaAtom>& out) {
+  auto add = [&](const std::string& name, int sm) { out.push_back({name, name, sm}); };  // one spelling
   for (const char* types : {"F16F16F16F16", "F32F16F16F32"})
-    for (const char* ab : sm70_layouts) out.push_back(std::string("SM70_8x8x4_") + types + "_" + ab);
+    for (const char* ab : sm70_layouts) add(std::string("SM70_8x8x4_") + types + "_" + ab, 70);
   for (const auto& s : sync_shapes())
     for (const auto& types : s.types)
       for (const auto& v : s.variants)
-        out.push_back("SM" + std::to_string(s.sm) + "_" + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
-                      std::to_string(s.k) + "_" + types + "_TN" + v);
+        add("SM" + std::to_string(s.sm) + "_" + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
+                std::to_string(s.k) + "_" + types + "_TN" + v,
+            s.sm);
   for (const char* a : sm120_inputs)
     for (const char* b : sm120_inputs) {
       for (const char* c : {"float", "half_t"})
-        out.push_back(std::string("SM120_16x8x32_TN<") + a + "," + b + "," + c + ">");
-      out.push_back(std::string("SM120_16x8x32_TN_VS<") + a + "," + b + ",float,float_ue8m0_t,32>");
+        add(std::string("SM120_16x8x32_TN<") + a + "," + b + "," + c + ">", 120);
+      add(std::string("SM120_16x8x32_TN_VS<") + a + "," + b + ",float,float_ue8m0_t,32>", 120);
     }
   for (const char* sf_vs : {"float_ue8m0_t,16", "float_ue8m0_t,32", "float_ue4m3_t,16"})
-    out.push_back(std::string("SM120_16x8x64_TN_VS<float_e2m1_t,float_e2m1_t,float,") + sf_vs + ">");
+    add(std::string("SM120_16x8x64_TN_VS<float_e2m1_t,float_e2m1_t,float,") + sf_vs + ">", 120);
 }
 
 }  // namespace cutevis::mma

@@ -348,7 +348,7 @@ std::optional<MmaAtom> decode_umma(const AtomName& name) {
   return build(s);
 }
 
-void umma_names(std::vector<std::string>& out) {
+void umma_names(std::vector<ListedMmaAtom>& out) {
   auto types_of = [](Kind k) {
     std::vector<std::vector<std::string>> t;  // A, B, C[, SF, VS]
     switch (k) {
@@ -378,35 +378,39 @@ void umma_names(std::vector<std::string>& out) {
     for (bool pair : {false, true})
       for (bool ts : {false, true}) {
         if (ts && !k.ts) continue;
-        for (const auto& t : types_of(k.kind))
+        for (const auto& t : types_of(k.kind)) {
+          UmmaSpec types;  // looked up once: the loops below make 6,000 names
+          types.a = value_type(t[0]);
+          types.b = value_type(t[1]);
+          types.c = value_type(t[2]);
+          if (k.block_scaled) types.sf = value_type(t[3]);
+          if (k.kind == Kind::kMXF4) types.vs = std::stoi(t[4]);
           for (int m : {64, 128, 256})
             for (int n = 8; n <= 256; n += 8)
               for (const char* ma : {"K", "MN"})
                 for (const char* mb : {"K", "MN"}) {
-                  UmmaSpec s;
+                  UmmaSpec s = types;
                   s.kind = &k;
                   s.pair = pair;
                   s.ts = ts;
-                  s.a = value_type(t[0]);
-                  s.b = value_type(t[1]);
-                  s.c = value_type(t[2]);
-                  if (k.block_scaled) s.sf = value_type(t[3]);
-                  if (k.kind == Kind::kMXF4) s.vs = std::stoi(t[4]);
                   s.m = m;
                   s.n = n;
                   s.major_a = ma;
                   s.major_b = mb;
                   if (!valid_m(s) || !valid_n(s) || (ts && s.major_a != "K")) continue;
-                  out.push_back(spelled(s, false));
+                  out.push_back({spelled(s, false), spelled(s, true), 100});
                 }
+        }
       }
   // the interleaved complex TF32 atoms (decode_interleaved): K-major, M 64/128 (2x1SM: 128/256)
   for (bool pair : {false, true})
     for (int m : pair ? std::vector<int>{128, 256} : std::vector<int>{64, 128}) {
       int step = (m == 64 || (pair && m == 128)) ? 8 : 16;
-      for (int n = step; n <= 256; n += step)
-        out.push_back(std::string(pair ? "SM100_MMA_TF32_2x1SM" : "SM100_MMA_TF32") +
-                      "_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<" + std::to_string(m) + "," + std::to_string(n) + ",K,K>");
+      for (int n = step; n <= 256; n += step) {
+        const std::string head = std::string(pair ? "SM100_MMA_TF32_2x1SM" : "SM100_MMA_TF32") +
+                                 "_TS_INTERLEAVED_CF32CTF32CTF32CF32_TN<" + std::to_string(m) + "," + std::to_string(n);
+        out.push_back({head + ",K,K>", head + ",UMMA::Major::K,UMMA::Major::K>", 100});
+      }
     }
 }
 

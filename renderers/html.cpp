@@ -318,6 +318,27 @@ const char* kScript = R"JS(
     var w = +svg.getAttribute('width'), h = +svg.getAttribute('height');
     z = Math.min(1, view.clientWidth / w, view.clientHeight / h); tx = 0; ty = 0; apply();
   }
+  // Screen pixels of the smallest cell label at zoom `at` (0: the page has no labels).
+  function labelPx(at) {
+    var k = svg.width.baseVal.value / svg.viewBox.baseVal.width, f = 0;
+    panels.forEach(function (p) { if (p.font > 0 && (!f || p.font < f)) f = p.font; });
+    return f * k * at;
+  }
+  // The page opens fitted to the window where its labels stay readable there (9 px), else
+  // at the zoom where they are ("fit" shows it all), with the top left of C (an MMA: where
+  // A, B and C meet) or of the first panel at 40% of the window.
+  var READABLE_PX = 9;
+  function openView() {
+    fit();
+    var atOne = labelPx(1);
+    if (labelPx(z) >= READABLE_PX - 1e-9 || atOne < READABLE_PX - 1e-9) return;
+    z = READABLE_PX / atOne;
+    var k = svg.width.baseVal.value / svg.viewBox.baseVal.width;
+    var c = panels.filter(function (p) { return p.name === 'C'; })[0] || panels[0];
+    tx = c ? Math.min(0, 0.4 * view.clientWidth - c.x0 * k * z) : 0;
+    ty = c ? Math.min(0, 0.4 * view.clientHeight - c.y0 * k * z) : 0;
+    apply();
+  }
   // Show the picture at zoom nz with picture point (x, y) (viewBox units) at the view's top left.
   function zoomTo(nz, x, y) {
     var k = svg.width.baseVal.value / svg.viewBox.baseVal.width;
@@ -361,6 +382,7 @@ const char* kScript = R"JS(
   // For scripts and tests: the model behind the picture.
   var api = window.cutevis = {
     highlight: highlight, parseThreads: parseThreads, recolour: recolour, cells: elements, materialise: materialise, zoomTo: zoomTo, fit: fit,
+    zoom: function () { return z; }, labelPx: function () { return labelPx(z); },
     cellAt: cellAt, lazy: lazy, panels: panels,
     highlighted: function () { return count; },
     cellCount: function () { return panels.reduce(function (n, p) { return n + p.n; }, 0); },
@@ -388,7 +410,7 @@ const char* kScript = R"JS(
     }
   };
   panels.forEach(paint);
-  fit();
+  openView();
   fromHash();
   if (lazy) materialise();
   api.script_ms = performance.now() - started;
@@ -439,7 +461,8 @@ std::string render_html(const Scene& scene, const RenderOptions& options) {
     o << "<input id=\"threads\" type=\"hidden\"><button id=\"clear\" hidden></button>"
       << "<select id=\"colour\" hidden><option value=\"drawn\">as drawn</option><option "
          "value=\"none\">none</option></select>";
-  o << "<button id=\"fit\">fit</button><span id=\"count\"></span><span style=\"color:#666\">wheel: zoom, drag: pan"
+  o << "<button id=\"fit\" title=\"the whole picture in the window\">fit</button><span id=\"count\"></span><span "
+       "style=\"color:#666\">wheel: zoom, drag: pan"
     << (tv ? ", click a cell: its thread (shift adds)" : "") << "</span></div>\n"
     << "<div id=\"view\"><div id=\"stage\">\n";
   std::string cells;

@@ -17,6 +17,8 @@ const Rgb kWhite{255, 255, 255};
 const char* kTimes = "\xC3\x97";  // U+00D7 MULTIPLICATION SIGN
 
 constexpr double kFade = kFadeToWhite;
+// An operand in memory keeps its readers' colour, paler: the eye goes to the register panels.
+constexpr double kMemoryPale = 0.55;
 
 // Beyond these a picture would take gigabytes; say so instead.  (The 2x2 SM90
 // 64x256x16 GMMA has 75,776 cells and 2.6M owners.)  2^22 cells took 18 s and 2.3 GB
@@ -107,6 +109,24 @@ void note_form(TvStats& stats, const std::string& line) {
   }
 }
 
+// Who owns the cells of an operand in memory (an SS GMMA's A and B: every cell by all 128
+// threads of a warpgroup): the distinct thread sets met (the first few) and the owners a
+// cell has, so that the legend says it once instead of every cell.
+struct MemoryOwners {
+  static constexpr size_t kSetsShown = 3;
+  std::vector<std::vector<int64_t>> sets;  // distinct thread sets, at most kSetsShown
+  bool more_sets = false;                  // sets beyond those
+  int64_t min_owners = INT64_MAX, max_owners = 0;
+  void add(const std::vector<int64_t>& threads) {
+    min_owners = std::min<int64_t>(min_owners, static_cast<int64_t>(threads.size()));
+    max_owners = std::max<int64_t>(max_owners, static_cast<int64_t>(threads.size()));
+    if (!sets.empty() && sets.back() == threads) return;  // neighbouring cells share their readers
+    if (std::find(sets.begin(), sets.end(), threads) != sets.end()) return;
+    if (sets.size() < kSetsShown) sets.push_back(threads);
+    else more_sets = true;
+  }
+};
+
 // A given shading's value of a cell (CellShading), or none.
 std::optional<int64_t> shade_of(const ViewOptions& opt, const Panel& p, int64_t r, int64_t c) {
   if (!opt.shading.value) return std::nullopt;
@@ -118,8 +138,11 @@ void note_shading(TvStats& stats, int64_t v) {
   if (it == stats.shading_values.end() || *it != v) stats.shading_values.insert(it, v);
 }
 
-// One TV panel: labels, fills and emphasis of every cell from its owners.
-void fill_tv_cells(Panel& p, const ViewOptions& opt, ColorBy color_by, size_t budget, TvStats& stats) {
+// One TV panel: labels, fills and emphasis of every cell from its owners.  A panel of an
+// operand in memory (`memory` given) labels each cell with its value V only, the element's
+// place in the operand's order, and pales its thread colour; `memory` collects its owners.
+void fill_tv_cells(Panel& p, const ViewOptions& opt, ColorBy color_by, size_t budget, TvStats& stats,
+                   MemoryOwners* memory = nullptr) {
   p.cells.assign(static_cast<size_t>(p.rows * p.cols), Cell{});
   const bool highlight = !opt.threads.empty();
   std::vector<int64_t> threads, values;
@@ -144,7 +167,18 @@ void fill_tv_cells(Panel& p, const ViewOptions& opt, ColorBy color_by, size_t bu
           }
       }
       bool one_warp = true;
-      if (owners.size() == 1) {
+      if (memory) {
+        threads.clear();
+        values.clear();
+        for (const Owner& o : owners) {
+          threads.push_back(o.thr);
+          values.push_back(o.val);
+          one_warp &= o.thr / 32 == owners[0].thr / 32;
+        }
+        memory->add(threads);
+        std::sort(values.begin(), values.end());
+        cell.label = owner_line('V', values, pick.val, budget);
+      } else if (owners.size() == 1) {
         cell.label = "T" + std::to_string(pick.thr) + "\nV" + std::to_string(pick.val);
       } else {
         ++stats.replicated;
@@ -180,7 +214,9 @@ void fill_tv_cells(Panel& p, const ViewOptions& opt, ColorBy color_by, size_t bu
             stats.several_warps += !one_warp;
             break;
           case ColorBy::kNone: cell.fill = kWhite; break;
-          default: cell.fill = thread_color(pick.thr); break;
+          default:
+            cell.fill = memory ? mix(thread_color(pick.thr), kWhite, kMemoryPale) : thread_color(pick.thr);
+            break;
         }
       }
       if (cell.emphasis == Emphasis::kFaded) cell.fill = mix(cell.fill, kWhite, kFade);
@@ -227,7 +263,91 @@ std::string shading_key(const ViewOptions& opt, const std::vector<int64_t>& valu
   return s;
 }
 
-void add_tv_legend(Scene& s, const ViewOptions& opt, ColorBy color_by, const TvStats& stats) {
+// "A", "A and B", "C, A and B".
+std::string joined(const std::vector<std::string>& names) {
+  std::string s;
+  for (size_t i = 0; i < names.size(); ++i) s += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  return s;
+}
+
+// Threads that hold copies of other threads' elements: a TV layout whose thread mode has a
+// stride-0 leaf of size > 1 (SM70's 8x8x4: (4,4,2):(8,0,4), lanes 4-15 and 20-31 repeat
+// lanes 0-3 and 16-19).  `copies` are the threads with a non-zero coordinate on such a
+// leaf, `originals` the rest, `like_t0` the threads that hold what thread 0 holds.
+struct ThreadCopies {
+  std::vector<int64_t> copies, originals, like_t0;
+  bool operator==(const ThreadCopies& o) const {
+    return copies == o.copies && originals == o.originals && like_t0 == o.like_t0;
+  }
+};
+std::optional<ThreadCopies> thread_copies(const Layout& tv) {
+  constexpr int64_t kMaxThreads = int64_t{1} << 16;  // listing them costs a pass over every thread
+  const std::vector<IntTuple> shapes = flatten_leaves(tv.shape[0]), strides = flatten_leaves(tv.stride[0]);
+  if (shapes.size() != strides.size()) return std::nullopt;
+  bool any = false;
+  for (size_t i = 0; i < shapes.size(); ++i)
+    any |= shapes[i].value() > 1 && strides[i].is_leaf() && !has_basis(strides[i]) && strides[i].value() == 0;
+  const int64_t threads = size(tv.shape[0]);
+  if (!any || threads > kMaxThreads) return std::nullopt;
+  ThreadCopies out;
+  for (int64_t t = 0; t < threads; ++t) {
+    bool copy = false, on_t0 = true;
+    int64_t rest = t;
+    for (size_t i = 0; i < shapes.size(); ++i) {
+      const int64_t extent = shapes[i].value(), coordinate = rest % extent;
+      rest /= extent;
+      const bool broadcast = extent > 1 && !has_basis(strides[i]) && strides[i].value() == 0;
+      if (broadcast) copy |= coordinate != 0;
+      else on_t0 &= coordinate == 0;
+    }
+    (copy ? out.copies : out.originals).push_back(t);
+    if (on_t0) out.like_t0.push_back(t);
+  }
+  return out;
+}
+
+// One legend line per group of register panels whose threads hold copies alike.
+std::vector<std::string> thread_copy_lines(const std::vector<std::pair<std::string, const Layout*>>& panels) {
+  std::vector<std::pair<ThreadCopies, std::vector<std::string>>> groups;
+  for (const auto& [name, tv] : panels) {
+    std::optional<ThreadCopies> c = thread_copies(*tv);
+    if (!c) continue;
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == *c; });
+    if (it == groups.end()) groups.push_back({std::move(*c), {name}});
+    else it->second.push_back(name);
+  }
+  std::vector<std::string> lines;
+  for (const auto& [c, names] : groups) {
+    const std::string who = names.size() == 1 && names[0].empty() ? "" : joined(names) + ": ";
+    lines.push_back(who + "threads " + compress_ranges(c.copies) + " copy threads " + compress_ranges(c.originals) +
+                    " (stride 0 in the thread mode: T" + compress_ranges(c.like_t0) + " alike)");
+  }
+  return lines;
+}
+
+// The legend line for the operands kept in one kind of memory: who reads them, said once.
+std::string memory_line(const std::vector<std::string>& names, const std::string& memory, const MemoryOwners& owners,
+                        int64_t num_threads) {
+  std::string who;
+  if (owners.sets.size() == 1 && !owners.more_sets) {
+    const std::vector<int64_t>& set = owners.sets[0];
+    const int64_t n = static_cast<int64_t>(set.size());
+    if (n == 1) who = "thread T" + std::to_string(set[0]);
+    else if (n == num_threads) who = "all " + std::to_string(n) + " threads (T" + compress_ranges(set) + ")";
+    else who = "threads T" + compress_ranges(set);
+  } else {
+    who = owners.min_owners == owners.max_owners ? std::to_string(owners.min_owners) + " threads a cell" : "its owners";
+    who += " (";
+    for (size_t i = 0; i < owners.sets.size(); ++i) who += (i ? "; T" : "T") + compress_ranges(owners.sets[i]);
+    who += owners.more_sets ? "; ...)" : ")";
+  }
+  const bool shared = memory == "shared memory";
+  return joined(names) + ": " + memory + ", " + (shared ? "read" : "used") + " by " + who +
+         (shared ? " through a descriptor" : "") + "; a cell shows V, its place in the operand's element order";
+}
+
+void add_tv_legend(Scene& s, const ViewOptions& opt, ColorBy color_by, const TvStats& stats,
+                   const std::vector<std::string>& owner_notes = {}) {
   s.legend.push_back(opt.shading.value ? shading_key(opt, stats.shading_values) : color_key(color_by));
   if (color_by == ColorBy::kWarp && stats.several_warps > 0 && !opt.shading.value)
     s.legend.push_back(std::to_string(stats.several_warps) + " cells owned by several warps (grey)");
@@ -244,6 +364,7 @@ void add_tv_legend(Scene& s, const ViewOptions& opt, ColorBy color_by, const TvS
     s.legend.push_back(std::to_string(stats.replicated) + " cells have several owners" +
                        (forms.empty() ? std::string() : ": " + forms));
   }
+  for (const std::string& note : owner_notes) s.legend.push_back(note);
   if (stats.unowned > 0) s.legend.push_back(std::to_string(stats.unowned) + " cells have no owner (blank)");
   if (!opt.threads.empty() &&
       stats.highlighted == 0)  // as --thread 40 on a 32-thread atom: an error, not a blank picture
@@ -545,7 +666,7 @@ Scene tv_scene(const Layout& tv, const IntTuple& tile_mn, const ViewOptions& opt
   s.panels.push_back(std::move(p));
   s.legend.push_back("TV layout " + to_string(tv) + " over a " + dims({m, n}) + " tile, " +
                      std::to_string(s.num_threads) + " threads x " + std::to_string(size(tv.shape[1])) + " values");
-  add_tv_legend(s, opt, color_by, stats);
+  add_tv_legend(s, opt, color_by, stats, thread_copy_lines({{"", &tv}}));
   return s;
 }
 
@@ -596,7 +717,37 @@ Scene mma_scene(const MmaPicture& pic, const ViewOptions& opt) {
   TvStats stats;
   const size_t budget = label_budget(
       s.num_threads, std::max({size(pic.tv_a.shape[1]), size(pic.tv_b.shape[1]), size(pic.tv_c.shape[1])}));
-  for (Panel* p : {&c, &a, &b}) fill_tv_cells(*p, opt, color_by, budget, stats);
+  // Operands in memory: their readers said once per kind of memory, in the legend.
+  std::vector<std::pair<std::string, std::vector<std::string>>> memories;  // memory -> panel names
+  std::vector<MemoryOwners> readers;
+  std::vector<std::pair<std::string, const Layout*>> in_registers;
+  const std::pair<Panel*, std::pair<const std::string*, const Layout*>> operands[] = {
+      {&c, {&pic.memory_c, &pic.tv_c}}, {&a, {&pic.memory_a, &pic.tv_a}}, {&b, {&pic.memory_b, &pic.tv_b}}};
+  for (const auto& [panel, where] : operands) {
+    const std::string& memory = *where.first;
+    if (memory.empty()) {
+      in_registers.emplace_back(panel->name, where.second);
+      fill_tv_cells(*panel, opt, color_by, budget, stats);
+      continue;
+    }
+    auto it = std::find_if(memories.begin(), memories.end(), [&](const auto& m) { return m.first == memory; });
+    if (it == memories.end()) {
+      memories.push_back({memory, {}});
+      readers.emplace_back();
+      it = memories.end() - 1;
+    }
+    it->second.push_back(panel->name);
+    fill_tv_cells(*panel, opt, color_by, budget, stats, &readers[static_cast<size_t>(it - memories.begin())]);
+  }
+  std::vector<std::string> owner_notes;
+  for (size_t i = 0; i < memories.size(); ++i) {
+    std::vector<std::string>& names = memories[i].second;
+    std::sort(names.begin(), names.end());  // "A and B", as the picture reads them
+    if (readers[i].max_owners > 0)
+      owner_notes.push_back(memory_line(names, memories[i].first, readers[i], s.num_threads));
+  }
+  for (std::string& line : thread_copy_lines(in_registers)) owner_notes.push_back(std::move(line));
+  for (const std::string& note : pic.notes) owner_notes.push_back(note);
   s.panels = {std::move(c), std::move(a), std::move(b)};
 
   s.legend.push_back("tile M x N x K = " + dims({M, N, K}) + ", " + std::to_string(s.num_threads) + " threads");
@@ -604,7 +755,7 @@ Scene mma_scene(const MmaPicture& pic, const ViewOptions& opt) {
   s.legend.push_back("C: " + to_string(pic.tv_c));
   s.legend.push_back("A: " + to_string(pic.tv_a));
   s.legend.push_back("B: " + to_string(pic.tv_b));
-  add_tv_legend(s, opt, color_by, stats);
+  add_tv_legend(s, opt, color_by, stats, owner_notes);
   return s;
 }
 
@@ -638,13 +789,14 @@ Scene copy_scene(const CopyPicture& pic, const ViewOptions& opt) {
   TvStats stats;
   const size_t budget = label_budget(s.num_threads, std::max(size(pic.tv_s.shape[1]), size(pic.tv_d.shape[1])));
   for (Panel* p : {&src, &dst}) fill_tv_cells(*p, opt, color_by, budget, stats);
+  const std::vector<std::string> copy_lines = thread_copy_lines({{"S", &pic.tv_s}, {"D", &pic.tv_d}});
   s.panels = {std::move(src), std::move(dst)};
 
   s.legend.push_back("tile M x N = " + dims({M, N}) + ", " + std::to_string(s.num_threads) + " threads");
   s.legend.push_back("S: " + to_string(pic.tv_s));
   s.legend.push_back("D: " + to_string(pic.tv_d));
   for (const std::string& note : pic.notes) s.legend.push_back(note);
-  add_tv_legend(s, opt, color_by, stats);
+  add_tv_legend(s, opt, color_by, stats, copy_lines);
   return s;
 }
 

@@ -100,6 +100,12 @@ struct MmaPicture {
   int bits_a = 0, bits_b = 0, bits_c = 0;
   int64_t atom_values_a = 0, atom_values_b = 0, atom_values_c = 0;
   bool registers_a = true, registers_b = true, registers_c = true;
+  // Where an operand that is not in registers lives ("shared memory", read through a
+  // descriptor; "tensor memory"), or "": such a panel's cells show each element's place V in
+  // the operand's order instead of its owners (every thread of a warpgroup owns every cell of
+  // an SS GMMA's A and B), and the legend says once who reads it.
+  std::string memory_a{}, memory_b{}, memory_c{};
+  std::vector<std::string> notes{};  // legend lines the caller adds (what the atom's threads are)
 };
 Scene mma_scene(const MmaPicture& picture, const ViewOptions& options = {});
 

@@ -2,6 +2,9 @@
 # The sanitizer configuration: clang, ASan + UBSan (-DCUTEVIS_SANITIZE=ON) in its own
 # build folder, every test under it, then a short libFuzzer smoke run of each harness
 # in tests/fuzz/ (FUZZ_SECONDS each, default 30).  Part of scripts/test.sh (CI).
+# It builds what it runs: no benchmarks (-DCUTEVIS_BENCHMARKS=OFF; ctest runs none, and the
+# main build compiles them), and its ctest leaves out what the main build's ctest runs the
+# same way without our code under the sanitizers: timings ("speed:") and the style check.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${SANITIZE_BUILD_DIR:-build-asan}
@@ -12,14 +15,14 @@ launcher=()
 if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
 start=$(date +%s)
 cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="$CXX_CLANG" \
-  -DCUTEVIS_SANITIZE=ON -DCUTEVIS_WERROR=ON "${launcher[@]}"
+  -DCUTEVIS_SANITIZE=ON -DCUTEVIS_WERROR=ON -DCUTEVIS_BENCHMARKS=OFF "${launcher[@]}"
 cmake --build "$BUILD" -j"$jobs"
 # Leaks are findings too; a UBSan report stops the test (-fno-sanitize-recover).
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/scripts/lsan.supp}
 # Timing bounds ("speed: ...") hold for the optimized build, not under ASan's ~10x.
-ctest --test-dir "$BUILD" --output-on-failure -j"$jobs" -E "speed:"
+ctest --test-dir "$BUILD" --output-on-failure -j"$jobs" -E "speed:|^style:"
 # Fuzz smoke: each harness from its seed corpus (grown copies in $BUILD, not the tree).
 for harness in "$BUILD"/fuzz/fuzz_*; do
   name=$(basename "$harness"); name=${name#fuzz_}

@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config          # compiler and build
+  ccache                                     # scripts/test.sh and sanitize.sh compile through it when present
   libcli11-dev nlohmann-json3-dev doctest-dev libbenchmark-dev   # header libraries, tests, benchmarks
   libcairo2-dev fontconfig fonts-dejavu-core # PNG/PDF output
   librsvg2-bin poppler-utils libxml2-utils python3  # tests render and parse SVGs, read PDFs, decode PNGs

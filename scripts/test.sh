@@ -4,10 +4,20 @@
 # so after it only the tests build.  The sanitizer configuration (clang ASan+UBSan, and
 # a fuzz smoke run of each harness: scripts/sanitize.sh) runs first, so that the last
 # line is the main build's ctest summary.
+#
+# With ccache (scripts/setup.sh installs it) both builds compile through it, with
+# CCACHE_BASEDIR at the repository, so a second run, or a clone at another path, compiles
+# only what changed (test objects hold no absolute path: tests/support/paths.hpp).  Adding
+# the launcher to a build/ that command 1 configured without it rebuilds nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCUTEVIS_WERROR=ON
+launcher=()
+if command -v ccache >/dev/null 2>&1; then
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
+fi
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCUTEVIS_WERROR=ON "${launcher[@]}"
 cmake --build build -j"$(nproc)"
 ./scripts/sanitize.sh
 ctest --test-dir build --output-on-failure -j"$(nproc)"

@@ -1,4 +1,4 @@
-// End to end: every CuTe picture in ../shared/reference/latex and svg, drawn by the
+// End to end: every CuTe picture in tests/data/reference/latex and svg, drawn by the
 // commands a user runs (`cutevis atom|mma|copy ... --style cute`) from names and
 // expressions alone, is byte-identical to CuTe's print_latex / print_svg.
 #include <doctest/doctest.h>

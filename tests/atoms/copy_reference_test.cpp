@@ -1,4 +1,4 @@
-// Golden test: every row of ../shared/reference/copy.jsonl (real CuTe) through the
+// Golden test: every row of tests/data/reference/copy.jsonl (real CuTe) through the
 // copy catalogue, TiledCopy and the expression names.  Layouts are compared as
 // functions (every index) and as CuTe's printed strings; owners exactly.
 #include <doctest/doctest.h>

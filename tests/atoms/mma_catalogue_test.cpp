@@ -46,6 +46,8 @@ TEST_CASE("mma catalogue: every atom is consistent") {
   const auto atoms = mma_catalogue();
   const auto names = mma_atom_names();
   REQUIRE(atoms.size() == names.size());
+  const auto& listed = mma_listing();  // what `list` filters before it builds an atom
+  REQUIRE(listed.size() == atoms.size());
   MESSAGE(atoms.size() << " atoms in the catalogue");
   CHECK(atoms.size() > 8000);
   std::set<std::string> seen;
@@ -55,6 +57,9 @@ TEST_CASE("mma catalogue: every atom is consistent") {
     INFO(a.name);
     ++per_family[a.family];
     CHECK(a.short_name == names[i]);
+    CHECK(listed[i].short_name == a.short_name);
+    CHECK(listed[i].cpp_name == a.name);
+    CHECK(listed[i].sm == a.sm);
     CHECK(seen.insert(a.name).second);  // no duplicates
     const int64_t m = mode(a.shape_mnk, 0), n = mode(a.shape_mnk, 1), k = mode(a.shape_mnk, 2);
     const int64_t threads = size(a.thr_id);

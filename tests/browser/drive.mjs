@@ -5,7 +5,8 @@
 //   node drive.mjs CHROMIUM PAGE.html SCREENSHOT.png CLICK_THREAD TYPED
 //
 // It loads PAGE.html#threads=0,5, counts highlighted cells (class "hl" on cell
-// elements, and the page's own count), hovers a cell and reads the owner box, clicks
+// elements, and the page's own count), reads the size of the labels as the page opens
+// and presses "fit", hovers a cell and reads the owner box, clicks
 // a cell of CLICK_THREAD, types TYPED into the thread box, switches the colouring to
 // warp, zooms with the wheel, saves a screenshot at "fit", then zooms into C's top
 // left (a big page makes elements there), lists every cell element (panel, row,
@@ -105,6 +106,11 @@ try {
   out.page_timing = await evaluate("(() => { const t = performance.timing; return {parsed: t.domInteractive - t.navigationStart, loaded: t.loadEventEnd - t.navigationStart, script_ms: window.cutevis.script_ms}; })()");
   out.cells = await evaluate("document.querySelectorAll('rect.k').length");
   out.cells_with_owners = await evaluate("Array.prototype.every.call(document.querySelectorAll('rect.k'), c => c.hasAttribute('data-owners'))");
+  // The page opens where its labels are readable; "fit" shows it all (the rest runs fitted).
+  out.open_label_px = await evaluate('window.cutevis.labelPx()');
+  out.open_zoom = await evaluate('window.cutevis.zoom()');
+  await evaluate("document.getElementById('fit').click()");
+  out.fit_label_px = await evaluate('window.cutevis.labelPx()');
 
   // Hover a cell: the info box lists its owners.
   // Cells are found in the page's model (a big page has no element for most cells).

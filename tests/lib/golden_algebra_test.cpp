@@ -1,4 +1,4 @@
-// Golden test: every case of ../shared/reference/algebra.jsonl, produced by real
+// Golden test: every case of tests/data/reference/algebra.jsonl, produced by real
 // CuTe, run through the expression language twice:
 //  - as CuTe printed it (`args`, static ints `_4`, dynamic ints `4`), read with bare
 //    literals dynamic (Literals::kDynamic): the result must print exactly as CuTe

@@ -1,5 +1,5 @@
 // Golden test: --style cute reproduces CuTe's print_latex / print_svg byte for byte
-// for every picture in ../shared/reference/latex and svg (atoms, TiledMMAs,
+// for every picture in tests/data/reference/latex and svg (atoms, TiledMMAs,
 // TiledCopies), drawn from the TV layouts CuTe printed in the .jsonl files.
 #include <doctest/doctest.h>
 

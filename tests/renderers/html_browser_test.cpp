@@ -128,6 +128,11 @@ TEST_CASE("HTML: a tiled MMA page answers hover, click, typed threads and #threa
   const nlohmann::json r = drive((dir / "mma.html").string(), shot.string(), 7, "5, 32-35");
   CHECK(r["cells"].get<int64_t>() == scene.cell_count());
   CHECK(r["cells_with_owners"].get<bool>());
+  // It opens with labels readable (9 px or more), not fitted to the 1280x900 window, where
+  // they would be smaller; "fit" is one click away.
+  CHECK(r["open_label_px"].get<double>() >= 9 - 1e-6);
+  CHECK(r["fit_label_px"].get<double>() < r["open_label_px"].get<double>());
+  CHECK(r["fit_label_px"].get<double>() > 0);
   CHECK(r["hash_hl"].get<int64_t>() == cells_of(scene, {0, 5}));
   CHECK(r["click_hl"].get<int64_t>() == cells_of(scene, {7}));
   CHECK(r["click_hash"].get<std::string>() == "#threads=7");

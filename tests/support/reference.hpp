@@ -1,7 +1,9 @@
-// Access to ../shared/reference (CuTe's own answers) for golden tests.
+// Access to what real CuTe printed (tests/data/reference, described in tests/data/README.md) for
+// golden tests. CUTEVIS_REFERENCE_DIR (CMake cache or environment) points them elsewhere.
 #pragma once
 
 #include <fstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -14,10 +16,12 @@ inline std::string reference_dir() {
   return CUTEVIS_REFERENCE_DIR;
 }
 
-// Every row of a .jsonl file under the reference directory; empty if missing.
+// Every row of a .jsonl file under the reference directory. The data is part of the tree, so a
+// missing file fails the test that reads it (an exception doctest reports), never skips it.
 inline std::vector<nlohmann::json> read_jsonl(const std::string& name) {
   std::vector<nlohmann::json> rows;
   std::ifstream in(reference_dir() + "/" + name);
+  if (!in) throw std::runtime_error("reference data missing: " + reference_dir() + "/" + name);
   std::string line;
   while (std::getline(in, line))
     if (!line.empty()) rows.push_back(nlohmann::json::parse(line));
