@@ -201,7 +201,7 @@ char lower_ascii(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - '
 bool name_matches(const std::string& n, const std::string& p) {
   if (p.empty()) return true;
   auto same = [](char a, char b) { return lower_ascii(a) == lower_ascii(b); };
-  if (p.find_first_of("*?") == std::string::npos)
+  if (std::none_of(p.begin(), p.end(), [](char c) { return c == '*' || c == '?'; }))
     return std::search(n.begin(), n.end(), p.begin(), p.end(), same) != n.end();
   // iterative wildcard match
   size_t i = 0, j = 0, star = std::string::npos, mark = 0;

@@ -319,7 +319,8 @@ std::vector<std::string> thread_copy_lines(const std::vector<std::pair<std::stri
   std::vector<std::string> lines;
   for (const auto& [c, names] : groups) {
     const std::string who = names.size() == 1 && names[0].empty() ? "" : joined(names) + ": ";
-    lines.push_back(who + "threads " + compress_ranges(c.copies) + " copy threads " + compress_ranges(c.originals) +
+    lines.push_back(who + "threads " + compress_ranges(c.copies) +
+                    (c.originals.size() == 1 ? " copy thread " : " copy threads ") + compress_ranges(c.originals) +
                     " (stride 0 in the thread mode: T" + compress_ranges(c.like_t0) + " alike)");
   }
   return lines;

@@ -2,6 +2,8 @@
 // owners, positions, labels, emphasis), independent of any format.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "lib/lang/expr.hpp"
 #include "renderers/palette.hpp"
 #include "renderers/render.hpp"
@@ -147,6 +149,64 @@ TEST_CASE("TV scene: every owner kept with the first owner first and replicated 
   bool mentions = false;
   for (const auto& line : s.legend) mentions |= line.find("1024 cells have several owners") != std::string::npos;
   CHECK(mentions);
+}
+
+// Issue 23: an SS GMMA's A and B are shared memory read by all 128 threads; their cells show the
+// element order, the legend says once who reads them, and every owner stays in the panel.
+TEST_CASE("MMA scene: operands in shared memory show the element order and the legend names their readers") {
+  const json row = reference_row("atoms.jsonl", "SM90_64x8x16_F32F16F16_SS<K,K>");
+  MmaPicture pic{plain(row["tv_layout_a"]), plain(row["tv_layout_b"]), plain(row["tv_layout_c"]), 64, 8, 16, 128};
+  const Scene drawn_as_registers = mma_scene(pic);
+  pic.memory_a = pic.memory_b = "shared memory";
+  const Scene s = mma_scene(pic);
+  const Panel& a = *s.find("A");
+  const Panel& b = *s.find("B");
+  for (int64_t m : {0, 17, 63})
+    for (int64_t k : {0, 5, 15}) {
+      CHECK(a.cell(m, k).label == "V" + std::to_string(m + 64 * k));  // no thread line
+      CHECK(a.owners(m, k).size() == 128);                            // every owner kept (tooltips, HTML, JSON)
+      CHECK(drawn_as_registers.find("A")->cell(m, k).label == "T0-127\nV" + std::to_string(m + 64 * k));
+    }
+  CHECK(b.cell(3, 2).label == "V" + std::to_string(2 + 8 * 3));  // B drawn K down: (k=3, n=2) is n + N*k
+  CHECK(s.find("C")->cell(0, 0).label == "T0\nV0");              // C in registers as before
+  // paler than the thread's own colour, and not the register drawing's fill
+  CHECK(a.cell(0, 0).fill != drawn_as_registers.find("A")->cell(0, 0).fill);
+  std::string legend;
+  for (const auto& line : s.legend) legend += line + "\n";
+  CHECK(legend.find("A and B: shared memory, read by all 128 threads (T0-127) through a descriptor; a cell shows V") !=
+        std::string::npos);
+  CHECK(legend.find("T0-127 = every owner") == std::string::npos);  // no cell says it any more
+  CHECK(legend.find("copy threads") == std::string::npos);          // nor do A and B count as thread copies
+  // A 2x1 tiling: each row of atoms read by its own warpgroup; the legend lists the sets
+  MmaPicture tiled{plain("((128,2),(64,16)):((0,64),(1,128))"),  // A (128 x 16): warpgroup w reads rows 64w..
+                   plain("((128,2),(8,16)):((0,0),(1,8))"),      // B (8 x 16): read by both
+                   plain("((128,2),4):((1,128),256)"),          128, 8, 16, 256};  // C (128 x 8): one owner a cell
+  tiled.memory_a = "shared memory";
+  std::string legend2;
+  for (const auto& line : mma_scene(tiled).legend) legend2 += line + "\n";
+  CHECK(legend2.find("A: shared memory, read by 128 threads a cell (T0-127; T128-255) through a descriptor") !=
+        std::string::npos);
+  CHECK(legend2.find("B: threads 1-255 copy thread 0") != std::string::npos);  // B in registers here: its copies said
+}
+
+TEST_CASE("MMA scene: a stride-0 thread mode (SM70's quad-pairs) is said in the legend") {
+  const json row = reference_row("atoms.jsonl", "SM70_8x8x4_F32F16F16F32_NT");
+  MmaPicture pic{plain(row["tv_layout_a"]), plain(row["tv_layout_b"]), plain(row["tv_layout_c"]), 8, 8, 4, 8};
+  pic.notes = {"a note from the caller"};
+  const Scene s = mma_scene(pic);
+  std::vector<std::string> lines(s.legend.begin(), s.legend.end());
+  auto at = [&](const std::string& text) {
+    return std::find_if(lines.begin(), lines.end(),
+                        [&](const std::string& l) { return l.find(text) != std::string::npos; });
+  };
+  const auto copies =
+      at("C, A and B: threads 4-15,20-31 copy threads 0-3,16-19 (stride 0 in the thread mode: T0,4,8,12 alike)");
+  REQUIRE(copies != lines.end());
+  CHECK(at("cells have several owners") + 1 == copies);  // right under the line that explains the x4 form
+  CHECK(at("a note from the caller") == copies + 1);
+  // A TV layout without stride 0 over threads says nothing of copies
+  for (const auto& line : tv_scene(plain("((4,8),4):((8,1),32)"), tup(32, 4)).legend)
+    CHECK(line.find("copy threads") == std::string::npos);
 }
 
 TEST_CASE("TV scene: aliased lanes show the first owner and the count") {
