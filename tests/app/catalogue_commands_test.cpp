@@ -155,7 +155,8 @@ TEST_CASE("list PATTERN lists what filtering the whole catalogue gives, for name
       {"ldsm", "sm90"},  // copy atoms
       {"*x4*", "sm100"},
   };
-  for (const auto& [pattern, arch] : cases) {
+  for (const auto& c : cases) {
+    const std::string &pattern = c.first, &arch = c.second;  // clang 14 cannot capture a structured binding (INFO)
     INFO("pattern '" << pattern << "' arch '" << arch << "'");
     const int want_sm = arch.empty() ? -1 : std::stoi(arch.substr(2));
     json expected = json::array();
