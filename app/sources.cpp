@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <map>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -137,6 +138,12 @@ std::shared_ptr<Environment> load_sources(const SourceOptions& o) {
   if (o.empty()) return nullptr;
   auto env = std::make_shared<Environment>();
   env->set_parser(SourceLanguage::kPython, [](const std::string& text) { return parse_dsl_expression(text); });
+  // what #if reads: the -D values and --arch's __CUDA_ARCH__ (a -D of it wins)
+  std::map<std::string, std::string> macros =
+      o.arch.empty() ? std::map<std::string, std::string>{} : arch_macros(o.arch);
+  std::vector<Declaration> defines;
+  for (const auto& d : o.defines) defines.push_back(parse_define(d));
+  for (const auto& d : defines) macros[d.name] = d.text;
   bool stdin_read = false;
   for (const auto& path : o.from) {
     if (path == "-") {
@@ -150,11 +157,14 @@ std::shared_ptr<Environment> load_sources(const SourceOptions& o) {
       continue;
     }
     std::string text = read_source(path);
-    CppScan scan = scan_cpp(text, path);
+    CppScan scan = scan_cpp(text, path, macros);
     for (auto& d : scan.declarations) env->add(std::move(d));
     for (auto& p : scan.parameters) env->add_parameter(std::move(p));
+    for (auto& n : scan.notes)
+      env->add_warning(
+          {(path == "-" ? std::string("<stdin>") : path) + ":" + std::to_string(n.line) + ": " + n.message});
   }
-  for (const auto& d : o.defines) env->define(parse_define(d));
+  for (auto& d : defines) env->define(std::move(d));
   return env;
 }
 

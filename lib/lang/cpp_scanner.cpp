@@ -116,10 +116,12 @@ bool is_scalar_type(std::string_view s) {
 
 class Walker {
  public:
-  Walker(const std::string& text, const std::string& file) : file_(file) {
+  Walker(const std::string& text, const std::string& file, const std::map<std::string, std::string>& macros)
+      : file_(file), conditionals_(macros) {
+    for (size_t i = 0; i < text.size(); ++i)  // (blanking keeps every newline: the same lines)
+      if (text[i] == '\n') line_starts_.push_back(i + 1);
     clean_ = blank(text);
-    for (size_t i = 0; i < clean_.size(); ++i)
-      if (clean_[i] == '\n') line_starts_.push_back(i + 1);
+    out_.notes = conditionals_.notes();
     lex();
   }
 
@@ -145,11 +147,13 @@ class Walker {
 
  private:
   // Comments and literals become spaces (newlines kept: positions stay exact); preprocessor
-  // lines are read for `#define NAME VALUE` and blanked.
+  // lines are read (#if groups, `#define NAME VALUE`) and blanked, and so are the parts of #if
+  // groups that are not read.
   std::string blank(const std::string& s) {
     std::string c = s;
     size_t i = 0;
     bool line_start = true;
+    size_t skipped_from = 0;  // where the part not read began (while !conditionals_.active())
     while (i < c.size()) {
       char ch = c[i];
       if (ch == '\n') {
@@ -161,9 +165,16 @@ class Walker {
         size_t end = i;
         while (end < c.size() && c[end] != '\n')
           end = (c[end] == '\\' && end + 1 < c.size() && c[end + 1] == '\n') ? end + 2 : end + 1;
-        define(s, i, end);
+        const bool was_active = conditionals_.active();
+        if (was_active) define(s, i, end);
+        std::string directive = s.substr(i + 1, end - i - 1);
+        for (size_t k = directive.find("\\\n"); k != std::string::npos; k = directive.find("\\\n", k))
+          directive.replace(k, 2, " ");
+        conditionals_.directive(directive, line_col(i).first);
         for (size_t k = i; k < end; ++k)
           if (c[k] != '\n') c[k] = ' ';
+        if (!was_active && conditionals_.active()) blank_span(c, skipped_from, i);
+        if (was_active && !conditionals_.active()) skipped_from = end;
         i = end;
         continue;
       }
@@ -189,7 +200,13 @@ class Walker {
       }
       ++i;
     }
+    if (!conditionals_.active()) blank_span(c, skipped_from, c.size());
     return c;
+  }
+
+  static void blank_span(std::string& c, size_t a, size_t b) {
+    for (size_t k = a; k < b; ++k)
+      if (c[k] != '\n') c[k] = ' ';
   }
 
   // #define NAME VALUE (object-like, one line) is a declaration of NAME.
@@ -690,6 +707,7 @@ class Walker {
   };
 
   std::string file_;
+  Conditionals conditionals_;
   std::string clean_;
   std::vector<size_t> line_starts_{0};
   std::vector<Tok> toks_;
@@ -702,9 +720,13 @@ class Walker {
 
 }  // namespace
 
-CppScan scan_cpp(const std::string& text, const std::string& file) { return Walker(text, file).scan(); }
+CppScan scan_cpp(const std::string& text, const std::string& file, const std::map<std::string, std::string>& macros) {
+  return Walker(text, file, macros).scan();
+}
 
-CppSnippet scan_cpp_snippet(const std::string& text, const std::string& file) { return Walker(text, file).snippet(); }
+CppSnippet scan_cpp_snippet(const std::string& text, const std::string& file) {
+  return Walker(text, file, {}).snippet();
+}
 
 bool looks_like_snippet(const std::string& text) {
   size_t i = 0;

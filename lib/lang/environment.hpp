@@ -138,6 +138,8 @@ class Environment {
 
   // The warnings of every evaluation so far (composition's check, ...), handed over once.
   std::vector<Warning> take_warnings() { return std::exchange(warnings_, {}); }
+  // A warning of reading the sources (a preprocessor condition decided without a value).
+  void add_warning(Warning w) { warnings_.push_back(std::move(w)); }
 
   // The undefined names `d` needs (transitively), for `cutevis names`.
   std::vector<NameUse> undefined_names_of(const Declaration& d, const Registry& registry);

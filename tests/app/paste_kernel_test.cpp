@@ -343,3 +343,43 @@ TEST_CASE("Config::Name through an alias or -D of a struct; a composed layout's 
   CHECK(eval_ok({"--from", kConfig, "SmemLayoutAtomA{}.layout_a()"}) == "Sw<2,3,3>");
   CHECK(eval_ok({"UMMA::Layout_K_SW128_Atom<half_t>{}.offset()"}) == "smem_ptr[16b]");
 }
+
+namespace {
+const std::string kFa2Traits = std::string(CUTEVIS_SOURCE_DIR) + "/tests/data/kernels/fa2_style_traits.h";
+}  // namespace
+
+TEST_CASE("#if __CUDA_ARCH__: --arch sm80 reads the SM80 kernel's branch; without it, the host's and a warning") {
+  // FA2's pattern: the SM80 MMA behind `defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800`, three-way #elif
+  auto sm80 = test::run_cutevis({"eval", "--from", kFa2Traits, "--arch", "sm80", "Flash_kernel_traits::MMA_Atom_Arch"});
+  CAPTURE(sm80.err);
+  CHECK(sm80.exit_code == 0);
+  CHECK(sm80.out.find("Shape_MNK:  (16,8,16)") != std::string::npos);  // SM80_16x8x16
+  CHECK(sm80.err.find("__CUDA_ARCH__") == std::string::npos);          // chosen: no note about it
+  CHECK(eval_ok({"--from", kFa2Traits, "-D", "__CUDA_ARCH__=800", "Flash_fwd_kernel_traits::Gmem_copy_struct"}) ==
+        "SM80_CP_ASYNC_CACHEGLOBAL<cute::uint128_t>");
+  CHECK(eval_ok({"--from", kFa2Traits, "-D", "__CUDA_ARCH__=750", "Flash_fwd_kernel_traits::Gmem_copy_struct"}) ==
+        "DefaultCopy");
+  auto host = test::run_cutevis({"eval", "--from", kFa2Traits, "Flash_kernel_traits::MMA_Atom_Arch"});
+  CHECK(host.exit_code == 0);
+  CHECK(host.out.find("Shape_MNK:  (16,8,8)") != std::string::npos);  // SM75_16x8x8: the #else a host compile reads
+  CHECK(host.err.find("cutevis: warning: " + kFa2Traits +
+                      ":16: #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800 is false: __CUDA_ARCH__ has no value") !=
+        std::string::npos);
+  CHECK(host.err.find("choose with --arch sm80 (or -D __CUDA_ARCH__=800)") != std::string::npos);
+  // #if 0 is never read; names says the same
+  auto names = test::run_cutevis({"names", "--from", kFa2Traits, "--arch", "sm80", "--json"});
+  CHECK(names.exit_code == 0);
+  bool old_layout = false;
+  int atoms = 0;
+  const json all = json::parse(names.out);
+  for (const auto& n : all["names"]) {
+    old_layout = old_layout || n["name"] == "OldLayout";
+    if (n["name"] == "Flash_kernel_traits::MMA_Atom_Arch") ++atoms;
+    if (n["name"] == "KBLOCK_N_DEFAULT") CHECK(n["line"] == 12);  // #define at its own line
+  }
+  CHECK_FALSE(old_layout);
+  CHECK(atoms == 1);  // one branch, not both
+  auto bad = test::run_cutevis({"names", "--from", kFa2Traits, "--arch", "ampere"});
+  CHECK(bad.exit_code == kExitBadInput);
+  CHECK(bad.err.find("--arch expects an architecture such as sm80") != std::string::npos);
+}
