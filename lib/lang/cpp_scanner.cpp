@@ -358,6 +358,7 @@ class Walker {
         open_block(start, i);
         start = i + 1;
       } else if (x == "}") {
+        if (!scopes_.empty() && scopes_.back().is_enum) enumerators(start, i, scopes_.back().enum_scope);
         if (!scopes_.empty()) scopes_.pop_back();
         start = i + 1;
       }
@@ -515,8 +516,15 @@ class Walker {
       sc.name.erase(std::remove_if(sc.name.begin(), sc.name.end(),
                                    [](char c) { return std::isspace(static_cast<unsigned char>(c)); }),
                     sc.name.end());
-    } else if (s < i && t(s) == "enum") {
+    } else if (s < i && t(s) == "enum") {  // its enumerators are read at its `}`
       sc.skip = true;
+      size_t k = s + 1;
+      bool scoped = k < i && one_of(t(k), {"class", "struct"});
+      if (scoped) ++k;
+      while (k < i && is_specifier_call(t(k)) && k + 1 < i && t(k + 1) == "(") k = skip_balanced(k + 1, i);
+      std::string name = k < i && is_ident(k) ? str(k) : "";
+      sc.is_enum = scopes_.empty() || !scopes_.back().skip;
+      sc.enum_scope = scoped ? join(scope(), name) : scope();  // enum class E: E::kA; enum E: kA
     } else if (s < i && t(s) != "extern") {
       sc.name = entity_name(s, i);
     }
@@ -699,10 +707,41 @@ class Walker {
     }
   }
 
+  // The enumerators of an enum body [a, b): kA, kB = 4, kC  ->  kA = 0, kB = 4, kC = int(4) + 1
+  void enumerators(size_t a, size_t b, const std::string& where) {
+    std::string base;
+    int64_t offset = 0;
+    for (size_t i = a; i < b;) {
+      size_t end = i, eq = b;
+      int depth = 0;
+      for (; end < b; ++end) {
+        std::string_view x = t(end);
+        if (x == "(" || x == "[" || x == "{" || x == "<") ++depth;
+        if (x == ")" || x == "]" || x == "}" || x == ">") --depth;
+        if (depth == 0 && x == ",") break;
+        if (depth == 0 && x == "=" && eq == b) eq = end;
+      }
+      if (i < end && is_ident(i)) {
+        if (eq < end && eq + 1 < end) {
+          base = span(eq + 1, end);
+          offset = 0;
+        }
+        std::string text = base.empty()  ? std::to_string(offset)  // ((x) would be a tuple in CuTe's notation)
+                           : offset == 0 ? base
+                                         : "int(" + base + ") + " + std::to_string(offset);
+        add(str(i), where, text, toks_[eq < end && eq + 1 < end ? eq + 1 : i].begin);
+        ++offset;
+      }
+      i = end + 1;
+    }
+  }
+
   struct Scope {
-    std::string name;    // "" for blocks that add no name (if, for, lambdas, anonymous namespaces)
-    bool skip = false;   // enum bodies
-    std::string tscope;  // the enclosing struct template, with its parameters (Declaration::template_*)
+    std::string name;   // "" for blocks that add no name (if, for, lambdas, anonymous namespaces)
+    bool skip = false;  // enum bodies (and what is inside them)
+    bool is_enum = false;
+    std::string enum_scope;  // where its enumerators are declared
+    std::string tscope;      // the enclosing struct template, with its parameters (Declaration::template_*)
     std::vector<std::string> tparams, tdefaults;
   };
 

@@ -60,9 +60,9 @@ class Conditionals {
 
  private:
   struct Group {
-    bool taken = false;        // a branch of this group was read (no later one is)
+    bool taken = false;  // a branch of this group was read (no later one is)
     bool parent_active = true;
-    bool active = false;       // the current branch is read
+    bool active = false;  // the current branch is read
     bool saw_else = false;
     int line = 0;
   };

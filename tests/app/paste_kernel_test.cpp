@@ -383,3 +383,95 @@ TEST_CASE("#if __CUDA_ARCH__: --arch sm80 reads the SM80 kernel's branch; withou
   CHECK(bad.exit_code == kExitBadInput);
   CHECK(bad.err.find("--arch expects an architecture such as sm80") != std::string::npos);
 }
+
+namespace {
+const std::string kFa3Mainloop = std::string(CUTEVIS_SOURCE_DIR) + "/tests/data/kernels/fa3_style_mainloop.hpp";
+}  // namespace
+
+// Expected values: CuTe's print of the same declarations (tests/data/kernels/oracle.tsv).
+TEST_CASE("a class template instantiated from the file's own struct: using T = Traits<128, 128, 64, 4>; T::X") {
+  CHECK(eval_ok({"--from", kFa2Traits, "--arch", "sm80", "Kernel_traits::SmemLayoutQ"}) ==
+        "Sw<3,3,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))");
+  CHECK(eval_ok({"--from", kFa2Traits, "--arch", "sm80", "Kernel_traits::GmemLayoutAtom"}) == "(16,8):(8,1)");
+  CHECK(eval_ok({"--from", kFa2Traits, "--arch", "sm80", "size(Kernel_traits::TiledMma{})"}) == "128");
+  // the base class is a defaulted template parameter: typename Base::MMA_Atom_Arch follows --arch
+  CHECK(eval_ok({"--from", kFa2Traits, "--arch", "sm80", "Kernel_traits::TiledMma"}).find("(16,8,16)") !=
+        std::string::npos);
+  CHECK(eval_ok({"--from", kFa2Traits, "Kernel_traits::TiledMma"}).find("(16,8,8)") != std::string::npos);
+  // directly, and as a -D of a kernel's `template <class Cfg>`
+  CHECK(eval_ok({"--from", kFa2Traits, "Flash_fwd_kernel_traits<64, 64, 64, 4>::kBlockKSmem"}) == "64");
+  CHECK(eval_ok({"--from", kFa2Traits, "-D", "Cfg=Flash_fwd_kernel_traits<96, 64, 64, 4>", "Cfg::kSwizzle"}) == "2");
+  CHECK(eval_ok({"--from", kFa2Traits, "Kernel_traits"}) ==
+        "Flash_fwd_kernel_traits<128,128,64,4,half_t,"
+        "Flash_kernel_traits<128,128,64,4,half_t>>");
+  auto missing = test::run_cutevis({"eval", "--from", kFa2Traits, "Kernel_traits::NoSuchMember"});
+  CHECK(missing.exit_code == kExitBadInput);
+  CHECK(missing.err.find("has no member 'NoSuchMember'") != std::string::npos);
+}
+
+TEST_CASE("FA3-style mainloop: conditional_t<kHeadDim >= 128, ...>, Layout_SW128_Atom<T, Major>, gcd, CUTE_STATIC_V") {
+  CHECK(eval_ok({"--from", kFa3Mainloop, "Mainloop::SmemLayoutQ"}) ==
+        "Sw<3,4,3> o smem_ptr[16b](unset) o ((8,16),(64,2)):((64,512),(1,8192))");
+  CHECK(eval_ok({"--from", kFa3Mainloop, "Mainloop::SmemLayoutK"}) ==
+        "Sw<3,4,3> o smem_ptr[16b](unset) o ((8,16),(64,2),(1,2)):((64,512),(1,8192),(0,16384))");
+  CHECK(eval_ok({"--from", kFa3Mainloop, "MainloopFp8::SmemLayoutK"}) ==
+        "Sw<2,4,3> o smem_ptr[8b](unset) o ((8,22),(64,1),(1,2)):((64,512),(1,0),(0,11264))");
+  CHECK(eval_ok({"--from", kFa3Mainloop, "Mainloop::kAlignment"}) == "8");
+  CHECK(eval_ok({"--from", kFa3Mainloop, "MainloopFp8::kAlignment"}) == "16");
+  CHECK(eval_ok({"--from", kFa3Mainloop, "Mainloop::kClusterSize"}) == "1");
+  CHECK(eval_ok({"--from", kFa3Mainloop, "MainloopFp8::Is_fp8"}) == "true");
+  CHECK(eval_ok({"--from", kFa3Mainloop, "size(Mainloop::TiledMmaQK{})"}) == "256");
+  // enum class values: kCausal = 4, kLocal = 5
+  CHECK(eval_ok({"--from", kFa3Mainloop, "flash::Softmax_mode::kLocal"}) == "5");
+  CHECK(eval_ok({"--from", kFa3Mainloop,
+                 "flash::CollectiveMainloopFwdSm90<2, half_t, Shape<_64,_64,_64>, Shape<_1,_1,_1>, "
+                 "true>::kModeValue"}) == "4");
+  CHECK(eval_ok({"GMMA::Layout_SW64_Atom<half_t, GMMA::Major::MN>{}"}) ==
+        "Sw<2,4,3> o smem_ptr[16b](unset) o (32,8):(1,32)");
+}
+
+TEST_CASE("GMMA::ss_op_selector / rs_op_selector: the op CuTe's selector returns (tests/data/kernels/oracle.tsv)") {
+  auto picks = [&](const std::string& call, const std::string& op) {
+    CAPTURE(call);
+    std::string picked = eval_ok({call});
+    CHECK(picked.find("MMA_Atom") != std::string::npos);
+    CHECK(picked == eval_ok({op + "{}"}));
+  };
+  picks("GMMA::ss_op_selector<half_t, half_t, float, Shape<_128,_128,_64>>()",
+        "SM90_64x128x16_F32F16F16_SS<GMMA::Major::K,GMMA::Major::K>");
+  picks("GMMA::ss_op_selector<cutlass::float_e4m3_t, cutlass::float_e4m3_t, float, Shape<_128,_176,_64>>()",
+        "SM90_64x16x32_F32E4M3E4M3_SS_TN");
+  picks("GMMA::ss_op_selector<bfloat16_t, bfloat16_t, float, Shape<_64,_224,_64>, GMMA::Major::K, GMMA::Major::MN>()",
+        "SM90_64x32x16_F32BF16BF16_SS<GMMA::Major::K,GMMA::Major::MN>");
+  picks("GMMA::rs_op_selector<half_t, half_t, float, Shape<_128,_96,_32>>()",
+        "SM90_64x96x16_F32F16F16_RS<GMMA::Major::K,GMMA::Major::K>");
+  picks("GMMA::ss_op_selector<half_t, half_t, half_t, Shape<_64,_80,_16>>()",
+        "SM90_64x16x16_F16F16F16_SS<GMMA::Major::K,GMMA::Major::K>");
+  picks("SM90::GMMA::ss_op_selector<tfloat32_t, tfloat32_t, float, Shape<_64,_64,_32>>()",
+        "SM90_64x64x8_F32TF32TF32_SS_TN");
+  auto bad = test::run_cutevis({"eval", "GMMA::ss_op_selector<half_t, half_t, float, Shape<_96,_128,_64>>()"});
+  CHECK(bad.exit_code == kExitBadInput);
+  CHECK(bad.err.find("Tile_M must be a multiple of 64") != std::string::npos);
+}
+
+TEST_CASE("messages: no -D for run-time names, no look-alike for a template parameter") {
+  std::string path = write_temp("runtime.cu",
+                                "constexpr int kVec = sizeof(uint2) / 2;\n"
+                                "using L = Layout<Shape<Int<kVec>, Int<kBlock>>>;\n");
+  auto r = test::run_cutevis({"names", "--from", path});
+  CAPTURE(r.out);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("-D uint2") == std::string::npos);
+  CHECK(r.out.find("uses run-time 'uint2' (not a compile-time value)") != std::string::npos);
+  CHECK(r.out.find("-D kBlock=...") != std::string::npos);  // (a name a -D does give)
+  auto e = test::run_cutevis({"eval", "--from", path, "kVec"});
+  CHECK(e.exit_code == kExitBadInput);
+  CHECK(e.err.find("-D uint2") == std::string::npos);
+  CHECK(e.err.find("run-time values") != std::string::npos);
+  std::remove(path.c_str());
+  // kNWarps_ is a parameter of the struct template: its fix is -D kNWarps_, not kNWarps
+  auto p = test::run_cutevis({"eval", "--from", kFa2Traits, "Flash_fwd_kernel_traits::kNThreads"});
+  CHECK(p.exit_code == kExitBadInput);
+  CHECK(p.err.find("kNWarps_") != std::string::npos);
+  CHECK(p.err.find("did you mean") == std::string::npos);
+}

@@ -74,30 +74,30 @@ TEST_CASE("preprocessor: --arch spellings") {
 
 namespace {
 const std::string kArchFile =
-    "#pragma once\n"                                                       // 1
-    "#define kStages 3\n"                                                  // 2
-    "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800\n"                 // 3
-    "using Mma = MMA_Atom<SM80_16x8x16_F32F16F16F32_TN>;\n"                // 4
-    "#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 750  // Turing\n"    // 5
-    "using Mma = MMA_Atom<SM75_16x8x8_F32F16F16F32_TN>;\n"                 // 6
-    "#else\n"                                                              // 7
-    "using Mma = MMA_Atom<UniversalFMA<float>>;\n"                         // 8
-    "#endif\n"                                                             // 9
-    "#if kStages > 2\n"                                                    // 10
-    "  using Pipe = Shape<_3>;\n"                                          // 11
-    "#  if 0\n"                                                            // 12
-    "  using Never = Shape<_1>;\n"                                         // 13
-    "#  else\n"                                                            // 14
-    "  using Nested = Shape<_2>;\n"                                        // 15
-    "#  endif\n"                                                           // 16
-    "#else\n"                                                              // 17
-    "  using Pipe = Shape<_2>;\n"                                          // 18
-    "#endif\n"                                                             // 19
-    "#ifndef MY_GUARD_H\n"                                                 // 20
-    "#define MY_GUARD_H\n"                                                 // 21
-    "#endif\n"                                                             // 22
-    "/*\n#if 0\n*/\n"                                                      // 23-25: not a directive
-    "using After = Shape<_4>;\n";                                          // 26
+    "#pragma once\n"                                                     // 1
+    "#define kStages 3\n"                                                // 2
+    "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800\n"               // 3
+    "using Mma = MMA_Atom<SM80_16x8x16_F32F16F16F32_TN>;\n"              // 4
+    "#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 750  // Turing\n"  // 5
+    "using Mma = MMA_Atom<SM75_16x8x8_F32F16F16F32_TN>;\n"               // 6
+    "#else\n"                                                            // 7
+    "using Mma = MMA_Atom<UniversalFMA<float>>;\n"                       // 8
+    "#endif\n"                                                           // 9
+    "#if kStages > 2\n"                                                  // 10
+    "  using Pipe = Shape<_3>;\n"                                        // 11
+    "#  if 0\n"                                                          // 12
+    "  using Never = Shape<_1>;\n"                                       // 13
+    "#  else\n"                                                          // 14
+    "  using Nested = Shape<_2>;\n"                                      // 15
+    "#  endif\n"                                                         // 16
+    "#else\n"                                                            // 17
+    "  using Pipe = Shape<_2>;\n"                                        // 18
+    "#endif\n"                                                           // 19
+    "#ifndef MY_GUARD_H\n"                                               // 20
+    "#define MY_GUARD_H\n"                                               // 21
+    "#endif\n"                                                           // 22
+    "/*\n#if 0\n*/\n"                                                    // 23-25: not a directive
+    "using After = Shape<_4>;\n";                                        // 26
 }  // namespace
 
 TEST_CASE("preprocessor: the scanner reads the branch the given __CUDA_ARCH__ selects") {
@@ -131,9 +131,10 @@ TEST_CASE("preprocessor: without a value, the host compile's branch and a note t
 }
 
 TEST_CASE("preprocessor: #ifdef of an unknown macro, #if without #endif, a condition not understood") {
-  CppScan s = scan_cpp("#ifdef USE_FP8\nusing E = float_e4m3_t;\n#else\nusing E = half_t;\n#endif\n"
-                       "#if 3 +\nusing X = int;\n#endif\n#if 1\nusing Y = Shape<_1>;\n",
-                       "k.cu");
+  CppScan s = scan_cpp(
+      "#ifdef USE_FP8\nusing E = float_e4m3_t;\n#else\nusing E = half_t;\n#endif\n"
+      "#if 3 +\nusing X = int;\n#endif\n#if 1\nusing Y = Shape<_1>;\n",
+      "k.cu");
   CHECK(text_of(s, "E") == "half_t");
   CHECK(named(s.declarations, "X") == nullptr);
   CHECK(text_of(s, "Y") == "Shape<_1>");

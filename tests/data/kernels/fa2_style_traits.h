@@ -61,11 +61,11 @@ struct Flash_fwd_kernel_traits : public Base {
   static constexpr int kBlockKSmem = kHeadDim % 64 == 0 ? 64 : 32;
   static constexpr int kSwizzle = kBlockKSmem == 32 ? 2 : 3;
 
-  using TiledMma = TiledMMA<typename Base::MMA_Atom_Arch, Layout<Shape<Int<kNWarps>, _1, _1>>,
-                            Tile<Int<16 * kNWarps>, _16, _16>>;
+  using TiledMma =
+      TiledMMA<typename Base::MMA_Atom_Arch, Layout<Shape<Int<kNWarps>, _1, _1>>, Tile<Int<16 * kNWarps>, _16, _16>>;
 
-  using SmemLayoutAtomQ = decltype(composition(
-      Swizzle<kSwizzle, 3, 3>{}, Layout<Shape<_8, Int<kBlockKSmem>>, Stride<Int<kBlockKSmem>, _1>>{}));
+  using SmemLayoutAtomQ = decltype(composition(Swizzle<kSwizzle, 3, 3>{},
+                                               Layout<Shape<_8, Int<kBlockKSmem>>, Stride<Int<kBlockKSmem>, _1>>{}));
   using SmemLayoutQ = decltype(tile_to_shape(SmemLayoutAtomQ{}, Shape<Int<kBlockM>, Int<kHeadDim>>{}));
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
@@ -77,8 +77,8 @@ struct Flash_fwd_kernel_traits : public Base {
 #endif
   static constexpr int kGmemElemsPerLoad = sizeof(cute::uint128_t) / sizeof(elem_type);
   static constexpr int kGmemThreadsPerRow = kBlockKSmem / kGmemElemsPerLoad;
-  using GmemLayoutAtom = Layout<Shape<Int<kNThreads / kGmemThreadsPerRow>, Int<kGmemThreadsPerRow>>,
-                                Stride<Int<kGmemThreadsPerRow>, _1>>;
+  using GmemLayoutAtom =
+      Layout<Shape<Int<kNThreads / kGmemThreadsPerRow>, Int<kGmemThreadsPerRow>>, Stride<Int<kGmemThreadsPerRow>, _1>>;
   using GmemTiledCopyQKV = decltype(make_tiled_copy(Copy_Atom<Gmem_copy_struct, elem_type>{}, GmemLayoutAtom{},
                                                     Layout<Shape<_1, _8>>{}));  // Val layout, 8 vals per read
 };
