@@ -220,7 +220,7 @@ std::string describe_error(const Error& e, const std::string& source) {
         out += "  " + where(use.spot) + ": '" + use.name + "' in " + use.spot.name + "\n";
         out += caret_lines(use.spot.excerpt, use.spot.excerpt_column, "  ");
       }
-      defines += " -D " + use.name + "=...";
+      if (!is_runtime_name(use.name)) defines += " -D " + use.name + "=...";  // (no -D gives nullptr, threadIdx)
     }
     if (u->uses().size() > 1) {  // (one name's suggestion is in the first line)
       std::string typos;
@@ -230,6 +230,7 @@ std::string describe_error(const Error& e, const std::string& source) {
                    u->uses()[i].name + "'";
       if (!typos.empty()) out += "  did you mean " + typos + "?\n";
     }
+    if (defines.empty()) return out + "  (run-time values: a layout cannot depend on them)\n";
     return out + "  give " + (u->uses().size() == 1 ? "it" : "them") + ":" + defines + "\n";
   }
   if (const auto* l = dynamic_cast<const LocatedError*>(&e)) {
@@ -287,10 +288,11 @@ Output run_names(const NamesOptions& o) {
     const Declaration* d;
     std::string kind, value, error;
     std::vector<std::string> needs;
+    std::vector<std::string> runtime;  // run-time names it uses (nullptr, threadIdx): no -D for them
   };
   std::vector<Row> rows;
   for (const Declaration& d : env->declarations()) {
-    Row r{&d, "", "", "", {}};
+    Row r{&d, "", "", "", {}, {}};
     Value v;
     const LocatedError* failure = nullptr;
     std::string other;  // a failure that is not a declaration's (recursion)
@@ -305,7 +307,9 @@ Output run_names(const NamesOptions& o) {
     } else {
       r.kind = "unresolved";
       auto uses = env->undefined_names_of(d, default_registry());
-      for (const auto& u : uses) r.needs.push_back(u.name);
+      for (const auto& u : uses)
+        if (is_runtime_name(u.name)) r.runtime.push_back(u.name);  // (no -D gives nullptr or threadIdx)
+        else r.needs.push_back(u.name);
       const LocatedError* l = failure;
       r.error = !l                         ? other
                 : l->spot().name != d.name ? where(l->spot()) + " (" + l->spot().name + "): " + l->what()
@@ -393,6 +397,11 @@ Output run_names(const NamesOptions& o) {
     std::string body;
     if (r.kind == "unresolved") {
       body = r.error;
+      if (!r.runtime.empty()) {
+        body += "; uses run-time ";
+        for (size_t k = 0; k < r.runtime.size(); ++k) body += (k ? ", '" : "'") + r.runtime[k] + "'";
+        body += " (not a compile-time value)";
+      }
       if (!r.needs.empty()) {
         body += "; give";
         for (const auto& n : r.needs) {
