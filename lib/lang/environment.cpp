@@ -133,6 +133,9 @@ bool evaluates_every_argument(const std::string& builtin) {
 UndefinedNames::UndefinedNames(std::vector<NameUse> uses)
     : Error(
           [&] {
+            if (uses.size() == 1 && cutlass_header_of(uses[0].name))  // not CuTe: say so, suggest nothing
+              return "undefined name '" + uses[0].name + "': it is CUTLASS code (" + cutlass_header_of(uses[0].name) +
+                     "), which cutevis does not read; give its result with -D";
             if (uses.size() == 1)
               return "undefined name '" + uses[0].name + "'" +
                      (uses[0].nearest.empty() ? "" : "; did you mean " + quoted_alternatives(uses[0].nearest) + "?");
@@ -705,7 +708,7 @@ Value Environment::evaluate(const Node& root, const std::string& source, const R
       known.push_back(it->first);
     for (auto& use : out) {
       // a template parameter's fix is its -D, not its look-alike member (kNWarps = kNWarps_)
-      if (parameter(use.name, scope) || is_runtime_name(use.name)) continue;
+      if (parameter(use.name, scope) || is_runtime_name(use.name) || cutlass_header_of(use.name)) continue;
       use.nearest = nearest_words(use.name, known, 3);  // declared names first, on a tie
       for (auto& w : registry.suggestions(use.name))
         if (std::find(use.nearest.begin(), use.nearest.end(), w) == use.nearest.end()) use.nearest.push_back(w);

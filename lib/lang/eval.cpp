@@ -517,6 +517,10 @@ Value Evaluator::eval_name(const Node& node) {
   if (lookup_value_type(text_of(node), t) || lookup_value_type(node.name, t)) return Value::type(t);
   bool bare = node.call == Node::Call::kNone || (node.call == Node::Call::kBrace && node.args.empty());  // X or X{}
   std::string msg = (bare ? "unknown name '" : "unknown function '") + node.name + "'";
+  if (const char* header = cutlass_header_of(node.name))  // not CuTe: say so, rather than suggest look-alikes
+    throw UnknownName(msg + ": it is CUTLASS code (" + header +
+                          "), which cutevis does not read; give its result with -D " + node.name + "=...",
+                      static_cast<int64_t>(node.begin));
   // (not inside a file's declarations: kernel bodies name runtime functions by the hundred)
   auto s = within_ ? std::vector<std::string>{} : registry_.suggestions(node.name);
   if (!s.empty()) msg += "; did you mean " + quoted_alternatives(s) + "?";

@@ -29,6 +29,21 @@ std::vector<std::string> nearest_words(const std::string& name, const std::vecto
   return out;
 }
 
+const char* cutlass_header_of(const std::string& name) {
+  static const std::pair<const char*, const char*> helpers[] = {
+      {"ss_smem_selector", "cutlass/gemm/collective/builders/sm90_common.inl"},
+      {"rs_smem_selector", "cutlass/gemm/collective/builders/sm90_common.inl"},
+      {"sm100_smem_selector", "cutlass/gemm/collective/builders/sm100_common.inl"},
+      {"round_up", "cutlass/fast_math.h"},
+      {"Sm1xxBlockScaledConfig", "cutlass/detail/sm100_blockscaled_layout.hpp"},
+      {"kMinComputeCapability", "cutlass/arch/arch.h"}};
+  const size_t colon = name.rfind("::");
+  const std::string base = colon == std::string::npos ? name : name.substr(colon + 2);
+  for (const auto& [helper, header] : helpers)
+    if (base == helper) return header;
+  return nullptr;
+}
+
 bool is_runtime_name(const std::string& name) {
   static const char* const names[] = {
       // C++ keywords and literals that name no type-level value

@@ -15,6 +15,10 @@ std::vector<std::string> nearest_words(const std::string& name, const std::vecto
 // with at run time, never a compile-time value a -D could give (nor a suggestion to make).
 bool is_runtime_name(const std::string& name);
 
+// A CUTLASS helper above CuTe that kernels call (ss_smem_selector, round_up, ...): the header that
+// defines it, for the error of a name cutevis does not define; nullptr for any other name.
+const char* cutlass_header_of(const std::string& name);
+
 // "'a'", "'a' or 'b'", "'a', 'b' or 'c'": suggestions as a message lists them.
 std::string quoted_alternatives(const std::vector<std::string>& words);
 
