@@ -196,6 +196,10 @@ int main(int argc, char** argv) {
                     "define a name the text leaves open: -D bM=128 -D TA=half_t (repeatable; wins over files)")
         ->allow_extra_args(false)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    if (!cmd->get_option_no_throw("--arch"))  // (verify's --arch serves both)
+      cmd->add_option("--arch", sources.arch,
+                      "read the files' #if as a compile for this architecture does: --arch sm80 defines "
+                      "__CUDA_ARCH__=800");
   };
 
   EvalOptions eval;
@@ -424,7 +428,10 @@ int main(int argc, char** argv) {
 
   try {
     if (dsl) eval.syntax = show.syntax = Syntax::kDsl;
+    if (sources.arch.empty() && verify_cmd->parsed()) sources.arch = verify.arch;
     std::shared_ptr<Environment> env = load_sources(sources);
+    if (env)  // the preprocessor's notes (an #if decided without a value), before any answer
+      for (const Warning& w : env->take_warnings()) std::fprintf(stderr, "cutevis: warning: %s\n", w.message.c_str());
     show.env = verify.env = env;
     if (names_cmd->parsed()) {
       names.sources = sources;

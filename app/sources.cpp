@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <map>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -137,6 +138,12 @@ std::shared_ptr<Environment> load_sources(const SourceOptions& o) {
   if (o.empty()) return nullptr;
   auto env = std::make_shared<Environment>();
   env->set_parser(SourceLanguage::kPython, [](const std::string& text) { return parse_dsl_expression(text); });
+  // what #if reads: the -D values and --arch's __CUDA_ARCH__ (a -D of it wins)
+  std::map<std::string, std::string> macros =
+      o.arch.empty() ? std::map<std::string, std::string>{} : arch_macros(o.arch);
+  std::vector<Declaration> defines;
+  for (const auto& d : o.defines) defines.push_back(parse_define(d));
+  for (const auto& d : defines) macros[d.name] = d.text;
   bool stdin_read = false;
   for (const auto& path : o.from) {
     if (path == "-") {
@@ -150,11 +157,14 @@ std::shared_ptr<Environment> load_sources(const SourceOptions& o) {
       continue;
     }
     std::string text = read_source(path);
-    CppScan scan = scan_cpp(text, path);
+    CppScan scan = scan_cpp(text, path, macros);
     for (auto& d : scan.declarations) env->add(std::move(d));
     for (auto& p : scan.parameters) env->add_parameter(std::move(p));
+    for (auto& n : scan.notes)
+      env->add_warning(
+          {(path == "-" ? std::string("<stdin>") : path) + ":" + std::to_string(n.line) + ": " + n.message});
   }
-  for (const auto& d : o.defines) env->define(parse_define(d));
+  for (auto& d : defines) env->define(std::move(d));
   return env;
 }
 
@@ -210,7 +220,7 @@ std::string describe_error(const Error& e, const std::string& source) {
         out += "  " + where(use.spot) + ": '" + use.name + "' in " + use.spot.name + "\n";
         out += caret_lines(use.spot.excerpt, use.spot.excerpt_column, "  ");
       }
-      defines += " -D " + use.name + "=...";
+      if (!is_runtime_name(use.name)) defines += " -D " + use.name + "=...";  // (no -D gives nullptr, threadIdx)
     }
     if (u->uses().size() > 1) {  // (one name's suggestion is in the first line)
       std::string typos;
@@ -220,6 +230,7 @@ std::string describe_error(const Error& e, const std::string& source) {
                    u->uses()[i].name + "'";
       if (!typos.empty()) out += "  did you mean " + typos + "?\n";
     }
+    if (defines.empty()) return out + "  (run-time values: a layout cannot depend on them)\n";
     return out + "  give " + (u->uses().size() == 1 ? "it" : "them") + ":" + defines + "\n";
   }
   if (const auto* l = dynamic_cast<const LocatedError*>(&e)) {
@@ -277,10 +288,11 @@ Output run_names(const NamesOptions& o) {
     const Declaration* d;
     std::string kind, value, error;
     std::vector<std::string> needs;
+    std::vector<std::string> runtime;  // run-time names it uses (nullptr, threadIdx): no -D for them
   };
   std::vector<Row> rows;
   for (const Declaration& d : env->declarations()) {
-    Row r{&d, "", "", "", {}};
+    Row r{&d, "", "", "", {}, {}};
     Value v;
     const LocatedError* failure = nullptr;
     std::string other;  // a failure that is not a declaration's (recursion)
@@ -295,7 +307,9 @@ Output run_names(const NamesOptions& o) {
     } else {
       r.kind = "unresolved";
       auto uses = env->undefined_names_of(d, default_registry());
-      for (const auto& u : uses) r.needs.push_back(u.name);
+      for (const auto& u : uses)
+        if (is_runtime_name(u.name)) r.runtime.push_back(u.name);  // (no -D gives nullptr or threadIdx)
+        else r.needs.push_back(u.name);
       const LocatedError* l = failure;
       r.error = !l                         ? other
                 : l->spot().name != d.name ? where(l->spot()) + " (" + l->spot().name + "): " + l->what()
@@ -383,6 +397,11 @@ Output run_names(const NamesOptions& o) {
     std::string body;
     if (r.kind == "unresolved") {
       body = r.error;
+      if (!r.runtime.empty()) {
+        body += "; uses run-time ";
+        for (size_t k = 0; k < r.runtime.size(); ++k) body += (k ? ", '" : "'") + r.runtime[k] + "'";
+        body += " (not a compile-time value)";
+      }
       if (!r.needs.empty()) {
         body += "; give";
         for (const auto& n : r.needs) {

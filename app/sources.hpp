@@ -22,12 +22,14 @@ namespace cutevis {
 struct SourceOptions {
   std::vector<std::string> from;     // --from FILE (repeatable; "-" is standard input)
   std::vector<std::string> defines;  // -D NAME=VALUE (repeatable)
+  std::string arch;                  // --arch smXX: #if reads __CUDA_ARCH__ = XX*10 (lib/lang/preprocessor.hpp)
   bool empty() const { return from.empty() && defines.empty(); }
 };
 
 // The declarations of the files and the -D definitions; nullptr when there are none (the
 // plain expression path stays as fast as it was).  Throws Error for unreadable, oversized,
-// binary or unsupported files and malformed -D.
+// binary or unsupported files and malformed -D.  The preprocessor's notes (an #if decided
+// without a value) are the environment's first warnings (Environment::take_warnings).
 std::shared_ptr<Environment> load_sources(const SourceOptions& options);
 
 // An expression or a snippet, evaluated with the declared names (env may be null); a

@@ -6,6 +6,7 @@
 #include "atoms/names.hpp"
 #include "atoms/smem_atoms.hpp"
 #include "atoms/tiled_mma.hpp"
+#include "lib/element_types.hpp"
 
 namespace cutevis {
 
@@ -90,7 +91,75 @@ const TiledMma* as_tiled_mma(const Value& v) {
   return o ? &o->mma() : nullptr;
 }
 
+namespace {
+
+// GMMA::ss_op_selector / rs_op_selector<ElementA, ElementB, ElementC, TileShape_MNK, MajorA = K, MajorB = K>()
+// (cute/arch/mma_sm90.hpp): the 64xNxK GMMA whose N is the largest of CuTe's shapes dividing Tile_N
+// (256, 192, 128, 96, 64, 32, 16, 8: CuTe's default build, without CUTE_SM90_EXTENDED_MMA_SHAPES_ENABLED)
+// and whose K is 32 bytes of the element; 16-bit inputs take the majors, the others are K-major (_TN).
+Value gmma_op_selector(Evaluator& ev, const Node& n, bool rs) {
+  const std::string usage = n.name + "<ElementA, ElementB, ElementC, TileShape_MNK[, MajorA, MajorB]>()";
+  if (n.template_args.size() < 4 || n.template_args.size() > 6)
+    ev.fail(n, usage + " takes four to six template arguments");
+  std::vector<Value> t = ev.eval_template_args(n);
+  auto token = [&](size_t i) {
+    if (!t[i].is(Value::Kind::kType)) ev.fail(n.template_args[i], "an element type, got " + t[i].describe());
+    const ElementTypeInfo* e = find_element_type(t[i].type().name);
+    if (!e || !*e->token) ev.fail(n.template_args[i], "no GMMA takes " + t[i].type().name);
+    return std::string(e->token);
+  };
+  const std::string a = token(0), b = token(1), c = token(2);
+  if (!t[3].is_int_tuple() || t[3].to_int_tuple().rank() != 3)
+    ev.fail(n.template_args[3], "TileShape_MNK must be rank 3");
+  const IntTuple tile = t[3].to_int_tuple();
+  const int64_t extent_m = cutevis::size(tile[0]), extent_n = cutevis::size(tile[1]), extent_k = cutevis::size(tile[2]);
+  if (extent_m % 64 != 0) ev.fail(n.template_args[3], "Tile_M must be a multiple of 64");
+  const int bits = t[0].type().bits;
+  const int64_t k = bits > 0 ? 256 / bits : 0;
+  if (k == 0 || extent_k % k != 0) ev.fail(n.template_args[3], "Tile_K must be a multiple of " + std::to_string(k));
+  int64_t nsel = 0;
+  for (int64_t candidate : {256, 192, 128, 96, 64, 32, 16, 8})
+    if (extent_n % candidate == 0) {
+      nsel = candidate;
+      break;
+    }
+  if (nsel == 0) ev.fail(n.template_args[3], "Tile_N must be a multiple of 8");
+  auto major = [&](size_t i) {
+    if (t.size() <= i) return std::string("K");
+    const std::string tag = t[i].is(Value::Kind::kTag) ? t[i].tag() : "";
+    const std::string m = tag.substr(tag.rfind(':') == std::string::npos ? 0 : tag.rfind(':') + 1);
+    if (m != "K" && m != "MN") ev.fail(n.template_args[i], "GMMA::Major::K or GMMA::Major::MN, got " + t[i].describe());
+    return m;
+  };
+  const std::string ma = major(4), mb = major(5);
+  std::string name =
+      "SM90_64x" + std::to_string(nsel) + "x" + std::to_string(k) + "_" + c + a + b + (rs ? "_RS" : "_SS");
+  if (bits == 16) {
+    name += "<GMMA::Major::" + ma + ",GMMA::Major::" + mb + ">";
+  } else {
+    if (ma != "K" || mb != "K") ev.fail(n, n.name + ": " + a + " inputs must be K-major");
+    name += "_TN";
+  }
+  try {
+    return mma_atom_value(find_mma_atom(name));
+  } catch (const Error& e) {
+    ev.fail(n, n.name + ": CuTe has no " + name + " (" + e.what() + ")");
+  }
+}
+
+}  // namespace
+
 void register_mma_names(Registry& r) {
+  for (const char* prefix : {"", "GMMA::", "SM90::GMMA::", "cute::GMMA::", "cute::SM90::GMMA::"}) {
+    r.add(
+        std::string(prefix) + "ss_op_selector",
+        [](Evaluator& ev, const Node& n) { return gmma_op_selector(ev, n, false); },
+        std::string(prefix) + "ss_op_selector<ElementA, ElementB, ElementC, TileShape_MNK[, MajorA, MajorB]>()");
+    r.add(
+        std::string(prefix) + "rs_op_selector",
+        [](Evaluator& ev, const Node& n) { return gmma_op_selector(ev, n, true); },
+        std::string(prefix) + "rs_op_selector<ElementA, ElementB, ElementC, TileShape_MNK[, MajorA, MajorB]>()");
+  }
   register_smem_atom_names(r);  // GMMA::Layout_K_SW128_Atom<T>{}, UMMA::..., (atoms/smem_atoms.cpp)
   // Atom names, in any accepted spelling: SM80_...{}, MMA_Atom<...>{}, SM90::GMMA::MMA_...<...>{}
   r.add_resolver([](Evaluator& ev, const Node& n, Value& out) {

@@ -89,6 +89,24 @@ void register_smem_atom_names(Registry& r) {
           r.add(prefix + name, *r.find(name), r.signature(name));
     }
   }
+  // With a GMMA::Major parameter (cute/atom/mma_traits_sm90_gmma.hpp): Layout_SW128_Atom<T, Major::MN>
+  // is Layout_MN_SW128_Atom<T>, and Major::K the K-major one
+  for (const char* kind : {"INTER", "SW32", "SW64", "SW128"}) {
+    auto fn = [kind](Evaluator& ev, const Node& n) {
+      if (n.template_args.size() != 2)
+        ev.fail(n, "Layout_" + std::string(kind) + "_Atom<T, Major> takes two arguments");
+      Value t = ev.eval(n.template_args[0]), m = ev.eval(n.template_args[1]);
+      if (!t.is(V::Kind::kType)) ev.fail(n.template_args[0], "an element type such as half_t, got " + t.describe());
+      const std::string major = m.is(V::Kind::kTag) ? m.tag().substr(m.tag().rfind(':') + 1) : "";
+      if (major != "K" && major != "MN")
+        ev.fail(n.template_args[1], "GMMA::Major::K or GMMA::Major::MN, got " + m.describe());
+      return V::layout(gmma_smem_atom(major, kind, t.type().bits));
+    };
+    const std::string base = std::string("Layout_") + kind + "_Atom";
+    for (const char* prefix :
+         {"GMMA::", "SM90::GMMA::", "cute::GMMA::", "cute::SM90::GMMA::", "UMMA::", "SM100::UMMA::", "cute::UMMA::"})
+      r.add(prefix + base, fn, std::string(prefix) + base + "<T, Major>{}");
+  }
   for (const char* prefix : {"UMMA::", "SM100::UMMA::", "cute::UMMA::"}) {
     r.add(
         std::string(prefix) + "Layout_MN_SW128_32B_Atom",

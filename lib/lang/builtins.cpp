@@ -14,8 +14,8 @@ namespace {
 using V = Value;
 
 std::vector<int64_t> template_ints(Evaluator& ev, const Node& n) {
-  std::vector<int64_t> out;
-  for (const auto& v : ev.eval_template_args(n)) out.push_back(v.as_int());
+  std::vector<int64_t> out;  // (a bool is an integer in C++: Int<is_same_v<A, B>>)
+  for (const auto& v : ev.eval_template_args(n)) out.push_back(v.is(V::Kind::kBool) ? v.as_bool() : v.as_int());
   return out;
 }
 

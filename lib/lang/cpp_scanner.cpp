@@ -116,10 +116,12 @@ bool is_scalar_type(std::string_view s) {
 
 class Walker {
  public:
-  Walker(const std::string& text, const std::string& file) : file_(file) {
+  Walker(const std::string& text, const std::string& file, const std::map<std::string, std::string>& macros)
+      : file_(file), conditionals_(macros) {
+    for (size_t i = 0; i < text.size(); ++i)  // (blanking keeps every newline: the same lines)
+      if (text[i] == '\n') line_starts_.push_back(i + 1);
     clean_ = blank(text);
-    for (size_t i = 0; i < clean_.size(); ++i)
-      if (clean_[i] == '\n') line_starts_.push_back(i + 1);
+    out_.notes = conditionals_.notes();
     lex();
   }
 
@@ -145,11 +147,13 @@ class Walker {
 
  private:
   // Comments and literals become spaces (newlines kept: positions stay exact); preprocessor
-  // lines are read for `#define NAME VALUE` and blanked.
+  // lines are read (#if groups, `#define NAME VALUE`) and blanked, and so are the parts of #if
+  // groups that are not read.
   std::string blank(const std::string& s) {
     std::string c = s;
     size_t i = 0;
     bool line_start = true;
+    size_t skipped_from = 0;  // where the part not read began (while !conditionals_.active())
     while (i < c.size()) {
       char ch = c[i];
       if (ch == '\n') {
@@ -161,9 +165,16 @@ class Walker {
         size_t end = i;
         while (end < c.size() && c[end] != '\n')
           end = (c[end] == '\\' && end + 1 < c.size() && c[end + 1] == '\n') ? end + 2 : end + 1;
-        define(s, i, end);
+        const bool was_active = conditionals_.active();
+        if (was_active) define(s, i, end);
+        std::string directive = s.substr(i + 1, end - i - 1);
+        for (size_t k = directive.find("\\\n"); k != std::string::npos; k = directive.find("\\\n", k))
+          directive.replace(k, 2, " ");
+        conditionals_.directive(directive, line_col(i).first);
         for (size_t k = i; k < end; ++k)
           if (c[k] != '\n') c[k] = ' ';
+        if (!was_active && conditionals_.active()) blank_span(c, skipped_from, i);
+        if (was_active && !conditionals_.active()) skipped_from = end;
         i = end;
         continue;
       }
@@ -189,7 +200,13 @@ class Walker {
       }
       ++i;
     }
+    if (!conditionals_.active()) blank_span(c, skipped_from, c.size());
     return c;
+  }
+
+  static void blank_span(std::string& c, size_t a, size_t b) {
+    for (size_t k = a; k < b; ++k)
+      if (c[k] != '\n') c[k] = ' ';
   }
 
   // #define NAME VALUE (object-like, one line) is a declaration of NAME.
@@ -341,6 +358,7 @@ class Walker {
         open_block(start, i);
         start = i + 1;
       } else if (x == "}") {
+        if (!scopes_.empty() && scopes_.back().is_enum) enumerators(start, i, scopes_.back().enum_scope);
         if (!scopes_.empty()) scopes_.pop_back();
         start = i + 1;
       }
@@ -498,8 +516,15 @@ class Walker {
       sc.name.erase(std::remove_if(sc.name.begin(), sc.name.end(),
                                    [](char c) { return std::isspace(static_cast<unsigned char>(c)); }),
                     sc.name.end());
-    } else if (s < i && t(s) == "enum") {
+    } else if (s < i && t(s) == "enum") {  // its enumerators are read at its `}`
       sc.skip = true;
+      size_t k = s + 1;
+      bool scoped = k < i && one_of(t(k), {"class", "struct"});
+      if (scoped) ++k;
+      while (k < i && is_specifier_call(t(k)) && k + 1 < i && t(k + 1) == "(") k = skip_balanced(k + 1, i);
+      std::string name = k < i && is_ident(k) ? str(k) : "";
+      sc.is_enum = scopes_.empty() || !scopes_.back().skip;
+      sc.enum_scope = scoped ? join(scope(), name) : scope();  // enum class E: E::kA; enum E: kA
     } else if (s < i && t(s) != "extern") {
       sc.name = entity_name(s, i);
     }
@@ -682,14 +707,46 @@ class Walker {
     }
   }
 
+  // The enumerators of an enum body [a, b): kA, kB = 4, kC  ->  kA = 0, kB = 4, kC = int(4) + 1
+  void enumerators(size_t a, size_t b, const std::string& where) {
+    std::string base;
+    int64_t offset = 0;
+    for (size_t i = a; i < b;) {
+      size_t end = i, eq = b;
+      int depth = 0;
+      for (; end < b; ++end) {
+        std::string_view x = t(end);
+        if (x == "(" || x == "[" || x == "{" || x == "<") ++depth;
+        if (x == ")" || x == "]" || x == "}" || x == ">") --depth;
+        if (depth == 0 && x == ",") break;
+        if (depth == 0 && x == "=" && eq == b) eq = end;
+      }
+      if (i < end && is_ident(i)) {
+        if (eq < end && eq + 1 < end) {
+          base = span(eq + 1, end);
+          offset = 0;
+        }
+        std::string text = base.empty()  ? std::to_string(offset)  // ((x) would be a tuple in CuTe's notation)
+                           : offset == 0 ? base
+                                         : "int(" + base + ") + " + std::to_string(offset);
+        add(str(i), where, text, toks_[eq < end && eq + 1 < end ? eq + 1 : i].begin);
+        ++offset;
+      }
+      i = end + 1;
+    }
+  }
+
   struct Scope {
-    std::string name;    // "" for blocks that add no name (if, for, lambdas, anonymous namespaces)
-    bool skip = false;   // enum bodies
-    std::string tscope;  // the enclosing struct template, with its parameters (Declaration::template_*)
+    std::string name;   // "" for blocks that add no name (if, for, lambdas, anonymous namespaces)
+    bool skip = false;  // enum bodies (and what is inside them)
+    bool is_enum = false;
+    std::string enum_scope;  // where its enumerators are declared
+    std::string tscope;      // the enclosing struct template, with its parameters (Declaration::template_*)
     std::vector<std::string> tparams, tdefaults;
   };
 
   std::string file_;
+  Conditionals conditionals_;
   std::string clean_;
   std::vector<size_t> line_starts_{0};
   std::vector<Tok> toks_;
@@ -702,9 +759,13 @@ class Walker {
 
 }  // namespace
 
-CppScan scan_cpp(const std::string& text, const std::string& file) { return Walker(text, file).scan(); }
+CppScan scan_cpp(const std::string& text, const std::string& file, const std::map<std::string, std::string>& macros) {
+  return Walker(text, file, macros).scan();
+}
 
-CppSnippet scan_cpp_snippet(const std::string& text, const std::string& file) { return Walker(text, file).snippet(); }
+CppSnippet scan_cpp_snippet(const std::string& text, const std::string& file) {
+  return Walker(text, file, {}).snippet();
+}
 
 bool looks_like_snippet(const std::string& text) {
   size_t i = 0;

@@ -3,6 +3,7 @@
 //
 //   using X = T;   using X = decltype(E);   typedef T X;   auto x = E;   Type x = E;
 //   constexpr int N = E;   static constexpr auto N = E;   Type x;   Type x{};   #define N 128
+//   (in the parts of #if/#ifdef/#elif/#else groups that the given macros select)
 //   template <class T = Default, int N = 4>   (defaults are definitions; parameters without one are listed)
 //
 // inside namespaces, structs, functions and templates alike; the scope of each is the
@@ -10,10 +11,12 @@
 // bodies, host code) is skipped.  Comments become spaces, so positions stay exact.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
 #include "lib/lang/declarations.hpp"
+#include "lib/lang/preprocessor.hpp"
 
 namespace cutevis {
 
@@ -21,10 +24,15 @@ struct CppScan {
   std::vector<Declaration> declarations;
   // Template and function parameters without a default: what -D must give (text "").
   std::vector<Declaration> parameters;
+  // The preprocessor's notes: conditions decided without a value, unbalanced #if groups.
+  std::vector<PreprocessorNote> notes;
 };
 
-// `file` names the source in positions ("-" for standard input).
-CppScan scan_cpp(const std::string& text, const std::string& file);
+// `file` names the source in positions ("-" for standard input).  `macros` are the -D and
+// --arch values #if reads (lib/lang/preprocessor.hpp): the parts of #if groups a compile with
+// them would not read are skipped.
+CppScan scan_cpp(const std::string& text, const std::string& file,
+                 const std::map<std::string, std::string>& macros = {});
 
 // A snippet: its declarations, and its result — the last statement: a declared name
 // (result_name) or an expression (the byte span [result_begin, result_end) of the text).

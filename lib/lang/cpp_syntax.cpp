@@ -1,8 +1,11 @@
 // C++ operators and type-level helpers of the expression language (see lib/lang/cpp_syntax.hpp).
 #include "lib/lang/cpp_syntax.hpp"
-#include "lib/lang/tensor.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <numeric>
+
+#include "lib/lang/tensor.hpp"
 
 namespace cutevis {
 
@@ -239,6 +242,41 @@ void register_cpp_syntax(Registry& r) {
           return V::boolean(t.is(V::Kind::kType) && t.type().name == "void");
         },
         std::string(name) + "<T>");
+  // enable_if_t<B, T = void> / enable_if<B, T>::type: T where B holds (SFINAE outside a compiler: an error)
+  for (const char* name : {"enable_if_t", "enable_if"})
+    r.add(
+        name,
+        [](Evaluator& ev, const Node& n) {
+          if (n.template_args.empty() || n.template_args.size() > 2)
+            ev.fail(n, n.name + "<B, T> takes one or two template arguments");
+          if (!truth(ev, n.template_args[0], ev.eval(n.template_args[0]), n.name))
+            ev.fail(n.template_args[0], n.name + "<false, ...> has no type (the declaration is disabled)");
+          return n.template_args.size() == 2 ? ev.eval(n.template_args[1]) : V::type(ValueType{"void", 0});
+        },
+        std::string(name) + "<B, T>");
+  // cute::gcd / cute::lcm (cute/numeric/math.hpp), on integers and Int<N>
+  for (const char* name : {"gcd", "lcm"}) {
+    bool is_gcd = std::string(name) == "gcd";
+    r.add(
+        name,
+        [is_gcd](Evaluator& ev, const Node& n) {
+          ev.expect_args(n, 2, 2);
+          auto a = ev.eval_args(n);
+          int64_t x = int_operand(ev, n.args[0], a[0], n.name), y = int_operand(ev, n.args[1], a[1], n.name);
+          int64_t g = std::gcd(x, y);
+          int64_t v = is_gcd ? g : (g == 0 ? 0 : std::abs(x / g * y));
+          return integer_result(v, a[0], &a[1]);
+        },
+        std::string(name) + "(a, b)");
+  }
+  // CUTE_STATIC_V(x) is decltype(x)::value: the static value of x
+  r.add(
+      "CUTE_STATIC_V",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 1, 1);
+        return ev.eval(n.args[0]);
+      },
+      "CUTE_STATIC_V(x)");
   for (const char* name : {"is_same_v", "is_same"})
     r.add(
         name,

@@ -133,6 +133,9 @@ bool evaluates_every_argument(const std::string& builtin) {
 UndefinedNames::UndefinedNames(std::vector<NameUse> uses)
     : Error(
           [&] {
+            if (uses.size() == 1 && cutlass_header_of(uses[0].name))  // not CuTe: say so, suggest nothing
+              return "undefined name '" + uses[0].name + "': it is CUTLASS code (" + cutlass_header_of(uses[0].name) +
+                     "), which cutevis does not read; give its result with -D";
             if (uses.size() == 1)
               return "undefined name '" + uses[0].name + "'" +
                      (uses[0].nearest.empty() ? "" : "; did you mean " + quoted_alternatives(uses[0].nearest) + "?");
@@ -154,7 +157,30 @@ void Environment::set_parser(SourceLanguage language, Parser parser) { parsers_[
 void Environment::add(Declaration d) {
   forget_lookups();
   declarations_.push_back(std::move(d));
-  by_name_.emplace(base_name(declarations_.back().name), &declarations_.back());
+  const Declaration& added = declarations_.back();
+  by_name_.emplace(base_name(added.name), &added);
+  if (!added.template_scope.empty() && added.template_scope != qualified(added))  // a member, not an alias template
+    if (class_templates_.emplace(added.template_scope, &added).second)
+      class_template_names_.insert(base_name(added.template_scope));
+}
+
+const Declaration* Environment::class_template(const std::string& name, const std::string& scope) const {
+  if (class_templates_.empty() || !class_template_names_.count(base_name(name))) return nullptr;  // (most names)
+  std::string n = name.rfind("::", 0) == 0 ? name.substr(2) : name;
+  for (std::string s = scope;; s = s.substr(0, s.rfind("::") == std::string::npos ? 0 : s.rfind("::"))) {
+    auto it = class_templates_.find(s.empty() ? n : s + "::" + n);
+    if (it != class_templates_.end()) return it->second;
+    if (s.empty()) return nullptr;
+  }
+}
+
+std::string ClassInstance::to_string() const {
+  std::string s = scope_ + "<";
+  for (size_t i = 0; i < params_.size(); ++i) {
+    auto it = values_.find(params_[i]);
+    s += (i ? "," : "") + (it == values_.end() ? std::string("?") : it->second.to_string());
+  }
+  return s + ">";
 }
 
 void Environment::define(Declaration d) {
@@ -438,47 +464,128 @@ Value Environment::value_of(const Declaration& d, const Registry& registry) {
   return v;
 }
 
-Value Evaluator::instantiate(const Declaration& d, const Node& use, const std::vector<Node>* targs) {
+namespace {
+// Evaluates `text` of declaration d with the template bindings b (errors located in d).
+class InTemplate {
+ public:
+  InTemplate(const Registry& registry, Environment* env, const Declaration& d, const Node& use,
+             std::vector<Warning>& warnings)
+      : registry_(registry), env_(env), d_(d), use_(use), warnings_(warnings) {}
+  template <class Bindings, class Set>
+  Value operator()(const std::string& text, const std::string& what, const Bindings& b, Set set_bindings) {
+    Evaluator ev(registry_);
+    ev.set_environment(env_, &d_, d_.scope);
+    ev.set_source(text);
+    set_bindings(ev, &b);
+    try {
+      Node root = parse_expression(text);
+      ev.use_literals(literals_of(d_), root);
+      Value v = ev.eval(root);
+      warnings_.insert(warnings_.end(), ev.warnings().begin(), ev.warnings().end());
+      return v;
+    } catch (const LocatedError& err) {
+      throw err.at(static_cast<int64_t>(use_.begin));
+    } catch (const Error& err) {
+      SourceSpot spot =
+          Environment::spot_of(d_, what.empty() && err.has_position() ? static_cast<size_t>(err.position()) : 0);
+      throw LocatedError(what + err.what(), spot, static_cast<int64_t>(use_.begin));
+    }
+  }
+
+ private:
+  const Registry& registry_;
+  Environment* env_;
+  const Declaration& d_;
+  const Node& use_;
+  std::vector<Warning>& warnings_;
+};
+}  // namespace
+
+Evaluator::Bindings Evaluator::bind(const Declaration& d, const Node& use, const std::vector<Node>& targs) {
   Bindings b;
   b.scope = d.template_scope;
   b.depth = (bindings_ ? bindings_->depth : 0) + 1;
   if (b.depth > 64) fail(use, "templates instantiated more than 64 deep");
   const auto& params = d.template_params;
-  if (!targs) {
-    b.values = bindings_->values;  // a member seen from inside the same instance
-  } else {
-    if (targs->size() > params.size())
-      fail(use, d.template_scope + " takes " + std::to_string(params.size()) + " template arguments, got " +
-                    std::to_string(targs->size()));
-    for (size_t i = 0; i < targs->size(); ++i) b.values[params[i]] = eval((*targs)[i]);
+  if (targs.size() > params.size())
+    fail(use, d.template_scope + " takes " + std::to_string(params.size()) + " template arguments, got " +
+                  std::to_string(targs.size()));
+  for (size_t i = 0; i < targs.size(); ++i) b.values[params[i]] = eval(targs[i]);
+  InTemplate evaluate(registry_, env_, d, use, warnings_);
+  for (size_t i = targs.size(); i < params.size(); ++i) {  // defaults, in order: each may use those before it
+    if (d.template_defaults[i].empty())
+      fail(use, "template parameter '" + params[i] + "' of " + d.template_scope + " has no default: give it, " +
+                    d.template_scope + "<...>");
+    b.values[params[i]] = evaluate(d.template_defaults[i], "the default of " + params[i] + ": ", b,
+                                   [](Evaluator& ev, const Bindings* with) { ev.bindings_ = with; });
   }
-  auto evaluate = [&](const std::string& text, const std::string& what) {
-    Evaluator ev(registry_);
-    ev.set_environment(env_, &d, d.scope);
-    ev.set_source(text);
-    ev.bindings_ = &b;
+  return b;
+}
+
+bool Evaluator::class_instance(const Node& node, Value& out) {
+  if (!env_ || !node.has_template_args || !node.args.empty() || node.call == Node::Call::kParen) return false;
+  const Declaration* d = env_->class_template(node.name, scope_);
+  if (!d) return false;
+  Bindings b = bind(*d, node, node.template_args);
+  out = Value::object(std::make_shared<ClassInstance>(d->template_scope, d->template_params, std::move(b.values)));
+  return true;
+}
+
+bool Evaluator::instance_member(const Node& node, Value& out) {
+  if (!env_ || node.has_template_args || !node.args.empty()) return false;
+  size_t colon = node.name.rfind("::");
+  if (colon == std::string::npos || colon == 0) return false;
+  const std::string owner = node.name.substr(0, colon), member = node.name.substr(colon + 2);
+  Value v;
+  if (bindings_ && bindings_->values.count(owner)) {
+    v = bindings_->values.at(owner);
+  } else if (const Declaration* o = env_->find(owner, scope_, within_)) {
+    Node owner_node = node;
+    owner_node.name = owner;
+    owner_node.call = Node::Call::kNone;
     try {
-      Node root = parse_expression(text);
-      ev.use_literals(literals_of(d), root);
-      Value v = ev.eval(root);
-      warnings_.insert(warnings_.end(), ev.warnings().begin(), ev.warnings().end());
-      return v;
-    } catch (const LocatedError& err) {
-      throw err.at(static_cast<int64_t>(use.begin));
-    } catch (const Error& err) {
-      SourceSpot spot =
-          Environment::spot_of(d, what.empty() && err.has_position() ? static_cast<size_t>(err.position()) : 0);
-      throw LocatedError(what + err.what(), spot, static_cast<int64_t>(use.begin));
+      v = eval_name(owner_node);
+    } catch (const Error&) {
+      return false;  // (the member is looked up as before)
     }
-  };
-  if (targs)
-    for (size_t i = targs->size(); i < params.size(); ++i) {  // defaults, in order: each may use those before it
-      if (d.template_defaults[i].empty())
-        fail(use, "template parameter '" + params[i] + "' of " + d.template_scope + " has no default: give it, " +
-                      d.template_scope + "<...>");
-      b.values[params[i]] = evaluate(d.template_defaults[i], "the default of " + params[i] + ": ");
-    }
-  return evaluate(d.text, "");
+    (void)o;
+  } else {
+    return false;
+  }
+  const auto* instance = v.is(Value::Kind::kObject) ? dynamic_cast<const ClassInstance*>(v.object().get()) : nullptr;
+  if (!instance) return false;
+  const Declaration* m = env_->find(instance->scope() + "::" + member, scope_, within_);
+  if (!m || m->template_scope != instance->scope())
+    fail(node, instance->to_string() + " has no member '" + member + "' that cutevis read");
+  Bindings b;
+  b.scope = instance->scope();
+  b.values = instance->values();
+  b.depth = (bindings_ ? bindings_->depth : 0) + 1;
+  if (b.depth > 64) fail(node, "templates instantiated more than 64 deep");
+  const Bindings* saved = bindings_;
+  bindings_ = &b;
+  try {
+    out = instantiate(*m, node, nullptr);
+  } catch (...) {
+    bindings_ = saved;
+    throw;
+  }
+  bindings_ = saved;
+  return true;
+}
+
+Value Evaluator::instantiate(const Declaration& d, const Node& use, const std::vector<Node>* targs) {
+  Bindings b;
+  if (!targs) {  // a member seen from inside the same instance
+    b.scope = d.template_scope;
+    b.values = bindings_->values;
+    b.depth = bindings_->depth + 1;
+    if (b.depth > 64) fail(use, "templates instantiated more than 64 deep");
+  } else {
+    b = bind(d, use, *targs);
+  }
+  return InTemplate(registry_, env_, d, use, warnings_)(
+      d.text, "", b, [](Evaluator& ev, const Bindings* with) { ev.bindings_ = with; });
 }
 
 Value Evaluator::declared_value(const Declaration& d, const Node& at) {
@@ -600,6 +707,8 @@ Value Environment::evaluate(const Node& root, const std::string& source, const R
     for (auto it = by_name_.begin(); it != by_name_.end(); it = by_name_.upper_bound(it->first))
       known.push_back(it->first);
     for (auto& use : out) {
+      // a template parameter's fix is its -D, not its look-alike member (kNWarps = kNWarps_)
+      if (parameter(use.name, scope) || is_runtime_name(use.name) || cutlass_header_of(use.name)) continue;
       use.nearest = nearest_words(use.name, known, 3);  // declared names first, on a tie
       for (auto& w : registry.suggestions(use.name))
         if (std::find(use.nearest.begin(), use.nearest.end(), w) == use.nearest.end()) use.nearest.push_back(w);

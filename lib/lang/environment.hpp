@@ -17,6 +17,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -84,6 +85,24 @@ class UndefinedNames : public Error {
   std::vector<NameUse> uses_;
 };
 
+// An instance of a class template the sources declare, `Kernel_traits<128, 64, 64, 4>`: the
+// template's qualified name and its parameters' values.  Its members are evaluated with them
+// (Evaluator::instance_member): `using T = Kernel_traits<128, 64, 64, 4>; T::SmemLayoutQ`.
+class ClassInstance : public Object {
+ public:
+  ClassInstance(std::string scope, std::vector<std::string> params, std::map<std::string, Value> values)
+      : scope_(std::move(scope)), params_(std::move(params)), values_(std::move(values)) {}
+  std::string kind() const override { return "class"; }
+  std::string to_string() const override;  // Kernel_traits<128,64,64,4>
+  const std::string& scope() const { return scope_; }
+  const std::map<std::string, Value>& values() const { return values_; }
+
+ private:
+  std::string scope_;
+  std::vector<std::string> params_;
+  std::map<std::string, Value> values_;
+};
+
 class Environment {
  public:
   using Parser = std::function<Node(const std::string&)>;
@@ -122,6 +141,10 @@ class Environment {
   const std::deque<Declaration>& declarations() const { return declarations_; }
   const std::deque<Declaration>& defines() const { return defines_; }
 
+  // A member of the class template `name` seen from `scope` (the innermost enclosing namespace
+  // first): its template_params are the template's; nullptr if the sources declare none.
+  const Declaration* class_template(const std::string& name, const std::string& scope) const;
+
   // The declaration `name` (maybe qualified: Struct::Name) means when used in `scope`,
   // never `self` (using X = X names another X); nullptr if none.
   const Declaration* find(const std::string& name, const std::string& scope, const Declaration* self = nullptr) const;
@@ -138,6 +161,8 @@ class Environment {
 
   // The warnings of every evaluation so far (composition's check, ...), handed over once.
   std::vector<Warning> take_warnings() { return std::exchange(warnings_, {}); }
+  // A warning of reading the sources (a preprocessor condition decided without a value).
+  void add_warning(Warning w) { warnings_.push_back(std::move(w)); }
 
   // The undefined names `d` needs (transitively), for `cutevis names`.
   std::vector<NameUse> undefined_names_of(const Declaration& d, const Registry& registry);
@@ -171,7 +196,9 @@ class Environment {
   std::deque<Declaration> declarations_, defines_, parameters_;  // deques: pointers to them stay valid
   std::multimap<std::string, const Declaration*> by_name_;       // unqualified name -> declarations
   std::multimap<std::string, const Declaration*> parameter_names_;
-  std::unordered_map<const Declaration*, Entry> entries_;  // (references to entries stay valid)
+  std::unordered_map<std::string, const Declaration*> class_templates_;  // a struct template -> its first member
+  std::unordered_set<std::string> class_template_names_;                 // their unqualified names
+  std::unordered_map<const Declaration*, Entry> entries_;                // (references to entries stay valid)
   // find's answers: unqualified names by scope, then name; others by name, scope and self
   mutable std::unordered_map<std::string, std::unordered_map<std::string, const Declaration*>> found_in_scope_;
   mutable std::unordered_map<std::string, const Declaration*>* last_names_ = nullptr;  // those of last_scope_

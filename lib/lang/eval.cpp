@@ -475,6 +475,9 @@ Value Evaluator::eval_name(const Node& node) {
     auto it = bindings_->values.find(node.name);
     if (it != bindings_->values.end()) return it->second;
   }
+  Value member;
+  if (env_ && node.name.find("::") != std::string::npos && instance_member(node, member))
+    return member;  // Traits::SmemLayoutQ where Traits is a class template's instance
   if (env_ && !node.has_template_args && node.args.empty())  // a declared name, X or X{}
     if (const Declaration* d = env_->find(node.name, scope_, within_)) {
       if (bindings_ && !d->template_scope.empty() && d->template_scope == bindings_->scope)
@@ -485,6 +488,7 @@ Value Evaluator::eval_name(const Node& node) {
     if (const Declaration* d = env_->find(node.name, scope_, within_))
       if (!d->template_params.empty() && d->template_scope == (d->scope.empty() ? d->name : d->scope + "::" + d->name))
         return instantiate(*d, node, &node.template_args);
+  if (env_ && node.has_template_args && class_instance(node, member)) return member;  // Traits<128, 64>{}
   if (env_ && !node.has_template_args && node.call == Node::Call::kParen && !node.args.empty() &&
       !registry_.find(node.name))
     if (env_->find(node.name, scope_,
@@ -513,6 +517,10 @@ Value Evaluator::eval_name(const Node& node) {
   if (lookup_value_type(text_of(node), t) || lookup_value_type(node.name, t)) return Value::type(t);
   bool bare = node.call == Node::Call::kNone || (node.call == Node::Call::kBrace && node.args.empty());  // X or X{}
   std::string msg = (bare ? "unknown name '" : "unknown function '") + node.name + "'";
+  if (const char* header = cutlass_header_of(node.name))  // not CuTe: say so, rather than suggest look-alikes
+    throw UnknownName(msg + ": it is CUTLASS code (" + header +
+                          "), which cutevis does not read; give its result with -D " + node.name + "=...",
+                      static_cast<int64_t>(node.begin));
   // (not inside a file's declarations: kernel bodies name runtime functions by the hundred)
   auto s = within_ ? std::vector<std::string>{} : registry_.suggestions(node.name);
   if (!s.empty()) msg += "; did you mean " + quoted_alternatives(s) + "?";

@@ -239,6 +239,12 @@ class Evaluator {
   Value eval_node(const Node& node);  // eval without the outermost frame's error positioning
   // d inside its template with arguments `targs` (nullptr: the bindings in force), lib/lang/environment.cpp
   Value instantiate(const Declaration& d, const Node& use, const std::vector<Node>* targs);
+  // The parameters of d's template bound to `targs`, then to the defaults (lib/lang/environment.cpp).
+  Bindings bind(const Declaration& d, const Node& use, const std::vector<Node>& targs);
+  // A class template of the environment as a value: Traits<128, 64>{} (its parameters bound), and
+  // Owner::Member where Owner is one (an alias of it, a -D of it, a parameter bound to it).
+  bool class_instance(const Node& node, Value& out);
+  bool instance_member(const Node& node, Value& out);
   const Bindings* bindings_ = nullptr;
   Value eval_name(const Node& node);
   int depth_ = 0;                                              // eval frames active (only the outermost catches)

@@ -335,7 +335,8 @@ class Parser {
 
   // The binary operator at the cursor and its level (C++ precedence, lowest first): ||, &&,
   // |, ^, &, == !=, < > <= >=, << >>, + -, * / %; "" if none.  `>` closes a template
-  // argument list unless parenthesized; `>>` and `>=` are two adjacent tokens.
+  // argument list unless parenthesized (`>=` does not: conditional_t<D >= 128, A, B>); `>>`
+  // and `>=` are two adjacent tokens.
   std::string binary_operator(int& level) const {
     const Token& t = peek();
     if (t.kind != Token::Kind::kPunct) return "";
@@ -345,10 +346,10 @@ class Parser {
                                                       {">>", 7}, {"+", 8},  {"-", 8}, {"*", 9},  {"/", 9},  {"%", 9}};
     std::string op = t.text;
     if ((op == "*" || op == "&") && declarator_follows(1)) return "";  // T const*, T*: a pointer type
-    if (op == ">") {
-      if (no_greater_) return "";
-      if (adjacent(">")) op = ">>";
-      else if (adjacent("=")) op = ">=";
+    if (op == ">") {  // (`>=` is one token in C++: it compares inside template arguments too)
+      if (adjacent("=")) op = ">=";
+      else if (no_greater_) return "";
+      else if (adjacent(">")) op = ">>";
     }
     auto it = levels.find(op);
     if (it == levels.end()) return "";

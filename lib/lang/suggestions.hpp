@@ -11,6 +11,14 @@ namespace cutevis {
 // `name` itself is never suggested.  Nothing for names longer than kMaxSuggestedNameLength.
 std::vector<std::string> nearest_words(const std::string& name, const std::vector<std::string>& words, size_t max);
 
+// A C++ keyword or CUDA run-time name (nullptr, threadIdx, uint2, ...): what a kernel computes
+// with at run time, never a compile-time value a -D could give (nor a suggestion to make).
+bool is_runtime_name(const std::string& name);
+
+// A CUTLASS helper above CuTe that kernels call (ss_smem_selector, round_up, ...): the header that
+// defines it, for the error of a name cutevis does not define; nullptr for any other name.
+const char* cutlass_header_of(const std::string& name);
+
 // "'a'", "'a' or 'b'", "'a', 'b' or 'c'": suggestions as a message lists them.
 std::string quoted_alternatives(const std::vector<std::string>& words);
 

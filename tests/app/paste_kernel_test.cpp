@@ -343,3 +343,143 @@ TEST_CASE("Config::Name through an alias or -D of a struct; a composed layout's 
   CHECK(eval_ok({"--from", kConfig, "SmemLayoutAtomA{}.layout_a()"}) == "Sw<2,3,3>");
   CHECK(eval_ok({"UMMA::Layout_K_SW128_Atom<half_t>{}.offset()"}) == "smem_ptr[16b]");
 }
+
+namespace {
+const std::string kFa2Traits = std::string(CUTEVIS_SOURCE_DIR) + "/tests/data/kernels/fa2_style_traits.h";
+}  // namespace
+
+TEST_CASE("#if __CUDA_ARCH__: --arch sm80 reads the SM80 kernel's branch; without it, the host's and a warning") {
+  // FA2's pattern: the SM80 MMA behind `defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800`, three-way #elif
+  auto sm80 = test::run_cutevis({"eval", "--from", kFa2Traits, "--arch", "sm80", "Flash_kernel_traits::MMA_Atom_Arch"});
+  CAPTURE(sm80.err);
+  CHECK(sm80.exit_code == 0);
+  CHECK(sm80.out.find("Shape_MNK:  (16,8,16)") != std::string::npos);  // SM80_16x8x16
+  CHECK(sm80.err.find("__CUDA_ARCH__") == std::string::npos);          // chosen: no note about it
+  CHECK(eval_ok({"--from", kFa2Traits, "-D", "__CUDA_ARCH__=800", "Flash_fwd_kernel_traits::Gmem_copy_struct"}) ==
+        "SM80_CP_ASYNC_CACHEGLOBAL<cute::uint128_t>");
+  CHECK(eval_ok({"--from", kFa2Traits, "-D", "__CUDA_ARCH__=750", "Flash_fwd_kernel_traits::Gmem_copy_struct"}) ==
+        "DefaultCopy");
+  auto host = test::run_cutevis({"eval", "--from", kFa2Traits, "Flash_kernel_traits::MMA_Atom_Arch"});
+  CHECK(host.exit_code == 0);
+  CHECK(host.out.find("Shape_MNK:  (16,8,8)") != std::string::npos);  // SM75_16x8x8: the #else a host compile reads
+  CHECK(host.err.find("cutevis: warning: " + kFa2Traits +
+                      ":16: #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800 is false: __CUDA_ARCH__ has no value") !=
+        std::string::npos);
+  CHECK(host.err.find("choose with --arch sm80 (or -D __CUDA_ARCH__=800)") != std::string::npos);
+  // #if 0 is never read; names says the same
+  auto names = test::run_cutevis({"names", "--from", kFa2Traits, "--arch", "sm80", "--json"});
+  CHECK(names.exit_code == 0);
+  bool old_layout = false;
+  int atoms = 0;
+  const json all = json::parse(names.out);
+  for (const auto& n : all["names"]) {
+    old_layout = old_layout || n["name"] == "OldLayout";
+    if (n["name"] == "Flash_kernel_traits::MMA_Atom_Arch") ++atoms;
+    if (n["name"] == "KBLOCK_N_DEFAULT") CHECK(n["line"] == 12);  // #define at its own line
+  }
+  CHECK_FALSE(old_layout);
+  CHECK(atoms == 1);  // one branch, not both
+  auto bad = test::run_cutevis({"names", "--from", kFa2Traits, "--arch", "ampere"});
+  CHECK(bad.exit_code == kExitBadInput);
+  CHECK(bad.err.find("--arch expects an architecture such as sm80") != std::string::npos);
+}
+
+namespace {
+const std::string kFa3Mainloop = std::string(CUTEVIS_SOURCE_DIR) + "/tests/data/kernels/fa3_style_mainloop.hpp";
+}  // namespace
+
+// Expected values: CuTe's print of the same declarations (tests/data/kernels/oracle.tsv).
+TEST_CASE("a class template instantiated from the file's own struct: using T = Traits<128, 128, 64, 4>; T::X") {
+  CHECK(eval_ok({"--from", kFa2Traits, "--arch", "sm80", "Kernel_traits::SmemLayoutQ"}) ==
+        "Sw<3,3,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))");
+  CHECK(eval_ok({"--from", kFa2Traits, "--arch", "sm80", "Kernel_traits::GmemLayoutAtom"}) == "(16,8):(8,1)");
+  CHECK(eval_ok({"--from", kFa2Traits, "--arch", "sm80", "size(Kernel_traits::TiledMma{})"}) == "128");
+  // the base class is a defaulted template parameter: typename Base::MMA_Atom_Arch follows --arch
+  CHECK(eval_ok({"--from", kFa2Traits, "--arch", "sm80", "Kernel_traits::TiledMma"}).find("(16,8,16)") !=
+        std::string::npos);
+  CHECK(eval_ok({"--from", kFa2Traits, "Kernel_traits::TiledMma"}).find("(16,8,8)") != std::string::npos);
+  // directly, and as a -D of a kernel's `template <class Cfg>`
+  CHECK(eval_ok({"--from", kFa2Traits, "Flash_fwd_kernel_traits<64, 64, 64, 4>::kBlockKSmem"}) == "64");
+  CHECK(eval_ok({"--from", kFa2Traits, "-D", "Cfg=Flash_fwd_kernel_traits<96, 64, 64, 4>", "Cfg::kSwizzle"}) == "2");
+  CHECK(eval_ok({"--from", kFa2Traits, "Kernel_traits"}) ==
+        "Flash_fwd_kernel_traits<128,128,64,4,half_t,"
+        "Flash_kernel_traits<128,128,64,4,half_t>>");
+  auto missing = test::run_cutevis({"eval", "--from", kFa2Traits, "Kernel_traits::NoSuchMember"});
+  CHECK(missing.exit_code == kExitBadInput);
+  CHECK(missing.err.find("has no member 'NoSuchMember'") != std::string::npos);
+}
+
+TEST_CASE("FA3-style mainloop: conditional_t<kHeadDim >= 128, ...>, Layout_SW128_Atom<T, Major>, gcd, CUTE_STATIC_V") {
+  CHECK(eval_ok({"--from", kFa3Mainloop, "Mainloop::SmemLayoutQ"}) ==
+        "Sw<3,4,3> o smem_ptr[16b](unset) o ((8,16),(64,2)):((64,512),(1,8192))");
+  CHECK(eval_ok({"--from", kFa3Mainloop, "Mainloop::SmemLayoutK"}) ==
+        "Sw<3,4,3> o smem_ptr[16b](unset) o ((8,16),(64,2),(1,2)):((64,512),(1,8192),(0,16384))");
+  CHECK(eval_ok({"--from", kFa3Mainloop, "MainloopFp8::SmemLayoutK"}) ==
+        "Sw<2,4,3> o smem_ptr[8b](unset) o ((8,22),(64,1),(1,2)):((64,512),(1,0),(0,11264))");
+  CHECK(eval_ok({"--from", kFa3Mainloop, "Mainloop::kAlignment"}) == "8");
+  CHECK(eval_ok({"--from", kFa3Mainloop, "MainloopFp8::kAlignment"}) == "16");
+  CHECK(eval_ok({"--from", kFa3Mainloop, "Mainloop::kClusterSize"}) == "1");
+  CHECK(eval_ok({"--from", kFa3Mainloop, "MainloopFp8::Is_fp8"}) == "true");
+  CHECK(eval_ok({"--from", kFa3Mainloop, "size(Mainloop::TiledMmaQK{})"}) == "256");
+  // enum class values: kCausal = 4, kLocal = 5
+  CHECK(eval_ok({"--from", kFa3Mainloop, "flash::Softmax_mode::kLocal"}) == "5");
+  CHECK(eval_ok({"--from", kFa3Mainloop,
+                 "flash::CollectiveMainloopFwdSm90<2, half_t, Shape<_64,_64,_64>, Shape<_1,_1,_1>, "
+                 "true>::kModeValue"}) == "4");
+  CHECK(eval_ok({"GMMA::Layout_SW64_Atom<half_t, GMMA::Major::MN>{}"}) ==
+        "Sw<2,4,3> o smem_ptr[16b](unset) o (32,8):(1,32)");
+}
+
+TEST_CASE("GMMA::ss_op_selector / rs_op_selector: the op CuTe's selector returns (tests/data/kernels/oracle.tsv)") {
+  auto picks = [&](const std::string& call, const std::string& op) {
+    CAPTURE(call);
+    std::string picked = eval_ok({call});
+    CHECK(picked.find("MMA_Atom") != std::string::npos);
+    CHECK(picked == eval_ok({op + "{}"}));
+  };
+  picks("GMMA::ss_op_selector<half_t, half_t, float, Shape<_128,_128,_64>>()",
+        "SM90_64x128x16_F32F16F16_SS<GMMA::Major::K,GMMA::Major::K>");
+  picks("GMMA::ss_op_selector<cutlass::float_e4m3_t, cutlass::float_e4m3_t, float, Shape<_128,_176,_64>>()",
+        "SM90_64x16x32_F32E4M3E4M3_SS_TN");
+  picks("GMMA::ss_op_selector<bfloat16_t, bfloat16_t, float, Shape<_64,_224,_64>, GMMA::Major::K, GMMA::Major::MN>()",
+        "SM90_64x32x16_F32BF16BF16_SS<GMMA::Major::K,GMMA::Major::MN>");
+  picks("GMMA::rs_op_selector<half_t, half_t, float, Shape<_128,_96,_32>>()",
+        "SM90_64x96x16_F32F16F16_RS<GMMA::Major::K,GMMA::Major::K>");
+  picks("GMMA::ss_op_selector<half_t, half_t, half_t, Shape<_64,_80,_16>>()",
+        "SM90_64x16x16_F16F16F16_SS<GMMA::Major::K,GMMA::Major::K>");
+  picks("SM90::GMMA::ss_op_selector<tfloat32_t, tfloat32_t, float, Shape<_64,_64,_32>>()",
+        "SM90_64x64x8_F32TF32TF32_SS_TN");
+  auto bad = test::run_cutevis({"eval", "GMMA::ss_op_selector<half_t, half_t, float, Shape<_96,_128,_64>>()"});
+  CHECK(bad.exit_code == kExitBadInput);
+  CHECK(bad.err.find("Tile_M must be a multiple of 64") != std::string::npos);
+}
+
+TEST_CASE("messages: no -D for run-time names, no look-alike for a template parameter") {
+  std::string path = write_temp("runtime.cu",
+                                "constexpr int kVec = sizeof(uint2) / 2;\n"
+                                "using L = Layout<Shape<Int<kVec>, Int<kBlock>>>;\n");
+  auto r = test::run_cutevis({"names", "--from", path});
+  CAPTURE(r.out);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("-D uint2") == std::string::npos);
+  CHECK(r.out.find("uses run-time 'uint2' (not a compile-time value)") != std::string::npos);
+  CHECK(r.out.find("-D kBlock=...") != std::string::npos);  // (a name a -D does give)
+  auto e = test::run_cutevis({"eval", "--from", path, "kVec"});
+  CHECK(e.exit_code == kExitBadInput);
+  CHECK(e.err.find("-D uint2") == std::string::npos);
+  CHECK(e.err.find("run-time values") != std::string::npos);
+  std::remove(path.c_str());
+  // kNWarps_ is a parameter of the struct template: its fix is -D kNWarps_, not kNWarps
+  auto p = test::run_cutevis({"eval", "--from", kFa2Traits, "Flash_fwd_kernel_traits::kNThreads"});
+  CHECK(p.exit_code == kExitBadInput);
+  CHECK(p.err.find("kNWarps_") != std::string::npos);
+  CHECK(p.err.find("did you mean") == std::string::npos);
+}
+
+TEST_CASE("a CUTLASS helper (not CuTe) says so, with the header that defines it") {
+  auto r = test::run_cutevis(
+      {"eval", "decltype(cutlass::gemm::collective::detail::ss_smem_selector<GMMA::Major::K, half_t, _128, _64>())"});
+  CHECK(r.exit_code == kExitBadInput);
+  CHECK(r.err.find("it is CUTLASS code (cutlass/gemm/collective/builders/sm90_common.inl)") != std::string::npos);
+  CHECK(r.err.find("did you mean") == std::string::npos);
+}

@@ -118,3 +118,24 @@ TEST_CASE("environment: lazy, cached, -D first, innermost scope, cycles named") 
     CHECK(std::string(e.what()) == "recursive definition: A -> B -> C -> A");
   }
 }
+
+TEST_CASE("scanner: enum and enum class values (kA = 0, kB = 4, kC = int(4) + 1), in their scopes") {
+  CppScan s = scan_cpp(
+      "namespace ns {\n"
+      "enum class Mode : int { kPlain, kCausal = 4, kLocal };\n"
+      "struct S { enum Stage { kLoad, kMma }; };\n"
+      "}\n",
+      "k.cu");
+  auto text = [&](const std::string& q) {
+    const Declaration* d = named(s.declarations, q);
+    return d ? d->text : std::string("<none>");
+  };
+  CHECK(text("ns::Mode::kPlain") == "0");
+  CHECK(text("ns::Mode::kCausal") == "4");
+  CHECK(text("ns::Mode::kLocal") == "int(4) + 1");
+  CHECK(text("ns::S::kMma") == "1");  // an unscoped enum's values are its enclosing scope's
+  CHECK(named(s.declarations, "ns::Mode::int") == nullptr);
+  Environment env;
+  for (auto& d : s.declarations) env.add(d);
+  CHECK(eval_in(env, "ns::Mode::kLocal * 2").to_string() == "10");
+}
