@@ -29,6 +29,44 @@ std::string extension_of(const std::string& path) {
   return e;
 }
 
+std::string lines_after_first(const std::string& s) {
+  size_t nl = s.find('\n');
+  return nl == std::string::npos ? "" : s.substr(nl + 1);
+}
+
+// The caret lines format_error draws under `text` at `pos`, indented by `indent`.
+std::string caret_lines(const std::string& text, size_t pos, const std::string& indent) {
+  std::string lines = lines_after_first(format_error(Error("", static_cast<int64_t>(pos)), text));
+  std::string out;
+  std::istringstream in(lines);
+  for (std::string line; std::getline(in, line);) out += indent + line + "\n";
+  return out;
+}
+
+std::string where(const SourceSpot& s) {
+  if (s.file.empty()) return "-D " + s.name;
+  return (s.file == "-" ? std::string("<stdin>") : s.file) + ":" + std::to_string(s.line) + ":" +
+         std::to_string(s.column);
+}
+
+// Byte offset of (line, column) in text (1-based).
+size_t offset_of(const std::string& text, int line, int column) {
+  size_t pos = 0;
+  for (int l = 1; l < line && pos != std::string::npos; ++l) {
+    pos = text.find('\n', pos);
+    if (pos != std::string::npos) ++pos;
+  }
+  if (pos == std::string::npos) return text.size();
+  return std::min(text.size(), pos + static_cast<size_t>(std::max(column, 1) - 1));
+}
+
+std::string kind_of(const Value& v) {
+  if (v.is(Value::Kind::kTuple) && v.is_int_tuple()) return "shape";
+  return v.kind_name();
+}
+
+}  // namespace
+
 std::string read_source(const std::string& path) {
   std::string text;
   if (path == "-") {
@@ -94,44 +132,6 @@ Declaration parse_define(const std::string& d) {
   if (looks_like_dsl(decl.text) || name.find('.') != std::string::npos) decl.language = SourceLanguage::kPython;
   return decl;
 }
-
-std::string lines_after_first(const std::string& s) {
-  size_t nl = s.find('\n');
-  return nl == std::string::npos ? "" : s.substr(nl + 1);
-}
-
-// The caret lines format_error draws under `text` at `pos`, indented by `indent`.
-std::string caret_lines(const std::string& text, size_t pos, const std::string& indent) {
-  std::string lines = lines_after_first(format_error(Error("", static_cast<int64_t>(pos)), text));
-  std::string out;
-  std::istringstream in(lines);
-  for (std::string line; std::getline(in, line);) out += indent + line + "\n";
-  return out;
-}
-
-std::string where(const SourceSpot& s) {
-  if (s.file.empty()) return "-D " + s.name;
-  return (s.file == "-" ? std::string("<stdin>") : s.file) + ":" + std::to_string(s.line) + ":" +
-         std::to_string(s.column);
-}
-
-// Byte offset of (line, column) in text (1-based).
-size_t offset_of(const std::string& text, int line, int column) {
-  size_t pos = 0;
-  for (int l = 1; l < line && pos != std::string::npos; ++l) {
-    pos = text.find('\n', pos);
-    if (pos != std::string::npos) ++pos;
-  }
-  if (pos == std::string::npos) return text.size();
-  return std::min(text.size(), pos + static_cast<size_t>(std::max(column, 1) - 1));
-}
-
-std::string kind_of(const Value& v) {
-  if (v.is(Value::Kind::kTuple) && v.is_int_tuple()) return "shape";
-  return v.kind_name();
-}
-
-}  // namespace
 
 std::shared_ptr<Environment> load_sources(const SourceOptions& o) {
   if (o.empty()) return nullptr;

@@ -30,6 +30,11 @@ struct SourceOptions {
 // binary or unsupported files and malformed -D.
 std::shared_ptr<Environment> load_sources(const SourceOptions& options);
 
+// One --from file's text (checked: size, not binary), and one -D NAME=VALUE as a definition
+// (for `cutevis check`, which scans its files once for many configurations).
+std::string read_source(const std::string& path);
+Declaration parse_define(const std::string& define);
+
 // An expression or a snippet, evaluated with the declared names (env may be null); a
 // CuTeDSL expression (syntax kDsl, or kAuto and spelled in the DSL) is one expression.
 // Warnings (composition's check, ...) are appended to `warnings` when given.
