@@ -133,6 +133,7 @@ CheckOutcome run_check(const CheckCommandOptions& o) {
     CheckStats stats;
   };
   std::vector<PerConfig> per_config;
+  CopyAnalysisCache cache;
   for (const auto& config : configs) {
     Environment env;
     env.set_parser(SourceLanguage::kPython, [](const std::string& text) { return parse_dsl_expression(text); });
@@ -151,6 +152,7 @@ CheckOutcome run_check(const CheckCommandOptions& o) {
       co.file = f.path;
       co.text = &f.text;
       co.stats = &pc.stats;
+      co.cache = &cache;
       for (Finding& finding : check_kernels(f.kernels, env, co)) {
         (finding.severity == "error" ? pc.errors : finding.severity == "warning" ? pc.warnings : pc.notes) += 1;
         all.emplace_back(std::move(finding), pc.config);
@@ -223,12 +225,12 @@ CheckOutcome run_check(const CheckCommandOptions& o) {
       text += "config " + pc.config + ": " + std::to_string(pc.errors) + " errors, " + std::to_string(pc.warnings) +
               " warnings" + (pc.errors > 0 || (o.werror && pc.warnings > 0) ? " -- do not compile" : "") + "\n";
   text += "cutevis check: " + std::to_string(copies) + " copy and " + std::to_string(gemms) +
-          " gemm statements checked (once per launch and configuration): " + std::to_string(errors) + (errors == 1 ? " error, " : " errors, ") +
-          std::to_string(warnings) + (warnings == 1 ? " warning, " : " warnings, ") + std::to_string(notes) +
-          (notes == 1 ? " note" : " notes") +
-          (configs.size() > 1 ? " in " + std::to_string(configs.size()) + " configurations (" +
-                                    std::to_string(failing) + " failing)"
-                              : "") +
+          " gemm statements checked (once per launch and configuration): " + std::to_string(errors) +
+          (errors == 1 ? " error, " : " errors, ") + std::to_string(warnings) +
+          (warnings == 1 ? " warning, " : " warnings, ") + std::to_string(notes) + (notes == 1 ? " note" : " notes") +
+          (configs.size() > 1
+               ? " in " + std::to_string(configs.size()) + " configurations (" + std::to_string(failing) + " failing)"
+               : "") +
           "\n";
   out.output.bytes = text;
   return out;

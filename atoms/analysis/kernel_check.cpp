@@ -59,7 +59,7 @@ bool fixed_width(const CopyAtom& atom) {
 
 }  // namespace
 
-std::vector<Finding> check_copy(const CopyEvent& e) {
+std::vector<Finding> check_copy(const CopyEvent& e, CopyAnalysisCache* cache) {
   std::vector<Finding> out;
   auto finding = [&](const char* severity, const char* kind, std::string message) -> Finding& {
     out.push_back({severity, kind, std::move(message), "", e.at, {}});
@@ -67,13 +67,16 @@ std::vector<Finding> check_copy(const CopyEvent& e) {
   };
   const std::string copy_label = e.copy_name.empty() ? e.copy.atom.name : e.copy_name;
   if (e.kernel_mma && e.kernel_mma->num_threads != e.copy.num_threads) {
-    Finding& f = finding("error", "thread-count",
-                         "size(" + copy_label + ") = " + std::to_string(e.copy.num_threads) + " threads but size(" +
-                             (e.kernel_mma_name.empty() ? "mma" : e.kernel_mma_name) + ") = " +
-                             std::to_string(e.kernel_mma->num_threads) +
-                             ": CUTE_STATIC_ASSERT_V(size(copy) == size(mma)) fails; threads past " +
-                             std::to_string(e.copy.num_threads - 1) +
-                             " would take another thread's part of the tile (or none)");
+    const int64_t c = e.copy.num_threads, m = e.kernel_mma->num_threads;
+    Finding& f =
+        finding("error", "thread-count",
+                "size(" + copy_label + ") = " + std::to_string(c) + " threads but size(" +
+                    (e.kernel_mma_name.empty() ? "mma" : e.kernel_mma_name) + ") = " + std::to_string(m) +
+                    ": CUTE_STATIC_ASSERT_V(size(copy) == size(mma)) fails; " +
+                    (c > m ? "a CTA of " + std::to_string(m) + " threads never runs the copy's threads " +
+                                 std::to_string(m) + ".." + std::to_string(c - 1) + ": part of the tile is not copied"
+                           : "threads " + std::to_string(c) + ".." + std::to_string(m - 1) +
+                                 " index past the copy's thread layout"));
     f.fix = "make the TiledCopy's thread layout " + std::to_string(e.kernel_mma->num_threads) + " threads";
     declared_here(f, e.copy_decl, "declared here: " + copy_label);
     declared_here(f, e.mma_decl, "the TiledMMA");
@@ -81,37 +84,59 @@ std::vector<Finding> check_copy(const CopyEvent& e) {
   if (e.mma && (e.operand == 'A' || e.operand == 'B')) {
     FragmentCheck fc = check_fragment(e.copy, *e.mma, e.operand);
     if (!fc.matches) {
-      Finding& f = finding("error", "fragment",
-                           std::string("the copy's destination is not the MMA's ") + e.operand +
-                               " fragment: " + fc.first_mismatch);
+      Finding& f = finding(
+          "error", "fragment",
+          std::string("the copy's destination is not the MMA's ") + e.operand + " fragment: " + fc.first_mismatch);
       f.fix = std::string("build the copy with make_tiled_copy_") + e.operand + "(atom, mma)";
       declared_here(f, e.copy_decl, "declared here: " + copy_label);
     }
   }
-  CopyAnalysis a;
-  try {
-    a = analyze_copy(e.copy, e.src.tensor, e.dst.tensor);
-  } catch (const Error& err) {
-    Finding& f = finding("error", "partition", copy_label + " over " + (e.src.name.empty() ? "?" : e.src.name) +
-                                                   " -> " + (e.dst.name.empty() ? "?" : e.dst.name) + ": " +
-                                                   err.what());
+  CopyAnalysis own;
+  const CopyAnalysis* found = nullptr;
+  std::string key, failure;
+  if (cache) {
+    key = e.copy.atom.name + "|" + to_string(e.copy.tiled_layout_tv) + "|" + to_string(e.copy.tile_mn) + "|" +
+          to_string(e.src.tensor.space) + ":" + to_string(e.src.tensor.layout) + "|" + to_string(e.dst.tensor.space) +
+          ":" + to_string(e.dst.tensor.layout);
+    if (auto it = cache->analyses.find(key); it != cache->analyses.end()) {
+      found = &it->second;
+      ++cache->hits;
+    } else if (auto f = cache->failures.find(key); f != cache->failures.end()) {
+      failure = f->second;
+      ++cache->hits;
+    }
+  }
+  if (!found && failure.empty()) {
+    try {
+      own = analyze_copy(e.copy, e.src.tensor, e.dst.tensor);
+      found = cache ? &cache->analyses.emplace(key, std::move(own)).first->second : &own;
+    } catch (const Error& err) {
+      failure = err.what();
+      if (cache) cache->failures.emplace(key, failure);
+    }
+  }
+  if (!failure.empty()) {
+    Finding& f = finding("error", "partition",
+                         copy_label + " over " + (e.src.name.empty() ? "?" : e.src.name) + " -> " +
+                             (e.dst.name.empty() ? "?" : e.dst.name) + ": " + failure);
     declared_here(f, e.src.layout_decl, "declared here: " + e.src.layout_name);
     declared_here(f, e.copy_decl, "declared here: " + copy_label);
     return out;
   }
+  const CopyAnalysis& a = *found;
   const int64_t vector_elements = a.value_bits > 0 ? a.vector_bits / a.value_bits : 1;
   for (int i = 0; i < 2; ++i) {
     const CopySide& side = i == 0 ? a.src : a.dst;
     const CheckedTensor& t = i == 0 ? e.src : e.dst;
     if (side.space == MemorySpace::kRmem) continue;
     if (!side.vectorizes && fixed_width(e.copy.atom)) {
-      Finding& f = finding(
-          "error", "vectorize",
-          std::string("Copy_Traits: ") + (i == 0 ? "src" : "dst") +
-              " failed to vectorize into registers. Layout is incompatible with this CopyOp. (" + e.copy.atom.op +
-              " moves " + std::to_string(a.vector_bits) + " bits per thread; a thread's values of " +
-              (t.name.empty() ? std::string("the tensor") : t.name) + " are contiguous for " +
-              std::to_string(side.max_common_vector) + ")");
+      Finding& f = finding("error", "vectorize",
+                           std::string("Copy_Traits: ") + (i == 0 ? "src" : "dst") +
+                               " failed to vectorize into registers. Layout is incompatible with this CopyOp. (" +
+                               e.copy.atom.op + " moves " + std::to_string(a.vector_bits) +
+                               " bits per thread; a thread's values of " +
+                               (t.name.empty() ? std::string("the tensor") : t.name) + " are contiguous for " +
+                               std::to_string(side.max_common_vector) + ")");
       f.fix = "make " + (t.layout_name.empty() ? std::string("the layout") : t.layout_name) +
               " contiguous along the copy's value mode, or use a narrower atom";
       declared_here(f, t.layout_decl, "declared here: " + t.layout_name);
@@ -119,12 +144,11 @@ std::vector<Finding> check_copy(const CopyEvent& e) {
       int64_t address = 0;
       const MemoryInstruction* inst = first_misaligned(a, side.space, address);
       const int64_t width = inst ? inst->bits / 8 : a.vector_bits / 8;
-      Finding& f = finding(
-          "error", "misaligned",
-          (inst ? inst->ptx() : std::string("the access")) + " of " + std::to_string(width) + " bytes at " +
-              to_string(side.space) + " byte " + std::to_string(address) + " of " +
-              (t.name.empty() ? std::string("the tensor") : t.name) + ", not a multiple of " + std::to_string(width) +
-              ": misaligned address (the kernel faults)");
+      Finding& f = finding("error", "misaligned",
+                           (inst ? inst->ptx() : std::string("the access")) + " of " + std::to_string(width) +
+                               " bytes at " + to_string(side.space) + " byte " + std::to_string(address) + " of " +
+                               (t.name.empty() ? std::string("the tensor") : t.name) + ", not a multiple of " +
+                               std::to_string(width) + ": misaligned address (the kernel faults)");
       f.fix = padding_fix(t.tensor.layout, vector_elements, t.layout_name);
       declared_here(f, t.layout_decl, "declared here: " + t.layout_name);
     }
@@ -154,12 +178,12 @@ std::vector<Finding> check_copy(const CopyEvent& e) {
   }
   if (a.gmem.instructions > 0 && a.gmem.efficiency() < 0.999) {
     const CheckedTensor& t = a.src.space == MemorySpace::kGmem ? e.src : e.dst;
-    Finding& f = finding("warning", "uncoalesced",
-                         "global " + std::string(a.src.space == MemorySpace::kGmem ? "loads" : "stores") + " of " +
-                             (t.name.empty() ? std::string("the tensor") : t.name) + " use " +
-                             fixed(100.0 * a.gmem.efficiency(), 0) + "% of the bytes they move (" +
-                             std::to_string(a.gmem.sectors) + " sectors for " + std::to_string(a.gmem.bytes_used) +
-                             " bytes)");
+    Finding& f =
+        finding("warning", "uncoalesced",
+                "global " + std::string(a.src.space == MemorySpace::kGmem ? "loads" : "stores") + " of " +
+                    (t.name.empty() ? std::string("the tensor") : t.name) + " use " +
+                    fixed(100.0 * a.gmem.efficiency(), 0) + "% of the bytes they move (" +
+                    std::to_string(a.gmem.sectors) + " sectors for " + std::to_string(a.gmem.bytes_used) + " bytes)");
     f.fix = "give consecutive threads consecutive addresses along the tensor's contiguous mode";
     declared_here(f, e.copy_decl, "declared here: " + copy_label);
   }
@@ -171,20 +195,21 @@ std::vector<Finding> check_gemm(const GemmEvent& e) {
   const char* want = "ABC";
   for (int i = 0; i < 3; ++i) {
     if (e.from[i] != 0 && e.from[i] != want[i]) {
-      Finding f{"error", "operand",
-                "gemm's " + std::string(1, want[i]) + " operand " + e.names[i] + " is the MMA's " +
-                    std::string(1, e.from[i]) + " partition",
-                "pass the " + std::string(1, want[i]) + " fragment (partition_fragment_" + std::string(1, want[i]) +
-                    ")",
-                e.at,
-                {}};
+      Finding f{
+          "error",
+          "operand",
+          "gemm's " + std::string(1, want[i]) + " operand " + e.names[i] + " is the MMA's " +
+              std::string(1, e.from[i]) + " partition",
+          "pass the " + std::string(1, want[i]) + " fragment (partition_fragment_" + std::string(1, want[i]) + ")",
+          e.at,
+          {}};
       out.push_back(f);
     }
     if (e.threads[i] != 0 && e.threads[i] != e.mma.num_threads) {
-      Finding f{"error", "thread-count",
-                e.names[i] + " was partitioned by a TiledMMA of " + std::to_string(e.threads[i]) +
-                    " threads; gemm's " + (e.mma_name.empty() ? "TiledMMA" : e.mma_name) + " has " +
-                    std::to_string(e.mma.num_threads),
+      Finding f{"error",
+                "thread-count",
+                e.names[i] + " was partitioned by a TiledMMA of " + std::to_string(e.threads[i]) + " threads; gemm's " +
+                    (e.mma_name.empty() ? "TiledMMA" : e.mma_name) + " has " + std::to_string(e.mma.num_threads),
                 "",
                 e.at,
                 {}};

@@ -13,6 +13,7 @@
 // analysis covers every thread of the TiledCopy / TiledMMA; loop variables are taken at 0.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -67,7 +68,15 @@ struct CopyEvent {
   std::string kernel_mma_name;
 };
 
-std::vector<Finding> check_copy(const CopyEvent& event);
+// Analyses already made, by TiledCopy and tensors: a sweep's configurations often move the same
+// tensors with the same copy (only the stage count or another tile changed).
+struct CopyAnalysisCache {
+  std::map<std::string, CopyAnalysis> analyses;
+  std::map<std::string, std::string> failures;  // analyze_copy's Error for the key
+  int64_t hits = 0;
+};
+
+std::vector<Finding> check_copy(const CopyEvent& event, CopyAnalysisCache* cache = nullptr);
 
 struct GemmEvent {
   SourceLocation at;
@@ -96,9 +105,10 @@ struct CheckStats {
   int copies = 0, gemms = 0;  // statements followed to values and checked
 };
 struct CheckOptions {
-  CheckStats* stats = nullptr;  // counted into, when given
-  std::string file;           // the kernel file's name, for locations
-  const std::string* text = nullptr;  // its text (comments are read for layout-comment checks)
+  CheckStats* stats = nullptr;         // counted into, when given
+  CopyAnalysisCache* cache = nullptr;  // shared by the configurations of a sweep
+  std::string file;                    // the kernel file's name, for locations
+  const std::string* text = nullptr;   // its text (comments are read for layout-comment checks)
 };
 std::vector<Finding> check_kernels(const KernelFile& k, Environment& env, const CheckOptions& options);
 

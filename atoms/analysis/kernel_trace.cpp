@@ -28,7 +28,7 @@ namespace {
 struct KVal {
   enum class Kind { kValue, kThrCopy, kThrMma, kPartition, kFragment, kRetile, kUnknown };
   Kind kind = Kind::kUnknown;
-  Value value;     // kValue: the value; kThrCopy/kThrMma/kPartition/kFragment/kRetile: the TiledCopy/TiledMMA
+  Value value;  // kValue: the value; kThrCopy/kThrMma/kPartition/kFragment/kRetile: the TiledCopy/TiledMMA
   std::shared_ptr<const KVal> of;  // what a partition, fragment or retile was made from
   char side = 0;                   // 'S', 'D' (copy partitions), 'A', 'B', 'C' (MMA partitions, fragments)
   int rank = -1;                   // the tensor's rank, where known
@@ -38,8 +38,8 @@ struct KVal {
   bool rejected = false;           // kUnknown: CuTe itself would reject it (a divisibility check)
   SourceLocation copy_decl;        // thread slices and partitions: their TiledCopy / TiledMMA's declaration
   std::string copy_name;
-  SourceLocation decl;             // the statement that defines it
-  SourceLocation layout_decl;      // the declaration to change (layout, copy or MMA)
+  SourceLocation decl;         // the statement that defines it
+  SourceLocation layout_decl;  // the declaration to change (layout, copy or MMA)
   std::string layout_name;
 };
 using KPtr = std::shared_ptr<const KVal>;
@@ -52,7 +52,8 @@ std::string trim(const std::string& s) {
 
 bool is_identifier(const std::string& s) {
   if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
-  return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+  return std::all_of(s.begin(), s.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
 }
 
 // Identifiers of `text` in order, with whether a `(` follows and whether a `.` precedes.
@@ -306,7 +307,8 @@ class Tracer {
         out += id;
         i = j;
       } else if (std::isdigit(static_cast<unsigned char>(c))) {
-        while (i < text.size() && (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_')) out += text[i++];
+        while (i < text.size() && (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_'))
+          out += text[i++];
       } else {
         out += text[i++];
       }
@@ -425,8 +427,10 @@ class Tracer {
         }
         return v;
       }
-      const bool thr_copy = obj && (obj->kind == KVal::Kind::kThrCopy || (obj->kind == KVal::Kind::kValue && copy_of(*obj)));
-      const bool thr_mma = obj && (obj->kind == KVal::Kind::kThrMma || (obj->kind == KVal::Kind::kValue && mma_of(*obj)));
+      const bool thr_copy =
+          obj && (obj->kind == KVal::Kind::kThrCopy || (obj->kind == KVal::Kind::kValue && copy_of(*obj)));
+      const bool thr_mma =
+          obj && (obj->kind == KVal::Kind::kThrMma || (obj->kind == KVal::Kind::kValue && mma_of(*obj)));
       if (c.args.size() == 1 && (thr_copy || thr_mma)) {
         KPtr arg = operand(c.args[0], s);
         v->value = obj->value;
@@ -475,7 +479,9 @@ class Tracer {
     v->decl = {o_.file, s.name_line, s.name_column};
     evaluate_into(*v, s.text);
     locate(*v, readable(s.text));
-    if (!v->layout_decl.known()) {  // nothing it names is declared elsewhere: the statement itself
+    const bool built_here =
+        s.text.find("make_tiled_copy") != std::string::npos || s.text.find("make_tiled_mma") != std::string::npos;
+    if (!v->layout_decl.known() || built_here) {  // the statement itself is what to change
       v->layout_decl = v->decl;
       v->layout_name = s.name;
     }
@@ -494,11 +500,14 @@ class Tracer {
     std::vector<std::string> entries = comment_shape(s.comment);
     if (entries.empty() || v.rank < 0) return;
     if (static_cast<int>(entries.size()) != v.rank) {
-      out_.push_back({"warning", "layout-comment",
+      out_.push_back({"warning",
+                      "layout-comment",
                       "the comment says " + s.name + " is (" + join(entries) + "), rank " +
                           std::to_string(entries.size()) + "; it has rank " + std::to_string(v.rank) +
                           (v.kind == KVal::Kind::kValue ? ": " + v.value.to_cute_string() : ""),
-                      "update the comment", SourceLocation{o_.file, s.name_line, s.name_column}, {}});
+                      "update the comment",
+                      SourceLocation{o_.file, s.name_line, s.name_column},
+                      {}});
       return;
     }
     if (v.kind != KVal::Kind::kValue) return;
@@ -509,11 +518,14 @@ class Tracer {
     for (size_t i = 0; i < entries.size() && i < shp.rank(); ++i) {
       const int64_t n = entry_number(entries[i]);
       if (n >= 0 && n != size(shp[i])) {
-        out_.push_back({"warning", "layout-comment",
-                        "the comment says mode " + std::to_string(i) + " of " + s.name + " is " + entries[i] +
-                            " (" + std::to_string(n) + "); it has size " + std::to_string(size(shp[i])) + ": " +
+        out_.push_back({"warning",
+                        "layout-comment",
+                        "the comment says mode " + std::to_string(i) + " of " + s.name + " is " + entries[i] + " (" +
+                            std::to_string(n) + "); it has size " + std::to_string(size(shp[i])) + ": " +
                             v.value.to_cute_string(),
-                        "update the comment", SourceLocation{o_.file, s.name_line, s.name_column}, {}});
+                        "update the comment",
+                        SourceLocation{o_.file, s.name_line, s.name_column},
+                        {}});
         return;
       }
     }
@@ -530,9 +542,10 @@ class Tracer {
     if (s.kind == K::kDeclare || s.kind == K::kAssign || s.kind == K::kUsing) {
       KPtr v = define_value(s);
       if (std::getenv("CUTEVIS_CHECK_TRACE"))  // a developer's view of what each statement became
-        std::fprintf(stderr, "%s:%d %s kind=%d rank=%d side=%c %s\n", o_.file.c_str(), s.line, s.name.c_str(),
-                     static_cast<int>(v->kind), v->rank, v->side ? v->side : '-',
-                     v->kind == KVal::Kind::kValue ? v->value.to_cute_string().substr(0, 120).c_str() : v->error.c_str());
+        std::fprintf(
+            stderr, "%s:%d %s kind=%d rank=%d side=%c %s\n", o_.file.c_str(), s.line, s.name.c_str(),
+            static_cast<int>(v->kind), v->rank, v->side ? v->side : '-',
+            v->kind == KVal::Kind::kValue ? v->value.to_cute_string().substr(0, 120).c_str() : v->error.c_str());
       if (s.kind == K::kDeclare) comment_check(s, *v);
       define(s.name, v);
       return;
@@ -613,7 +626,7 @@ class Tracer {
     e.kernel_mma_name = kernel_mma_name_;
     e.mma_decl = kernel_mma_decl_;
     if (o_.stats) ++o_.stats->copies;
-    for (Finding& f : check_copy(e)) out_.push_back(std::move(f));
+    for (Finding& f : check_copy(e, o_.cache)) out_.push_back(std::move(f));
   }
 
   void gemm_statement(const KernelStatement& s) {
@@ -672,10 +685,13 @@ void check_declaration_comments(Environment& env, const CheckOptions& o, std::ve
     if (r < 0 || r == static_cast<int>(entries.size())) continue;
     std::string said;
     for (size_t i = 0; i < entries.size(); ++i) said += (i ? "," : "") + entries[i];
-    out.push_back({"warning", "layout-comment",
+    out.push_back({"warning",
+                   "layout-comment",
                    "the comment says " + d.name + " is (" + said + "), rank " + std::to_string(entries.size()) +
                        "; it has rank " + std::to_string(r) + ": " + v.to_cute_string(),
-                   "update the comment", SourceLocation{d.file, d.line, d.column}, {}});
+                   "update the comment",
+                   SourceLocation{d.file, d.line, d.column},
+                   {}});
   }
 }
 
@@ -705,10 +721,14 @@ std::vector<Finding> check_kernels(const KernelFile& k, Environment& env, const 
       const size_t space = c.text.find_first_of(" \t");
       const std::string cond = space == std::string::npos ? "" : trim(c.text.substr(space));
       if (cond == "0" || cond == "1") continue;
-      out.push_back({"warning", "preprocessor",
-                     "'" + c.text + "': cutevis has no preprocessor here and reads every branch; findings in this "
-                     "kernel may come from a branch the compiler does not take",
-                     "", SourceLocation{o.file, c.line, 1}, {}});
+      out.push_back({"warning",
+                     "preprocessor",
+                     "'" + c.text +
+                         "': cutevis has no preprocessor here and reads every branch; findings in this "
+                         "kernel may come from a branch the compiler does not take",
+                     "",
+                     SourceLocation{o.file, c.line, 1},
+                     {}});
     }
   }
   check_declaration_comments(env, o, out);

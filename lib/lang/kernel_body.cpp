@@ -91,8 +91,8 @@ class Reader {
         size_t cut = directive.find("//");
         if (cut != std::string::npos) directive = trim(directive.substr(0, cut));
         for (const char* d : {"#if", "#ifdef", "#ifndef", "#elif", "#else"})
-          if (directive.rfind(d, 0) == 0 && (directive.size() == std::string(d).size() ||
-                                             !ident_char(directive[std::string(d).size()]))) {
+          if (directive.rfind(d, 0) == 0 &&
+              (directive.size() == std::string(d).size() || !ident_char(directive[std::string(d).size()]))) {
             conditionals_.push_back({directive, line_col(i).first});
             break;
           }
@@ -129,8 +129,8 @@ class Reader {
 
   void lex() {
     const std::string& c = clean_;
-    static const char* const two[] = {"::", "->", "==", "!=", "<=", ">=", "&&", "||", "+=", "-=",
-                                      "*=", "/=", "%=", "|=", "&=", "^=", "++", "--"};
+    static const char* const two[] = {
+        "::", "->", "==", "!=", "<=", ">=", "&&", "||", "+=", "-=", "*=", "/=", "%=", "|=", "&=", "^=", "++", "--"};
     size_t i = 0;
     while (i < c.size()) {
       char ch = c[i];
@@ -394,8 +394,7 @@ class Reader {
     for (size_t i = 0; i < toks_.size(); ++i) {
       if (t(i) != "{" || i == 0) continue;
       size_t k = i - 1;
-      while (k > 0 && toks_[k].ident && t(k) != "struct" && t(k) != "class")
-        --k;  // const, noexcept, override
+      while (k > 0 && toks_[k].ident && t(k) != "struct" && t(k) != "class") --k;  // const, noexcept, override
       if (t(k) != ")") continue;
       int depth = 0;
       size_t m = k;

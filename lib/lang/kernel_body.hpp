@@ -21,14 +21,14 @@ namespace cutevis {
 struct KernelStatement {
   enum class Kind { kDeclare, kAssign, kUsing, kCall };
   Kind kind = Kind::kCall;
-  std::string type;  // kDeclare: the declared type as written ("Tensor", "auto", "ThrCopy")
-  std::string name;  // kDeclare/kAssign/kUsing: the name; kCall: the function ("copy", "cute::gemm")
-  std::string text;  // kDeclare/kAssign/kUsing: the initializer; kCall: the whole call
-  std::vector<std::string> args;   // kCall: its arguments as written
-  std::vector<int> arg_columns;    // kCall: 1-based column of each argument (same line as the call or not)
-  int line = 0, column = 0;        // 1-based: where the statement begins
+  std::string type;                    // kDeclare: the declared type as written ("Tensor", "auto", "ThrCopy")
+  std::string name;                    // kDeclare/kAssign/kUsing: the name; kCall: the function ("copy", "cute::gemm")
+  std::string text;                    // kDeclare/kAssign/kUsing: the initializer; kCall: the whole call
+  std::vector<std::string> args;       // kCall: its arguments as written
+  std::vector<int> arg_columns;        // kCall: 1-based column of each argument (same line as the call or not)
+  int line = 0, column = 0;            // 1-based: where the statement begins
   int name_line = 0, name_column = 0;  // kDeclare/kAssign/kUsing: where the name is
-  std::string comment;             // a `// ...` comment on the statement's last line, trimmed
+  std::string comment;                 // a `// ...` comment on the statement's last line, trimmed
   std::vector<std::string> loop_vars;  // the loop variables of the loops enclosing it
 };
 
@@ -42,7 +42,7 @@ struct KernelFunction {
 // `kernel<<<...>>>(args)`, or `fptr<<<...>>>(args)` with `auto fptr = kernel<...>;` before it.
 struct KernelLaunch {
   std::string kernel;
-  std::string function;        // the enclosing function's name as written ("gemm_tn")
+  std::string function;                                // the enclosing function's name as written ("gemm_tn")
   int function_begin_line = 0, function_end_line = 0;  // its body's lines
   std::vector<std::string> args;
   int line = 0, column = 0;
