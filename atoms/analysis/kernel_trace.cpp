@@ -215,6 +215,11 @@ class Tracer {
         continue;  // unbound: a pointer keeps its name; other uses say which name is missing
       }
       define(p, v);
+      // ASmemLayout sA_layout: the template parameter deduced from the argument, as C++ does
+      const std::string& type = i < k_.param_types.size() ? k_.param_types[i] : "";
+      if (v->kind == KVal::Kind::kValue && is_identifier(type) && !bound(type) &&
+          std::find(k_.params.begin(), k_.params.end(), type) == k_.params.end())
+        define(type, v);
     }
   }
 
@@ -458,6 +463,14 @@ class Tracer {
           return part(KVal::Kind::kFragment, m.back(), from_partition ? 0 : 1);
         }
       }
+    }
+    if (free_call(s.text, c) && c.args.size() == 1 &&
+        (c.method == "as_position_independent_swizzle_tensor" ||
+         c.method == "as_position_independent_swizzle_layout")) {
+      KPtr arg = operand(c.args[0], s);  // the same elements: cutevis's swizzle acts on offsets already
+      *v = *arg;
+      v->name = s.name;
+      return v;
     }
     if (free_call(s.text, c) && c.args.size() == 1 &&
         (c.method == "make_fragment_like" || c.method == "make_tensor_like")) {

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <map>
 #include <optional>
+#include <set>
 #include <tuple>
 
 namespace cutevis {
@@ -202,16 +203,19 @@ class Reader {
     KernelFunction k;
     k.name = t(name);
     k.line = line_col(toks_[name].begin).first;
-    for (const std::string& p : params(name + 1, p_end)) k.params.push_back(p);
+    for (auto& [type, p] : params(name + 1, p_end)) {
+      k.params.push_back(p);
+      k.param_types.push_back(type);
+    }
     size_t body_end = close(b);
     block(b + 1, body_end, {}, k.body);
     end = body_end;
     return k;
   }
 
-  // Parameter names of the list between tokens ( at a and ) at b.
-  std::vector<std::string> params(size_t a, size_t b) const {
-    std::vector<std::string> out;
+  // (type, name) of each parameter of the list between tokens ( at a and ) at b.
+  std::vector<std::pair<std::string, std::string>> params(size_t a, size_t b) const {
+    std::vector<std::pair<std::string, std::string>> out;
     size_t start = a + 1;
     int depth = 0, angle = 0;
     for (size_t k = a + 1; k <= b; ++k) {
@@ -227,9 +231,12 @@ class Reader {
             stop = m;
             break;
           }
-        std::string name;
-        if (stop > start + 1 && toks_[stop - 1].ident) name = t(stop - 1);
-        if (!(k == b && start == k)) out.push_back(name);
+        std::string name, type = span(start, stop);
+        if (stop > start + 1 && toks_[stop - 1].ident) {
+          name = t(stop - 1);
+          type = span(start, stop - 1);
+        }
+        if (!(k == b && start == k)) out.emplace_back(type, name);
         start = k + 1;
       }
     }
@@ -410,10 +417,56 @@ class Reader {
       bodies.push_back({fn, i, shut});
       i = shut;  // functions do not nest here
     }
-    std::map<std::string, std::string> aliases;  // auto fptr = kernel<...>;
-    for (size_t i = 0; i + 3 < toks_.size(); ++i)
-      if (toks_[i].ident && t(i + 1) == "=" && toks_[i + 2].ident && (t(i + 3) == "<" || t(i + 3) == ";"))
-        aliases[t(i)] = t(i + 2);
+    // auto fptr = kernel<...>;  auto* p = &kernel<...>;  void const* p = reinterpret_cast<void const*>(&kernel<...>);
+    std::set<std::string> kernels;
+    for (const KernelFunction& k : out.kernels) kernels.insert(k.name);
+    std::map<std::string, std::string> aliases;
+    for (size_t i = 0; i + 2 < toks_.size(); ++i) {
+      if (!toks_[i].ident || t(i + 1) != "=" || kernels.count(t(i))) continue;
+      for (size_t k = i + 2; k < toks_.size() && t(k) != ";"; ++k)
+        if (toks_[k].ident && kernels.count(t(k))) {
+          aliases[t(i)] = t(k);
+          break;
+        }
+    }
+    auto kernel_named = [&](const std::string& text) -> std::string {  // the last kernel or alias named in text
+      std::string found;
+      for (size_t i = 0; i < text.size();) {
+        if (!ident_start(text[i])) {
+          ++i;
+          continue;
+        }
+        size_t j = i;
+        while (j < text.size() && ident_char(text[j])) ++j;
+        std::string id = text.substr(i, j - i);
+        if (kernels.count(id)) found = id;
+        if (auto it = aliases.find(id); it != aliases.end()) found = it->second;
+        i = j;
+      }
+      return found;
+    };
+    auto enclose = [&](KernelLaunch& l, size_t at) {
+      for (const Body& f : bodies)
+        if (f.open < at && at < f.shut) {
+          l.function = f.name;
+          l.function_begin_line = line_col(toks_[f.open].begin).first;
+          l.function_end_line = line_col(toks_[f.shut].begin).first;
+        }
+    };
+    // cutlass::launch_kernel_on_cluster(params, kernel_ptr, args...)
+    for (size_t i = 0; i + 1 < toks_.size(); ++i) {
+      if (t(i) != "launch_kernel_on_cluster" || t(i + 1) != "(") continue;
+      const size_t shut = close(i + 1);
+      std::vector<std::string> args = split_arguments(span(i + 2, shut));
+      if (args.size() < 2) continue;
+      KernelLaunch l;
+      l.kernel = kernel_named(args[1]);
+      if (l.kernel.empty()) continue;
+      std::tie(l.line, l.column) = line_col(toks_[i].begin);
+      l.args.assign(args.begin() + 2, args.end());
+      enclose(l, i);
+      out.launches.push_back(std::move(l));
+    }
     for (size_t i = 1; i + 3 < toks_.size(); ++i) {
       if (!(t(i) == "<" && t(i + 1) == "<" && t(i + 2) == "<" && toks_[i - 1].ident)) continue;
       size_t k = i + 3;
@@ -427,15 +480,11 @@ class Reader {
       KernelLaunch l;
       l.kernel = t(i - 1);
       if (auto it = aliases.find(l.kernel); it != aliases.end()) l.kernel = it->second;
+      if (!kernels.count(l.kernel)) continue;
       std::tie(l.line, l.column) = line_col(toks_[i - 1].begin);
       size_t shut = close(k);
       l.args = split_arguments(span(k + 1, shut));
-      for (const Body& f : bodies)
-        if (f.open < i && i < f.shut) {
-          l.function = f.name;
-          l.function_begin_line = line_col(toks_[f.open].begin).first;
-          l.function_end_line = line_col(toks_[f.shut].begin).first;
-        }
+      enclose(l, i);
       out.launches.push_back(std::move(l));
       i = shut;
     }

@@ -34,7 +34,8 @@ struct KernelStatement {
 
 struct KernelFunction {
   std::string name;
-  std::vector<std::string> params;  // parameter names in order ("" for an unnamed one)
+  std::vector<std::string> params;       // parameter names in order ("" for an unnamed one)
+  std::vector<std::string> param_types;  // their types as written ("ASmemLayout", "TA const*")
   std::vector<KernelStatement> body;
   int line = 0;
 };
