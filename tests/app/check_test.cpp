@@ -49,16 +49,16 @@ TEST_CASE("check: every defect of the SM80 kernel at its line with its severity,
   const int s2r_a = line_of(f, "copy(s2r_copy_a,"), s2r_b = line_of(f, "copy(s2r_copy_b,");
   const int gemm = line_of(f, "gemm(mma,"), comment = line_of(f, "(BLK_N,BLK_K) DEFECT");
   std::multiset<Key> want{
-      {g2s_a, "error", "vectorize"},       // M-major A under a K-major 128-bit cp.async
-      {g2s_a, "error", "misaligned"},      // 136-byte rows: cp.async 16 B faults
-      {g2s_a, "warning", "uncoalesced"},   // the same M-major A: 46% of the sectors' bytes used
-      {g2s_b, "error", "thread-count"},    // 256-thread copy, 128-thread MMA
-      {s2r_a, "error", "misaligned"},      // ldmatrix rows at byte 136
+      {g2s_a, "error", "vectorize"},      // M-major A under a K-major 128-bit cp.async
+      {g2s_a, "error", "misaligned"},     // 136-byte rows: cp.async 16 B faults
+      {g2s_a, "warning", "uncoalesced"},  // the same M-major A: 46% of the sectors' bytes used
+      {g2s_b, "error", "thread-count"},   // 256-thread copy, 128-thread MMA
+      {s2r_a, "error", "misaligned"},     // ldmatrix rows at byte 136
       {s2r_a, "warning", "bank-conflict"},
-      {s2r_b, "error", "fragment"},        // make_tiled_copy_A for B
-      {s2r_b, "warning", "bank-conflict"}, // 128-byte unswizzled rows: 8-way
-      {gemm, "error", "operand"},          // B's fragment as A
-      {gemm, "error", "operand"},          // and A's as B
+      {s2r_b, "error", "fragment"},         // make_tiled_copy_A for B
+      {s2r_b, "warning", "bank-conflict"},  // 128-byte unswizzled rows: 8-way
+      {gemm, "error", "operand"},           // B's fragment as A
+      {gemm, "error", "operand"},           // and A's as B
       {comment, "warning", "layout-comment"},
   };
   std::multiset<Key> got;
@@ -102,7 +102,8 @@ TEST_CASE("check: the corrected kernel is clean, compiler-style text otherwise")
         "cutevis check: 4 copy and 1 gemm statements checked (once per launch and configuration): 0 errors, 0 "
         "warnings, 0 notes\n");
   auto bad = check("sm80_gemm_defects.cu", {});
-  const std::string line = kData + "sm80_gemm_defects.cu:" + std::to_string(line_of("sm80_gemm_defects.cu", "copy(copy_b,")) +
+  const std::string line = kData +
+                           "sm80_gemm_defects.cu:" + std::to_string(line_of("sm80_gemm_defects.cu", "copy(copy_b,")) +
                            ":5: error: size(GmemCopyB) = 256 threads but size(mma) = 128";
   CHECK(bad.out.find(line) != std::string::npos);
   CHECK(bad.out.find("[thread-count]\n") != std::string::npos);
@@ -146,4 +147,27 @@ TEST_CASE("check: SARIF 2.1.0 with one result per finding; bad input is exit 2")
   CHECK(test::run_cutevis({"check"}).exit_code == 2);
   CHECK(sweep_configs({"a=1|2", "b=x|y|z"}).size() == 6);
   CHECK(sweep_configs({"T=Shape<_1,_2>|int"}) == std::vector<std::vector<std::string>>{{"T=Shape<_1,_2>"}, {"T=int"}});
+}
+
+TEST_CASE("check: stale layout comments at file scope and in kernels, #if branches read without -D") {
+  const std::string path = "/tmp/cutevis_check_" + std::to_string(::getpid()) + ".cu";
+  std::ofstream(path) << "using TileLayout = Layout<Shape<_4, _8>>;  // (M,N,K)\n"
+                         "using Fine = Layout<Shape<_4, _8>>;  // (M,N)\n"
+                         "__global__ void k() {\n"
+                         "  auto tv = Layout<Shape<_32, _8>>{};  // (T32,V4) -> (M16,K16)\n"
+                         "#if __CUDA_ARCH__ >= 800\n"
+                         "  auto x = Fine{};\n"
+                         "#endif\n"
+                         "}\n";
+  auto r = test::run_cutevis({"check", "--from", path, "--json"});
+  std::remove(path.c_str());
+  CAPTURE(r.err);
+  CHECK(r.exit_code == 0);  // warnings only
+  json j = json::parse(r.out);
+  std::multiset<Key> got;
+  for (const json& x : j["findings"])
+    got.insert({x["line"].get<int>(), x["severity"].get<std::string>(), x["kind"].get<std::string>()});
+  CHECK(got == std::multiset<Key>{{1, "warning", "layout-comment"},  // rank 3 said, rank 2
+                                  {4, "warning", "layout-comment"},  // V4 said, 8 values
+                                  {5, "warning", "preprocessor"}});
 }

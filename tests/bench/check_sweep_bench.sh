@@ -13,8 +13,11 @@ median() {  # "wall_ms cpu_ms" medians of RUNS runs
   local walls=() cpus=()
   for _ in 1 2 3; do "$@" > /dev/null 2>&1 || true; done
   for _ in $(seq "$runs"); do
-    local line
-    line=$( { /usr/bin/time -f '%e %U %S' "$@" > /dev/null 2>/dev/null; } 2>&1 | tail -1)
+    local line tf
+    tf=$(mktemp)
+    /usr/bin/time -o "$tf" -f '%e %U %S' "$@" > /dev/null 2>&1 || true
+    line=$(tail -1 "$tf")
+    rm -f "$tf"
     walls+=("$(echo "$line" | awk '{print $1 * 1000}')")
     cpus+=("$(echo "$line" | awk '{print ($2 + $3) * 1000}')")
   done
