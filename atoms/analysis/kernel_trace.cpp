@@ -183,6 +183,36 @@ class Tracer {
           break;
         }
     }
+    // kernel<decltype(sA), ...>: the template arguments the launch names, evaluated where it is
+    for (size_t i = 0; l && i < k_.template_params.size() && i < l->template_args.size(); ++i) {
+      const std::string& name = k_.template_params[i];
+      if (name.empty()) continue;
+      auto v = std::make_shared<KVal>();
+      v->name = name;
+      v->layout_name = name;
+      v->layout_decl = {o_.file, l->line, l->column};
+      std::string arg = l->template_args[i];
+      static const std::regex decl(R"(^\s*decltype\s*\(\s*([A-Za-z_]\w*)\s*\)\s*$)");
+      std::smatch m;
+      if (std::regex_match(arg, m, decl))
+        if (const Declaration* d = env_.find(m[1], scope)) {
+          v->layout_name = m[1];
+          v->layout_decl = {d->file, d->line, d->column};
+        }
+      try {
+        Evaluator ev(reg_);
+        Declaration within{arg, scope, arg, SourceLanguage::kCpp, o_.file, l->line, l->column, "", {}, {}};
+        ev.set_environment(&env_, &within, scope);
+        ev.set_source(arg);
+        Node root = parse_expression(arg);
+        ev.use_literals(Literals::kAuto, root);
+        v->value = ev.eval(root);
+        v->kind = KVal::Kind::kValue;
+        define(name, v);
+      } catch (const std::exception&) {
+        // a type cutevis has no value for (a pointer's element type, Alpha): left unbound
+      }
+    }
     for (size_t i = 0; i < k_.params.size(); ++i) {
       const std::string& p = k_.params[i];
       if (p.empty()) continue;

@@ -202,6 +202,17 @@ class Reader {
     }
     KernelFunction k;
     k.name = t(name);
+    if (g > 0 && t(g - 1) == ">") {  // template <class A, int N = 4, ...> __global__ ...
+      size_t open = g - 1;
+      int depth = 0;
+      for (;; --open) {
+        if (t(open) == ">") ++depth;
+        if (t(open) == "<" && --depth == 0) break;
+        if (open == 0) break;
+      }
+      if (open > 0 && t(open - 1) == "template")
+        for (auto& [type, p] : params(open, g - 1)) k.template_params.push_back(p);
+    }
     k.line = line_col(toks_[name].begin).first;
     for (auto& [type, p] : params(name + 1, p_end)) {
       k.params.push_back(p);
@@ -421,16 +432,30 @@ class Reader {
     std::set<std::string> kernels;
     for (const KernelFunction& k : out.kernels) kernels.insert(k.name);
     std::map<std::string, std::string> aliases;
+    std::map<std::string, std::vector<std::string>> alias_targs;  // auto p = &kernel<decltype(sA), ...>
     for (size_t i = 0; i + 2 < toks_.size(); ++i) {
       if (!toks_[i].ident || t(i + 1) != "=" || kernels.count(t(i))) continue;
       for (size_t k = i + 2; k < toks_.size() && t(k) != ";"; ++k)
         if (toks_[k].ident && kernels.count(t(k))) {
           aliases[t(i)] = t(k);
+          if (t(k + 1) == "<") {
+            int depth = 0, paren = 0;
+            size_t e = k + 1;
+            for (; e < toks_.size() && t(e) != ";"; ++e) {
+              if (t(e) == "(") ++paren;
+              if (t(e) == ")") --paren;
+              if (paren == 0 && t(e) == "<") ++depth;
+              if (paren == 0 && t(e) == ">" && --depth == 0) break;
+            }
+            if (e < toks_.size() && t(e) == ">") alias_targs[t(i)] = split_arguments(span(k + 2, e));
+          }
           break;
         }
     }
+    std::vector<std::string> named_targs;  // the template arguments of the alias kernel_named found
     auto kernel_named = [&](const std::string& text) -> std::string {  // the last kernel or alias named in text
       std::string found;
+      named_targs.clear();
       for (size_t i = 0; i < text.size();) {
         if (!ident_start(text[i])) {
           ++i;
@@ -440,7 +465,10 @@ class Reader {
         while (j < text.size() && ident_char(text[j])) ++j;
         std::string id = text.substr(i, j - i);
         if (kernels.count(id)) found = id;
-        if (auto it = aliases.find(id); it != aliases.end()) found = it->second;
+        if (auto it = aliases.find(id); it != aliases.end()) {
+          found = it->second;
+          if (auto a = alias_targs.find(id); a != alias_targs.end()) named_targs = a->second;
+        }
         i = j;
       }
       return found;
@@ -462,6 +490,7 @@ class Reader {
       KernelLaunch l;
       l.kernel = kernel_named(args[1]);
       if (l.kernel.empty()) continue;
+      l.template_args = named_targs;
       std::tie(l.line, l.column) = line_col(toks_[i].begin);
       l.args.assign(args.begin() + 2, args.end());
       enclose(l, i);
@@ -479,6 +508,7 @@ class Reader {
       if (t(k) != "(") continue;
       KernelLaunch l;
       l.kernel = t(i - 1);
+      if (auto a = alias_targs.find(l.kernel); a != alias_targs.end()) l.template_args = a->second;
       if (auto it = aliases.find(l.kernel); it != aliases.end()) l.kernel = it->second;
       if (!kernels.count(l.kernel)) continue;
       std::tie(l.line, l.column) = line_col(toks_[i - 1].begin);

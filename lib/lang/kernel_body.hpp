@@ -34,8 +34,9 @@ struct KernelStatement {
 
 struct KernelFunction {
   std::string name;
-  std::vector<std::string> params;       // parameter names in order ("" for an unnamed one)
-  std::vector<std::string> param_types;  // their types as written ("ASmemLayout", "TA const*")
+  std::vector<std::string> params;           // parameter names in order ("" for an unnamed one)
+  std::vector<std::string> param_types;      // their types as written ("ASmemLayout", "TA const*")
+  std::vector<std::string> template_params;  // template <class TA, class SmemLayoutA, ...>: the names
   std::vector<KernelStatement> body;
   int line = 0;
 };
@@ -46,6 +47,7 @@ struct KernelLaunch {
   std::string function;                                // the enclosing function's name as written ("gemm_tn")
   int function_begin_line = 0, function_end_line = 0;  // its body's lines
   std::vector<std::string> args;
+  std::vector<std::string> template_args;  // kernel<decltype(sA), ...> where the launch names them
   int line = 0, column = 0;
 };
 

@@ -36,6 +36,8 @@ TEST_CASE("kernel_body: a __global__ function's parameters and statements, loops
   const KernelFunction& k = f.kernels[0];
   CHECK(k.name == "kern");
   CHECK(k.params == std::vector<std::string>{"M", "A", "", "copy_a"});  // the third is unnamed
+  CHECK(k.param_types == std::vector<std::string>{"int", "T const*", "Layout<Shape<_4>>", "TiledCopy"});
+  CHECK(k.template_params == std::vector<std::string>{"T"});
   REQUIRE(k.body.size() == 6);
   CHECK(k.body[0].kind == KernelStatement::Kind::kDeclare);
   CHECK(k.body[0].type == "Tensor");
@@ -67,6 +69,7 @@ TEST_CASE("kernel_body: launches, through a function pointer too, with their enc
   KernelFile f = read_kernels(kKernel, "k.cu");
   REQUIRE(f.launches.size() == 2);
   CHECK(f.launches[0].kernel == "kern");  // auto fptr = kern<float>;
+  CHECK(f.launches[0].template_args == std::vector<std::string>{"float"});
   CHECK(f.launches[0].function == "host");
   CHECK(f.launches[0].args == std::vector<std::string>{"m", "nullptr", "Layout<Shape<_4>>{}", "copy"});
   CHECK(f.launches[0].line == 16);
