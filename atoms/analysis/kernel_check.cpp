@@ -125,6 +125,7 @@ std::vector<Finding> check_copy(const CopyEvent& e, CopyAnalysisCache* cache) {
   }
   const CopyAnalysis& a = *found;
   const int64_t vector_elements = a.value_bits > 0 ? a.vector_bits / a.value_bits : 1;
+  bool compiles = true;  // a copy CuTe does not compile costs nothing: no cost warnings beside its error
   for (int i = 0; i < 2; ++i) {
     const CopySide& side = i == 0 ? a.src : a.dst;
     const CheckedTensor& t = i == 0 ? e.src : e.dst;
@@ -137,6 +138,7 @@ std::vector<Finding> check_copy(const CopyEvent& e, CopyAnalysisCache* cache) {
                                " bits per thread; a thread's values of " +
                                (t.name.empty() ? std::string("the tensor") : t.name) + " are contiguous for " +
                                std::to_string(side.max_common_vector) + ")");
+      compiles = false;
       f.fix = "make " + (t.layout_name.empty() ? std::string("the layout") : t.layout_name) +
               " contiguous along the copy's value mode, or use a narrower atom";
       declared_here(f, t.layout_decl, "declared here: " + t.layout_name);
@@ -154,6 +156,7 @@ std::vector<Finding> check_copy(const CopyEvent& e, CopyAnalysisCache* cache) {
     }
   }
   // cp.async.ca may write each source line in its own pass: only conflicts every pass has count
+  if (!compiles) return out;
   if (a.smem.instructions > 0 && a.smem.bank_conflicts_min > 0) {
     const bool range = a.smem.bank_conflicts_min != a.smem.bank_conflicts;
     const CheckedTensor& t = a.src.space == MemorySpace::kSmem ? e.src : e.dst;
