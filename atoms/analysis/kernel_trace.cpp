@@ -25,6 +25,9 @@ namespace cutevis {
 
 namespace {
 
+// libstdc++'s std::regex recurses per character: statements longer than this are not matched
+constexpr size_t kMaxMatched = 4096;
+
 struct KVal {
   enum class Kind { kValue, kThrCopy, kThrMma, kPartition, kFragment, kRetile, kUnknown };
   Kind kind = Kind::kUnknown;
@@ -89,7 +92,7 @@ std::vector<Ident> identifiers(const std::string& text) {
 // evaluator can read, with the pointer's name kept readable.
 std::string readable(const std::string& text) {
   static const std::regex index(R"(\b(threadIdx|blockIdx)\s*\.\s*[xyz]\b)");
-  std::string s = std::regex_replace(text, index, "0");
+  std::string s = text.size() > kMaxMatched ? text : std::regex_replace(text, index, "0");
   for (const char* fn : {"make_smem_ptr", "make_gmem_ptr"}) {
     size_t at = 0;
     while ((at = s.find(fn, at)) != std::string::npos) {
@@ -125,6 +128,7 @@ struct CallForm {
   std::vector<std::string> args;
 };
 bool method_call(const std::string& text, CallForm& out) {
+  if (text.size() > kMaxMatched) return false;
   static const std::regex re(R"(^\s*([A-Za-z_]\w*)\s*\.\s*([A-Za-z_]\w*)\s*(<[^()]*>)?\s*\(([\s\S]*)\)\s*$)");
   std::smatch m;
   if (!std::regex_match(text, m, re)) return false;
@@ -134,6 +138,7 @@ bool method_call(const std::string& text, CallForm& out) {
   return true;
 }
 bool free_call(const std::string& text, CallForm& out) {
+  if (text.size() > kMaxMatched) return false;
   static const std::regex re(R"(^\s*(?:cute::)?([A-Za-z_]\w*)\s*(<[^()]*>)?\s*\(([\s\S]*)\)\s*$)");
   std::smatch m;
   if (!std::regex_match(text, m, re)) return false;
@@ -163,6 +168,7 @@ std::vector<std::string> comment_shape(const std::string& comment) {
 
 // An entry's number: "T32" -> 32, "_8" -> 8, "128" -> 128; -1 for names (BLK_M, k).
 int64_t entry_number(const std::string& e) {
+  if (e.size() > 32) return -1;
   static const std::regex re(R"(^[A-Za-z]{0,3}_?(\d+)$)");
   std::smatch m;
   if (std::regex_match(e, m, re)) return std::stoll(m[1]);
@@ -194,7 +200,7 @@ class Tracer {
       std::string arg = l->template_args[i];
       static const std::regex decl(R"(^\s*decltype\s*\(\s*([A-Za-z_]\w*)\s*\)\s*$)");
       std::smatch m;
-      if (std::regex_match(arg, m, decl))
+      if (arg.size() < 256 && std::regex_match(arg, m, decl))
         if (const Declaration* d = env_.find(m[1], scope)) {
           v->layout_name = m[1];
           v->layout_decl = {d->file, d->line, d->column};

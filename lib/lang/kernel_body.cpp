@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <map>
 #include <optional>
 #include <set>
@@ -35,6 +36,7 @@ class Reader {
       if (text[i] == '\n') line_starts_.push_back(i + 1);
     clean_ = blank(text);
     lex();
+    match_brackets();
   }
 
   KernelFile read() {
@@ -162,17 +164,25 @@ class Reader {
     }
   }
 
-  // The index of the token closing the bracket opened at i ((, {, [), or toks_.size().
-  size_t close(size_t i) const {
-    const std::string open = t(i);
-    const std::string shut = open == "(" ? ")" : open == "{" ? "}" : "]";
-    int depth = 0;
-    for (size_t k = i; k < toks_.size(); ++k) {
-      if (t(k) == open) ++depth;
-      if (t(k) == shut && --depth == 0) return k;
+  // The index of the token closing the bracket opened at i ((, {, [), or toks_.size(): matched once,
+  // in one pass (a stack per bracket kind), so deep nesting costs no rescans.
+  std::vector<size_t> match_;
+  void match_brackets() {
+    match_.assign(toks_.size(), toks_.size());
+    std::vector<size_t> open[3];
+    for (size_t k = 0; k < toks_.size(); ++k) {
+      const std::string& x = toks_[k].text;
+      if (x.size() != 1) continue;
+      const char* opens = "({[";
+      const char* shuts = ")}]";
+      if (const char* o = std::strchr(opens, x[0])) open[o - opens].push_back(k);
+      if (const char* c = std::strchr(shuts, x[0]); c && !open[c - shuts].empty()) {
+        match_[open[c - shuts].back()] = k;
+        open[c - shuts].pop_back();
+      }
     }
-    return toks_.size();
   }
+  size_t close(size_t i) const { return i < match_.size() ? match_[i] : toks_.size(); }
 
   std::optional<KernelFunction> kernel(size_t g, size_t& end) {
     // __global__ [static] [__launch_bounds__(...)] void NAME(params) {body}
@@ -263,7 +273,9 @@ class Reader {
   }
 
   // The statements of tokens [a, b), loop bodies once.
-  void block(size_t a, size_t b, const std::vector<std::string>& vars, std::vector<KernelStatement>& out) {
+  void block(size_t a, size_t b, const std::vector<std::string>& vars, std::vector<KernelStatement>& out,
+             int depth = 0) {
+    if (depth > 200) return;  // blocks nested deeper than any kernel: not read (no unbounded recursion)
     size_t i = a;
     while (i < b) {
       const std::string& x = t(i);
@@ -271,7 +283,7 @@ class Reader {
         ++i;
       } else if (x == "{") {
         size_t e = std::min(close(i), b);
-        block(i + 1, e, vars, out);
+        block(i + 1, e, vars, out, depth + 1);
         i = e + 1;
       } else if (x == "if" || x == "while" || x == "switch") {
         size_t j = i + 1;
@@ -294,7 +306,7 @@ class Reader {
         i = shut + 1;
         if (t(i) == "{") {
           size_t e = std::min(close(i), b);
-          block(i + 1, e, inner, out);
+          block(i + 1, e, inner, out, depth + 1);
           i = e + 1;
         } else {
           size_t e = statement_end(i, b);
