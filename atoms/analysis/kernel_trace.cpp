@@ -7,8 +7,6 @@
 // before it.  The thread and block indices are 0 (the analysis covers every thread anyway), loop
 // variables 0, pointers their names (CuTe's layouts carry the offsets).
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <map>
 #include <memory>
 #include <regex>
@@ -590,11 +588,6 @@ class Tracer {
     using K = KernelStatement::Kind;
     if (s.kind == K::kDeclare || s.kind == K::kAssign || s.kind == K::kUsing) {
       KPtr v = define_value(s);
-      if (std::getenv("CUTEVIS_CHECK_TRACE"))  // a developer's view of what each statement became
-        std::fprintf(
-            stderr, "%s:%d %s kind=%d rank=%d side=%c %s\n", o_.file.c_str(), s.line, s.name.c_str(),
-            static_cast<int>(v->kind), v->rank, v->side ? v->side : '-',
-            v->kind == KVal::Kind::kValue ? v->value.to_cute_string().substr(0, 120).c_str() : v->error.c_str());
       if (s.kind == K::kDeclare) comment_check(s, *v);
       define(s.name, v);
       return;
