@@ -304,7 +304,14 @@ class Tracer {
     out_.push_back(std::move(f));
   }
 
-  void note_unresolved(const KernelStatement& s, const std::string& why) {
+  void note_unresolved(const KernelStatement& s, std::string why) {
+    // unknown name 'M': the -D that would resolve it
+    const size_t at_name = why.find("unknown name '");
+    if (at_name != std::string::npos) {
+      const size_t b = at_name + 14, e = why.find('\'', b);
+      if (e != std::string::npos && why.find(" -D ") == std::string::npos)
+        why += "; give -D " + why.substr(b, e - b) + "=...";
+    }
     out_.push_back({"note", "unresolved", "not checked: " + s.name + "(...): " + why, "", at(s), {}});
   }
 

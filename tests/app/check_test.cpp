@@ -173,6 +173,9 @@ TEST_CASE("check: SARIF 2.1.0 with one result per finding; bad input is exit 2")
     CHECK(res["locations"][0]["physicalLocation"]["region"]["startLine"].get<int>() > 0);
   }
   CHECK(check("sm80_gemm.cu", {"--sweep", "kPad"}).exit_code == 2);
+  auto missing = test::run_cutevis({"check", "--from", kData + "sm80_gemm.cu"});  // no -D M: notes, exit 0
+  CHECK(missing.exit_code == 0);
+  CHECK(missing.out.find("unknown name 'M'; give -D M=... [unresolved]") != std::string::npos);
   CHECK(test::run_cutevis({"check"}).exit_code == 2);
   CHECK(sweep_configs({"a=1|2", "b=x|y|z"}).size() == 6);
   CHECK(sweep_configs({"T=Shape<_1,_2>|int"}) == std::vector<std::vector<std::string>>{{"T=Shape<_1,_2>"}, {"T=int"}});
