@@ -14,6 +14,7 @@
 #include <iostream>
 
 #include "app/batch.hpp"
+#include "app/check.hpp"
 #include "app/commands.hpp"
 #include "app/diagnostics.hpp"
 #include "app/docs.hpp"
@@ -376,6 +377,18 @@ int main(int argc, char** argv) {
   add_output(names_cmd);
   add_sources(names_cmd);
 
+  CheckCommandOptions check;
+  CLI::App* check_cmd = app.add_subcommand(
+      "check",
+      "Check a kernel's copies and gemms without compiling it: errors (exit 1) and warnings, per --sweep config");
+  check_cmd->add_flag("--json", check.json,
+                      "one JSON object: findings (file, line, column, severity, kind, ...), summary");
+  check_cmd->add_flag("--sarif", check.sarif, "a SARIF 2.1.0 document (GitHub code scanning)");
+  check_cmd->add_flag("--werror", check.werror, "warnings fail too (exit 1)");
+  check_cmd->add_option("--sweep", check.sweeps, "NAME=V1|V2|... : check every value (repeatable: every combination)");
+  add_output(check_cmd);
+  add_sources(check_cmd);
+
   BatchOptions batch;
   CLI::App* batch_cmd =
       app.add_subcommand("batch", "Draw every picture of a JSON batch spec in one process (see samples/docs.json)");
@@ -429,6 +442,12 @@ int main(int argc, char** argv) {
   try {
     if (dsl) eval.syntax = show.syntax = Syntax::kDsl;
     if (sources.arch.empty() && verify_cmd->parsed()) sources.arch = verify.arch;
+    if (check_cmd->parsed()) {  // reads its files itself: once for every --sweep configuration
+      check.sources = sources;
+      CheckOutcome r = run_check(check);
+      emit(r.output, output_path);
+      return r.exit_code;
+    }
     std::shared_ptr<Environment> env = load_sources(sources);
     if (env)  // the preprocessor's notes (an #if decided without a value), before any answer
       for (const Warning& w : env->take_warnings()) std::fprintf(stderr, "cutevis: warning: %s\n", w.message.c_str());

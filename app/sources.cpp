@@ -30,6 +30,44 @@ std::string extension_of(const std::string& path) {
   return e;
 }
 
+std::string lines_after_first(const std::string& s) {
+  size_t nl = s.find('\n');
+  return nl == std::string::npos ? "" : s.substr(nl + 1);
+}
+
+// The caret lines format_error draws under `text` at `pos`, indented by `indent`.
+std::string caret_lines(const std::string& text, size_t pos, const std::string& indent) {
+  std::string lines = lines_after_first(format_error(Error("", static_cast<int64_t>(pos)), text));
+  std::string out;
+  std::istringstream in(lines);
+  for (std::string line; std::getline(in, line);) out += indent + line + "\n";
+  return out;
+}
+
+std::string where(const SourceSpot& s) {
+  if (s.file.empty()) return "-D " + s.name;
+  return (s.file == "-" ? std::string("<stdin>") : s.file) + ":" + std::to_string(s.line) + ":" +
+         std::to_string(s.column);
+}
+
+// Byte offset of (line, column) in text (1-based).
+size_t offset_of(const std::string& text, int line, int column) {
+  size_t pos = 0;
+  for (int l = 1; l < line && pos != std::string::npos; ++l) {
+    pos = text.find('\n', pos);
+    if (pos != std::string::npos) ++pos;
+  }
+  if (pos == std::string::npos) return text.size();
+  return std::min(text.size(), pos + static_cast<size_t>(std::max(column, 1) - 1));
+}
+
+std::string kind_of(const Value& v) {
+  if (v.is(Value::Kind::kTuple) && v.is_int_tuple()) return "shape";
+  return v.kind_name();
+}
+
+}  // namespace
+
 std::string read_source(const std::string& path) {
   std::string text;
   if (path == "-") {
@@ -96,54 +134,24 @@ Declaration parse_define(const std::string& d) {
   return decl;
 }
 
-std::string lines_after_first(const std::string& s) {
-  size_t nl = s.find('\n');
-  return nl == std::string::npos ? "" : s.substr(nl + 1);
-}
-
-// The caret lines format_error draws under `text` at `pos`, indented by `indent`.
-std::string caret_lines(const std::string& text, size_t pos, const std::string& indent) {
-  std::string lines = lines_after_first(format_error(Error("", static_cast<int64_t>(pos)), text));
-  std::string out;
-  std::istringstream in(lines);
-  for (std::string line; std::getline(in, line);) out += indent + line + "\n";
-  return out;
-}
-
-std::string where(const SourceSpot& s) {
-  if (s.file.empty()) return "-D " + s.name;
-  return (s.file == "-" ? std::string("<stdin>") : s.file) + ":" + std::to_string(s.line) + ":" +
-         std::to_string(s.column);
-}
-
-// Byte offset of (line, column) in text (1-based).
-size_t offset_of(const std::string& text, int line, int column) {
-  size_t pos = 0;
-  for (int l = 1; l < line && pos != std::string::npos; ++l) {
-    pos = text.find('\n', pos);
-    if (pos != std::string::npos) ++pos;
+std::map<std::string, std::string> source_macros(const SourceOptions& o) {
+  // what #if reads: the -D values and --arch's __CUDA_ARCH__ (a -D of it wins)
+  std::map<std::string, std::string> macros =
+      o.arch.empty() ? std::map<std::string, std::string>{} : arch_macros(o.arch);
+  for (const auto& d : o.defines) {
+    const Declaration decl = parse_define(d);
+    macros[decl.name] = decl.text;
   }
-  if (pos == std::string::npos) return text.size();
-  return std::min(text.size(), pos + static_cast<size_t>(std::max(column, 1) - 1));
+  return macros;
 }
-
-std::string kind_of(const Value& v) {
-  if (v.is(Value::Kind::kTuple) && v.is_int_tuple()) return "shape";
-  return v.kind_name();
-}
-
-}  // namespace
 
 std::shared_ptr<Environment> load_sources(const SourceOptions& o) {
   if (o.empty()) return nullptr;
   auto env = std::make_shared<Environment>();
   env->set_parser(SourceLanguage::kPython, [](const std::string& text) { return parse_dsl_expression(text); });
-  // what #if reads: the -D values and --arch's __CUDA_ARCH__ (a -D of it wins)
-  std::map<std::string, std::string> macros =
-      o.arch.empty() ? std::map<std::string, std::string>{} : arch_macros(o.arch);
+  const std::map<std::string, std::string> macros = source_macros(o);
   std::vector<Declaration> defines;
   for (const auto& d : o.defines) defines.push_back(parse_define(d));
-  for (const auto& d : defines) macros[d.name] = d.text;
   bool stdin_read = false;
   for (const auto& path : o.from) {
     if (path == "-") {

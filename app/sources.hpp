@@ -10,6 +10,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,6 +32,13 @@ struct SourceOptions {
 // binary or unsupported files and malformed -D.  The preprocessor's notes (an #if decided
 // without a value) are the environment's first warnings (Environment::take_warnings).
 std::shared_ptr<Environment> load_sources(const SourceOptions& options);
+// The macros #if reads: --arch's __CUDA_ARCH__ and __CUDACC__, then the -D values (which win).
+std::map<std::string, std::string> source_macros(const SourceOptions& options);
+
+// One --from file's text (checked: size, not binary), and one -D NAME=VALUE as a definition
+// (for `cutevis check`, which scans its files once for many configurations).
+std::string read_source(const std::string& path);
+Declaration parse_define(const std::string& define);
 
 // An expression or a snippet, evaluated with the declared names (env may be null); a
 // CuTeDSL expression (syntax kDsl, or kAuto and spelled in the DSL) is one expression.

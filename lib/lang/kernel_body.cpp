@@ -1,0 +1,564 @@
+#include "lib/lang/kernel_body.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <map>
+#include <optional>
+#include <set>
+#include <tuple>
+
+namespace cutevis {
+
+namespace {
+
+bool ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+std::string trim(std::string s) {
+  size_t b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return "";
+  size_t e = s.find_last_not_of(" \t\r\n");
+  return s.substr(b, e - b + 1);
+}
+
+struct Tok {
+  std::string text;
+  size_t begin = 0, end = 0;
+  bool ident = false;
+};
+
+class Reader {
+ public:
+  Reader(const std::string& text) : src_(text) {
+    line_starts_.push_back(0);
+    for (size_t i = 0; i < text.size(); ++i)
+      if (text[i] == '\n') line_starts_.push_back(i + 1);
+    clean_ = blank(text);
+    lex();
+    match_brackets();
+  }
+
+  KernelFile read() {
+    KernelFile out;
+    out.conditionals = conditionals_;
+    for (size_t i = 0; i < toks_.size(); ++i) {
+      if (t(i) == "__global__") {
+        size_t end = i;
+        if (auto k = kernel(i, end)) out.kernels.push_back(std::move(*k));
+        i = end;
+      }
+    }
+    launches(out);
+    return out;
+  }
+
+ private:
+  const std::string& src_;
+  std::string clean_;
+  std::vector<Tok> toks_;
+  std::vector<size_t> line_starts_;
+  std::map<int, std::string> comments_;  // line -> its // comment
+  std::vector<Conditional> conditionals_;
+
+  const std::string& t(size_t i) const {
+    static const std::string none;
+    return i < toks_.size() ? toks_[i].text : none;
+  }
+  std::pair<int, int> line_col(size_t offset) const {
+    auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
+    size_t line = static_cast<size_t>(it - line_starts_.begin());
+    return {static_cast<int>(line), static_cast<int>(offset - line_starts_[line - 1] + 1)};
+  }
+  std::string span(size_t a, size_t b) const {  // source text of tokens [a, b)
+    if (a >= b) return "";
+    return src_.substr(toks_[a].begin, toks_[b - 1].end - toks_[a].begin);
+  }
+
+  std::string blank(const std::string& s) {
+    std::string c = s;
+    size_t i = 0;
+    bool line_start = true;
+    while (i < c.size()) {
+      char ch = c[i];
+      if (ch == '\n') {
+        line_start = true;
+        ++i;
+        continue;
+      }
+      if (line_start && ch == '#') {
+        size_t end = i;
+        while (end < c.size() && c[end] != '\n')
+          end = (c[end] == '\\' && end + 1 < c.size() && c[end + 1] == '\n') ? end + 2 : end + 1;
+        std::string directive = trim(s.substr(i, end - i));
+        size_t cut = directive.find("//");
+        if (cut != std::string::npos) directive = trim(directive.substr(0, cut));
+        for (const char* d : {"#if", "#ifdef", "#ifndef", "#elif", "#else"})
+          if (directive.rfind(d, 0) == 0 &&
+              (directive.size() == std::string(d).size() || !ident_char(directive[std::string(d).size()]))) {
+            conditionals_.push_back({directive, line_col(i).first});
+            break;
+          }
+        for (size_t k = i; k < end; ++k)
+          if (c[k] != '\n') c[k] = ' ';
+        i = end;
+        continue;
+      }
+      if (!std::isspace(static_cast<unsigned char>(ch))) line_start = false;
+      if (ch == '/' && i + 1 < c.size() && c[i + 1] == '/') {
+        size_t b = i;
+        while (i < c.size() && c[i] != '\n') c[i++] = ' ';
+        comments_[line_col(b).first] = trim(s.substr(b + 2, i - b - 2));
+        continue;
+      }
+      if (ch == '/' && i + 1 < c.size() && c[i + 1] == '*') {
+        size_t end = c.find("*/", i + 2);
+        end = end == std::string::npos ? c.size() : end + 2;
+        for (; i < end; ++i)
+          if (c[i] != '\n') c[i] = ' ';
+        continue;
+      }
+      if (ch == '"' || (ch == '\'' && !(i > 0 && std::isxdigit(static_cast<unsigned char>(c[i - 1]))))) {
+        size_t k = i + 1;
+        while (k < c.size() && c[k] != ch && c[k] != '\n') k += (c[k] == '\\') ? 2 : 1;
+        for (size_t m = i + 1; m < std::min(k, c.size()); ++m) c[m] = ' ';
+        i = std::min(k + 1, c.size());
+        continue;
+      }
+      ++i;
+    }
+    return c;
+  }
+
+  void lex() {
+    const std::string& c = clean_;
+    static const char* const two[] = {
+        "::", "->", "==", "!=", "<=", ">=", "&&", "||", "+=", "-=", "*=", "/=", "%=", "|=", "&=", "^=", "++", "--"};
+    size_t i = 0;
+    while (i < c.size()) {
+      char ch = c[i];
+      if (std::isspace(static_cast<unsigned char>(ch))) {
+        ++i;
+        continue;
+      }
+      Tok tok;
+      tok.begin = i;
+      if (ident_start(ch)) {
+        size_t j = i;
+        while (j < c.size() && ident_char(c[j])) ++j;
+        tok.ident = true;
+        tok.end = j;
+      } else if (std::isdigit(static_cast<unsigned char>(ch))) {
+        size_t j = i;
+        while (j < c.size() && (ident_char(c[j]) || c[j] == '.' || c[j] == '\'')) ++j;
+        tok.end = j;
+      } else {
+        tok.end = i + 1;
+        if (i + 1 < c.size())
+          for (const char* op : two)
+            if (ch == op[0] && c[i + 1] == op[1]) tok.end = i + 2;
+      }
+      tok.text = c.substr(i, tok.end - i);
+      i = tok.end;
+      toks_.push_back(std::move(tok));
+    }
+  }
+
+  // The index of the token closing the bracket opened at i ((, {, [), or toks_.size(): matched once,
+  // in one pass (a stack per bracket kind), so deep nesting costs no rescans.
+  std::vector<size_t> match_;
+  void match_brackets() {
+    match_.assign(toks_.size(), toks_.size());
+    std::vector<size_t> open[3];
+    for (size_t k = 0; k < toks_.size(); ++k) {
+      const std::string& x = toks_[k].text;
+      if (x.size() != 1) continue;
+      const char* opens = "({[";
+      const char* shuts = ")}]";
+      if (const char* o = std::strchr(opens, x[0])) open[o - opens].push_back(k);
+      if (const char* c = std::strchr(shuts, x[0]); c && !open[c - shuts].empty()) {
+        match_[open[c - shuts].back()] = k;
+        open[c - shuts].pop_back();
+      }
+    }
+  }
+  size_t close(size_t i) const { return i < match_.size() ? match_[i] : toks_.size(); }
+
+  std::optional<KernelFunction> kernel(size_t g, size_t& end) {
+    // __global__ [static] [__launch_bounds__(...)] void NAME(params) {body}
+    size_t i = g + 1;
+    size_t name = 0;
+    while (i < toks_.size() && t(i) != ";" && t(i) != "{") {
+      if (t(i) == "(") {
+        if (i > 0 && toks_[i - 1].ident && t(i - 1) != "__launch_bounds__" && t(i - 1) != "decltype" &&
+            t(i - 1) != "alignas") {
+          name = i - 1;
+          break;
+        }
+        i = close(i);
+      }
+      ++i;
+    }
+    if (name == 0) {
+      end = i;
+      return std::nullopt;
+    }
+    size_t p_end = close(name + 1);
+    size_t b = p_end + 1;
+    while (b < toks_.size() && t(b) != "{" && t(b) != ";") ++b;
+    if (b >= toks_.size() || t(b) == ";") {  // a declaration without a body
+      end = b;
+      return std::nullopt;
+    }
+    KernelFunction k;
+    k.name = t(name);
+    if (g > 0 && t(g - 1) == ">") {  // template <class A, int N = 4, ...> __global__ ...
+      size_t open = g - 1;
+      int depth = 0;
+      for (;; --open) {
+        if (t(open) == ">") ++depth;
+        if (t(open) == "<" && --depth == 0) break;
+        if (open == 0) break;
+      }
+      if (open > 0 && t(open - 1) == "template")
+        for (auto& [type, p] : params(open, g - 1)) k.template_params.push_back(p);
+    }
+    k.line = line_col(toks_[name].begin).first;
+    for (auto& [type, p] : params(name + 1, p_end)) {
+      k.params.push_back(p);
+      k.param_types.push_back(type);
+    }
+    size_t body_end = close(b);
+    block(b + 1, body_end, {}, k.body);
+    end = body_end;
+    return k;
+  }
+
+  // (type, name) of each parameter of the list between tokens ( at a and ) at b.
+  std::vector<std::pair<std::string, std::string>> params(size_t a, size_t b) const {
+    std::vector<std::pair<std::string, std::string>> out;
+    size_t start = a + 1;
+    int depth = 0, angle = 0;
+    for (size_t k = a + 1; k <= b; ++k) {
+      const std::string& x = t(k);
+      if (x == "(" || x == "[" || x == "{") ++depth;
+      if (x == ")" || x == "]" || x == "}") --depth;
+      if (x == "<" && k > 0 && toks_[k - 1].ident) ++angle;
+      if (x == ">" && angle > 0) --angle;
+      if ((depth == 0 && angle == 0 && x == ",") || k == b) {
+        size_t stop = k;
+        for (size_t m = start; m < k; ++m)
+          if (t(m) == "=") {
+            stop = m;
+            break;
+          }
+        std::string name, type = span(start, stop);
+        if (stop > start + 1 && toks_[stop - 1].ident) {
+          name = t(stop - 1);
+          type = span(start, stop - 1);
+        }
+        if (!(k == b && start == k)) out.emplace_back(type, name);
+        start = k + 1;
+      }
+    }
+    return out;
+  }
+
+  static bool is_macro(const std::string& s) {  // CUTE_UNROLL, CUTLASS_PRAGMA_NO_UNROLL
+    if (s.size() < 3) return false;
+    for (char c : s)
+      if (!(std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_'))
+        return false;
+    return true;
+  }
+
+  // The statements of tokens [a, b), loop bodies once.
+  void block(size_t a, size_t b, const std::vector<std::string>& vars, std::vector<KernelStatement>& out,
+             int depth = 0) {
+    if (depth > 200) return;  // blocks nested deeper than any kernel: not read (no unbounded recursion)
+    size_t i = a;
+    while (i < b) {
+      const std::string& x = t(i);
+      if (x == ";") {
+        ++i;
+      } else if (x == "{") {
+        size_t e = std::min(close(i), b);
+        block(i + 1, e, vars, out, depth + 1);
+        i = e + 1;
+      } else if (x == "if" || x == "while" || x == "switch") {
+        size_t j = i + 1;
+        if (t(j) == "constexpr") ++j;
+        i = t(j) == "(" ? close(j) + 1 : j;
+      } else if (x == "else" || x == "do" || x == "case" || x == "default" || x == ":") {
+        ++i;
+        if (x == "case")
+          while (i < b && t(i) != ":") ++i;
+      } else if (x == "for") {
+        size_t open = i + 1, shut = close(open);
+        std::vector<std::string> inner = vars;
+        for (size_t k = open + 1; k < shut; ++k)  // for (int k = 0; ...) / for (auto k : ...)
+          if ((t(k + 1) == "=" || t(k + 1) == ":") && toks_[k].ident) {
+            inner.push_back(t(k));
+            break;
+          } else if (t(k) == ";") {
+            break;
+          }
+        i = shut + 1;
+        if (t(i) == "{") {
+          size_t e = std::min(close(i), b);
+          block(i + 1, e, inner, out, depth + 1);
+          i = e + 1;
+        } else {
+          size_t e = statement_end(i, b);
+          statement(i, e, inner, out);
+          i = e + 1;
+        }
+      } else if (is_macro(x) && (t(i + 1) == "for" || t(i + 1) == "while" || t(i + 1) == "{" || t(i + 1) == "if")) {
+        ++i;
+      } else {
+        size_t e = statement_end(i, b);
+        statement(i, e, vars, out);
+        i = e + 1;
+      }
+    }
+  }
+
+  size_t statement_end(size_t i, size_t b) const {
+    int depth = 0;
+    for (size_t k = i; k < b; ++k) {
+      const std::string& x = t(k);
+      if (x == "(" || x == "[" || x == "{") ++depth;
+      if (x == ")" || x == "]" || x == "}") --depth;
+      if (depth == 0 && x == ";") return k;
+      if (depth < 0) return k;
+    }
+    return b;
+  }
+
+  void statement(size_t a, size_t b, const std::vector<std::string>& vars, std::vector<KernelStatement>& out) {
+    if (a >= b) return;
+    KernelStatement s;
+    std::tie(s.line, s.column) = line_col(toks_[a].begin);
+    s.loop_vars = vars;
+    int last_line = line_col(toks_[b - 1].begin).first;
+    if (auto it = comments_.find(last_line); it != comments_.end()) s.comment = it->second;
+    if (t(a) == "using" && b > a + 3 && toks_[a + 1].ident && t(a + 2) == "=") {
+      s.kind = KernelStatement::Kind::kUsing;
+      s.name = t(a + 1);
+      std::tie(s.name_line, s.name_column) = line_col(toks_[a + 1].begin);
+      size_t r = a + 3;
+      if (t(r) == "typename") ++r;
+      s.text = span(r, b);
+      out.push_back(std::move(s));
+      return;
+    }
+    // a top-level `=` (not ==, <=, ...): a declaration or an assignment
+    int depth = 0, angle = 0;
+    for (size_t k = a; k < b; ++k) {
+      const std::string& x = t(k);
+      if (x == "(" || x == "[" || x == "{") ++depth;
+      if (x == ")" || x == "]" || x == "}") --depth;
+      if (x == "<" && k > a && toks_[k - 1].ident && toks_[k].begin == toks_[k - 1].end) ++angle;
+      if (x == ">" && angle > 0) --angle;
+      if (depth == 0 && angle == 0 && x == "=") {
+        if (k == a || !toks_[k - 1].ident) return;  // a[i] = ..., *p = ...
+        s.name = t(k - 1);
+        std::tie(s.name_line, s.name_column) = line_col(toks_[k - 1].begin);
+        s.type = span(a, k - 1);
+        // [[maybe_unused]] and the like are not the type
+        while (s.type.rfind("[[", 0) == 0 && s.type.find("]]") != std::string::npos)
+          s.type = trim(s.type.substr(s.type.find("]]") + 2));
+        s.kind = s.type.empty() ? KernelStatement::Kind::kAssign : KernelStatement::Kind::kDeclare;
+        s.text = span(k + 1, b);
+        out.push_back(std::move(s));
+        return;
+      }
+    }
+    // Type name;  Type name{};  (a default-constructed TiledCopy / TiledMMA / atom)
+    size_t last = b - 1;
+    if (last >= a + 2 && t(last) == "}" && t(last - 1) == "{") last -= 2;
+    if (last > a && toks_[last].ident && (toks_[last - 1].ident || t(last - 1) == ">") &&
+        !(t(a) == "return" || t(a) == "goto" || t(a) == "delete" || t(a) == "throw" || t(a) == "extern")) {
+      s.kind = KernelStatement::Kind::kDeclare;
+      s.name = t(last);
+      std::tie(s.name_line, s.name_column) = line_col(toks_[last].begin);
+      s.type = span(a, last);
+      s.text = s.type + "{}";
+      out.push_back(std::move(s));
+      return;
+    }
+    // NAME(args) or ns::NAME(args)
+    size_t n = a;
+    while (n + 2 < b && toks_[n].ident && t(n + 1) == "::") n += 2;
+    if (toks_[n].ident && t(n + 1) == "(" && close(n + 1) == b - 1) {
+      s.kind = KernelStatement::Kind::kCall;
+      s.name = span(a, n + 1);
+      s.text = span(a, b);
+      size_t open = n + 1, start = open + 1;
+      int d = 0, ang = 0;
+      for (size_t k = open + 1; k < b; ++k) {
+        const std::string& x = t(k);
+        if (x == "(" || x == "[" || x == "{") ++d;
+        if (x == ")" || x == "]" || x == "}") --d;
+        if (x == "<" && toks_[k - 1].ident && toks_[k].begin == toks_[k - 1].end) ++ang;
+        if (x == ">" && ang > 0) --ang;
+        if ((d == 0 && ang == 0 && x == ",") || (d < 0 && k == b - 1)) {
+          if (k > start) {
+            s.args.push_back(span(start, k));
+            s.arg_columns.push_back(line_col(toks_[start].begin).second);
+          }
+          start = k + 1;
+        }
+      }
+      out.push_back(std::move(s));
+    }
+  }
+
+  void launches(KernelFile& out) {
+    // function bodies at namespace level: NAME(...) [qualifiers] {  ... }
+    struct Body {
+      std::string name;
+      size_t open, shut;
+    };
+    std::vector<Body> bodies;
+    for (size_t i = 0; i < toks_.size(); ++i) {
+      if (t(i) != "{" || i == 0) continue;
+      size_t k = i - 1;
+      while (k > 0 && toks_[k].ident && t(k) != "struct" && t(k) != "class") --k;  // const, noexcept, override
+      if (t(k) != ")") continue;
+      int depth = 0;
+      size_t m = k;
+      for (;; --m) {
+        if (t(m) == ")") ++depth;
+        if (t(m) == "(" && --depth == 0) break;
+        if (m == 0) break;
+      }
+      if (m == 0 || !toks_[m - 1].ident) continue;
+      const std::string& fn = t(m - 1);
+      if (fn == "if" || fn == "for" || fn == "while" || fn == "switch" || fn == "catch") continue;
+      size_t shut = close(i);
+      bodies.push_back({fn, i, shut});
+      i = shut;  // functions do not nest here
+    }
+    // auto fptr = kernel<...>;  auto* p = &kernel<...>;  void const* p = reinterpret_cast<void const*>(&kernel<...>);
+    std::set<std::string> kernels;
+    for (const KernelFunction& k : out.kernels) kernels.insert(k.name);
+    std::map<std::string, std::string> aliases;
+    std::map<std::string, std::vector<std::string>> alias_targs;  // auto p = &kernel<decltype(sA), ...>
+    for (size_t i = 0; i + 2 < toks_.size(); ++i) {
+      if (!toks_[i].ident || t(i + 1) != "=" || kernels.count(t(i))) continue;
+      for (size_t k = i + 2; k < toks_.size() && t(k) != ";"; ++k)
+        if (toks_[k].ident && kernels.count(t(k))) {
+          aliases[t(i)] = t(k);
+          if (t(k + 1) == "<") {
+            int depth = 0, paren = 0;
+            size_t e = k + 1;
+            for (; e < toks_.size() && t(e) != ";"; ++e) {
+              if (t(e) == "(") ++paren;
+              if (t(e) == ")") --paren;
+              if (paren == 0 && t(e) == "<") ++depth;
+              if (paren == 0 && t(e) == ">" && --depth == 0) break;
+            }
+            if (e < toks_.size() && t(e) == ">") alias_targs[t(i)] = split_arguments(span(k + 2, e));
+          }
+          break;
+        }
+    }
+    std::vector<std::string> named_targs;  // the template arguments of the alias kernel_named found
+    auto kernel_named = [&](const std::string& text) -> std::string {  // the last kernel or alias named in text
+      std::string found;
+      named_targs.clear();
+      for (size_t i = 0; i < text.size();) {
+        if (!ident_start(text[i])) {
+          ++i;
+          continue;
+        }
+        size_t j = i;
+        while (j < text.size() && ident_char(text[j])) ++j;
+        std::string id = text.substr(i, j - i);
+        if (kernels.count(id)) found = id;
+        if (auto it = aliases.find(id); it != aliases.end()) {
+          found = it->second;
+          if (auto a = alias_targs.find(id); a != alias_targs.end()) named_targs = a->second;
+        }
+        i = j;
+      }
+      return found;
+    };
+    auto enclose = [&](KernelLaunch& l, size_t at) {
+      for (const Body& f : bodies)
+        if (f.open < at && at < f.shut) {
+          l.function = f.name;
+          l.function_begin_line = line_col(toks_[f.open].begin).first;
+          l.function_end_line = line_col(toks_[f.shut].begin).first;
+        }
+    };
+    // cutlass::launch_kernel_on_cluster(params, kernel_ptr, args...)
+    for (size_t i = 0; i + 1 < toks_.size(); ++i) {
+      if (t(i) != "launch_kernel_on_cluster" || t(i + 1) != "(") continue;
+      const size_t shut = close(i + 1);
+      std::vector<std::string> args = split_arguments(span(i + 2, shut));
+      if (args.size() < 2) continue;
+      KernelLaunch l;
+      l.kernel = kernel_named(args[1]);
+      if (l.kernel.empty()) continue;
+      l.template_args = named_targs;
+      std::tie(l.line, l.column) = line_col(toks_[i].begin);
+      l.args.assign(args.begin() + 2, args.end());
+      enclose(l, i);
+      out.launches.push_back(std::move(l));
+    }
+    for (size_t i = 1; i + 3 < toks_.size(); ++i) {
+      if (!(t(i) == "<" && t(i + 1) == "<" && t(i + 2) == "<" && toks_[i - 1].ident)) continue;
+      size_t k = i + 3;
+      int chevrons = 0;
+      while (k < toks_.size() && chevrons < 3) {  // >>>
+        chevrons = t(k) == ">" ? chevrons + 1 : 0;
+        if (t(k) == "(") k = close(k);
+        ++k;
+      }
+      if (t(k) != "(") continue;
+      KernelLaunch l;
+      l.kernel = t(i - 1);
+      if (auto a = alias_targs.find(l.kernel); a != alias_targs.end()) l.template_args = a->second;
+      if (auto it = aliases.find(l.kernel); it != aliases.end()) l.kernel = it->second;
+      if (!kernels.count(l.kernel)) continue;
+      std::tie(l.line, l.column) = line_col(toks_[i - 1].begin);
+      size_t shut = close(k);
+      l.args = split_arguments(span(k + 1, shut));
+      enclose(l, i);
+      out.launches.push_back(std::move(l));
+      i = shut;
+    }
+  }
+};
+
+}  // namespace
+
+std::vector<std::string> split_arguments(const std::string& text) {
+  std::vector<std::string> out;
+  int depth = 0, angle = 0;
+  size_t start = 0;
+  for (size_t i = 0; i <= text.size(); ++i) {
+    char c = i < text.size() ? text[i] : ',';
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    if (c == ')' || c == ']' || c == '}') --depth;
+    if (c == '<' && i > 0 && ident_char(text[i - 1]) && !(i + 1 < text.size() && text[i + 1] == '<')) ++angle;
+    if (c == '>' && angle > 0) --angle;
+    if (depth == 0 && angle == 0 && c == ',') {
+      std::string piece = trim(text.substr(start, i - start));
+      if (!piece.empty() || i < text.size()) out.push_back(piece);
+      start = i + 1;
+    }
+  }
+  if (out.size() == 1 && out[0].empty()) out.clear();
+  return out;
+}
+
+KernelFile read_kernels(const std::string& text, const std::string& file) {
+  (void)file;
+  Reader r(text);
+  return r.read();
+}
+
+}  // namespace cutevis
