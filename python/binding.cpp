@@ -26,8 +26,8 @@
 #include "app/diagnostics.hpp"
 #include "app/inspect.hpp"
 #include "app/sources.hpp"
-#include "atoms/mma_names.hpp"
 #include "atoms/copy_names.hpp"
+#include "atoms/mma_names.hpp"
 #include "atoms/tiled_copy.hpp"
 #include "atoms/tiled_mma.hpp"
 #include "lib/lang/environment.hpp"
@@ -64,11 +64,10 @@ void register_value_resolver() {
   register_catalogue_names();
   // The first values by builtins of their own (a registry lookup, before every resolver); more by the resolver.
   for (size_t i = 0; i < kFastArgs; ++i)
-    default_registry().add(kArgPrefix + std::to_string(i),
-                           [i](Evaluator& ev, const Node& n) -> Value {
-                             if (!g_bound || i >= g_bound->size()) ev.fail(n, "unknown name '" + n.name + "'");
-                             return (*g_bound)[i];
-                           });
+    default_registry().add(kArgPrefix + std::to_string(i), [i](Evaluator& ev, const Node& n) -> Value {
+      if (!g_bound || i >= g_bound->size()) ev.fail(n, "unknown name '" + n.name + "'");
+      return (*g_bound)[i];
+    });
   default_registry().add_resolver([](Evaluator&, const Node& n, Value& out) {
     if (!g_bound || n.call != Node::Call::kNone || n.has_template_args || n.name.rfind(kArgPrefix, 0) != 0)
       return false;
@@ -132,12 +131,13 @@ Node to_node(const py::handle& h, BoundScope& scope) {
     n.name = scope.bind(h.cast<const PyValue&>().value);
   } else if (py::hasattr(h, "_cutevis_value")) {
     return to_node(h.attr("_cutevis_value"), scope);
-  } else if (py::isinstance<py::float_>(h) && h.cast<double>() == static_cast<double>(static_cast<int64_t>(h.cast<double>()))) {
+  } else if (py::isinstance<py::float_>(h) &&
+             h.cast<double>() == static_cast<double>(static_cast<int64_t>(h.cast<double>()))) {
     n.kind = Node::Kind::kNumber;  // 2.0: an integral float
     n.value = static_cast<int64_t>(h.cast<double>());
   } else {
-    throw Error("cannot pass a Python " + std::string(py::str(py::type::of(h).attr("__name__"))) +
-                " to cutevis (" + std::string(py::repr(h)).substr(0, 80) + ")");
+    throw Error("cannot pass a Python " + std::string(py::str(py::type::of(h).attr("__name__"))) + " to cutevis (" +
+                std::string(py::repr(h)).substr(0, 80) + ")");
   }
   return n;
 }
@@ -176,8 +176,7 @@ Value call_value(const Value& callee, const py::args& args) {
 std::shared_ptr<Environment> environment(const std::vector<std::string>& from, const py::dict& defines) {
   SourceOptions s;
   s.from = from;
-  for (const auto& [k, v] : defines)
-    s.defines.push_back(py::cast<std::string>(k) + "=" + std::string(py::str(v)));
+  for (const auto& [k, v] : defines) s.defines.push_back(py::cast<std::string>(k) + "=" + std::string(py::str(v)));
   return guarded("", [&] { return load_sources(s); });
 }
 
@@ -221,7 +220,8 @@ std::string analyze_json(const Value& copy, const py::object& src, const py::obj
   auto tensor = [&](const py::object& t) -> std::string {
     if (t.is_none()) return "";
     if (py::isinstance<py::str>(t)) return t.cast<std::string>();
-    if (py::isinstance<py::tuple>(t) && py::len(t) == 2 && py::isinstance<py::str>(py::reinterpret_borrow<py::tuple>(t)[0])) {  // ("smem", layout)
+    if (py::isinstance<py::tuple>(t) && py::len(t) == 2 &&
+        py::isinstance<py::str>(py::reinterpret_borrow<py::tuple>(t)[0])) {  // ("smem", layout)
       Node n = to_node(py::reinterpret_borrow<py::tuple>(t)[1], scope);
       return py::reinterpret_borrow<py::tuple>(t)[0].cast<std::string>() + ":" + n.name;
     }
@@ -296,33 +296,39 @@ PYBIND11_MODULE(_cutevis, m) {
   py::class_<PyValue>(m, "Value")
       .def_property_readonly("kind", [](const PyValue& v) { return v.value.kind_name(); })
       .def("text", [](const PyValue& v) { return strip(eval_output(v.value, false).bytes); })
-      .def("json_text", [](const PyValue& v) { return strip(guarded("", [&] { return eval_output(v.value, true); }).bytes); })
+      .def("json_text",
+           [](const PyValue& v) { return strip(guarded("", [&] { return eval_output(v.value, true); }).bytes); })
       .def("cute_text", [](const PyValue& v) { return v.value.to_cute_string(); })
       .def("describe", [](const PyValue& v) { return v.value.describe(); })
       .def("has_dynamic", [](const PyValue& v) { return v.value.has_dynamic(); })
-      .def("picture", [](const PyValue& v, const std::string& format, const std::string& title,
-                         const std::string& color_by, int element_bits,
-                         const std::string& threads) { return picture(v.value, format, title, color_by, element_bits, threads); },
-           py::arg("format"), py::arg("title") = "", py::arg("color_by") = "auto", py::arg("element_bits") = 16,
-           py::arg("threads") = "")
+      .def(
+          "picture",
+          [](const PyValue& v, const std::string& format, const std::string& title, const std::string& color_by,
+             int element_bits,
+             const std::string& threads) { return picture(v.value, format, title, color_by, element_bits, threads); },
+          py::arg("format"), py::arg("title") = "", py::arg("color_by") = "auto", py::arg("element_bits") = 16,
+          py::arg("threads") = "")
       .def("call", [](const PyValue& v, const py::args& a) { return PyValue{call_value(v.value, a)}; })
       .def("unwrap", [](const PyValue& v) { return unwrap(v.value); });
 
-  m.def("eval", [](const std::string& text, const std::vector<std::string>& from, const py::dict& defines,
-                   const std::string& syntax) { return PyValue{eval_text(text, from, defines, syntax)}; },
-        py::arg("text"), py::arg("from_files") = std::vector<std::string>{}, py::arg("defines") = py::dict(),
-        py::arg("syntax") = "auto");
+  m.def(
+      "eval",
+      [](const std::string& text, const std::vector<std::string>& from, const py::dict& defines,
+         const std::string& syntax) { return PyValue{eval_text(text, from, defines, syntax)}; },
+      py::arg("text"), py::arg("from_files") = std::vector<std::string>{}, py::arg("defines") = py::dict(),
+      py::arg("syntax") = "auto");
   m.def("call", [](const std::string& name, const py::args& a, const py::kwargs& k) {
     return PyValue{call_builtin(name, a, k)};
   });
   m.def("has_builtin", [](const std::string& name) { return default_registry().find(name) != nullptr; });
   m.def("signature", [](const std::string& name) { return default_registry().signature(name); });
   m.def("unwrap", [](const PyValue& v) { return unwrap(v.value); });
-  m.def("analyze_json",
-        [](const PyValue& copy, const py::object& src, const py::object& dst, bool addresses) {
-          return analyze_json(copy.value, src, dst, addresses);
-        },
-        py::arg("copy"), py::arg("src") = py::none(), py::arg("dst") = py::none(),
-        py::arg("addresses") = false);
-  m.def("owners", [](const PyValue& v, const std::string& op, int64_t r, int64_t c) { return owners(v.value, op, r, c); });
+  m.def(
+      "analyze_json",
+      [](const PyValue& copy, const py::object& src, const py::object& dst, bool addresses) {
+        return analyze_json(copy.value, src, dst, addresses);
+      },
+      py::arg("copy"), py::arg("src") = py::none(), py::arg("dst") = py::none(), py::arg("addresses") = false);
+  m.def("owners",
+        [](const PyValue& v, const std::string& op, int64_t r, int64_t c) { return owners(v.value, op, r, c); });
 }
