@@ -25,6 +25,7 @@ import inspect
 import json
 import math
 import os
+import re
 import sys
 import types
 
@@ -46,7 +47,7 @@ class Opaque:
     def __getattr__(self, attr):
         if attr.startswith("__") and attr.endswith("__"):
             raise AttributeError(attr)
-        return Opaque("%s.%s" % (self._name, attr))
+        return _opaque_named("%s.%s" % (self._name, attr), attr)
 
     def __setattr__(self, attr, value):
         pass
@@ -74,6 +75,9 @@ class Opaque:
     def __len__(self):
         return 0
 
+    def __format__(self, spec):
+        return repr(self)
+
     def __enter__(self):
         return self
 
@@ -96,7 +100,24 @@ class _OpaqueModule(types.ModuleType):
     def __getattr__(self, attr):
         if attr.startswith("__"):
             raise AttributeError(attr)
-        return Opaque("%s.%s" % (self.__name__, attr))
+        return _opaque_named("%s.%s" % (self.__name__, attr), attr)
+
+
+def _opaque_named(path, attr):
+    if attr.endswith(("Error", "Exception")):  # `except testing.CantImplementError:` needs a class
+        return type(attr, (Exception,), {})
+    return Opaque(path)
+
+
+class _Compile:
+    """cute.compile(fn, *args) and cute.compile[options](fn, *args): runs fn once, eagerly."""
+
+    def __getitem__(self, options):
+        return self
+
+    def __call__(self, fn, *args, **kwargs):
+        fn(*args, **kwargs)
+        return lambda *a, **k: None
 
 
 # --- engine values as CuTeDSL's Python sees them ----------------------------------------
@@ -156,7 +177,10 @@ class Obj:
         if attr.startswith("__"):
             raise AttributeError(attr)
         name = "py.attr." + attr
-        if not _cutevis.has_builtin(name):
+        if not _cutevis.has_builtin(name):  # not modelled: unresolved, and the host code goes on
+            if _ACTIVE:
+                _ACTIVE[-1].errors.append("no attribute .%s of %s" % (attr, self._cutevis_value.kind))
+                return Opaque("cute.%s.%s" % (self._cutevis_value.kind, attr))
             raise AttributeError("cutevis models no attribute .%s of %s" % (attr, self._cutevis_value.describe()))
         try:
             return _Property(_engine(name, self), name, self)
@@ -173,6 +197,8 @@ class Obj:
         return _wrap(self._cutevis_value.call(*coord))
 
     def __getitem__(self, i):
+        if isinstance(i, tuple):  # x[coord]: a coordinate (CuTeDSL slices with None)
+            return self(i)
         return _engine("py.getitem", self, i)
 
     def __eq__(self, other):
@@ -206,8 +232,25 @@ class _Callable(Obj):
 
 # --- element types (cutlass.Float16, ...) ----------------------------------------------
 
-class Numeric:
+class _NumericMeta(type):
+    """CuTeDSL's NumericMeta: the dtype classes print as their names and compare kinds."""
+
+    def __repr__(cls):
+        return cls.__name__
+
+    __str__ = __repr__
+
+    def is_same_kind(cls, other):
+        return cls.is_integer == other.is_integer or cls.is_float == other.is_float
+
+    def n_bytes(cls, n):
+        return (cls.width * n + 7) // 8
+
+
+class Numeric(metaclass=_NumericMeta):
     """CuTeDSL's Numeric: cutlass.Float16 etc. are classes with `.width`."""
+
+    is_float = is_integer = signed = False
 
     width = 0
     _cutevis_value = None
@@ -241,7 +284,7 @@ def _make_dtypes(module):
         cls = type(name, (Numeric,), {"width": _type_bits(v, name), "_cutevis_value": v,
                                       "is_float": "Float" in name, "is_integer": "Int" in name,
                                       "signed": name.startswith("Int") or "Float" in name})
-        cls.__repr__ = lambda self, n=name: n
+        cls.__module__ = "cutlass"
         _DTYPES[v.text()] = cls
         setattr(module, name, cls)
     module.Numeric = Numeric
@@ -279,7 +322,8 @@ class Tensor(Obj):
     @element_type.setter
     def element_type(self, dtype):  # cutlass.torch's cute_tensor_like retypes a tensor
         t = tensor(dtype, self.shape, stride=self.stride)
-        object.__setattr__(self, "_cutevis_value", t._cutevis_value)
+        if isinstance(t, Tensor):
+            object.__setattr__(self, "_cutevis_value", t._cutevis_value)
         object.__setattr__(self, "_element_type", dtype)
 
     def __setattr__(self, attr, value):
@@ -290,15 +334,15 @@ class Tensor(Obj):
 
     @property
     def layout(self):
-        return _engine("py.attr.layout", self)
+        return _engine("layout", self)
 
     @property
     def shape(self):
-        return _engine("py.attr.shape", self)
+        return _engine("py.attr.shape", self.layout)
 
     @property
     def stride(self):
-        return _engine("py.attr.stride", self)
+        return _engine("py.attr.stride", self.layout)
 
     def mark_layout_dynamic(self, *a, **k):
         return self
@@ -308,7 +352,7 @@ class Tensor(Obj):
 
     @property
     def iterator(self):
-        return Opaque("tensor.iterator")
+        return _engine("data", self)  # the tensor's pointer (C++ tensor.data())
 
 
 def tensor(dtype, shape, leading=0, stride=None):
@@ -504,7 +548,62 @@ def from_dlpack(t, assumed_align=None, **kwargs):
     return tensor(dtype, t.shape, stride=t.stride())
 
 
+def create_cute_tensor_for_fp8(storage_tensor, dtype, leading_dim=None, source_f32_tensor=None, assumed_align=16,
+                               mark_dynamic_layout=True):
+    """cutlass.utils.create_cute_tensor_for_fp8: the storage's shape and strides, typed `dtype`."""
+    t = from_dlpack(storage_tensor)
+    if isinstance(t, Tensor):
+        t.element_type = dtype
+    return t
+
+
 # --- modules ----------------------------------------------------------------------------
+
+class _TensorView(Obj):
+    """A layout-algebra result on a tensor (cute.zipped_divide(tensor, tiler)): the engine divides
+    the tensor's layout; `.layout` is that layout."""
+
+    @property
+    def layout(self):
+        return Obj(self._cutevis_value)
+
+
+_TENSOR_ALGEBRA = ("zipped_divide", "logical_divide", "tiled_divide", "flat_divide", "composition",
+                   "logical_product", "zipped_product", "tiled_product", "flat_product")
+
+
+def _python_override(prefix, attr):
+    """cute.* names whose CuTeDSL meaning the engine's builtin covers only in part."""
+    full = prefix + "." + attr
+    if prefix == "cute" and attr in _TENSOR_ALGEBRA:
+        def on_tensor(target, *a, **k):
+            if isinstance(target, Tensor):
+                r = _engine(full, target.layout, *a, **k)
+                return _TensorView(r._cutevis_value) if isinstance(r, Obj) else r
+            return _engine(full, target, *a, **k)
+        return on_tensor
+    if full == "cute.group_modes":
+        def group_modes(src, *a, **k):
+            if isinstance(src, Tensor):  # CuTe's group_modes on a tensor: its layout's modes grouped
+                return _engine("cute.make_tensor", src.iterator, _engine(full, src.layout, *a, **k))
+            return _engine(full, src, *a, **k)
+        return group_modes
+    if full == "cute.slice_":
+        def slice_(src, coord, **k):
+            if isinstance(src, Obj) and src._cutevis_value.kind in ("composed_layout", "tensor"):
+                return src(coord)  # CuTe's slice on a composed layout or a tensor: the engine's x(coord...)
+            return _engine(full, src, coord, **k)
+        return slice_
+    if full == "cute.nvgpu.cpasync.make_tiled_tma_atom":
+        def make_tiled_tma_atom(*a, **k):  # CuTeDSL returns (atom, TMA coordinate tensor)
+            return _engine(full, *a, **k), NotModelled("the TMA coordinate tensor")
+        return make_tiled_tma_atom
+    return None
+
+
+class NotModelled(Opaque):
+    """A value cutevis deliberately does not model (the TMA coordinate tensor): not counted."""
+
 
 class _EngineModule(types.ModuleType):
     """A CuTeDSL module whose names are the engine's builtins `PREFIX.NAME`; enum classes and
@@ -518,6 +617,9 @@ class _EngineModule(types.ModuleType):
         if attr.startswith("__"):
             raise AttributeError(attr)
         full = self._prefix + "." + attr
+        override = _python_override(self._prefix, attr)
+        if override:
+            return override
         if _cutevis.has_builtin(full):
             fn = lambda *a, **k: _engine(full, *a, **k)  # noqa: E731
             fn.__name__ = attr
@@ -683,6 +785,7 @@ class Session:
         cutlass.range = lambda *a, **k: range(*[int(x) for x in a])
         cutlass.Constexpr = Opaque("cutlass.Constexpr")
         cutlass.min, cutlass.max = min, max
+        cutlass.dtype = lambda name: getattr(cutlass, name) if isinstance(name, str) else name  # argparse type=
         cute = mod("cutlass.cute", _EngineModule, "cute")
         cutlass.cute = cute
         cute.jit = self.jit
@@ -690,7 +793,7 @@ class Session:
         cute.Tensor = Tensor
         cute.Layout = cute.ComposedLayout = cute.TiledMma = cute.TiledCopy = cute.CopyAtom = cute.MmaAtom = Obj
         cute.Pointer = cute.Shape = cute.Tile = cute.Coord = cute.IntTuple = cute.Stride = Obj
-        cute.compile = lambda fn, *a, **k: (fn(*a, **k), lambda *a2, **k2: None)[1]  # run once, eagerly
+        cute.compile = _Compile()
         cute.struct = Opaque("cute.struct")
         cute.arch = Opaque("cute.arch")
         for sub in ("warp", "warpgroup", "tcgen05", "cpasync"):
@@ -722,6 +825,14 @@ class Session:
         torch = _fake_torch(mod)
         _fake_cutlass_torch(mods["cutlass.torch"], torch, self)
         cute.runtime.from_dlpack = from_dlpack
+        for name in ("cutlass.cute.typing", "cutlass.typing", "cutlass.base_dsl.typing", "cutlass.cutlass_dsl"):
+            m = mods.get(name) or mod(name)
+            for dt in _DTYPE_NAMES:
+                if hasattr(cutlass, dt):
+                    setattr(m, dt, getattr(cutlass, dt))
+            m.Numeric = Numeric
+            m.Tensor = Tensor
+        utils.create_cute_tensor_for_fp8 = create_cute_tensor_for_fp8
         return mods
 
     @contextlib.contextmanager
@@ -793,11 +904,23 @@ def compute_tile_shape_or_override(tile_shape_mnk, element_type, is_cooperative=
 
 # --- running a file ---------------------------------------------------------------------
 
+# The functions whose results are layouts, atoms or tilings: a value one of them could not
+# compute is "unresolved" (counted); other unresolved values (sizes, grids, schedulers) are "opaque".
+_LAYOUT_MAKER = re.compile(r"^(cute|sm90_utils|sm100_utils)\..*(layout|divide|product|tile_to_shape|composition|"
+                           r"tiled_mma|tiled_copy|copy_atom|mma_atom|slice_|group_modes|select|coalesce|smem|"
+                           r"Op\(|tma_atom|tile_to_mma_shape|make_tmem_copy|store_op|load_op)")
+
+
 def _kind(v):
+    """The kind a listed value has: the engine's, "unresolved" for a value a cutevis-modelled
+    function could not compute, "opaque" for what cutevis does not model (torch, cuda,
+    pipelines, the TMA coordinate tensor), None for plain Python values (not listed)."""
     if isinstance(v, Obj):
         return v._cutevis_value.kind
+    if isinstance(v, NotModelled):
+        return "opaque"
     if isinstance(v, Opaque):
-        return "unresolved"
+        return "unresolved" if _LAYOUT_MAKER.match(v._name) else "opaque"
     return None
 
 
@@ -815,7 +938,7 @@ def listed(obj, session, names=None):
                 for part in n.split("."):
                     v = getattr(v, part)
             except AttributeError as e:
-                v = Opaque(str(e))
+                v = NotModelled(str(e))
             out.append((n, v))
         return out
     objects = ([obj] if obj is not None else []) + [o for o in session.objects if o is not obj]
@@ -836,7 +959,7 @@ def _flatten(pairs):
             yield k, v
 
 
-_COUNTED = ("layout", "composed_layout", "tiled_mma", "tiled_copy", "mma_atom", "copy_atom", "tensor")
+_COUNTED = ("layout", "composed_layout", "tiled_mma", "tiled_copy", "mma_atom", "copy_atom")  # arguments (tensors) are inputs
 
 
 def run(path, call=None, setup=None, names=None, defines=None, argv=None):
@@ -937,8 +1060,8 @@ def main(argv=None):
             print("cutevis: note: %s" % e, file=sys.stderr)
         if failure:
             print("cutevis: note: the host code stopped: %s" % failure, file=sys.stderr)
-    if a.names and any(r["kind"] == "unresolved" for r in rows):
-        return 1
+    if a.names and any(r["kind"] in ("unresolved", "opaque") for r in rows):
+        return 1  # a requested name is not a cutevis value
     return 0
 
 
