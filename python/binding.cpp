@@ -150,8 +150,16 @@ Value call_builtin(const std::string& name, const py::args& args, const py::kwar
   n.call = Node::Call::kParen;
   for (const py::handle& a : args) n.args.push_back(to_node(a, scope));
   for (const auto& [k, v] : kwargs) {
+    const std::string key = py::cast<std::string>(k);
+    if (key == "_template") {  // C++ template arguments: make_tma_atom_A_sm100<half_t>(...)
+      n.has_template_args = true;
+      if (py::isinstance<py::tuple>(v))
+        for (const py::handle& t : v) n.template_args.push_back(to_node(t, scope));
+      else n.template_args.push_back(to_node(v, scope));
+      continue;
+    }
     n.args.push_back(to_node(v, scope));
-    n.args.back().keyword = py::cast<std::string>(k);
+    n.args.back().keyword = key;
   }
   Evaluator ev(default_registry());
   return guarded(name, [&] { return ev.eval(n); });

@@ -116,6 +116,7 @@ class _Compile:
         return self
 
     def __call__(self, fn, *args, **kwargs):
+        kwargs.pop("options", None)  # compile options (-O, line info, ...)
         fn(*args, **kwargs)
         return lambda *a, **k: None
 
@@ -143,12 +144,18 @@ def _wrap(v):
 def _engine(name, *args, **kwargs):
     kwargs.pop("loc", None)
     kwargs.pop("ip", None)
+    args = tuple(_scalars(a) for a in args)
+    kwargs = {k: _scalars(v) for k, v in kwargs.items()}
+    if "_template" in kwargs and isinstance(kwargs["_template"], type) and issubclass(kwargs["_template"], Numeric):
+        kwargs["_template"] = kwargs["_template"]._cutevis_value
     for a in list(args) + list(kwargs.values()):
         if _has_opaque(a):
+            if _ACTIVE:
+                _ACTIVE[-1].blocked.append("%s: an argument is %r" % (name, _first_opaque(a)))
             return Opaque(name + "(...)")
     if _ACTIVE:  # running a file: an engine error is recorded and the host code goes on
         try:
-            return _wrap(_cutevis.call(name, *args, **kwargs))
+            return _typed(_wrap(_cutevis.call(name, *args, **kwargs)), args)
         except Error as e:
             _ACTIVE[-1].errors.append("%s: %s" % (name, e))
             return Opaque("%s: %s" % (name, e))
@@ -156,6 +163,33 @@ def _engine(name, *args, **kwargs):
 
 
 _ACTIVE = []  # the Session running a file, if any
+
+
+def _typed(result, args):
+    """A tensor or pointer made from a typed one keeps its element type (the engine's tensor
+    keeps only its width)."""
+    if isinstance(result, Obj) and getattr(result, "_element_type", None) is None:
+        for a in args:
+            t = getattr(a, "_element_type", None) if isinstance(a, Obj) else None
+            if t is not None:
+                object.__setattr__(result, "_element_type", t)
+                break
+    return result
+
+
+def _scalars(a):
+    """cutlass.Int32(4) is the integer 4 to the engine (a Numeric class stays an element type)."""
+    if isinstance(a, Numeric):
+        return a.value
+    if isinstance(a, (tuple, list)):
+        return type(a)(_scalars(e) for e in a)
+    return a
+
+
+def _first_opaque(a):
+    if isinstance(a, Opaque):
+        return a
+    return next(_first_opaque(e) for e in a if _has_opaque(e))
 
 
 def _has_opaque(a):
@@ -174,18 +208,20 @@ class Obj:
         object.__setattr__(self, "_cutevis_value", value)
 
     def __getattr__(self, attr):
-        if attr.startswith("__"):
+        if attr.startswith("_"):
             raise AttributeError(attr)
+        if attr in ("inner", "outer") and self._cutevis_value.kind == "composed_layout":  # ComposedLayout's parts
+            return _engine("layout_a" if attr == "inner" else "layout_b", self)
         name = "py.attr." + attr
         if not _cutevis.has_builtin(name):  # not modelled: unresolved, and the host code goes on
             if _ACTIVE:
                 _ACTIVE[-1].errors.append("no attribute .%s of %s" % (attr, self._cutevis_value.kind))
                 return Opaque("cute.%s.%s" % (self._cutevis_value.kind, attr))
             raise AttributeError("cutevis models no attribute .%s of %s" % (attr, self._cutevis_value.describe()))
-        try:
-            return _Property(_engine(name, self), name, self)
+        try:  # a property; else a method with arguments
+            return _Property(_wrap(_cutevis.call(name, self)), name, self)
         except Error:
-            return lambda *a, **k: _engine(name, self, *a, **k)  # a method with arguments
+            return lambda *a, **k: _engine(name, self, *a, **k)
 
     def __str__(self):
         return self._cutevis_value.text()
@@ -255,8 +291,43 @@ class Numeric(metaclass=_NumericMeta):
     width = 0
     _cutevis_value = None
 
-    def __init__(self, value=0):
-        self.value = value
+    def __init__(self, value=0, *a, **k):
+        self.value = value.value if isinstance(value, Numeric) else value
+
+    # a scalar (cutlass.Int32(4), cutlass.Float32(0.5)) computes as its Python value on the host
+    def __int__(self):
+        return int(self.value)
+
+    def __index__(self):
+        return int(self.value)
+
+    def __float__(self):
+        return float(self.value)
+
+    def __bool__(self):
+        return bool(self.value)
+
+    def __repr__(self):
+        return "%s(%r)" % (type(self).__name__, self.value)
+
+    def __eq__(self, o):
+        return self.value == (o.value if isinstance(o, Numeric) else o)
+
+    def __hash__(self):
+        return hash(self.value)
+
+
+def _numeric_op(name):
+    def op(self, *others):
+        args = [o.value if isinstance(o, Numeric) else o for o in others]
+        return getattr(self.value, name)(*args)
+    return op
+
+
+for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__", "__rtruediv__",
+              "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__neg__", "__lt__", "__le__", "__gt__",
+              "__ge__", "__pow__", "__rpow__", "__and__", "__or__", "__lshift__", "__rshift__"):
+    setattr(Numeric, _name, _numeric_op(_name))
 
 
 _DTYPES = {}
@@ -317,7 +388,7 @@ class Tensor(Obj):
                 return dtype_of(_cutevis.eval(t))
             except Error:
                 pass
-        return getattr(self, "_element_type", None)
+        return self.__dict__.get("_element_type")
 
     @element_type.setter
     def element_type(self, dtype):  # cutlass.torch's cute_tensor_like retypes a tensor
@@ -353,6 +424,12 @@ class Tensor(Obj):
     @property
     def iterator(self):
         return _engine("data", self)  # the tensor's pointer (C++ tensor.data())
+
+    @property
+    def leading_dim(self):
+        stride = self.stride
+        stride = stride if isinstance(stride, tuple) else (stride,)
+        return next((i for i, st in enumerate(stride) if st == 1), None)
 
 
 def tensor(dtype, shape, leading=0, stride=None):
@@ -475,6 +552,9 @@ class FakeTorchTensor:
     def __getitem__(self, key):
         return Opaque("torch_tensor[]")
 
+    def __setitem__(self, key, value):
+        pass
+
     def __getattr__(self, attr):
         if attr.startswith("__"):
             raise AttributeError(attr)
@@ -582,6 +662,59 @@ def _python_override(prefix, attr):
                 return _TensorView(r._cutevis_value) if isinstance(r, Obj) else r
             return _engine(full, target, *a, **k)
         return on_tensor
+    if full == "cute.assume":
+        return lambda src, divby=None, **k: src  # an alignment promise to the compiler
+    if full in ("cute.nvgpu.make_tiled_tma_atom_A", "cute.nvgpu.make_tiled_tma_atom_B"):
+        cpp = "make_tma_atom_%s_sm100" % full[-1]
+
+        def make_tiled_tma_atom_sm100(op, gmem_tensor, smem_layout, mma_tiler_mnk, tiled_mma,
+                                      cluster_shape_vmnk=None, internal_type=None, **k):
+            # C++'s make_tma_atom_A/B_sm100<T>(op, gtensor, slayout, mma_tiler, tiled_mma, cluster_layout_vmnk)
+            t = internal_type or getattr(gmem_tensor, "element_type", None)
+            if t is None or cluster_shape_vmnk is None:
+                return Opaque(full + "()"), NotModelled("the TMA coordinate tensor")
+            cluster = _engine("cute.make_layout", cluster_shape_vmnk)
+            atom = _engine(cpp, op, gmem_tensor, smem_layout, mma_tiler_mnk, tiled_mma, cluster, _template=t)
+            return atom, NotModelled("the TMA coordinate tensor")
+        return make_tiled_tma_atom_sm100
+    if full == "cute.size_in_bytes":
+        def size_in_bytes(dtype, layout, **k):
+            if layout is None:
+                return 0
+            return (_engine("cute.cosize", layout) * dtype.width + 7) // 8
+        return size_in_bytes
+    if full == "cute.round_up":
+        def round_up(a, b):
+            if isinstance(a, tuple):
+                return tuple(round_up(x, y) for x, y in zip(a, b if isinstance(b, tuple) else (b,) * len(a)))
+            return _engine(full, a, b)
+        return round_up
+    if prefix == "sm100_utils" and attr in ("cluster_shape_to_tma_atom_A", "cluster_shape_to_tma_atom_B"):
+        mode = 1 if attr.endswith("A") else 0
+
+        def cluster_shape_to_tma_atom(cluster_shape_mnk, atom_thr_id):  # blackwell_helpers' rule
+            sm_count = _engine("cute.size", atom_thr_id)
+            mcast = _engine("cute.size", cluster_shape_mnk, mode=[mode]) != 1
+            if sm_count != 1:
+                return Opaque(full + "(): CtaGroup.TWO TMA is not modelled")
+            op = "CopyBulkTensorTileG2SMulticastOp" if mcast else "CopyBulkTensorTileG2SOp"
+            return _engine("cute.nvgpu.cpasync." + op)
+        return cluster_shape_to_tma_atom
+    if full in ("cute.select", "cute.get", "cute.group_modes", "cute.slice_", "cute.append", "cute.prepend"):
+        inner_override = _python_override_plain(full)
+
+        def on_composed(src, *a, **k):  # CuTe applies these to a composed layout's outer layout
+            v = getattr(src, "_cutevis_value", None)
+            if full != "cute.slice_" and isinstance(v, Value) and v.kind == "composed_layout" and \
+                    " o 0 o " in v.text():
+                outer = inner_override(_engine("layout_b", src), *a, **k)
+                return _engine("cute.make_composed_layout", _engine("layout_a", src), 0, outer)
+            return inner_override(src, *a, **k)
+        return on_composed
+    return _python_override_plain(full)
+
+
+def _python_override_plain(full):
     if full == "cute.group_modes":
         def group_modes(src, *a, **k):
             if isinstance(src, Tensor):  # CuTe's group_modes on a tensor: its layout's modes grouped
@@ -598,6 +731,8 @@ def _python_override(prefix, attr):
         def make_tiled_tma_atom(*a, **k):  # CuTeDSL returns (atom, TMA coordinate tensor)
             return _engine(full, *a, **k), NotModelled("the TMA coordinate tensor")
         return make_tiled_tma_atom
+    if full.startswith(("cute.select", "cute.get", "cute.append", "cute.prepend")):
+        return lambda *a, **k: _engine(full, *a, **k)
     return None
 
 
@@ -725,6 +860,7 @@ class Session:
         self.launches = []
         self.objects = []  # the objects whose @cute.jit methods ran (the kernel classes' instances)
         self.errors = []  # engine errors met while running (the value became unresolved)
+        self.blocked = []  # calls not made because an argument was unresolved
 
     def jit(self, fn=None, **options):
         if fn is None:
@@ -785,6 +921,7 @@ class Session:
         cutlass.range = lambda *a, **k: range(*[int(x) for x in a])
         cutlass.Constexpr = Opaque("cutlass.Constexpr")
         cutlass.min, cutlass.max = min, max
+        cutlass.__version__ = "4.3.0"  # the CuTeDSL release whose API this mirrors
         cutlass.dtype = lambda name: getattr(cutlass, name) if isinstance(name, str) else name  # argparse type=
         cute = mod("cutlass.cute", _EngineModule, "cute")
         cutlass.cute = cute
@@ -833,6 +970,11 @@ class Session:
             m.Numeric = Numeric
             m.Tensor = Tensor
         utils.create_cute_tensor_for_fp8 = create_cute_tensor_for_fp8
+        th = mods.get("cutlass.utils.tensor_helpers") or mod("cutlass.utils.tensor_helpers")
+        th.create_cute_tensor_for_fp8 = create_cute_tensor_for_fp8
+        utils.tensor_helpers = th
+        utils.sm90 = mods["cutlass.utils.sm90"] = mods["cutlass.utils.hopper_helpers"]
+        utils.sm100 = mods["cutlass.utils.sm100"] = mods["cutlass.utils.blackwell_helpers"]
         return mods
 
     @contextlib.contextmanager
@@ -920,7 +1062,8 @@ def _kind(v):
     if isinstance(v, NotModelled):
         return "opaque"
     if isinstance(v, Opaque):
-        return "unresolved" if _LAYOUT_MAKER.match(v._name) else "opaque"
+        head, _, last = v._name.split("(")[0].rpartition(".")
+        return "unresolved" if _LAYOUT_MAKER.match(head.split(".")[0] + "." + last) else "opaque"
     return None
 
 
@@ -1047,7 +1190,7 @@ def main(argv=None):
     resolved = sum(1 for r in counted if r["kind"] != "unresolved")
     if a.json:
         print(json.dumps({"names": rows, "resolved": resolved, "counted": len(counted), "stopped": failure,
-                          "errors": session.errors,
+                          "errors": session.errors, "blocked": session.blocked,
                           "launches": [{"kernel": l.name, "config": {k: repr(v) for k, v in (l.config or {}).items()}}
                                        for l in session.launches]}))
     else:
