@@ -28,6 +28,7 @@
 #include "atoms/tma.hpp"
 #include "lib/element_types.hpp"
 #include "lib/lang/expr.hpp"
+#include "lib/lang/tensor.hpp"
 
 namespace cutevis {
 
@@ -266,8 +267,11 @@ std::optional<Format> format_for_output(std::optional<Format> flag, bool& json, 
 }
 
 Output run_eval(const EvalOptions& options, const std::shared_ptr<Environment>& env) {
-  Value v = evaluate(options.expression, env, options.syntax);
-  if (options.json) {
+  return eval_output(evaluate(options.expression, env, options.syntax), options.json);
+}
+
+Output eval_output(const Value& v, bool json) {
+  if (json) {
     if (const TiledMma* m = as_tiled_mma(v)) return text(tiled_mma_json(*m));
     if (const MmaAtom* a = as_mma_atom(v)) return text(mma_atom_json(*a).dump());
     if (const TiledCopy* c = as_tiled_copy(v)) return text(tiled_copy_json(*c));
@@ -279,9 +283,11 @@ Output run_eval(const EvalOptions& options, const std::shared_ptr<Environment>& 
   return text(v.has_dynamic() ? v.to_cute_string() : v.to_string());
 }
 
-Output run_layout(const ShowOptions& o) {
-  Value v = evaluate(o.input, o.env, o.syntax);
-  if (v.is(Value::Kind::kSwizzle))  // a bare swizzle: over its smallest domain
+Output run_layout(const ShowOptions& o) { return show_layout_value(evaluate(o.input, o.env, o.syntax), o); }
+
+Output show_layout_value(Value v, const ShowOptions& o) {
+  if (const Tensor* t = as_tensor(v)) v = Value::layout(memory_layout(*t));  // its memory, as the inspector sees it
+  if (v.is(Value::Kind::kSwizzle))                                           // a bare swizzle: over its smallest domain
     v = Value::layout(compose3(v.swizzle(), 0, AnyLayout(make_layout(IntTuple(v.swizzle().domain())))));
   if (!v.is_layout_like())
     throw Error("cutevis layout draws a layout; '" + o.input + "' is " + v.kind_name() + " " + v.to_string() +
@@ -338,8 +344,9 @@ std::string mma_expression(const std::string& atom, const std::string& atom_layo
   return e + ")";
 }
 
-Output run_mma(const ShowOptions& o) {
-  Value v = evaluate(o.input, o.env, o.syntax);
+Output run_mma(const ShowOptions& o) { return show_mma_value(evaluate(o.input, o.env, o.syntax), o); }
+
+Output show_mma_value(const Value& v, const ShowOptions& o) {
   if (o.mma_inspect && o.mma_inspect->any()) {
     if (const TiledMma* m = as_tiled_mma(v)) return run_mma_inspection(*m, o, *o.mma_inspect);
     if (const MmaAtom* a = as_mma_atom(v)) return run_mma_inspection(make_tiled_mma(*a), o, *o.mma_inspect);
@@ -352,8 +359,9 @@ Output run_mma(const ShowOptions& o) {
       v.kind_name() + " " + v.to_string());
 }
 
-Output run_copy(const ShowOptions& o) {
-  Value v = evaluate(o.input, o.env, o.syntax);
+Output run_copy(const ShowOptions& o) { return show_copy_value(evaluate(o.input, o.env, o.syntax), o); }
+
+Output show_copy_value(const Value& v, const ShowOptions& o) {
   if (const TiledCopy* c = as_tiled_copy(v)) {
     if (o.inspect && (wants_inspection(*o.inspect) || o.thread)) return run_copy_inspection(*c, o, *o.inspect);
     return show_tiled_copy(*c, o);

@@ -81,6 +81,13 @@ std::string mma_expression(const std::string& atom, const std::string& atom_layo
 // `cutevis copy EXPR`: a TiledCopy.
 Output run_copy(const ShowOptions& options);
 
+// The same commands on a value already evaluated (the Python module, python/binding.cpp: the
+// same text, JSON and pictures as the CLI for the same value).  `o.input` is the picture's title.
+Output eval_output(const Value& v, bool json);                 // eval [--json]
+Output show_layout_value(Value v, const ShowOptions& o);       // layout
+Output show_mma_value(const Value& v, const ShowOptions& o);   // mma
+Output show_copy_value(const Value& v, const ShowOptions& o);  // copy
+
 struct ListOptions {
   std::string pattern;  // substring or glob (*, ?), case-insensitive
   std::string arch;     // "sm90", "90", or "" for all

@@ -10,11 +10,17 @@
 #include "atoms/tiled_copy.hpp"
 #include "atoms/tiled_mma.hpp"
 #include "lib/lang/expr.hpp"
+#include "lib/lang/tensor.hpp"
 #include "renderers/cost_grid.hpp"
 #include "renderers/render.hpp"
 #include "renderers/views.hpp"
 
 namespace cutevis {
+
+AnyLayout memory_layout(const Tensor& tensor) {
+  if (!tensor.swizzled) return tensor.layout;
+  return ComposedLayout::smem(tensor.swizzle, tensor.element.bits, tensor.layout);
+}
 
 bool wants_inspection(const InspectOptions& o) {
   return o.analyze || !o.src.empty() || !o.dst.empty() || !o.mma.empty();
@@ -37,6 +43,12 @@ CopyTensor tensor_arg(const std::string& text, MemorySpace implied, const ShowOp
     }
   }
   const Value v = evaluate_source(std::string(body), show.env.get(), show.syntax);
+  if (const Tensor* tensor = as_tensor(v)) {  // a tensor: its memory (a swizzled pointer acts on bytes)
+    t.layout = memory_layout(*tensor);
+    if (tensor->space == Tensor::Space::kSmem) t.space = MemorySpace::kSmem;
+    if (tensor->space == Tensor::Space::kGmem) t.space = MemorySpace::kGmem;
+    return t;
+  }
   if (!v.is_layout_like()) throw Error("a tensor needs a layout (M,N) -> element offset; got " + v.describe());
   t.layout = v.to_any_layout();
   return t;

@@ -33,6 +33,11 @@ Output run_mma_inspection(const struct TiledMma& mma, const ShowOptions& show, c
 // (element i of its partition_A/B/C).  `options` may be null (the `atom` command).
 Output draw_mma_thread(const struct TiledMma& mma, const ShowOptions& show, const MmaInspectOptions* options);
 
+// The element offsets a tensor's memory has: its layout, or for a pointer carrying a swizzle
+// (C++'s make_tensor(smem_ptr, Sw o smem_ptr_flag o L), CuTeDSL's swizzled smem) the smem-flagged
+// composed layout, whose swizzle acts on byte addresses.
+AnyLayout memory_layout(const struct Tensor& tensor);
+
 bool wants_inspection(const InspectOptions& o);  // any of --src/--dst/--analyze/--mma
 // The analysis of `copy` over the tensors as text or JSON (options.json).
 Output run_copy_inspection(const TiledCopy& copy, const ShowOptions& show, const InspectOptions& options);

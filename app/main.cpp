@@ -10,8 +10,11 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "app/batch.hpp"
 #include "app/check.hpp"
@@ -160,9 +163,41 @@ int before_parse(CLI::App& app, int argc, char** argv) {
   return -1;
 }
 
+// `cutevis dsl FILE.py --call EXPR [--setup M] [NAME ...]`: CuTeDSL read by running it, in Python
+// (python/cutevis/dsl.py).  Replaces this process with `PYTHON -m cutevis.dsl ARGS`: PYTHON is
+// $CUTEVIS_PYTHON, else Debian's /usr/bin/python3; the package is the installed one, or the build
+// tree's (build/python, beside build/bin).  Returns only when Python cannot be started (exit 2).
+int run_dsl_command(int argc, char** argv) {
+  const char* env_python = std::getenv("CUTEVIS_PYTHON");
+  std::string python = env_python && *env_python               ? env_python
+                       : access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3"
+                                                               : "python3";
+  char self[4096];
+  const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n > 0) {
+    std::string dir(self, static_cast<size_t>(n));
+    dir = dir.substr(0, dir.rfind('/'));
+    const std::string tree = dir + "/../python";
+    if (access((tree + "/cutevis/__init__.py").c_str(), R_OK) == 0) {
+      const char* old = std::getenv("PYTHONPATH");
+      setenv("PYTHONPATH", (tree + (old && *old ? ":" + std::string(old) : "")).c_str(), 1);
+    }
+  }
+  std::vector<std::string> args = {python, "-m", "cutevis.dsl"};
+  for (int i = 2; i < argc; ++i) args.push_back(argv[i]);
+  std::vector<char*> c_args;
+  for (auto& a : args) c_args.push_back(a.data());
+  c_args.push_back(nullptr);
+  execvp(c_args[0], c_args.data());
+  std::cerr << "cutevis: error: dsl runs Python (" << python
+            << "), which could not be started; install python3 and the cutevis package (pip install .)\n";
+  return kExitBadInput;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc >= 2 && std::string(argv[1]) == "dsl") return run_dsl_command(argc, argv);
 #ifdef __GLIBC__
   // A short-lived process: memory freed is kept for the next allocation, not handed back to the
   // kernel and faulted in again (a page fault costs microseconds here; `names` on a 3,000-line
@@ -309,6 +344,11 @@ int main(int argc, char** argv) {
   add_sources(copy_cmd);
 
   ListOptions list;
+  app.add_subcommand(
+         "dsl",
+         "CuTeDSL by running it: dsl FILE.py --call 'Gemm(cutlass.Float32, (128, 128))' [--setup M] [NAME ...] "
+         "(python3 -m cutevis.dsl --help)")
+      ->allow_extras();
   CLI::App* list_cmd = app.add_subcommand("list", "The atom catalogue, with shapes and types");
   list_cmd->add_option("pattern", list.pattern, "substring or glob, e.g. 'SM90_64x*_F32F16F16_SS*'");
   list_cmd->add_option("--arch", list.arch, "only this architecture, e.g. sm80");

@@ -18,6 +18,7 @@
 #include "atoms/names.hpp"
 #include "atoms/tma.hpp"
 #include "lib/lang/dsl.hpp"
+#include "lib/lang/tensor.hpp"
 
 namespace cutevis {
 
@@ -108,6 +109,24 @@ Value make_ptr(Evaluator& ev, const Node& n) {
   return ev.eval(call);
 }
 
+// CuTeDSL's swizzled shared memory: a composed layout `S o 0 o L` (make_smem_layout_atom, the
+// sm90/sm100 helpers' smem layouts) over a shared-memory pointer of T swizzles the pointer's BYTE
+// address (CuTeDSL moves `layout.inner` into the pointer: get_tensor(outer, swizzle=inner),
+// recast_ptr(ptr, swizzle)), exactly as C++'s `S o smem_ptr[bits(T)](unset) o L` does.  The
+// tensor is made as C++ make_tensor makes that one: the swizzle in the pointer, L the layout.  As
+// a plain function the composed layout keeps CuTeDSL's values (S applied to the element offset).
+Value dsl_smem_tensor(const Value& made) {
+  const Tensor* t = as_tensor(made);
+  if (!t || t->swizzled || t->element.bits == 0 || t->space != Tensor::Space::kSmem) return made;
+  const auto* c = std::get_if<ComposedLayout>(&t->layout);
+  if (!c || !c->a_is_swizzle() || c->smem_bits() != 0 || c->offset() != 0) return made;
+  Tensor s = *t;
+  s.swizzled = true;
+  s.swizzle = c->swizzle();
+  s.layout = c->layout_b();
+  return tensor_value(std::move(s));
+}
+
 }  // namespace
 
 void register_dsl_tma(Registry& r) {
@@ -139,7 +158,7 @@ void register_dsl_tma(Registry& r) {
       "cute.make_tensor",
       [](Evaluator& ev, const Node& n) {  // C++ make_tensor(iterator, layout)
         auto a = bind_dsl_args(ev, n, {"iterator", "layout"}, 2);
-        return ev.eval(cpp_call(n, "make_tensor", {a[0], a[1]}));
+        return dsl_smem_tensor(ev.eval(cpp_call(n, "make_tensor", {a[0], a[1]})));
       },
       "cute.make_tensor(iterator, layout)");
 }

@@ -13,6 +13,8 @@ packages=(
   chromium nodejs                           # the HTML page is tested in headless Chromium (tests/browser/drive.mjs, no npm packages)
   clang libclang-rt-dev                      # scripts/sanitize.sh: ASan/UBSan and libFuzzer
   clang-format-14                            # scripts/format.sh and the "style:" test (the tree is formatted with 14)
+  python3-dev pybind11-dev python3-pip python3-setuptools python3-venv  # the Python package (python/, pip install --no-index --no-build-isolation .)
+  python3-nbclient python3-ipykernel         # its sample notebook runs under nbclient in the tests
 )
 
 if [ "$(id -u)" -ne 0 ]; then
