@@ -9,5 +9,13 @@ cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCUTEVIS_WERROR=ON
 cmake --build build -j"$(nproc)"
+# The static site (cutevis in WebAssembly, scripts/build-web.sh) and the lib tests compiled
+# with it, run under node; the browser test in the main ctest opens the site in Chromium.
+if command -v emcmake >/dev/null 2>&1; then
+  ./scripts/build-web.sh --tests
+  ctest --test-dir build-web -R '^lib:' --output-on-failure -j"$(nproc)"
+else
+  echo "test.sh: SKIPPED the site and its wasm tests: emscripten is not installed (scripts/setup.sh installs it)"
+fi
 ./scripts/sanitize.sh
 ctest --test-dir build --output-on-failure -j"$(nproc)"
