@@ -3,11 +3,12 @@
 # turns [ ] ; into ( ) , and the --test-case filter matches them with `?`.
 #   -D TEST_EXECUTABLE=... -D TEST_PREFIX=... -D CTEST_FILE=... -D TEST_PROPERTIES=...
 #   [-D TEST_EMULATOR=...]  (a cross build's runner, e.g. node for a .js: a list, prepended)
+# (--no-colors: under emscripten stdout is a terminal even in a pipe, and doctest colours the names)
 set(runner "")
 foreach(word IN LISTS TEST_EMULATOR)
   string(APPEND runner "[==[${word}]==] ")
 endforeach()
-execute_process(COMMAND ${TEST_EMULATOR} "${TEST_EXECUTABLE}" --list-test-cases --no-version
+execute_process(COMMAND ${TEST_EMULATOR} "${TEST_EXECUTABLE}" --list-test-cases --no-version --no-colors
                 OUTPUT_VARIABLE out RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "${TEST_EXECUTABLE} --list-test-cases failed (${rc})")
