@@ -77,9 +77,8 @@ int cutevis_run(const char* request) {
     nlohmann::json r = nlohmann::json::parse(request);
     if (r.is_array()) code = run(r.get<std::vector<std::string>>());
     else
-      code = write_files(r.value("files", nlohmann::json::object()))
-                 ? run(r.at("argv").get<std::vector<std::string>>())
-                 : 4;  // kExitIoError
+      code = write_files(r.value("files", nlohmann::json::object())) ? run(r.at("argv").get<std::vector<std::string>>())
+                                                                     : 4;  // kExitIoError
   } catch (const std::exception& e) {  // a malformed request: the page's bug, said like the CLI says it
     std::fprintf(stderr, "cutevis: error: bad request from the page: %s\n", e.what());
   }
