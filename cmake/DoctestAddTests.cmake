@@ -2,7 +2,13 @@
 # add_test per case into CTEST_FILE.  Names may hold any character: the ctest name
 # turns [ ] ; into ( ) , and the --test-case filter matches them with `?`.
 #   -D TEST_EXECUTABLE=... -D TEST_PREFIX=... -D CTEST_FILE=... -D TEST_PROPERTIES=...
-execute_process(COMMAND "${TEST_EXECUTABLE}" --list-test-cases --no-version
+#   [-D TEST_EMULATOR=...]  (a cross build's runner, e.g. node for a .js: a list, prepended)
+# (--no-colors: under emscripten stdout is a terminal even in a pipe, and doctest colours the names)
+set(runner "")
+foreach(word IN LISTS TEST_EMULATOR)
+  string(APPEND runner "[==[${word}]==] ")
+endforeach()
+execute_process(COMMAND ${TEST_EMULATOR} "${TEST_EXECUTABLE}" --list-test-cases --no-version --no-colors
                 OUTPUT_VARIABLE out RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "${TEST_EXECUTABLE} --list-test-cases failed (${rc})")
@@ -28,7 +34,7 @@ foreach(line IN LISTS lines)
   string(REPLACE "<sc>" "?" filter "${filter}")
   string(REPLACE "," "\\," filter "${filter}")
   set(test "${TEST_PREFIX}${name}")
-  string(APPEND script "add_test([==[${test}]==] \"${TEST_EXECUTABLE}\" [==[--test-case=${filter}]==])\n")
+  string(APPEND script "add_test([==[${test}]==] ${runner}\"${TEST_EXECUTABLE}\" [==[--test-case=${filter}]==])\n")
   if(properties)
     string(APPEND script "set_tests_properties([==[${test}]==] PROPERTIES ${TEST_PROPERTIES_QUOTED})\n")
   endif()

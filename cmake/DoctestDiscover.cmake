@@ -5,6 +5,7 @@
 # and passes), drops the space after TEST_PREFIX ("gpu:name"), and the GPU machine has
 # doctest's header without its CMake package (cmake/Dependencies.cmake).  Ours keeps one
 # entry per case under its own name, [ ] ; shown as ( ) , so that CMake's lists survive.
+# A cross build (emscripten) lists and runs the cases through CMAKE_CROSSCOMPILING_EMULATOR.
 #   cutevis_discover_tests(target [TEST_PREFIX prefix] [PROPERTIES name value ...])
 function(cutevis_discover_tests target)
   cmake_parse_arguments(D "" "TEST_PREFIX" "PROPERTIES" ${ARGN})
@@ -25,6 +26,7 @@ function(cutevis_discover_tests target)
             "-DCTEST_FILE=${ctest_file}"
             "-DTEST_PROPERTIES=${props}"
             "-DTEST_PROPERTIES_QUOTED=${quoted}"
+            "-DTEST_EMULATOR=${CMAKE_CROSSCOMPILING_EMULATOR}"
             -P "${PROJECT_SOURCE_DIR}/cmake/DoctestAddTests.cmake"
     VERBATIM)
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${ctest_file}")

@@ -11,6 +11,7 @@ packages=(
   librsvg2-bin poppler-utils libxml2-utils python3  # tests render and parse SVGs, read PDFs, decode PNGs
   texlive-latex-base texlive-pictures texlive-latex-extra  # tests compile TikZ (standalone, tikz)
   chromium nodejs                           # the HTML page is tested in headless Chromium (tests/browser/drive.mjs, no npm packages)
+  emscripten                                # the static site: cutevis in WebAssembly (scripts/build-web.sh), its lib tests under node
   clang libclang-rt-dev                      # scripts/sanitize.sh: ASan/UBSan and libFuzzer
   clang-format-14                            # scripts/format.sh and the "style:" test (the tree is formatted with 14)
   python3-dev pybind11-dev python3-pip python3-setuptools python3-venv  # the Python package (python/, pip install --no-index --no-build-isolation .)

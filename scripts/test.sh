@@ -19,5 +19,13 @@ if command -v ccache >/dev/null 2>&1; then
 fi
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCUTEVIS_WERROR=ON "${launcher[@]}"
 cmake --build build -j"$(nproc)"
+# The static site (cutevis in WebAssembly, scripts/build-web.sh) and the lib tests compiled
+# with it, run under node; the browser test in the main ctest opens the site in Chromium.
+if command -v emcmake >/dev/null 2>&1; then
+  ./scripts/build-web.sh --tests
+  ctest --test-dir build-web -R '^lib:' --output-on-failure -j"$(nproc)"
+else
+  echo "test.sh: SKIPPED the site and its wasm tests: emscripten is not installed (scripts/setup.sh installs it)"
+fi
 ./scripts/sanitize.sh
 ctest --test-dir build --output-on-failure -j"$(nproc)"

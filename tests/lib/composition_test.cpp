@@ -133,6 +133,9 @@ TEST_CASE("property: composition with a tuple tiler works mode by mode") {
       }
       const Layout& t = modes[m].layout();
       REQUIRE(size(cm) == size(t));
+      // Where CuTe's weak divisibility check lets the mode through, CuTe's answer is not
+      // A o B (see above): the property holds on the exactly admissible modes only.
+      if (!test::exactly_admissible(am, t)) continue;
       for (int64_t i = 0; i < size(t); ++i) REQUIRE(cm(i) == am(t(i)));
     }
   }
@@ -147,8 +150,13 @@ TEST_CASE("property: composition is associative where both sides are admissible"
     Layout b = gen.dividing(size(a), 2);
     Layout c = gen.dividing(size(b), 1);
     try {
-      Layout left = composition(composition(a, b), c);
-      Layout right = composition(a, composition(b, c));
+      Layout ab = composition(a, b), bc = composition(b, c);
+      // Each composition must be A o B, not only what CuTe's weak check lets through.
+      if (!test::exactly_admissible(a, b) || !test::exactly_admissible(b, c) || !test::exactly_admissible(ab, c) ||
+          !test::exactly_admissible(a, bc))
+        continue;
+      Layout left = composition(ab, c);
+      Layout right = composition(a, bc);
       CAPTURE(to_string(a));
       CAPTURE(to_string(b));
       CAPTURE(to_string(c));

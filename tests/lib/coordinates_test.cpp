@@ -96,7 +96,7 @@ TEST_CASE("property: make_ordered_layout is compact, and strides follow the orde
     std::vector<IntTuple> leaves = flatten_leaves(s);
     std::vector<int64_t> order(leaves.size());
     std::iota(order.begin(), order.end(), int64_t{0});
-    std::shuffle(order.begin(), order.end(), gen.engine());
+    gen.shuffle(order);
     std::vector<IntTuple> order_leaves(order.begin(), order.end());
     IntTuple o = s.is_leaf() ? order_leaves[0] : unflatten(IntTuple::tuple(order_leaves), s);
     Layout l = make_ordered_layout(s, o);

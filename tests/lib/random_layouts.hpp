@@ -1,7 +1,9 @@
 // Deterministic generators of random layouts for the property tests of lib/.
 //
 // Every generator draws from a seeded std::mt19937_64, so a failing case is
-// reproducible: the tests print the layout (to_string) with the failure.  Shapes
+// reproducible: the tests print the layout (to_string) with the failure.  The draws
+// from it are ours, not <random>'s distributions (whose algorithms each standard
+// library chooses): libstdc++, libc++ (clang, emscripten) draw the same cases.  Shapes
 // are small (size <= max_size) so that every property can be checked at every index.
 #pragma once
 
@@ -22,11 +24,16 @@ class LayoutGen {
   explicit LayoutGen(uint64_t seed) : rng_(seed) {}
 
   int64_t pick(std::initializer_list<int64_t> choices) {
-    std::uniform_int_distribution<size_t> d(0, choices.size() - 1);
-    return *(choices.begin() + static_cast<std::ptrdiff_t>(d(rng_)));
+    return *(choices.begin() + static_cast<std::ptrdiff_t>(below(choices.size())));
   }
-  int64_t uniform(int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng_); }
-  bool chance(double p) { return std::bernoulli_distribution(p)(rng_); }
+  int64_t uniform(int64_t lo, int64_t hi) {
+    return lo + static_cast<int64_t>(below(static_cast<uint64_t>(hi - lo) + 1));
+  }
+  bool chance(double p) { return static_cast<double>(rng_() >> 11) * 0x1.0p-53 < p; }  // 53 random bits in [0, 1)
+  template <class T>
+  void shuffle(std::vector<T>& v) {  // Fisher-Yates
+    for (size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[below(i)]);
+  }
 
   // A shape of nesting depth <= depth, rank <= max_rank per level, size <= max_size.
   IntTuple shape(int depth = 2, int max_rank = 3, int64_t max_size = 256) {
@@ -44,7 +51,7 @@ class LayoutGen {
     std::vector<IntTuple> leaves = flatten_leaves(s);
     std::vector<size_t> order(leaves.size());
     std::iota(order.begin(), order.end(), size_t{0});
-    std::shuffle(order.begin(), order.end(), rng_);
+    shuffle(order);
     std::vector<IntTuple> strides(leaves.size());
     int64_t current = 1;
     for (size_t i : order) {
@@ -94,9 +101,11 @@ class LayoutGen {
     return Layout(IntTuple(1), IntTuple(0));
   }
 
-  std::mt19937_64& engine() { return rng_; }
-
  private:
+  // Uniform in [0, n), n >= 1: the top bits of a 128-bit product (Lemire's method, without
+  // the rejection step: a bias below n / 2^64 is nothing to a test).
+  uint64_t below(uint64_t n) { return static_cast<uint64_t>((static_cast<unsigned __int128>(rng_()) * n) >> 64); }
+
   IntTuple shape_once(int depth, int max_rank) {
     if (depth == 0 || chance(0.35)) return IntTuple(pick({1, 2, 2, 2, 3, 4, 4, 4, 8, 8, 16, 6, 5}));
     std::vector<IntTuple> modes;

@@ -47,7 +47,7 @@ TEST_CASE("property: tile_to_shape(block, target[, order]) tiles the block over 
     IntTuple target = IntTuple::tuple(trg);
     std::vector<IntTuple> ord;
     for (size_t i = 0; i < r; ++i) ord.emplace_back(static_cast<int64_t>(i));
-    std::shuffle(ord.begin(), ord.end(), gen.engine());
+    gen.shuffle(ord);
     IntTuple order = IntTuple::tuple(ord);
     bool ordered = gen.chance(0.5);
     Layout t;

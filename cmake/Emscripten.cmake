@@ -1,0 +1,35 @@
+# WebAssembly (emscripten: `emcmake cmake`, scripts/build-web.sh): the settings the
+# engine needs there, then web/ adds the site.  The native build never reads this file.
+#
+# Header-only dependencies: emscripten's find_path looks only inside its own sysroot,
+# and /usr/include as a whole must not be seen (glibc's headers would shadow musl's), so
+# a folder of links to just those headers stands in for it.
+set(CUTEVIS_HOST_INCLUDE /usr/include CACHE PATH "where CLI/, nlohmann/ and doctest/ are (header-only)")
+set(host_headers ${PROJECT_BINARY_DIR}/host-headers)
+foreach(dep CLI nlohmann doctest)
+  if(EXISTS ${CUTEVIS_HOST_INCLUDE}/${dep} AND NOT EXISTS ${host_headers}/${dep})
+    file(MAKE_DIRECTORY ${host_headers})
+    file(CREATE_LINK ${CUTEVIS_HOST_INCLUDE}/${dep} ${host_headers}/${dep} SYMBOLIC)
+  endif()
+endforeach()
+set(CLI11_INCLUDE_DIR ${host_headers} CACHE PATH "")
+set(nlohmann_json_INCLUDE_DIR ${host_headers} CACHE PATH "")
+set(doctest_INCLUDE_DIR ${host_headers} CACHE PATH "")
+
+# No Cairo, no CUDA: the browser draws PNGs from the SVG through its canvas.
+set(CUTEVIS_PNG OFF CACHE STRING "" FORCE)
+set(CUTEVIS_CUDA OFF CACHE STRING "" FORCE)
+
+# WebAssembly's own exceptions: with -fexceptions (JavaScript trampolines around every
+# call that may throw) evaluation is about 5x slower.  Memory grows: `list` needs more
+# than the initial 16 MB.
+add_compile_options(-fwasm-exceptions)
+add_link_options(-fwasm-exceptions -sALLOW_MEMORY_GROWTH=1)
+
+# Tests run under node (ctest prepends the emulator; cmake/DoctestAddTests.cmake too).
+# Debian's node 20 has a global fetch, which emscripten 3.1.6's loader would use to
+# read the .wasm from a file path.
+find_program(CUTEVIS_NODE NAMES node nodejs REQUIRED)
+set(CMAKE_CROSSCOMPILING_EMULATOR "${CUTEVIS_NODE};--no-experimental-fetch" CACHE STRING "" FORCE)
+# The test executables read tests/data from the real file system.
+add_link_options($<$<NOT:$<STREQUAL:$<TARGET_PROPERTY:NAME>,cutevis_web>>:-sNODERAWFS=1>)
