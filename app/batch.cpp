@@ -100,9 +100,19 @@ fs::path absolute_normal(const fs::path& p) {
 
 // The path with every symbolic link of its existing part resolved.
 fs::path resolved(const fs::path& p) {
+  // weakly_canonical stops at a dangling link (x.svg -> /elsewhere/new.svg): follow the
+  // final component's links first, as writing would
+  fs::path q = absolute_normal(p);
+  for (int hops = 0; hops < 40; ++hops) {
+    std::error_code ec;
+    if (!fs::is_symlink(fs::symlink_status(q, ec)) || ec) break;
+    const fs::path target = fs::read_symlink(q, ec);
+    if (ec) break;
+    q = (target.is_absolute() ? target : q.parent_path() / target).lexically_normal();
+  }
   std::error_code ec;
-  fs::path r = fs::weakly_canonical(absolute_normal(p), ec);
-  return ec ? absolute_normal(p) : r;
+  fs::path r = fs::weakly_canonical(q, ec);
+  return ec ? q : r;
 }
 
 bool is_within(const fs::path& inner, const fs::path& outer) {
@@ -121,7 +131,7 @@ struct BatchContext {
   fs::path root;     // "from" files stay below it
   struct Loaded {
     std::shared_ptr<Environment> env;
-    std::string bytes;  // the files' bytes, for the stamp
+    uint64_t hash = 0;  // of the files' bytes, for the stamp
     std::string error;
   };
   std::unordered_map<std::string, Loaded> sources;
@@ -272,18 +282,20 @@ Entry check_entry(const json& e, size_t i, const BatchOptions& opt, BatchContext
     if (fresh) {
       try {
         loaded.env = load_sources(sources);
+        uint64_t h = fnv1a("");
         for (const std::string& f : sources.from) {
           std::string bytes;
           try_read_input_file(f, bytes);
-          loaded.bytes += bytes + "\n";
+          h = fnv1a(bytes + "\n", h);
         }
+        loaded.hash = h;
       } catch (const Error& err) {
         loaded.error = err.what();
       }
     }
     if (!loaded.error.empty()) fail(loaded.error);
     out.show.env = loaded.env;
-    source_bytes = loaded.bytes;
+    source_bytes = hex(loaded.hash);
   }
   number_field("scale", 0, 16, true, out.show.picture.scale);
   number_field("cell", 2, 512, false, out.show.picture.cell);

@@ -77,6 +77,22 @@ std::string format_error(const Error& error, const std::string& source_in) {
   return out;
 }
 
+std::string shorten_lines(const std::string& text, size_t max_line) {
+  if (text.size() <= max_line) return text;
+  std::string out;
+  for (size_t start = 0; start < text.size();) {
+    size_t end = text.find('\n', start);
+    const bool newline = end != std::string::npos;
+    if (!newline) end = text.size();
+    const size_t n = end - start;
+    if (n > max_line) out += printable_line(text.substr(start, n), max_line - 40);
+    else out.append(text, start, n);
+    if (newline) out += '\n';
+    start = end + 1;
+  }
+  return out;
+}
+
 std::string format_error_lines(const Error& error, size_t max_lines) {
   const std::string what = error.what();
   std::string out;

@@ -48,6 +48,10 @@ std::string printable_line(const std::string& text, size_t max_bytes = kMaxMessa
 // into a SourcedError's own source), "  <source>\n  <spaces>^\n".
 std::string format_error(const Error& error, const std::string& source = "");
 
+// Every line of `text` longer than `max_line` bytes shortened in its middle
+// ("...[N bytes]...", printable_line): a 100,000-character name is quoted, not echoed.
+std::string shorten_lines(const std::string& text, size_t max_line = 400);
+
 // A message of several lines (batch's list of errors, a docs block's error with its
 // caret): "cutevis: error: " before the first, every line made printable, at most
 // `max_lines` lines (then "  ... N more lines").

@@ -137,9 +137,19 @@ fs::path absolute_normal(const fs::path& p) {
 
 // The path with every symbolic link of its existing part resolved (the rest appended).
 fs::path resolved(const fs::path& p) {
+  // weakly_canonical stops at a dangling link (x.svg -> /elsewhere/new.svg): follow the
+  // final component's links first, as writing would
+  fs::path q = absolute_normal(p);
+  for (int hops = 0; hops < 40; ++hops) {
+    std::error_code ec;
+    if (!fs::is_symlink(fs::symlink_status(q, ec)) || ec) break;
+    const fs::path target = fs::read_symlink(q, ec);
+    if (ec) break;
+    q = (target.is_absolute() ? target : q.parent_path() / target).lexically_normal();
+  }
   std::error_code ec;
-  fs::path r = fs::weakly_canonical(absolute_normal(p), ec);
-  return ec ? absolute_normal(p) : r;
+  fs::path r = fs::weakly_canonical(q, ec);
+  return ec ? q : r;
 }
 
 bool is_within(const fs::path& inner, const fs::path& outer) {

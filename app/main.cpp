@@ -35,7 +35,8 @@ struct Capture {
 };
 Capture capture;
 
-void report(const std::string& text) {
+void report(const std::string& text_in) {
+  const std::string text = shorten_lines(text_in);  // a long name is quoted with its length, not echoed
   if (capture.errors) *capture.errors += text;
   else std::fputs(text.c_str(), stderr);
 }

@@ -46,8 +46,7 @@ size_t utf8_length(std::string_view s, size_t i) {
     if ((d & 0xC0) != 0x80) return 0;
     cp = (cp << 6) | (d & 0x3F);
   }
-  if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) || (cp >= 0xD800 && cp <= 0xDFFF))
-    return 0;
+  if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
   if (cp >= 0x80 && cp <= 0x9F) return 0;  // C1 controls: escaped as bytes below
   return n;
 }

@@ -117,9 +117,10 @@ bool is_scalar_type(std::string_view s) {
 class Walker {
  public:
   Walker(const std::string& text, const std::string& file) : file_(file) {
+    // lines first: blank() declares #defines as it meets them, and they need their line
+    for (size_t i = 0; i < text.size(); ++i)
+      if (text[i] == '\n') line_starts_.push_back(i + 1);
     clean_ = blank(text);
-    for (size_t i = 0; i < clean_.size(); ++i)
-      if (clean_[i] == '\n') line_starts_.push_back(i + 1);
     lex();
   }
 
