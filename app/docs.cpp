@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <set>
@@ -10,6 +11,8 @@
 #include "app/input_files.hpp"
 #include "app/output.hpp"
 #include "lib/error.hpp"
+
+#include <nlohmann/json.hpp>
 
 namespace cutevis {
 
@@ -161,6 +164,39 @@ bool is_within(const fs::path& inner, const fs::path& outer) {
   return true;
 }
 
+uint64_t fnv1a(std::string_view s, uint64_t h = 1469598103934665603ull) {
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+std::string hex(uint64_t v) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+// What a picture depends on: its command line, the --from files' bytes and the drawing
+// code (this executable's size and time: a rebuilt cutevis redraws everything).
+std::string entry_stamp(const DocsCommand& c) {
+  static const std::string build = [] {
+    struct stat st {};
+    if (::stat("/proc/self/exe", &st) != 0) return std::string("?");
+    return std::to_string(st.st_size) + " " + std::to_string(st.st_mtim.tv_sec) + "." +
+           std::to_string(st.st_mtim.tv_nsec);
+  }();
+  uint64_t h = fnv1a(build + "\n");
+  for (size_t k = 0; k < c.args.size(); ++k) {
+    h = fnv1a(c.args[k] + '\0', h);
+    std::string from;
+    if (c.args[k] == "--from" && k + 1 < c.args.size()) from = c.args[k + 1];
+    else if (c.args[k].rfind("--from=", 0) == 0) from = c.args[k].substr(7);
+    if (from.empty()) continue;
+    std::string bytes;
+    if (!try_read_input_file(from, bytes)) bytes = "\x01unreadable";
+    h = fnv1a(bytes + '\0', h);
+  }
+  return hex(h);
+}
+
 // The first argument of a command docs runs: drawing and reading commands only.
 bool allowed_command(const std::string& c) {
   static const char* ok[] = {"eval", "layout", "tv", "atom", "mma", "copy", "list", "names"};
@@ -199,6 +235,15 @@ std::string contained_output(const fs::path& root, const fs::path& wanted, const
   struct stat st {};
   if (::stat(real.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) refuse("it exists and is not a regular file");
   return real.string();
+}
+
+std::string default_docs_cache() {
+  if (const char* off = std::getenv("CUTEVIS_NO_CACHE"); off && *off) return "";
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  const char* home = std::getenv("HOME");
+  if (xdg && *xdg == '/') return std::string(xdg) + "/cutevis/docs-stamps.json";
+  if (home && *home == '/') return std::string(home) + "/.cache/cutevis/docs-stamps.json";
+  return "";
 }
 
 DocsResult run_docs(const DocsOptions& opt) {
@@ -245,9 +290,37 @@ DocsResult run_docs(const DocsOptions& opt) {
         throw Error(commands[i].markdown + ":" + std::to_string(commands[i].line) + ": " + commands[i].output +
                     " is also written at " + commands[j].markdown + ":" + std::to_string(commands[j].line));
 
+  // The stamps cache (outside the repository): a picture whose command, --from files and
+  // cutevis build are those of the last time its file was seen current, and whose file
+  // is unchanged, is current without drawing it.
+  nlohmann::json cache = nlohmann::json::object();
+  if (!opt.cache_file.empty()) {
+    std::string text;
+    if (try_read_input_file(opt.cache_file, text, size_t{4} << 20) && json_nesting_depth(text) <= kMaxJsonDepth) {
+      cache = nlohmann::json::parse(text, nullptr, false);
+      if (!cache.is_object()) cache = nlohmann::json::object();
+    }
+  }
+  bool cache_changed = false;
+  auto remember = [&](const DocsCommand& c, const std::string& stamp, const std::string& bytes) {
+    nlohmann::json v = {{"entry", stamp}, {"file", hex(fnv1a(bytes))}};
+    if (cache.value(c.target, nlohmann::json()) != v) cache[c.target] = v, cache_changed = true;
+  };
+
   DocsResult result;
   int stale = 0, written = 0, current = 0;
   for (const DocsCommand& c : commands) {
+    const std::string stamp = opt.cache_file.empty() ? std::string() : entry_stamp(c);
+    std::string old;
+    const bool old_ok = try_read_input_file(c.target, old);
+    if (!stamp.empty() && old_ok) {
+      auto it = cache.find(c.target);
+      if (it != cache.end() && it->is_object() && it->value("entry", "") == stamp &&
+          it->value("file", "") == hex(fnv1a(old))) {
+        ++current;
+        continue;
+      }
+    }
     std::string fresh, err;
     const int status = opt.runner(c.args, fresh, err);
     if (status != 0) {
@@ -255,10 +328,9 @@ DocsResult run_docs(const DocsOptions& opt) {
       throw Error(c.markdown + ":" + std::to_string(c.line) + ": cutevis " + c.args[0] + " ... exited " +
                   std::to_string(status) + (err.empty() ? std::string() : ":\n" + err));
     }
-    std::string old;
-    const bool old_ok = try_read_input_file(c.target, old);
     if (old_ok && old == fresh) {
       ++current;
+      if (!stamp.empty()) remember(c, stamp, fresh);
       continue;
     }
     const std::string state = old_ok ? "stale" : "missing";
@@ -267,8 +339,15 @@ DocsResult run_docs(const DocsOptions& opt) {
       result.report += state + ": " + c.path + " (" + c.markdown + ":" + std::to_string(c.line) + ")\n";
     } else {
       write_file_atomically(c.target, fresh);  // creates the parent folders (inside the root, checked above)
+      if (!stamp.empty()) remember(c, stamp, fresh);
       ++written;
       result.report += "wrote " + c.path + " (was " + state + ")\n";
+    }
+  }
+  if (cache_changed) {
+    try {
+      write_file_atomically(opt.cache_file, cache.dump(1) + "\n");
+    } catch (const Error&) {  // a cache that cannot be written is no cache
     }
   }
   if (opt.check) {

@@ -55,7 +55,15 @@ struct DocsOptions {
   std::string root;            // --root DIR: the folder outputs must stay in (default: the repository)
   bool allow_outside = false;  // --allow-outside: outputs and --from may leave the root
   DocsRunner runner;           // the CLI, in process (app/main.cpp)
+  std::string cache_file;      // stamps of pictures seen current ("": none; see default_docs_cache)
 };
+
+// $XDG_CACHE_HOME/cutevis/docs-stamps.json (else ~/.cache/...); "" when CUTEVIS_NO_CACHE is
+// set.  Outside the repository: `docs --check` writes nothing there.  A picture whose
+// command line, --from files and cutevis build (the executable's size and time) match
+// the stamp recorded when its file was last seen current, and whose file's hash is
+// unchanged, is current without drawing.
+std::string default_docs_cache();
 
 // The nearest folder above the Markdown file that holds .git, else the file's folder;
 // absolute, symbolic links resolved.

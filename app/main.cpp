@@ -453,6 +453,7 @@ int cli_main(int argc, char** argv) {
                        "outputs and --from files must stay in this folder (default: the repository, the nearest "
                        "folder above the Markdown file holding .git)");
   docs_cmd->add_flag("--allow-outside", docs.allow_outside, "let outputs and --from files leave the root");
+  docs.cache_file = default_docs_cache();
   docs.runner = [](const std::vector<std::string>& args, std::string& output, std::string& errors) {
     std::vector<std::string> words{"cutevis"};
     words.insert(words.end(), args.begin(), args.end());

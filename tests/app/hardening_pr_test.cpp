@@ -46,7 +46,9 @@ struct Repo {
     std::ofstream(p, std::ios::binary) << text;
     return p.string();
   }
-  std::string md(const std::string& block) const { return write("README.md", "# t\n\n```cutevis\n" + block + "\n```\n"); }
+  std::string md(const std::string& block) const {
+    return write("README.md", "# t\n\n```cutevis\n" + block + "\n```\n");
+  }
 };
 
 std::string slurp(const fs::path& p) {
@@ -132,8 +134,8 @@ TEST_CASE("issue 23.1: a symbolic link inside the repository that leads out is r
   // batch: -C holds a link leading out
   fs::create_directories(r.dir / "out");
   fs::create_directory_symlink(r.outside, r.dir / "out/link");
-  const std::string spec =
-      r.write("spec.json", R"J({"pictures": [{"command": "layout", "input": "(4,8):(1,4)", "output": "link/x.svg"}]})J");
+  const std::string spec = r.write(
+      "spec.json", R"J({"pictures": [{"command": "layout", "input": "(4,8):(1,4)", "output": "link/x.svg"}]})J");
   res = test::run_cutevis({"batch", spec, "-C", (r.dir / "out").string()});
   CHECK(res.exit_code == kExitBadInput);
   CHECK(res.err.find("outside the output folder") != std::string::npos);
@@ -160,8 +162,8 @@ TEST_CASE("issue 23.1: --from in docs and batch only below the root; docs runs d
   for (const char* cmd : {"docs README.md -o a.txt", "batch spec.json -o a.txt", "verify X -o a.txt"})
     CHECK(test::run_cutevis({"docs", r.md(cmd)}).exit_code == kExitBadInput);
   const std::string spec = r.write(
-      "spec.json", R"J({"pictures": [{"command": "layout", "input": "Secret{}", "output": "a.svg", "from": ")J" + secret +
-                       R"J("}]})J");
+      "spec.json", R"J({"pictures": [{"command": "layout", "input": "Secret{}", "output": "a.svg", "from": ")J" +
+                       secret + R"J("}]})J");
   res = test::run_cutevis({"batch", spec, "-C", (r.dir / "out").string()});
   CHECK(res.exit_code == kExitBadInput);
   CHECK(res.err.find("is outside") != std::string::npos);
@@ -236,12 +238,15 @@ TEST_CASE("issue 23.2: a declaration chain that doubles per line stops at the va
 
 TEST_CASE("issue 23.2: copy and mma --analyze over 4096x4096 are refused with the limit") {
   const auto t0 = std::chrono::steady_clock::now();
-  auto res = test::run_cutevis(
-      {"copy", "make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>, half_t>{}, Layout<Shape<_32,_8>>{}, Layout<Shape<_1,_8>>{})",
-       "--src", "gmem:(4096,4096):(4096,1)", "--dst", "smem:(4096,4096):(4096,1)", "--analyze"});
+  auto res =
+      test::run_cutevis({"copy",
+                         "make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>, half_t>{}, Layout<Shape<_32,_8>>{}, "
+                         "Layout<Shape<_1,_8>>{})",
+                         "--src", "gmem:(4096,4096):(4096,1)", "--dst", "smem:(4096,4096):(4096,1)", "--analyze"});
   CHECK(res.exit_code == kExitBadInput);
   CHECK(res.err.find("1048576") != std::string::npos);
-  res = test::run_cutevis({"mma", "--atom", "SM80_16x8x16_F32F16F16F32_TN", "--smem-a", "(4096,4096):(4096,1)", "--analyze"});
+  res = test::run_cutevis(
+      {"mma", "--atom", "SM80_16x8x16_F32F16F16F32_TN", "--smem-a", "(4096,4096):(4096,1)", "--analyze"});
   CHECK(res.exit_code == kExitBadInput);
   CHECK(res.err.find("1048576") != std::string::npos);
   CHECK(seconds_since(t0) < 2);
@@ -263,7 +268,8 @@ TEST_CASE("issue 23.2: 20k nested structs in --from are refused at once") {
 TEST_CASE("issue 23.2: 300 entries naming one large \"from\" read it once") {
   Repo r("dedupe");
   std::string decls;
-  for (int i = 0; decls.size() < (size_t{1} << 20); ++i) decls += "using A" + std::to_string(i) + " = Int<" + std::to_string(i) + ">;\n";
+  for (int i = 0; decls.size() < (size_t{1} << 20); ++i)
+    decls += "using A" + std::to_string(i) + " = Int<" + std::to_string(i) + ">;\n";
   decls += "using L = Layout<Shape<_4,_8>>;\n";
   r.write("k.hpp", decls);
   std::string spec = R"J({"pictures": [)J";
@@ -273,7 +279,8 @@ TEST_CASE("issue 23.2: 300 entries naming one large \"from\" read it once") {
   spec += "]}";
   const std::string path = r.write("spec.json", spec);
   const auto t0 = std::chrono::steady_clock::now();
-  const int rc = shell("cd " + test::shell_quote(r.dir.string()) + " && " + bin() + " batch spec.json -C out >/dev/null");
+  const int rc =
+      shell("cd " + test::shell_quote(r.dir.string()) + " && " + bin() + " batch spec.json -C out >/dev/null");
   CHECK(rc == kExitOk);
   CHECK(seconds_since(t0) < 10);  // 45 s before (each entry read and scanned its file)
   CHECK(fs::exists(r.dir / "out/p299.txt"));
@@ -297,8 +304,9 @@ TEST_CASE("issue 23.3: -o /dev/stdout with >> log appends to the log; -o - is st
 
 TEST_CASE("issue 23.3: the stamps file's name is reserved; specs sharing -C keep each other's stamps") {
   Repo r("stamps");
-  const std::string bad = r.write(
-      "bad.json", R"J({"pictures": [{"command": "layout", "input": "(4,8):(1,4)", "output": ".cutevis-batch.json"}]})J");
+  const std::string bad =
+      r.write("bad.json",
+              R"J({"pictures": [{"command": "layout", "input": "(4,8):(1,4)", "output": ".cutevis-batch.json"}]})J");
   auto res = test::run_cutevis({"batch", bad, "-C", (r.dir / "out").string()});
   CHECK(res.exit_code == kExitBadInput);
   CHECK(res.err.find("stamps") != std::string::npos);
@@ -318,8 +326,8 @@ TEST_CASE("issue 23.3: SIGTERM to docs leaves no child and no temporary folder")
   Repo r("sigterm");
   std::string block;
   for (int i = 0; i < 12; ++i)
-    block += "mma 'make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{})' -o p" + std::to_string(i) +
-             ".png\n";
+    block += "mma 'make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{})' -o p" +
+             std::to_string(i) + ".png\n";
   const std::string md = r.md(block);
   auto temporaries = [] {
     size_t n = 0;
@@ -346,7 +354,8 @@ TEST_CASE("issue 23.3: SIGTERM to docs leaves no child and no temporary folder")
     left += cmdline.rfind("cutevis", 0) == 0 && cmdline.find(md) != std::string::npos;
   }
   CHECK(left == 0);
-  for (const auto& e : fs::directory_iterator(r.dir)) CHECK(e.path().filename().string().find("tmp") == std::string::npos);
+  for (const auto& e : fs::directory_iterator(r.dir))
+    CHECK(e.path().filename().string().find("tmp") == std::string::npos);
 }
 
 // --- 4. text --------------------------------------------------------------------------------
@@ -420,4 +429,25 @@ TEST_CASE("issue 23.5: CLI11's wording never leaks; integer options refused out 
   CHECK(res.err.find("warning: --threads has no effect") != std::string::npos);
   CHECK(cli_error_message("--atom: At Most 1 required but received 2") == "--atom is given 2 times; give it once");
   CHECK(cli_error_message("Could not convert: --scale = abc") == "--scale: 'abc' is not a valid value");
+}
+
+// --- 7. docs --check speed: stamps outside the repository, never trusted over the file ------
+
+TEST_CASE("issue 23.7: docs --check skips drawing only while the file and the command are unchanged") {
+  Repo r("cache");
+  const std::string env = "XDG_CACHE_HOME=" + test::shell_quote((r.outside / "cache").string());
+  const std::string md = r.md(std::string(kLayout) + " -o a.svg");
+  CHECK(test::run_cutevis({"docs", md}, env).exit_code == kExitOk);
+  CHECK(fs::exists(r.outside / "cache/cutevis/docs-stamps.json"));
+  CHECK(test::run_cutevis({"docs", md, "--check"}, env).exit_code == kExitOk);
+  // the picture edited by hand: stale, whatever the stamps say
+  const std::string good = slurp(r.dir / "a.svg");
+  std::ofstream(r.dir / "a.svg", std::ios::app) << "<!-- edited -->";
+  CHECK(test::run_cutevis({"docs", md, "--check"}, env).exit_code == 1);
+  CHECK(test::run_cutevis({"docs", md}, env).exit_code == kExitOk);
+  CHECK(slurp(r.dir / "a.svg") == good);
+  CHECK(test::run_cutevis({"docs", md, "--check"}, env).exit_code == kExitOk);
+  // the command changed: drawn and compared again
+  r.md("layout '(4,8):(8,1)' -o a.svg");
+  CHECK(test::run_cutevis({"docs", md, "--check"}, env).exit_code == 1);
 }
