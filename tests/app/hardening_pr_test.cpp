@@ -427,6 +427,11 @@ TEST_CASE("issue 23.5: CLI11's wording never leaks; integer options refused out 
   res = test::run_cutevis({"mma", "--atom", "SM80_16x8x16_F32F16F16F32_TN", "--threads", "0-3"});
   CHECK(res.exit_code == kExitOk);
   CHECK(res.err.find("warning: --threads has no effect") != std::string::npos);
+  res = test::run_cutevis({"mma", "--atom", "SM80_16x8x16_F32F16F16F32_TN", "--threads", "0-3,200", "--txt"});
+  CHECK(res.exit_code == kExitOk);
+  CHECK(res.err.find("warning: --threads 0-3,200 names threads past the tiling's 32") != std::string::npos);
+  res = test::run_cutevis({"mma", "--atom", "SM80_16x8x16_F32F16F16F32_TN", "--threads", "0-3", "--txt"});
+  CHECK(res.err.empty());
   CHECK(cli_error_message("--atom: At Most 1 required but received 2") == "--atom is given 2 times; give it once");
   CHECK(cli_error_message("Could not convert: --scale = abc") == "--scale: 'abc' is not a valid value");
 }
