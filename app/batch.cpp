@@ -256,9 +256,10 @@ Entry check_entry(const json& e, size_t i, const BatchOptions& opt, BatchContext
       fail(std::string("'") + key + "' must be a string or an array of strings, not " + v.dump().substr(0, 80));
       continue;
     }
-    std::unordered_set<std::string> seen;  // ["k.hpp", "k.hpp", ...]: each file once
+    std::unordered_set<std::string> seen;   // ["k.hpp", "k.hpp", ...]: each file once
+    std::vector<std::string>* list = into;  // (clang 14: a lambda cannot capture a structured binding)
     auto add = [&](std::string x) {
-      if (seen.insert(x).second) into->push_back(std::move(x));
+      if (seen.insert(x).second) list->push_back(std::move(x));
     };
     if (v.is_string()) add(v.get<std::string>());
     else
