@@ -167,7 +167,8 @@ Output show_thread_slice(const TiledMma& m, const ShowOptions& o) {
 // --threads naming threads the tiling does not have (0-3,200 on 128 threads): said once.
 void warn_threads_outside(const ShowOptions& o, int64_t num_threads) {
   if (o.picture.threads.empty() || num_threads <= 0) return;
-  const std::string canon = ThreadSet::parse(o.picture.threads).to_string();
+  const std::string canon =
+      with_source("--threads", o.picture.threads, [&] { return ThreadSet::parse(o.picture.threads); }).to_string();
   const size_t cut = canon.find_last_of(",-");
   const int64_t last = std::stoll(canon.substr(cut == std::string::npos ? 0 : cut + 1));
   if (last >= num_threads)

@@ -154,8 +154,8 @@ std::string cli_error_message(const std::string& m) {
   } else if (m.find(" requires ") != std::string::npos) {
     out = name_before(" requires ") + " needs " + between(" requires ", "");
   } else if (starts("The following argument") || starts("The following arguments")) {
-    out = "unexpected argument" + std::string(m.find("arguments were") != std::string::npos ? "s" : "") + " " +
-          between(": ", "");
+    out = std::string(m.find("arguments were") != std::string::npos ? "arguments" : "argument") +
+          " not expected: " + between(": ", "");
   } else {
     out = m;
   }

@@ -101,7 +101,9 @@ std::string read_input_file(const std::string& path, const std::string& what, si
       (static_cast<long>(fs.f_type) == kProcMagic || static_cast<long>(fs.f_type) == kSysfsMagic ||
        static_cast<long>(fs.f_type) == kDebugfsMagic))
     throw Error(what + " " + path + ": a kernel file (/proc, /sys); cutevis reads regular files only");
-  if (static_cast<uint64_t>(st.st_size) > cap) too_big(what, path, cap);
+  if (static_cast<uint64_t>(st.st_size) > cap)
+    throw Error(what + " " + path + ": the file is " + megabytes(static_cast<size_t>(st.st_size)) +
+                "; cutevis reads files up to " + megabytes(cap) + " (CUTEVIS_MAX_INPUT_MB=N raises it)");
   // Regular from here on: blocking reads are fine (O_NONBLOCK has no effect on them).
   try {
     if (!read_bounded(fd, text, cap, static_cast<size_t>(st.st_size))) too_big(what, path, cap);

@@ -35,19 +35,17 @@ extern "C" void remove_temporary_and_die(int sig) {
   std::raise(sig);
 }
 
+// Installed before every temporary (three sigaction calls): a handler set in between (a
+// test framework's crash reporter) would otherwise leave the temporary behind.
 void install_signal_cleanup() {
-  static const bool installed = [] {
-    for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
-      struct sigaction old {};
-      if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;  // nohup: stay ignored
-      struct sigaction sa {};
-      sa.sa_handler = remove_temporary_and_die;
-      sigemptyset(&sa.sa_mask);
-      ::sigaction(sig, &sa, nullptr);
-    }
-    return true;
-  }();
-  (void)installed;
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction old {};
+    if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;  // nohup: stay ignored
+    struct sigaction sa {};
+    sa.sa_handler = remove_temporary_and_die;
+    sigemptyset(&sa.sa_mask);
+    ::sigaction(sig, &sa, nullptr);
+  }
 }
 
 class PendingTemporary {
