@@ -33,6 +33,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const fs::path d = fs::temp_directory_path() / ("cutevis-fuzz-docs-" + std::to_string(::getpid()));
     fs::create_directories(d / ".git");
     fs::create_directories(d / "pics");
+    std::atexit([] {
+      std::error_code ec;
+      fs::remove_all(fs::temp_directory_path() / ("cutevis-fuzz-docs-" + std::to_string(::getpid())), ec);
+    });
     return fs::canonical(d);
   }();
   const fs::path md = root / "README.md";
