@@ -14,10 +14,14 @@
 #include <optional>
 #include <sstream>
 #include <thread>
+#include <unordered_map>
+#include <unordered_set>
 
 #include <nlohmann/json.hpp>
 
 #include "app/commands.hpp"
+#include "app/docs.hpp"
+#include "app/input_files.hpp"
 #include "app/output.hpp"
 #include "app/sources.hpp"
 #include "lib/lang/expr.hpp"
@@ -88,11 +92,50 @@ const std::string& build_identity() {
   return id;
 }
 
-std::string read_all(const fs::path& p, bool& ok) {
-  std::ifstream in(p, std::ios::binary);
-  ok = static_cast<bool>(in);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+fs::path absolute_normal(const fs::path& p) {
+  std::error_code ec;
+  fs::path a = fs::absolute(p, ec);
+  return (ec ? p : a).lexically_normal();
 }
+
+// The path with every symbolic link of its existing part resolved.
+fs::path resolved(const fs::path& p) {
+  // weakly_canonical stops at a dangling link (x.svg -> /elsewhere/new.svg): follow the
+  // final component's links first, as writing would
+  fs::path q = absolute_normal(p);
+  for (int hops = 0; hops < 40; ++hops) {
+    std::error_code ec;
+    if (!fs::is_symlink(fs::symlink_status(q, ec)) || ec) break;
+    const fs::path target = fs::read_symlink(q, ec);
+    if (ec) break;
+    q = (target.is_absolute() ? target : q.parent_path() / target).lexically_normal();
+  }
+  std::error_code ec;
+  fs::path r = fs::weakly_canonical(q, ec);
+  return ec ? q : r;
+}
+
+bool is_within(const fs::path& inner, const fs::path& outer) {
+  auto i = inner.begin();
+  for (auto o = outer.begin(); o != outer.end(); ++o, ++i) {
+    if (o->empty() && std::next(o) == outer.end()) return true;
+    if (i == inner.end() || *i != *o) return false;
+  }
+  return true;
+}
+
+// What every entry shares: the folders it must stay in, and the sources already read
+// (300 entries naming one 4 MB "from" read and scan it once).
+struct BatchContext {
+  fs::path out_dir;  // -C, absolute, links resolved
+  fs::path root;     // "from" files stay below it
+  struct Loaded {
+    std::shared_ptr<Environment> env;
+    uint64_t hash = 0;  // of the files' bytes, for the stamp
+    std::string error;
+  };
+  std::unordered_map<std::string, Loaded> sources;
+};
 
 // One entry, checked: what to draw and where.
 struct Entry {
@@ -106,7 +149,8 @@ struct Entry {
 };
 
 // Everything wrong with entry `e`, appended to `errors`; the entry (valid when nothing was wrong).
-Entry check_entry(const json& e, size_t i, const BatchOptions& opt, std::vector<std::string>& errors) {
+Entry check_entry(const json& e, size_t i, const BatchOptions& opt, BatchContext& ctx,
+                  std::vector<std::string>& errors) {
   Entry out;
   out.index = i;
   out.where = "pictures[" + std::to_string(i) + "]";
@@ -212,16 +256,47 @@ Entry check_entry(const json& e, size_t i, const BatchOptions& opt, std::vector<
       fail(std::string("'") + key + "' must be a string or an array of strings, not " + v.dump().substr(0, 80));
       continue;
     }
-    if (v.is_string()) into->push_back(v.get<std::string>());
+    std::unordered_set<std::string> seen;   // ["k.hpp", "k.hpp", ...]: each file once
+    std::vector<std::string>* list = into;  // (clang 14: a lambda cannot capture a structured binding)
+    auto add = [&](std::string x) {
+      if (seen.insert(x).second) list->push_back(std::move(x));
+    };
+    if (v.is_string()) add(v.get<std::string>());
     else
-      for (const json& x : v) into->push_back(x.get<std::string>());
+      for (const json& x : v) add(x.get<std::string>());
   }
-  if (!sources.empty()) {
-    guarded([&] { out.show.env = load_sources(sources); });
-    for (const std::string& f : sources.from) {
-      bool ok = false;
-      source_bytes += read_all(f, ok) + "\n";
+  for (const std::string& f : sources.from) {
+    const fs::path real = resolved(f);
+    if (f == "-") fail("'from': - (standard input) is not for batch specs");
+    else if (!opt.allow_outside && (!is_within(absolute_normal(f), ctx.root) || !is_within(real, ctx.root)))
+      fail("'from' " + printable(f) + " is outside " + ctx.root.string() +
+           " (--root DIR or --allow-outside permit it)");
+  }
+  if (!sources.empty() && errors.size() == before) {
+    std::string key;
+    for (const auto* list : {&sources.from, &sources.defines}) {
+      for (const std::string& x : *list) key += std::to_string(x.size()) + ":" + x;
+      key += "|";
     }
+    auto [it, fresh] = ctx.sources.try_emplace(key);
+    BatchContext::Loaded& loaded = it->second;
+    if (fresh) {
+      try {
+        loaded.env = load_sources(sources);
+        uint64_t h = fnv1a("");
+        for (const std::string& f : sources.from) {
+          std::string bytes;
+          try_read_input_file(f, bytes);
+          h = fnv1a(bytes + "\n", h);
+        }
+        loaded.hash = h;
+      } catch (const Error& err) {
+        loaded.error = err.what();
+      }
+    }
+    if (!loaded.error.empty()) fail(loaded.error);
+    out.show.env = loaded.env;
+    source_bytes = hex(loaded.hash);
   }
   number_field("scale", 0, 16, true, out.show.picture.scale);
   number_field("cell", 2, 512, false, out.show.picture.cell);
@@ -229,12 +304,21 @@ Entry check_entry(const json& e, size_t i, const BatchOptions& opt, std::vector<
   if (!out.output.empty()) {
     const fs::path rel = fs::path(out.output).lexically_normal();
     const bool outside = rel.is_absolute() || (!rel.empty() && *rel.begin() == "..");
-    if (outside && !opt.allow_outside)
-      fail("output '" + out.output + "' is outside the output folder " + opt.output_dir +
-           " (--allow-outside permits it)");
     out.path = (fs::path(opt.output_dir) / rel).lexically_normal();
-    if (out.path.filename().empty() || out.output.back() == '/')
-      fail("output '" + out.output + "' names a folder, not a file");
+    // the path as written, and as the file system resolves it (a symbolic link in -C may lead out)
+    const fs::path real = resolved(out.path);
+    if ((outside || !is_within(real, ctx.out_dir)) && !opt.allow_outside)
+      fail("output '" + printable(out.output) + "' is outside the output folder " + opt.output_dir +
+           (outside ? "" : " (through a symbolic link)") + " (--allow-outside permits it)");
+    else if (out.path.filename().empty() || out.output.back() == '/')
+      fail("output '" + printable(out.output) + "' names a folder, not a file");
+    else if (real.filename() == kStampFile || out.path.filename() == kStampFile)
+      fail(std::string("output '") + printable(out.output) + "': " + kStampFile + " is the stamps file's name");
+    for (const auto& part : real)
+      if (part == ".git") {
+        fail("output '" + printable(out.output) + "' is inside a .git folder");
+        break;
+      }
   }
   out.stamp = hex(fnv1a(e.dump() + "\n" + build_identity() + "\n" + source_bytes));
   out.valid = errors.size() == before;
@@ -250,10 +334,20 @@ Output draw_entry(const Entry& e) {
 }
 
 // The last run's stamps: output path (as in the spec) -> {entry hash, file hash}.
-json read_stamps(const fs::path& dir) {
-  bool ok = false;
-  const std::string text = read_all(dir / kStampFile, ok);
-  if (!ok) return json::object();
+// The stamps file may not be a symbolic link or anything but a regular file (it is
+// written by rename): a link planted in -C would send the stamps, or reading, elsewhere.
+fs::path stamps_path(const std::string& dir) {
+  const fs::path p = fs::path(dir.empty() ? "." : dir) / kStampFile;
+  struct stat st {};
+  if (::lstat(p.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    throw Error("refusing to use the stamps file " + p.string() + ": it is " +
+                (S_ISLNK(st.st_mode) ? "a symbolic link" : "not a regular file") + " (remove it)");
+  return p;
+}
+
+json read_stamps(const fs::path& path) {
+  std::string text;
+  if (!try_read_input_file(path.string(), text) || json_nesting_depth(text) > kMaxJsonDepth) return json::object();
   json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
   return j.is_object() ? j : json::object();
 }
@@ -261,9 +355,8 @@ json read_stamps(const fs::path& dir) {
 bool up_to_date(const json& stamps, const Entry& e) {
   auto it = stamps.find(e.output);
   if (it == stamps.end() || !it->is_object() || it->value("entry", "") != e.stamp) return false;
-  bool ok = false;
-  const std::string bytes = read_all(e.path, ok);
-  return ok && it->value("file", "") == hex(fnv1a(bytes));
+  std::string bytes;
+  return try_read_input_file(e.path.string(), bytes) && it->value("file", "") == hex(fnv1a(bytes));
 }
 
 // -C must be a folder we can write into; a file there (or no permission) is an I/O failure.
@@ -303,9 +396,10 @@ BatchResult run_batch(const BatchOptions& opt) {
   std::error_code ec;
   if (fs::is_directory(opt.spec_path, ec))
     throw Error("the batch spec " + opt.spec_path + " is a folder, not a JSON file");
-  bool readable = false;
-  const std::string text = read_all(opt.spec_path, readable);
-  if (!readable) throw Error("cannot read the batch spec " + opt.spec_path + ": " + std::strerror(errno));
+  const std::string text = read_input_file(opt.spec_path, "the batch spec");
+  if (json_nesting_depth(text) > kMaxJsonDepth)
+    throw Error("batch spec " + opt.spec_path + ": JSON nested more than " + std::to_string(kMaxJsonDepth) +
+                " deep (a spec needs 4)");
   json spec;
   try {
     spec = json::parse(text);
@@ -320,9 +414,12 @@ BatchResult run_batch(const BatchOptions& opt) {
       errors.push_back("unknown top-level key '" + key + "' (only \"pictures\" and \"$schema\")");
 
   // 1. Check every entry, and that no two write the same file.
+  BatchContext ctx;
+  ctx.out_dir = resolved(opt.output_dir.empty() ? "." : opt.output_dir);
+  ctx.root = opt.root.empty() ? repository_root(opt.spec_path == "-" ? "./-" : opt.spec_path) : resolved(opt.root);
   std::vector<Entry> entries;
   const json& pictures = spec["pictures"];
-  for (size_t i = 0; i < pictures.size(); ++i) entries.push_back(check_entry(pictures[i], i, opt, errors));
+  for (size_t i = 0; i < pictures.size(); ++i) entries.push_back(check_entry(pictures[i], i, opt, ctx, errors));
   std::map<std::string, size_t> first_writer;
   for (const Entry& e : entries) {
     if (e.path.empty()) continue;
@@ -341,7 +438,10 @@ BatchResult run_batch(const BatchOptions& opt) {
   check_output_dir(opt.output_dir);
 
   // 2. Skip what is up to date; draw the rest in parallel, in memory.
-  const json stamps = opt.force ? json::object() : read_stamps(opt.output_dir);
+  const fs::path stamps_file = stamps_path(opt.output_dir);
+  const json old_stamps = read_stamps(stamps_file);
+  const json none = json::object();
+  const json& stamps = opt.force ? none : old_stamps;
   std::vector<const Entry*> todo;
   BatchResult result;
   for (const Entry& e : entries) {
@@ -370,14 +470,9 @@ BatchResult run_batch(const BatchOptions& opt) {
     if (!f.empty()) errors.push_back(f);
   if (!errors.empty()) report();
 
-  // 3. Write every file, then the stamps.
-  json new_stamps = json::object();
-  for (const Entry& e : entries) {
-    auto it = stamps.find(e.output);
-    if (it != stamps.end() &&
-        std::find(result.skipped.begin(), result.skipped.end(), e.path.string()) != result.skipped.end())
-      new_stamps[e.output] = *it;
-  }
+  // 3. Write every file, then the stamps: the other entries' stamps (another spec sharing
+  // -C) are kept, those of this spec's redrawn entries replaced.
+  json new_stamps = old_stamps;
   for (size_t k = 0; k < todo.size(); ++k) {
     const Entry& e = *todo[k];
     std::error_code mk;
@@ -387,9 +482,7 @@ BatchResult run_batch(const BatchOptions& opt) {
     result.written.push_back(e.path.string());
     new_stamps[e.output] = {{"entry", e.stamp}, {"file", hex(fnv1a(drawn[k].bytes))}};
   }
-  if (!todo.empty() || new_stamps.size() != stamps.size())
-    write_file_atomically((fs::path(opt.output_dir.empty() ? "." : opt.output_dir) / kStampFile).string(),
-                          new_stamps.dump(1) + "\n");
+  if (!todo.empty() || new_stamps != old_stamps) write_file_atomically(stamps_file.string(), new_stamps.dump(1) + "\n");
   return result;
 }
 

@@ -21,7 +21,14 @@
 // with its entry's index; then every picture is drawn (in parallel) in memory; only
 // when all succeeded are files written.  It is incremental: an entry whose inputs
 // (the entry, and the cutevis version and build) and whose file are those of the last run is
-// skipped; the stamps live in OUTPUT_DIR/.cutevis-batch.json.
+// skipped; the stamps live in OUTPUT_DIR/.cutevis-batch.json (a reserved output name; a
+// symbolic link or special file there is refused), merged with other specs' stamps.
+//
+// Containment: an output must stay in -C after every symbolic link is resolved, never
+// under .git/; "from" files must lie below the root (--root, else the repository
+// holding the spec); --allow-outside lifts both.  Bounds: the spec is read as any input
+// file (app/input_files.hpp) and may nest JSON at most 256 deep; "from" files are
+// deduplicated and each list is read once per run.
 #pragma once
 
 #include <string>
@@ -33,7 +40,8 @@ struct BatchOptions {
   std::string spec_path;
   std::string output_dir = ".";
   bool force = false;          // redraw every entry, stamps or not
-  bool allow_outside = false;  // outputs may leave output_dir ("../x.svg", "/tmp/x.svg")
+  bool allow_outside = false;  // outputs may leave output_dir ("../x.svg", "/tmp/x.svg"), "from" the root
+  std::string root;            // "from" files lie below it (default: the repository holding the spec)
   unsigned jobs = 0;           // pictures drawn at once; 0: one per hardware thread
 };
 

@@ -175,18 +175,37 @@ Output show_thread_slice(const TiledMma& m, const ShowOptions& o) {
   return text(t);
 }
 
+// --threads naming threads the tiling does not have (0-3,200 on 128 threads): said once.
+void warn_threads_outside(const ShowOptions& o, int64_t num_threads) {
+  if (o.picture.threads.empty() || num_threads <= 0) return;
+  const std::string canon =
+      with_source("--threads", o.picture.threads, [&] { return ThreadSet::parse(o.picture.threads); }).to_string();
+  const size_t cut = canon.find_last_of(",-");
+  const int64_t last = std::stoll(canon.substr(cut == std::string::npos ? 0 : cut + 1));
+  if (last >= num_threads)
+    pending_warnings().push_back(Warning{"--threads " + canon.substr(0, 80) + " names threads past the tiling's " +
+                                         std::to_string(num_threads) + " (0-" + std::to_string(num_threads - 1) +
+                                         "); they are not drawn"});
+}
+
 Output show_tiled_mma(const TiledMma& m, const ShowOptions& o, bool atom_only_text) {
   if (o.thread && o.picture.format && !atom_only_text)
     return draw_mma_thread(m, o, o.mma_inspect);  // mma --thread: app/inspect.cpp
   if (o.thread) return show_thread_slice(m, o);
   if (o.json) return text(tiled_mma_json(m));
-  if (o.picture.format) return draw(mma_scene(mma_picture(m), view_options(o)), o.picture, Format::kTxt);
+  if (o.picture.format) {
+    warn_threads_outside(o, m.num_threads);
+    return draw(mma_scene(mma_picture(m), view_options(o)), o.picture, Format::kTxt);
+  }
   return text(atom_only_text ? to_string(m.atom) : to_string(m));
 }
 
 Output show_tiled_copy(const TiledCopy& c, const ShowOptions& o) {
   if (o.json) return text(tiled_copy_json(c));
-  if (o.picture.format) return draw(copy_scene(copy_picture(c), view_options(o)), o.picture, Format::kTxt);
+  if (o.picture.format) {
+    warn_threads_outside(o, c.num_threads);
+    return draw(copy_scene(copy_picture(c), view_options(o)), o.picture, Format::kTxt);
+  }
   return text(to_string(c));
 }
 

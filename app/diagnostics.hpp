@@ -48,6 +48,19 @@ std::string printable_line(const std::string& text, size_t max_bytes = kMaxMessa
 // into a SourcedError's own source), "  <source>\n  <spaces>^\n".
 std::string format_error(const Error& error, const std::string& source = "");
 
+// Every line of `text` longer than `max_line` bytes shortened in its middle
+// ("...[N bytes]...", printable_line): a 100,000-character name is quoted, not echoed.
+std::string shorten_lines(const std::string& text, size_t max_line = 400);
+
+// A message of several lines (batch's list of errors, a docs block's error with its
+// caret): "cutevis: error: " before the first, every line made printable, at most
+// `max_lines` lines (then "  ... N more lines").
+std::string format_error_lines(const Error& error, size_t max_lines = 40);
+
+// CLI11's message in our words: "--atom: At Most 1 required but received 2" becomes
+// "--atom is given 2 times; give it once"; unknown shapes are kept, made printable.
+std::string cli_error_message(const std::string& cli11_message);
+
 // "unknown command 'evl'; did you mean 'eval'?" (no suggestion for implausible names).
 std::string unknown_command_message(const std::string& name, const std::vector<std::string>& commands);
 

@@ -1,33 +1,24 @@
 #include "app/docs.hpp"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include <sys/stat.h>
 
-#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
+#include <set>
 #include <sstream>
 
+#include "app/input_files.hpp"
 #include "app/output.hpp"
 #include "lib/error.hpp"
 
-extern char** environ;
+#include <nlohmann/json.hpp>
 
 namespace cutevis {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string slurp(const fs::path& p, bool& ok) {
-  std::ifstream in(p, std::ios::binary);
-  ok = static_cast<bool>(in);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 bool is_fence(const std::string& line, std::string* info) {
   size_t i = line.find_first_not_of(' ');
@@ -38,45 +29,6 @@ bool is_fence(const std::string& line, std::string* info) {
     *info = rest;
   }
   return true;
-}
-
-// A temporary folder removed when it goes out of scope.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "cutevis-docs-XXXXXX").string();
-    if (!::mkdtemp(tmpl.data())) throw Error(std::string("cannot write a temporary folder: ") + std::strerror(errno));
-    path = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
-
-// Runs `binary args...` with stderr captured; returns its exit status and stderr.
-int run(const std::string& binary, const std::vector<std::string>& args, const fs::path& err_file, std::string& err) {
-  std::vector<char*> argv;
-  std::string argv0 = "cutevis";
-  argv.push_back(argv0.data());
-  std::vector<std::string> copy = args;
-  for (std::string& a : copy) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 2, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  pid_t pid = 0;
-  const int rc = posix_spawn(&pid, binary.c_str(), &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) throw Error("cannot run " + binary + ": " + std::strerror(rc));
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  bool ok = false;
-  err = slurp(err_file, ok);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
 }  // namespace
@@ -160,8 +112,11 @@ std::vector<DocsCommand> docs_commands(const std::string& text, const std::strin
     if (!cmd.args.empty() && cmd.args[0] == "cutevis") cmd.args.erase(cmd.args.begin());
     for (size_t i = 0; i < cmd.args.size(); ++i) {
       std::string value;
-      if ((cmd.args[i] == "-o" || cmd.args[i] == "--output") && i + 1 < cmd.args.size()) value = cmd.args[i + 1];
-      else if (cmd.args[i].rfind("--output=", 0) == 0) value = cmd.args[i].substr(9);
+      const std::string& a = cmd.args[i];
+      if ((a == "-o" || a == "--output") && i + 1 < cmd.args.size()) value = cmd.args[++i];
+      else if (a.rfind("--output=", 0) == 0) value = a.substr(9);
+      else if (a.rfind("-o", 0) == 0 || a.rfind("--o", 0) == 0 || a == "--output")
+        throw Error(where(cmd.line) + ": write the output as -o PATH (not " + a.substr(0, 40) + ")");
       else continue;
       if (!cmd.output.empty()) throw Error(where(cmd.line) + ": more than one -o");
       cmd.output = value;
@@ -175,48 +130,207 @@ std::vector<DocsCommand> docs_commands(const std::string& text, const std::strin
   return out;
 }
 
+namespace {
+
+fs::path absolute_normal(const fs::path& p) {
+  std::error_code ec;
+  fs::path a = fs::absolute(p, ec);
+  return (ec ? p : a).lexically_normal();
+}
+
+// The path with every symbolic link of its existing part resolved (the rest appended).
+fs::path resolved(const fs::path& p) {
+  // weakly_canonical stops at a dangling link (x.svg -> /elsewhere/new.svg): follow the
+  // final component's links first, as writing would
+  fs::path q = absolute_normal(p);
+  for (int hops = 0; hops < 40; ++hops) {
+    std::error_code ec;
+    if (!fs::is_symlink(fs::symlink_status(q, ec)) || ec) break;
+    const fs::path target = fs::read_symlink(q, ec);
+    if (ec) break;
+    q = (target.is_absolute() ? target : q.parent_path() / target).lexically_normal();
+  }
+  std::error_code ec;
+  fs::path r = fs::weakly_canonical(q, ec);
+  return ec ? q : r;
+}
+
+bool is_within(const fs::path& inner, const fs::path& outer) {
+  auto i = inner.begin();
+  for (auto o = outer.begin(); o != outer.end(); ++o, ++i) {
+    if (o->empty() && std::next(o) == outer.end()) return true;  // "dir/" ends in an empty element
+    if (i == inner.end() || *i != *o) return false;
+  }
+  return true;
+}
+
+uint64_t fnv1a(std::string_view s, uint64_t h = 1469598103934665603ull) {
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+std::string hex(uint64_t v) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+// What a picture depends on: its command line, the --from files' bytes and the drawing
+// code (this executable's size and time: a rebuilt cutevis redraws everything).
+std::string entry_stamp(const DocsCommand& c) {
+  static const std::string build = [] {
+    struct stat st {};
+    if (::stat("/proc/self/exe", &st) != 0) return std::string("?");
+    return std::to_string(st.st_size) + " " + std::to_string(st.st_mtim.tv_sec) + "." +
+           std::to_string(st.st_mtim.tv_nsec);
+  }();
+  uint64_t h = fnv1a(build + "\n");
+  for (size_t k = 0; k < c.args.size(); ++k) {
+    h = fnv1a(c.args[k] + '\0', h);
+    std::string from;
+    if (c.args[k] == "--from" && k + 1 < c.args.size()) from = c.args[k + 1];
+    else if (c.args[k].rfind("--from=", 0) == 0) from = c.args[k].substr(7);
+    if (from.empty()) continue;
+    std::string bytes;
+    if (!try_read_input_file(from, bytes)) bytes = "\x01unreadable";
+    h = fnv1a(bytes + '\0', h);
+  }
+  return hex(h);
+}
+
+// The first argument of a command docs runs: drawing and reading commands only.
+bool allowed_command(const std::string& c) {
+  static const char* ok[] = {"eval", "layout", "tv", "atom", "mma", "copy", "list", "names"};
+  for (const char* k : ok)
+    if (c == k) return true;
+  return false;
+}
+
+}  // namespace
+
+fs::path repository_root(const std::string& markdown_path) {
+  fs::path dir = resolved(markdown_path).parent_path();
+  for (fs::path d = dir;; d = d.parent_path()) {
+    std::error_code ec;
+    if (fs::exists(d / ".git", ec)) return d;
+    if (d == d.parent_path() || d.empty()) break;
+  }
+  return dir;  // no repository: the Markdown file's folder
+}
+
+std::string contained_output(const fs::path& root, const fs::path& wanted, const std::vector<fs::path>& protect,
+                             bool allow_outside) {
+  const fs::path literal = absolute_normal(wanted);
+  const fs::path real = resolved(wanted);
+  auto refuse = [&](const std::string& why) -> std::string {
+    throw Error("refusing to write " + wanted.string() + ": " + why);
+  };
+  if (!allow_outside && (!is_within(literal, root) || !is_within(real, root)))
+    refuse(std::string(is_within(literal, root) ? "a symbolic link leads" : "it is") + " outside the repository " +
+           root.string() + " (--root DIR or --allow-outside permit it)");
+  for (const fs::path& p : {literal, real})
+    for (const auto& part : p)
+      if (part == ".git") refuse("it is inside a .git folder");
+  for (const fs::path& m : protect)
+    if (real == m) refuse("it is the Markdown file itself");
+  struct stat st {};
+  if (::stat(real.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) refuse("it exists and is not a regular file");
+  return real.string();
+}
+
+std::string default_docs_cache() {
+  if (const char* off = std::getenv("CUTEVIS_NO_CACHE"); off && *off) return "";
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  const char* home = std::getenv("HOME");
+  if (xdg && *xdg == '/') return std::string(xdg) + "/cutevis/docs-stamps.json";
+  if (home && *home == '/') return std::string(home) + "/.cache/cutevis/docs-stamps.json";
+  return "";
+}
+
 DocsResult run_docs(const DocsOptions& opt) {
   if (opt.files.empty()) throw Error("cutevis docs needs at least one Markdown file");
+  if (!opt.runner) throw Error("cutevis docs: no command runner");
   std::vector<DocsCommand> commands;
-  for (const std::string& f : opt.files) {
+  std::vector<fs::path> markdown_files;
+  for (const std::string& f : opt.files) markdown_files.push_back(resolved(f));
+  const fs::path given_root = opt.root.empty() ? fs::path() : resolved(opt.root);
+  if (!opt.root.empty()) {
     std::error_code ec;
-    if (fs::is_directory(f, ec)) throw Error(f + " is a folder, not a Markdown file");
-    bool ok = false;
-    const std::string text = slurp(f, ok);
-    if (!ok) throw Error("cannot read " + f + ": " + std::strerror(errno));
-    for (DocsCommand& c : docs_commands(text, f)) commands.push_back(std::move(c));
+    if (!fs::is_directory(given_root, ec)) throw Error("--root " + opt.root + ": not a folder");
+  }
+  for (const std::string& f : opt.files) {
+    const std::string text = read_input_file(f, "docs");
+    const fs::path root = opt.root.empty() ? repository_root(f) : given_root;
+    for (DocsCommand& c : docs_commands(text, f)) {
+      const std::string at = c.markdown + ":" + std::to_string(c.line) + ": ";
+      if (c.args.empty() || !allowed_command(c.args[0]))
+        throw Error(at + "docs runs eval, layout, tv, atom, mma, copy, list and names, not '" +
+                    (c.args.empty() ? std::string() : c.args[0].substr(0, 40)) + "'");
+      try {
+        c.target = contained_output(root, fs::path(c.path), markdown_files, opt.allow_outside);
+      } catch (const Error& e) {
+        throw Error(at + e.what());
+      }
+      for (size_t k = 0; k < c.args.size(); ++k) {
+        std::string from;
+        if (c.args[k] == "--from" && k + 1 < c.args.size()) from = c.args[k + 1];
+        else if (c.args[k].rfind("--from=", 0) == 0) from = c.args[k].substr(7);
+        else continue;
+        if (from == "-") throw Error(at + "--from - (standard input) is not for docs blocks");
+        const fs::path real = resolved(from);
+        if (!opt.allow_outside && (!is_within(absolute_normal(from), root) || !is_within(real, root)))
+          throw Error(at + "--from " + from.substr(0, 200) + " is outside the repository " + root.string() +
+                      " (--root DIR or --allow-outside permit it)");
+      }
+      commands.push_back(std::move(c));
+    }
   }
   for (size_t i = 0; i < commands.size(); ++i)
     for (size_t j = 0; j < i; ++j)
-      if (commands[i].path == commands[j].path)
+      if (commands[i].target == commands[j].target)
         throw Error(commands[i].markdown + ":" + std::to_string(commands[i].line) + ": " + commands[i].output +
                     " is also written at " + commands[j].markdown + ":" + std::to_string(commands[j].line));
 
-  const std::string binary = opt.cutevis.empty() ? fs::read_symlink("/proc/self/exe").string() : opt.cutevis;
-  TempDir tmp;
+  // The stamps cache (outside the repository): a picture whose command, --from files and
+  // cutevis build are those of the last time its file was seen current, and whose file
+  // is unchanged, is current without drawing it.
+  nlohmann::json cache = nlohmann::json::object();
+  if (!opt.cache_file.empty()) {
+    std::string text;
+    if (try_read_input_file(opt.cache_file, text, size_t{4} << 20) && json_nesting_depth(text) <= kMaxJsonDepth) {
+      cache = nlohmann::json::parse(text, nullptr, false);
+      if (!cache.is_object()) cache = nlohmann::json::object();
+    }
+  }
+  bool cache_changed = false;
+  auto remember = [&](const DocsCommand& c, const std::string& stamp, const std::string& bytes) {
+    nlohmann::json v = {{"entry", stamp}, {"file", hex(fnv1a(bytes))}};
+    if (cache.value(c.target, nlohmann::json()) != v) cache[c.target] = v, cache_changed = true;
+  };
+
   DocsResult result;
   int stale = 0, written = 0, current = 0;
-  for (size_t i = 0; i < commands.size(); ++i) {
-    const DocsCommand& c = commands[i];
-    const fs::path out_name = tmp.path / (std::to_string(i) + fs::path(c.output).extension().string());
-    std::vector<std::string> args = c.args;
-    for (size_t k = 0; k < args.size(); ++k) {
-      if ((args[k] == "-o" || args[k] == "--output") && k + 1 < args.size()) args[k + 1] = out_name.string();
-      else if (args[k].rfind("--output=", 0) == 0) args[k] = "--output=" + out_name.string();
+  for (const DocsCommand& c : commands) {
+    const std::string stamp = opt.cache_file.empty() ? std::string() : entry_stamp(c);
+    std::string old;
+    const bool old_ok = try_read_input_file(c.target, old);
+    if (!stamp.empty() && old_ok) {
+      auto it = cache.find(c.target);
+      if (it != cache.end() && it->is_object() && it->value("entry", "") == stamp &&
+          it->value("file", "") == hex(fnv1a(old))) {
+        ++current;
+        continue;
+      }
     }
-    std::string err;
-    const int status = run(binary, args, tmp.path / "stderr", err);
+    std::string fresh, err;
+    const int status = opt.runner(c.args, fresh, err);
     if (status != 0) {
       while (!err.empty() && err.back() == '\n') err.pop_back();
-      throw Error(c.markdown + ":" + std::to_string(c.line) + ": cutevis " + (args.empty() ? "" : args[0]) +
-                  " ... exited " + std::to_string(status) + (err.empty() ? std::string() : ":\n" + err));
+      throw Error(c.markdown + ":" + std::to_string(c.line) + ": cutevis " + c.args[0] + " ... exited " +
+                  std::to_string(status) + (err.empty() ? std::string() : ":\n" + err));
     }
-    bool fresh_ok = false, old_ok = false;
-    const std::string fresh = slurp(out_name, fresh_ok);
-    if (!fresh_ok) throw Error(c.markdown + ":" + std::to_string(c.line) + ": the command wrote no file");
-    const std::string old = slurp(c.path, old_ok);
     if (old_ok && old == fresh) {
       ++current;
+      if (!stamp.empty()) remember(c, stamp, fresh);
       continue;
     }
     const std::string state = old_ok ? "stale" : "missing";
@@ -224,13 +338,16 @@ DocsResult run_docs(const DocsOptions& opt) {
       ++stale;
       result.report += state + ": " + c.path + " (" + c.markdown + ":" + std::to_string(c.line) + ")\n";
     } else {
-      std::error_code ec;
-      const fs::path parent = fs::path(c.path).parent_path();
-      if (!parent.empty()) fs::create_directories(parent, ec);
-      if (ec) throw Error("cannot write " + c.path + ": " + ec.message());
-      write_file_atomically(c.path, fresh);
+      write_file_atomically(c.target, fresh);  // creates the parent folders (inside the root, checked above)
+      if (!stamp.empty()) remember(c, stamp, fresh);
       ++written;
       result.report += "wrote " + c.path + " (was " + state + ")\n";
+    }
+  }
+  if (cache_changed) {
+    try {
+      write_file_atomically(opt.cache_file, cache.dump(1) + "\n");
+    } catch (const Error&) {  // a cache that cannot be written is no cache
     }
   }
   if (opt.check) {

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -30,6 +31,52 @@ using namespace cutevis;
 
 namespace {
 
+// `cutevis docs` runs its blocks in this process: while a capture is set, a command's
+// output file and its messages go here instead of to the file and to stderr.
+struct Capture {
+  std::string* output = nullptr;
+  std::string* errors = nullptr;
+};
+Capture capture;
+
+void report(const std::string& text_in) {
+  const std::string text = shorten_lines(text_in);  // a long name is quoted with its length, not echoed
+  if (capture.errors) *capture.errors += text;
+  else std::fputs(text.c_str(), stderr);
+}
+
+// An integer option checked as text before CLI11 converts it (which would saturate
+// 99999999999999999999 to INT64_MAX): a whole number in [lo, hi].
+CLI::Validator whole_number(int64_t lo, int64_t hi, const std::string& what) {
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        int64_t v = 0;
+        const char* end = text.data() + text.size();
+        auto [p, ec] = std::from_chars(text.data() + (text.size() > 1 && text[0] == '+'), end, v);
+        if (ec == std::errc() && p == end && v >= lo && v <= hi) return "";
+        return "'" + printable_line(text, 40) + "' is not " + what + " (a whole number from " + std::to_string(lo) +
+               " to " + std::to_string(hi) + ")";
+      },
+      "INT", "whole_number");
+}
+
+// -o NAME.EXT: an extension cutevis does not write (x.jpg, the typo t.pgn) is an error,
+// never a text table under a picture's name.  No extension: the flags pick the format.
+void check_output_extension(const std::string& path) {
+  if (path.empty() || path == "-") return;
+  const size_t slash = path.find_last_of('/');
+  const std::string name = path.substr(slash == std::string::npos ? 0 : slash + 1);
+  const size_t dot = name.rfind('.');
+  if (dot == std::string::npos || dot == 0) return;
+  std::string ext = name.substr(dot + 1);
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const char* known : {"png", "svg", "tex", "pdf", "txt", "html"})
+    if (ext == known) return;
+  if (name.substr(dot + 1) == "json") return;
+  throw Error("-o " + path + ": unknown extension '." + name.substr(dot + 1) +
+              "'; cutevis writes .png .svg .tex .pdf .txt .html .json (-o - for standard output)");
+}
+
 std::vector<std::string> command_names(const CLI::App& app) {
   std::vector<std::string> names;
   for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
@@ -47,7 +94,11 @@ CLI::App* find_command(CLI::App& app, const std::string& name) {  // CLI11 2.1 h
 
 // Where a command's output goes: stdout, or a file written atomically with -o.
 int emit(const Output& out, const std::string& path) {
-  for (const std::string& w : take_warnings()) std::fprintf(stderr, "cutevis: warning: %s\n", w.c_str());
+  for (const std::string& w : take_warnings()) report("cutevis: warning: " + printable_line(w, 400) + "\n");
+  if (capture.output) {
+    *capture.output = out.bytes;
+    return kExitOk;
+  }
   if (!path.empty() && path != "-") {
     write_file_atomically(path, out.bytes);
     return kExitOk;
@@ -121,8 +172,7 @@ std::vector<std::string> option_names(const CLI::App& cmd) {
 
 // CLI11's own errors as one line: "cutevis: error: <what> (see cutevis CMD --help)".
 int parse_error(const CLI::App& app, const CLI::ParseError& e) {
-  std::string what = e.what();
-  std::replace(what.begin(), what.end(), '\n', ' ');
+  std::string what = cli_error_message(e.what());
   std::string where = "cutevis";
   const CLI::App* cmd = &app;
   for (const CLI::App* sub : app.get_subcommands()) where += " " + (cmd = sub)->get_name();
@@ -134,10 +184,10 @@ int parse_error(const CLI::App& app, const CLI::ParseError& e) {
           for (const auto& n : option_names(app)) options.push_back(n);  // --help, --version
         std::string message = unknown_option_message(arg, options);
         if (message.find("did you mean") == std::string::npos) message += " (see " + where + " --help)";
-        std::fputs(format_error(Error(message)).c_str(), stderr);
+        report(format_error(Error(message)));
         return kExitBadInput;
       }
-  std::fputs(format_error(Error(what + " (see " + where + " --help)")).c_str(), stderr);
+  report(format_error(Error(what + " (see " + where + " --help)")));
   return kExitBadInput;
 }
 
@@ -196,6 +246,8 @@ int run_dsl_command(int argc, char** argv) {
 
 }  // namespace
 
+int cli_main(int argc, char** argv);
+
 int main(int argc, char** argv) {
   if (argc >= 2 && std::string(argv[1]) == "dsl") return run_dsl_command(argc, argv);
 #ifdef __GLIBC__
@@ -205,6 +257,11 @@ int main(int argc, char** argv) {
   mallopt(M_MMAP_THRESHOLD, 64 << 20);
   mallopt(M_TRIM_THRESHOLD, 256 << 20);
 #endif
+  return cli_main(argc, argv);
+}
+
+// One command line, start to end; `cutevis docs` calls it again for each block (with a capture).
+int cli_main(int argc, char** argv) {
   CLI::App app{"cutevis: CuTe layouts, TV layouts, MMA and copy atoms from text -- pictures, JSON, and GPU checks"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "cutevis 0.1.0");  // also `cutevis version`
@@ -437,7 +494,10 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   batch_cmd->add_flag("--force", batch.force, "redraw every entry, even those up to date");
   batch_cmd->add_flag("--allow-outside", batch.allow_outside, "let outputs leave the -C folder (../x.svg, /abs/x.svg)");
-  batch_cmd->add_option("-j,--jobs", batch.jobs, "pictures drawn at once (default: one per hardware thread)");
+  batch_cmd->add_option("-j,--jobs", batch.jobs, "pictures drawn at once (default: one per hardware thread)")
+      ->check(whole_number(0, 1024, "a number of jobs"));
+  batch_cmd->add_option("--root", batch.root,
+                        "\"from\" files must lie below this folder (default: the repository holding the spec)");
   batch_cmd->footer(batch_spec_help());
 
   DocsOptions docs;
@@ -446,10 +506,36 @@ int main(int argc, char** argv) {
   docs_cmd->add_option("files", docs.files, "Markdown files, e.g. README.md")->required();
   docs_cmd->add_flag("--check", docs.check,
                      "write nothing; list pictures that are missing or differ and exit 1 if any (a CI gate)");
+  docs_cmd->add_option("--root", docs.root,
+                       "outputs and --from files must stay in this folder (default: the repository, the nearest "
+                       "folder above the Markdown file holding .git)");
+  docs_cmd->add_flag("--allow-outside", docs.allow_outside, "let outputs and --from files leave the root");
+  docs.cache_file = default_docs_cache();
+  docs.runner = [](const std::vector<std::string>& args, std::string& output, std::string& errors) {
+    std::vector<std::string> words{"cutevis"};
+    words.insert(words.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (std::string& w : words) argv.push_back(w.data());
+    argv.push_back(nullptr);
+    const Capture saved = capture;
+    capture = Capture{&output, &errors};
+    int code = kExitBadInput;
+    try {
+      code = cli_main(static_cast<int>(words.size()), argv.data());
+    } catch (...) {
+      capture = saved;
+      throw;
+    }
+    capture = saved;
+    return code;
+  };
   docs_cmd->footer(
       "A ```cutevis block holds command lines without the word cutevis, each writing one file with -o PATH\n"
       "(relative to the Markdown file's folder), e.g.\n"
       "  ```cutevis\n  atom SM70_8x8x4_F32F16F16F32_NT -o samples/sm70_8x8x4_nt.png\n  ```");
+
+  for (CLI::App* cmd : {atom_cmd, mma_cmd, copy_cmd})
+    cmd->get_option("--thread")->check(whole_number(-2147483647, 2147483647, "a thread index"));
 
   bool dsl = false;  // --dsl on every command that reads an expression (else detected, lib/lang/dsl.hpp)
   for (CLI::App* cmd : {eval_cmd, layout_cmd, tv_cmd, mma_cmd, copy_cmd})
@@ -461,6 +547,10 @@ int main(int argc, char** argv) {
     if (int code = before_parse(app, argc, argv); code >= 0) return code;
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {  // --help, --version
+    if (capture.output) {
+      report("cutevis: error: --help and --version print no picture\n");
+      return kExitBadInput;
+    }
     int code = app.exit(e) == 0 ? kExitOk : kExitBadInput;
     try {
       write_stdout("");  // flushes: `cutevis --help >/dev/full` is exit 4 too
@@ -472,14 +562,15 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return parse_error(app, e);
   } catch (const OutputError& e) {
-    std::fputs(format_error(e).c_str(), stderr);
+    report(format_error(e));
     return kExitIoError;
   } catch (const Error& e) {
-    std::fputs(format_error(e).c_str(), stderr);
+    report(format_error(e));
     return kExitBadInput;
   }
 
   try {
+    check_output_extension(output_path);
     if (dsl) eval.syntax = show.syntax = Syntax::kDsl;
     if (sources.arch.empty() && verify_cmd->parsed()) sources.arch = verify.arch;
     if (check_cmd->parsed()) {  // reads its files itself: once for every --sweep configuration
@@ -533,6 +624,9 @@ int main(int argc, char** argv) {
     show.picture.format = format_for_output(show.picture.format, show.json, output_path);
     if (atom_cmd->count("--thread") || mma_cmd->count("--thread") || copy_cmd->count("--thread"))
       show.thread = thread;  // -5 too: rejected later
+    if (!flags.threads.empty() && !show.picture.format && !layout_cmd->parsed() && !tv_cmd->parsed())
+      report("cutevis: warning: --threads has no effect on " + std::string(show.json ? "JSON" : "CuTe's text print") +
+             " (it highlights threads in a picture: --txt, --svg, --png, ...)\n");
     if (show.json && show.picture.format) throw Error("--json and a picture format exclude each other");
     if (layout_cmd->parsed()) {
       source = show.input;
@@ -563,15 +657,16 @@ int main(int argc, char** argv) {
       return emit(run_copy(show), output_path);
     }
   } catch (const OutputError& e) {
-    std::fputs(format_error(e).c_str(), stderr);
+    report(format_error(e));
     return kExitIoError;
   } catch (const Error& e) {
-    std::string msg = describe_error(e, source);
-    std::fputs(msg.c_str(), stderr);
+    // docs and batch list several errors, or a block's own error with its caret: real lines
+    std::string msg = docs_cmd->parsed() || batch_cmd->parsed() ? format_error_lines(e) : describe_error(e, source);
+    report(msg);
     bool io = std::string(e.what()).rfind("cannot write", 0) == 0;
     return io ? kExitIoError : kExitBadInput;
   } catch (const std::exception& e) {
-    std::fputs(format_error(Error(e.what())).c_str(), stderr);
+    report(format_error(Error(e.what())));
     return kExitBadInput;
   }
   return kExitOk;

@@ -35,19 +35,17 @@ extern "C" void remove_temporary_and_die(int sig) {
   std::raise(sig);
 }
 
+// Installed before every temporary (three sigaction calls): a handler set in between (a
+// test framework's crash reporter) would otherwise leave the temporary behind.
 void install_signal_cleanup() {
-  static const bool installed = [] {
-    for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
-      struct sigaction old {};
-      if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;  // nohup: stay ignored
-      struct sigaction sa {};
-      sa.sa_handler = remove_temporary_and_die;
-      sigemptyset(&sa.sa_mask);
-      ::sigaction(sig, &sa, nullptr);
-    }
-    return true;
-  }();
-  (void)installed;
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction old {};
+    if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;  // nohup: stay ignored
+    struct sigaction sa {};
+    sa.sa_handler = remove_temporary_and_die;
+    sigemptyset(&sa.sa_mask);
+    ::sigaction(sig, &sa, nullptr);
+  }
 }
 
 class PendingTemporary {
@@ -61,11 +59,33 @@ class PendingTemporary {
   PendingTemporary& operator=(const PendingTemporary&) = delete;
 };
 
+// The descriptor a path names when it is one of this process's own streams
+// (/dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N), else -1.  Opening or renaming
+// over such a path would reach the file behind the stream (`>> log`: the log replaced);
+// writing to the descriptor appends as the shell arranged.
+int own_stream(const std::string& p) {
+  if (p == "/dev/stdout") return STDOUT_FILENO;
+  if (p == "/dev/stderr") return STDERR_FILENO;
+  for (const char* prefix : {"/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/"}) {
+    const size_t n = std::strlen(prefix);
+    if (p.compare(0, n, prefix) != 0 || p.size() == n || p.size() > n + 6) continue;
+    int fd = 0;
+    for (size_t i = n; i < p.size(); ++i) {
+      if (p[i] < '0' || p[i] > '9') return -1;
+      fd = fd * 10 + (p[i] - '0');
+    }
+    return fd;
+  }
+  return -1;
+}
+
 // The file a path names after following every symbolic link (the link itself stays);
-// a dangling link names the file it would create.  Loops end in ELOOP.
+// a dangling link names the file it would create.  Loops end in ELOOP.  A link to one
+// of our own streams stops there (own_stream).
 std::string follow_symlinks(const std::string& path) {
   std::string p = path;
   for (int hops = 0;; ++hops) {
+    if (own_stream(p) >= 0) return p;
     struct stat st {};
     if (::lstat(p.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return p;
     if (hops == 40) fail(path, ELOOP);
@@ -119,6 +139,11 @@ std::string temporary_template(const std::string& dir) { return (fs::path(dir) /
 void write_file_atomically(const std::string& path, const std::string& bytes) {
   if (path.empty()) throw OutputError("cannot write an output file with an empty name");
   const std::string file = follow_symlinks(path);
+  if (const int fd = own_stream(file); fd >= 0) {
+    struct stat fst {};
+    if (::fstat(fd, &fst) != 0) fail(path, errno);
+    return write_all(fd, bytes, path);
+  }
   struct stat st {};
   const bool exists = ::stat(file.c_str(), &st) == 0;
   if (exists && S_ISDIR(st.st_mode)) fail(path, EISDIR);
@@ -158,8 +183,9 @@ void write_file_atomically(const std::string& path, const std::string& bytes) {
     ::unlink(name.data());
     throw;
   }
-  // An existing file keeps its permission bits; a new one gets what open(2) would give.
-  const mode_t mode = exists ? (st.st_mode & 07777) : (0666 & ~current_umask());
+  // Outputs are never executable (nor set-id): an existing file keeps its read and write
+  // bits only; a new one gets 0644 minus the umask.
+  const mode_t mode = exists ? (st.st_mode & 0666) : (0644 & ~current_umask());
   if (::fchmod(fd, mode) != 0 || ::fsync(fd) != 0) discard(errno);
   if (::close(fd) != 0) {
     const int err = errno;

@@ -3,7 +3,11 @@
 // File semantics (README "Exit codes and output files"):
 //   * a regular file (or a new one) is written to a temporary beside it, then renamed
 //     over it, so a failure or a signal never leaves a half-written file;
-//   * an existing file keeps its permission bits; a new one gets 0666 minus the umask;
+//   * outputs are never executable: an existing file keeps its read/write bits only (no
+//     x, no set-id); a new one gets 0644 minus the umask;
+//   * this process's own streams (/dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N,
+//     or a link to one) are written through the descriptor: `-o /dev/stdout >> log`
+//     appends to the log, never replaces it;
 //   * a symbolic link is written through (the file it points to is replaced, the
 //     link stays);
 //   * anything that is not a regular file (/dev/null, /dev/stdout, a FIFO) is written

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/diagnostics.hpp"
+#include "app/input_files.hpp"
 #include "lib/lang/cpp_scanner.hpp"
 #include "lib/lang/dsl.hpp"
 #include "lib/lang/suggestions.hpp"
@@ -66,27 +67,17 @@ std::string kind_of(const Value& v) {
   return v.kind_name();
 }
 
+void check_brace_depth(const std::string& text, const std::string& path) {
+  if (brace_nesting_depth(text) > kMaxBraceDepth)
+    throw Error("--from " + path + ": braces nested more than " + std::to_string(kMaxBraceDepth) +
+                " deep; cutevis reads kernels, not generated nests");
+}
+
 }  // namespace
 
 std::string read_source(const std::string& path) {
-  std::string text;
-  if (path == "-") {
-    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-  } else {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error("--from " + path + ": cannot read the file");
-    in.seekg(0, std::ios::end);
-    std::streamoff size = in.tellg();
-    if (size > static_cast<std::streamoff>(kMaxSourceBytes))
-      throw Error("--from " + path + ": the file is " + std::to_string(size / (1 << 20)) +
-                  " MB; cutevis reads source files up to " + std::to_string(kMaxSourceBytes >> 20) + " MB");
-    in.seekg(0);
-    text.resize(static_cast<size_t>(size));  // one read (a character iterator costs 80 instructions a byte)
-    in.read(text.data(), size);
-    text.resize(static_cast<size_t>(in.gcount()));
-  }
-  if (text.size() > kMaxSourceBytes)
-    throw Error("--from " + path + ": more than " + std::to_string(kMaxSourceBytes >> 20) + " MB of source");
+  // regular files (or stdin) only, the size checked before reading (app/input_files.hpp)
+  std::string text = read_input_file(path, "--from", max_input_bytes(kMaxSourceBytes));
   // C++ source is text: UTF-8 (in comments and strings) without NUL or other control bytes
   for (size_t i = 0; i < text.size(); ++i) {
     unsigned char c = static_cast<unsigned char>(text[i]);
@@ -100,6 +91,7 @@ std::string read_source(const std::string& path) {
                   }() +
                   " at offset " + std::to_string(i) + ")");
   }
+  check_brace_depth(text, path);
   return text;
 }
 

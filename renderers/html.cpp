@@ -187,15 +187,16 @@ const char* kScript = R"JS(
 
   // --- highlighting --------------------------------------------------------------------
   function parseThreads(text) {
-    var set = [], bad = false;
-    text.split(',').forEach(function (part) {
+    // any text, bounded work: threads past the tiling's last are dropped, each kept once
+    var set = [], bad = false, seen = new Uint8Array(maxThread + 1);
+    String(text).slice(0, 4096).split(',').forEach(function (part) {
       part = part.trim();
-      if (!part) return;
-      var m = /^(\d+)\s*(?:-\s*(\d+))?$/.exec(part);
+      if (!part || bad) return;
+      var m = /^(\d{1,9})\s*(?:-\s*(\d{1,9}))?$/.exec(part);
       if (!m) { bad = true; return; }
       var lo = +m[1], hi = m[2] === undefined ? lo : +m[2];
-      if (hi < lo || hi - lo > 65536) { bad = true; return; }
-      for (var t = lo; t <= hi; t++) set.push(t);
+      if (hi < lo) { bad = true; return; }
+      for (var t = lo; t <= Math.min(hi, maxThread); t++) if (!seen[t]) { seen[t] = 1; set.push(t); }
     });
     return bad ? null : set;
   }
@@ -236,7 +237,9 @@ const char* kScript = R"JS(
     if (location.hash !== hash.trim()) history.replaceState(null, '', hash === ' ' ? location.pathname + location.search : hash);
   }
   function fromHash() {
-    var m = /threads=([0-9,\- ]*)/.exec(decodeURIComponent(location.hash));
+    var h = String(location.hash).slice(0, 4096), decoded = h;
+    try { decoded = decodeURIComponent(h); } catch (e) { decoded = h; }  // a malformed % escape: the text as is
+    var m = /threads=([0-9,\- ]*)/.exec(decoded);
     if (m) { var t = parseThreads(m[1]); if (t) highlight(t); }
   }
 

@@ -25,7 +25,119 @@ const Scene& without_keys(const Scene& scene, Scene& storage) {
   return storage;
 }
 
+// --- text every backend can carry ---------------------------------------------------
+// Scene text comes from the user (an expression's comment, a file's name): invalid UTF-8
+// becomes U+FFFD and control characters a visible \xNN, so an SVG stays XML and a text
+// table sends no terminal escapes.  Cell labels keep their '\n' (line breaks).
+
+// The length of the valid UTF-8 sequence at s[i], or 0.
+size_t utf8_length(std::string_view s, size_t i) {
+  const unsigned char c = static_cast<unsigned char>(s[i]);
+  size_t n = 0;
+  uint32_t cp = 0;
+  if (c < 0x80) return 1;
+  if (c >= 0xC2 && c <= 0xDF) n = 2, cp = c & 0x1F;
+  else if (c >= 0xE0 && c <= 0xEF) n = 3, cp = c & 0x0F;
+  else if (c >= 0xF0 && c <= 0xF4) n = 4, cp = c & 0x07;
+  else return 0;
+  if (i + n > s.size()) return 0;
+  for (size_t k = 1; k < n; ++k) {
+    const unsigned char d = static_cast<unsigned char>(s[i + k]);
+    if ((d & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (d & 0x3F);
+  }
+  if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+  if (cp >= 0x80 && cp <= 0x9F) return 0;  // C1 controls: escaped as bytes below
+  return n;
+}
+
+bool clean(std::string_view s, bool newlines) {
+  for (size_t i = 0; i < s.size();) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c < 0x7f) {
+      ++i;
+      continue;
+    }
+    if (c == '\n' && newlines) {
+      ++i;
+      continue;
+    }
+    const size_t n = c >= 0x80 ? utf8_length(s, i) : 0;
+    if (n == 0) return false;
+    i += n;
+  }
+  return true;
+}
+
+void clean_into(std::string& s, bool newlines) {
+  if (clean(s, newlines)) return;
+  std::string out;
+  out.reserve(s.size() + 8);
+  for (size_t i = 0; i < s.size();) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if ((c >= 0x20 && c < 0x7f) || (c == '\n' && newlines)) {
+      out += s[i++];
+      continue;
+    }
+    if (c < 0x20 || c == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      out += buf;
+      ++i;
+      continue;
+    }
+    const size_t n = utf8_length(s, i);
+    if (n == 0) {
+      // C1 controls (U+0080-U+009F, two bytes) and bytes that are not UTF-8: U+FFFD
+      const bool c1 = c == 0xC2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) >= 0x80 &&
+                      static_cast<unsigned char>(s[i + 1]) <= 0x9F;
+      out += "\xEF\xBF\xBD";
+      i += c1 ? 2 : 1;
+      continue;
+    }
+    out.append(s, i, n);
+    i += n;
+  }
+  s = std::move(out);
+}
+
+bool scene_is_clean(const Scene& scene) {
+  if (!clean(scene.title, false)) return false;
+  for (const std::string& l : scene.legend)
+    if (!clean(l, false)) return false;
+  for (const Panel& p : scene.panels) {
+    if (!clean(p.name, false) || !clean(p.cute_text, false) || !clean(p.caption, false)) return false;
+    for (const AxisLabels* a : {&p.row_axis, &p.col_axis})
+      for (const std::string& t : a->text)
+        if (!clean(t, false)) return false;
+    for (const Cell& c : p.cells)
+      if (!clean(c.label, true) || !clean(c.tooltip, true)) return false;
+  }
+  return true;
+}
+
+void clean_scene(Scene& scene) {
+  clean_into(scene.title, false);
+  for (std::string& l : scene.legend) clean_into(l, false);
+  for (Panel& p : scene.panels) {
+    clean_into(p.name, false);
+    clean_into(p.cute_text, false);
+    clean_into(p.caption, false);
+    for (AxisLabels* a : {&p.row_axis, &p.col_axis})
+      for (std::string& t : a->text) clean_into(t, false);
+    for (Cell& c : p.cells) {
+      clean_into(c.label, true);
+      clean_into(c.tooltip, true);
+    }
+  }
+}
+
 }  // namespace
+
+std::string clean_text(std::string text, bool keep_newlines) {
+  clean_into(text, keep_newlines);
+  return text;
+}
 
 std::string render(const Scene& scene_in, Format format, const RenderOptions& options) {
   const bool cute = options.style == Style::kCute;
@@ -34,8 +146,14 @@ std::string render(const Scene& scene_in, Format format, const RenderOptions& op
   if (!(options.scale > 0 && options.scale <= 16)) throw Error("--scale must be in (0, 16]");
   if (options.cell != 0 && !(options.cell >= 2 && options.cell <= 512))
     throw Error("--cell must be between 2 and 512 px");
-  Scene storage;
-  const Scene& scene = cute ? without_keys(scene_in, storage) : scene_in;
+  Scene storage, cleaned;
+  const Scene* source = &scene_in;
+  if (!scene_is_clean(scene_in)) {
+    cleaned = scene_in;
+    clean_scene(cleaned);
+    source = &cleaned;
+  }
+  const Scene& scene = cute ? without_keys(*source, storage) : *source;
   switch (format) {
     case Format::kTex: return cute ? detail::render_tikz_cute(scene) : detail::render_tikz(scene);
     case Format::kSvg: return cute ? detail::render_svg_cute(scene) : detail::render_svg(scene, options);

@@ -57,7 +57,12 @@ LabelFit fit_labels(const Scene& scene, Format format, const RenderOptions& opti
 
 // The bytes of `scene` in `format`.  Throws Error for what cannot be drawn (PNG/PDF
 // without Cairo, CuTe style for a picture CuTe cannot make, ...).
+// Every text of the scene is made safe first (clean_text): invalid UTF-8 as U+FFFD,
+// control characters as \xNN.
 std::string render(const Scene& scene, Format format, const RenderOptions& options = {});
+
+// `text` as valid UTF-8 without control characters (kept: '\n' when keep_newlines).
+std::string clean_text(std::string text, bool keep_newlines = false);
 
 // Whether PNG and PDF are available (cutevis built with Cairo).
 bool png_supported();

@@ -128,6 +128,11 @@ CopyAnalysis analyze_copy(const TiledCopy& copy, const CopyTensor& src, const Co
                   to_string(s));
   }
   const IntTuple mn = tup(mode_size(a.tensor_shape, 0), mode_size(a.tensor_shape, 1));
+  // Every cell's instruction, address and bank is kept: bounded, as pictures are (4096x4096
+  // took 16 s and 1.5 GB).  A kernel's CTA tile is far below it.
+  if (int64_t cells = 0; __builtin_mul_overflow(size(mn[0]), size(mn[1]), &cells) || cells > kMaxAnalyzedElements)
+    throw Error("the tensor " + to_string(mn) + " has " + std::to_string(cells) + " elements; the inspector analyzes " +
+                "up to " + std::to_string(kMaxAnalyzedElements) + " (one CTA's tile is enough)");
   const int64_t tile_m = mode_size(copy.tile_mn, 0), tile_n = mode_size(copy.tile_mn, 1);
   if (size(mn[0]) % tile_m != 0 || size(mn[1]) % tile_n != 0)
     throw Error("the tensor " + to_string(mn) + " is not a multiple of the copy's tile " + to_string(copy.tile_mn));

@@ -68,6 +68,9 @@ struct CopyAnalysis {
   } src_cells, dst_cells;
 };
 
+// The most tensor elements one analysis covers (copy/mma --analyze); more is an Error.
+constexpr int64_t kMaxAnalyzedElements = int64_t{1} << 20;
+
 // Place the copy over the tensors and cost every instruction.  Both tensors (when given) have the
 // same (M,N) shape, a multiple of the copy's tile.  Throws Error for impossible placements.
 CopyAnalysis analyze_copy(const TiledCopy& copy, const CopyTensor& src, const CopyTensor& dst);

@@ -118,7 +118,8 @@ class Walker {
  public:
   Walker(const std::string& text, const std::string& file, const std::map<std::string, std::string>& macros)
       : file_(file), conditionals_(macros) {
-    for (size_t i = 0; i < text.size(); ++i)  // (blanking keeps every newline: the same lines)
+    // lines first (blanking keeps every newline): blank() declares #defines as it meets them, with their line
+    for (size_t i = 0; i < text.size(); ++i)
       if (text[i] == '\n') line_starts_.push_back(i + 1);
     clean_ = blank(text);
     out_.notes = conditionals_.notes();

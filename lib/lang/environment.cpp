@@ -14,6 +14,29 @@ namespace {
 
 constexpr size_t kMaxDeclarationDepth = 200;
 
+// The largest value a declaration may have, in nodes (tuple elements, integer-tuple nodes,
+// a layout's shape and stride).  A chain `using S1 = Shape<S0,S0>; using S2 = Shape<S1,S1>; ...`
+// doubles per line: without a cap 20 lines take seconds and gigabytes.  Real kernels'
+// largest values have a few hundred nodes.
+constexpr size_t kMaxValueNodes = size_t{1} << 14;
+
+// The nodes of `v`, counted until `cap` is passed.
+size_t value_nodes(const Value& v, size_t cap) {
+  switch (v.kind()) {
+    case Value::Kind::kTuple: {
+      size_t n = 1;
+      for (const Value& e : v.elements())
+        if ((n += value_nodes(e, cap)) > cap) break;
+      return n;
+    }
+    case Value::Kind::kInt: return v.leaf().node_count();
+    case Value::Kind::kLayout:
+      if (const Layout* l = std::get_if<Layout>(&v.any_layout())) return l->shape.node_count() + l->stride.node_count();
+      return 1;
+    default: return 1;
+  }
+}
+
 std::string base_name(const std::string& name) {
   size_t colon = name.rfind("::");
   return colon == std::string::npos ? name : name.substr(colon + 2);
@@ -363,6 +386,9 @@ const LocatedError* Environment::resolve(const Declaration& d, const Registry& r
     ev.set_source(d.text);
     ev.use_literals(literals_of(d), root);
     Value v = ev.eval(root);
+    if (value_nodes(v, kMaxValueNodes) > kMaxValueNodes)
+      throw Error(d.name + " has a value of more than " + std::to_string(kMaxValueNodes) +
+                  " nodes, the limit for one declaration (a chain that doubles a shape per line?)");
     warnings_.insert(warnings_.end(), ev.warnings().begin(), ev.warnings().end());
     stack_.pop_back();
     Entry& done = entries_[&d];

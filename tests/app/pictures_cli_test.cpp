@@ -51,9 +51,11 @@ TEST_CASE("cutevis -o: the extension picks the format") {
   }
   // .txt is the text picture (the table), not CuTe's print of the atom
   CHECK(test::read_file(s / "a.TXT").find("+----") != std::string::npos);
-  // a name without a known extension keeps the command's default (CuTe's print)
-  REQUIRE(test::run_cutevis({"atom", kAtom, "-o", s / "atom.out"}).exit_code == kExitOk);
-  CHECK(test::read_file(s / "atom.out").find("MMA_Atom") != std::string::npos);
+  // a name without an extension keeps the command's default (CuTe's print); an unknown
+  // extension is bad input (issue 23: -o x.jpg wrote a text table)
+  REQUIRE(test::run_cutevis({"atom", kAtom, "-o", s / "atom_out"}).exit_code == kExitOk);
+  CHECK(test::read_file(s / "atom_out").find("MMA_Atom") != std::string::npos);
+  CHECK(test::run_cutevis({"atom", kAtom, "-o", s / "atom.out"}).exit_code == kExitBadInput);
   // a flag that agrees with the extension is fine; one that contradicts it is bad input
   CHECK(test::run_cutevis({"atom", kAtom, "--png", "-o", s / "b.png"}).exit_code == kExitOk);
   for (const auto& args : std::vector<std::vector<std::string>>{
