@@ -2,13 +2,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/exit_codes.hpp"
 #include "app/sources.hpp"
 #include "atoms/analysis/copy_analysis.hpp"
+#include "atoms/analysis/descriptor.hpp"
 #include "atoms/analysis/partition.hpp"
 #include "atoms/copy_catalogue.hpp"
 #include "atoms/mma_names.hpp"
 #include "atoms/tiled_copy.hpp"
 #include "atoms/tiled_mma.hpp"
+#include "lib/element_types.hpp"
 #include "lib/lang/expr.hpp"
 #include "renderers/cost_grid.hpp"
 #include "renderers/render.hpp"
@@ -334,13 +337,25 @@ Output run_mma_inspection(const TiledMma& mma, const ShowOptions& show, const Mm
         "mma --analyze prints text or --json; draw one operand's copy with `cutevis copy ... --color-by conflict`");
   register_catalogue_names();
   nlohmann::json j = nlohmann::json::object();
-  std::string text;
+  std::string text, errors;
   for (char operand : {'A', 'B'}) {
     const std::string& smem = operand == 'A' ? o.smem_a : o.smem_b;
     const std::string& atom_name = operand == 'A' ? o.copy_a : o.copy_b;
     if (smem.empty()) {
       if (!atom_name.empty())
         throw Error(std::string("--copy-") + char(operand + 32) + " needs --smem-" + char(operand + 32));
+      continue;
+    }
+    if (reads_by_descriptor(mma, operand)) {  // wgmma / tcgen05.mma read shared memory themselves
+      if (!atom_name.empty())
+        throw Error(std::string("--copy-") + char(operand + 32) + ": the MMA reads " + operand +
+                    " from shared memory through a descriptor; no copy loads it into registers");
+      const OperandDescriptors d = operand_descriptors(mma, operand, tensor_arg(smem, MemorySpace::kSmem, show).layout);
+      j[std::string(1, operand)] = to_json(d);
+      text += std::string(1, operand) + ": " + smem + "\n" + to_text(d);
+      if (!d.match.ok)
+        errors += std::string("error: ") + operand + ": " + d.match.reason + "\n" +
+                  (d.nearest.empty() ? "" : "  fix: " + d.nearest + "\n");
       continue;
     }
     TiledCopy copy = operand_copy(mma, operand, atom_name);
@@ -355,6 +370,8 @@ Output run_mma_inspection(const TiledMma& mma, const ShowOptions& show, const Mm
             (f.matches ? "matches" : "MISMATCH, " + f.first_mismatch) + "\n";
   }
   Output out;
+  out.exit_code = errors.empty() ? kExitOk : kExitDisagree;  // CuTe would not compile it
+  text = errors + text;
   if (show.thread) {  // --thread with --analyze: the thread's partitions, the analysis beside them
     Output parts = mma_partitions(mma, show, o);
     if (!show.json) {
@@ -367,6 +384,56 @@ Output run_mma_inspection(const TiledMma& mma, const ShowOptions& show, const Mm
     return out;
   }
   out.bytes = show.json ? j.dump() + "\n" : text;
+  return out;
+}
+
+Output run_desc(const DescOptions& o, const ShowOptions& show) {
+  if (o.gmma && o.umma) throw Error("--gmma and --umma exclude each other");
+  uint64_t bits = 0;
+  try {
+    size_t used = 0;
+    bits = std::stoull(o.value, &used, 0);
+    if (used != o.value.size()) throw Error("");
+  } catch (const std::exception&) {
+    throw Error("a descriptor is a 64-bit integer, e.g. 0x4000004000010000; got '" + o.value + "'");
+  }
+  const bool guessed = !o.gmma && !o.umma;
+  const DescriptorFamily family =
+      o.umma || (guessed && ((bits >> 46) & 3) == 1) ? DescriptorFamily::kUmma : DescriptorFamily::kGmma;
+  const ElementTypeInfo* type = find_element_type(o.type);
+  if (type == nullptr || type->bits <= 0 || 128 % type->bits != 0)
+    throw Error("--type names an element type of 1 to 128 bits, e.g. half_t, tfloat32_t, float_e4m3_t; got " + o.type);
+  if (o.major != "K" && o.major != "MN") throw Error("--major is K or MN, not " + o.major);
+  const OperandMajor major = o.major == "K" ? OperandMajor::kK : OperandMajor::kMN;
+  const SmemDescriptor d = decode_descriptor(bits, family);
+  const AnyLayout layout = descriptor_layout(d, major, type->bits, o.mn);
+  const std::string what = "(MN,K) = (" + std::to_string(o.mn) + "," + std::to_string(size(shape(layout)[1])) + ") " +
+                           type->name + ", " + o.major + "-major";
+  if (show.picture.format) {
+    ViewOptions v;
+    v.title = "descriptor " + descriptor_hex(bits) + ": " + what + ", offsets from the start address";
+    v.color_by = parse_color_by(show.picture.color_by);
+    Scene scene = layout_scene(layout, v);
+    scene.legend.push_back(to_text(d));
+    return draw_picture(scene, show);
+  }
+  Output out;
+  if (show.json) {
+    nlohmann::json j = to_json(d);
+    j["family"] = family == DescriptorFamily::kGmma ? "gmma" : "umma";
+    j["swizzle"] = to_string(d.swizzle());
+    j["type"] = type->name;
+    j["major"] = o.major;
+    j["layout"] = to_string(layout);
+    out.bytes = j.dump() + "\n";
+    return out;
+  }
+  out.bytes = to_text(d) +
+              (guessed ? "  (" + std::string(family == DescriptorFamily::kGmma ? "GMMA" : "UMMA") +
+                             ": read from the version bits; --gmma/--umma to choose)"
+                       : std::string()) +
+              "\n  swizzle " + to_string(d.swizzle()) + " on byte addresses (start address + offset)\n  " + what +
+              ": " + to_string(layout) + "\n";
   return out;
 }
 

@@ -37,4 +37,16 @@ bool wants_inspection(const InspectOptions& o);  // any of --src/--dst/--analyze
 // The analysis of `copy` over the tensors as text or JSON (options.json).
 Output run_copy_inspection(const TiledCopy& copy, const ShowOptions& show, const InspectOptions& options);
 
+// `cutevis desc 0x4000004000010000 [--gmma|--umma] [--type half_t] [--major K|MN] [--mn 64]`: a
+// shared-memory descriptor's fields, and the canonical layout it addresses (text, --json, or a picture
+// of the core matrices: each cell the element offset from the start address).
+struct DescOptions {
+  std::string value;                // the 64-bit descriptor, hex (0x...) or decimal
+  bool gmma = false, umma = false;  // neither: UMMA when its version bits say 1, else GMMA
+  std::string type = "half_t";      // the element type it addresses
+  std::string major = "K";          // K or MN
+  int64_t mn = 64;                  // rows of MN to draw
+};
+Output run_desc(const DescOptions& options, const ShowOptions& show);
+
 }  // namespace cutevis

@@ -46,12 +46,12 @@ int emit(const Output& out, const std::string& path) {
   for (const std::string& w : take_warnings()) std::fprintf(stderr, "cutevis: warning: %s\n", w.c_str());
   if (!path.empty() && path != "-") {
     write_file_atomically(path, out.bytes);
-    return kExitOk;
+    return out.exit_code;
   }
   if (out.binary && stdout_is_terminal())
     throw Error("refusing to write binary output to a terminal; use -o FILE or redirect stdout");
   write_stdout(out.bytes);  // a full disk or a closed pipe is exit 4, not silence
-  return kExitOk;
+  return out.exit_code;
 }
 
 // The picture flags every drawing command takes.
@@ -303,6 +303,19 @@ int main(int argc, char** argv) {
   add_output(copy_cmd);
   add_sources(copy_cmd);
 
+  DescOptions desc;
+  CLI::App* desc_cmd = app.add_subcommand(
+      "desc", "Decode a wgmma (GMMA) or tcgen05.mma (UMMA) shared-memory descriptor; draw the core matrices it reads");
+  desc_cmd->add_option("descriptor", desc.value, "the 64-bit descriptor, e.g. 0x4000004000010000")->required();
+  desc_cmd->add_flag("--gmma", desc.gmma, "an SM90 GmmaDescriptor (default unless the version bits say UMMA)");
+  desc_cmd->add_flag("--umma", desc.umma, "an SM100 UMMA::SmemDescriptor");
+  desc_cmd->add_option("--type", desc.type, "the element type it addresses (default half_t)");
+  desc_cmd->add_option("--major", desc.major, "K (default) or MN");
+  desc_cmd->add_option("--mn", desc.mn, "rows of M or N to draw (default 64)");
+  desc_cmd->add_flag("--json", show.json, "the fields as JSON");
+  flags.add_to(desc_cmd);
+  add_output(desc_cmd);
+
   ListOptions list;
   CLI::App* list_cmd = app.add_subcommand("list", "The atom catalogue, with shapes and types");
   list_cmd->add_option("pattern", list.pattern, "substring or glob, e.g. 'SM90_64x*_F32F16F16_SS*'");
@@ -496,6 +509,7 @@ int main(int argc, char** argv) {
       source = show.input;
       return emit(run_copy(show), output_path);
     }
+    if (desc_cmd->parsed()) return emit(run_desc(desc, show), output_path);
   } catch (const OutputError& e) {
     std::fputs(format_error(e).c_str(), stderr);
     return kExitIoError;

@@ -1,0 +1,79 @@
+// The advisor on the command line (issue 24): descriptor-fed operands, `cutevis desc`, exit codes.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "app/exit_codes.hpp"
+#include "tests/support/run.hpp"
+
+using namespace cutevis;
+using nlohmann::json;
+
+namespace {
+const std::string kGmma = "make_tiled_mma(SM90_64x128x16_F32F16F16_SS<GMMA::Major::K,GMMA::Major::K>{})";
+const std::string kSw128A = "tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_64,_64>{})";
+const std::string kSw128B = "tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_128,_64>{})";
+}  // namespace
+
+TEST_CASE("mma --analyze: SS GMMA operands are read by descriptors, not modelled as ld.shared") {
+  auto r = test::run_cutevis({"mma", kGmma, "--smem-a", kSw128A, "--smem-b", kSw128B, "--analyze", "--json"});
+  REQUIRE(r.exit_code == kExitOk);
+  json j = json::parse(r.out);
+  for (const char* op : {"A", "B"}) {
+    CAPTURE(op);
+    CHECK(j[op]["read_by"] == "descriptor");
+    CHECK(j[op]["canonical"] == "K_SW128");
+    CHECK_FALSE(j[op].contains("instructions"));
+    REQUIRE(j[op]["descriptors"].size() == 4);  // one MMA block, four k-blocks of 16
+    const json& d = j[op]["descriptors"][1];
+    CHECK(d["mn"] == 0);
+    CHECK(d["k"] == 1);
+    CHECK(d["desc"] == "0x4000004000010002");
+    CHECK(d["start"] == 2);
+    CHECK(d["lbo"] == 1);
+    CHECK(d["sbo"] == 64);
+    CHECK(d["base_offset"] == 0);
+    CHECK(d["layout_type"] == "B128");
+  }
+}
+
+TEST_CASE("mma --analyze: a layout CuTe rejects exits 1 with CuTe's reason first and a canonical fix") {
+  auto r = test::run_cutevis({"mma", kGmma, "--smem-a", "Layout<Shape<_64,_64>,Stride<_64,_1>>{}", "--analyze"});
+  CHECK(r.exit_code == kExitDisagree);
+  CHECK(r.out.rfind("error: A: Not a canonical GMMA_K Layout: Expected stride failure.", 0) == 0);
+  CHECK(r.out.find("fix: " + kSw128A) != std::string::npos);
+  auto j =
+      test::run_cutevis({"mma", kGmma, "--smem-a", "Layout<Shape<_64,_64>,Stride<_64,_1>>{}", "--analyze", "--json"});
+  CHECK(j.exit_code == kExitDisagree);
+  json a = json::parse(j.out)["A"];
+  CHECK(a["canonical"].is_null());
+  CHECK(a["descriptors"].empty());
+  CHECK(a["nearest"] == kSw128A);
+  // a copy atom for a descriptor operand is bad input
+  auto bad = test::run_cutevis({"mma", kGmma, "--smem-a", kSw128A, "--copy-a", "SM75_U32x4_LDSM_N", "--analyze"});
+  CHECK(bad.exit_code == kExitBadInput);
+}
+
+TEST_CASE("desc decodes a descriptor and draws what it addresses") {
+  auto r = test::run_cutevis({"desc", "0x4000004000010000", "--json"});
+  REQUIRE(r.exit_code == kExitOk);
+  json j = json::parse(r.out);
+  CHECK(j["family"] == "gmma");
+  CHECK(j["layout_type"] == "B128");
+  CHECK(j["sbo"] == 64);
+  CHECK(j["lbo"] == 1);
+  CHECK(j["swizzle"] == "Sw<3,4,3>");
+  CHECK(j["layout"] == "Sw<3,4,3> o smem_ptr[16b](unset) o ((8,8),(8,2)):((64,512),(1,8))");
+  // UMMA: the version bits say so; SWIZZLE_32B is layout_type 6 at bits 61..63
+  auto u = test::run_cutevis({"desc", "0xc000401000010000", "--json"});
+  REQUIRE(u.exit_code == kExitOk);
+  json k = json::parse(u.out);
+  CHECK(k["family"] == "umma");
+  CHECK(k["layout_type"] == "SWIZZLE_32B");
+  CHECK(k["version"] == 1);
+  auto txt = test::run_cutevis({"desc", "0x4000004000010000", "--txt"});
+  REQUIRE(txt.exit_code == kExitOk);
+  CHECK(txt.out.find("|   72 |") != std::string::npos);  // row 1 starts at byte 144: Sw<3,4,3> moved it
+  CHECK(test::run_cutevis({"desc", "zz"}).exit_code == kExitBadInput);
+  CHECK(test::run_cutevis({"desc", "0x4000004000010000", "--type", "nope"}).exit_code == kExitBadInput);
+}
