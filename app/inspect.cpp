@@ -7,7 +7,9 @@
 #include "atoms/analysis/copy_analysis.hpp"
 #include "atoms/analysis/descriptor.hpp"
 #include "atoms/analysis/partition.hpp"
+#include "atoms/analysis/suggest.hpp"
 #include "atoms/copy_catalogue.hpp"
+#include "atoms/copy_names.hpp"
 #include "atoms/mma_names.hpp"
 #include "atoms/tiled_copy.hpp"
 #include "atoms/tiled_mma.hpp"
@@ -167,6 +169,7 @@ Output run_copy_inspection(const TiledCopy& copy, const ShowOptions& show, const
   }
   nlohmann::json j = nlohmann::json::object();
   std::string text;
+  int exit_code = kExitOk;
   if (show.thread) {
     if (o.src.empty() && o.dst.empty()) throw Error("--thread needs --src and/or --dst: the tensors to partition");
     if (!o.src.empty()) {
@@ -198,6 +201,7 @@ Output run_copy_inspection(const TiledCopy& copy, const ShowOptions& show, const
     text += "destination fragment vs the MMA's " + f.operand + ": " +
             (f.matches ? "matches for all " + std::to_string(f.threads_checked) + " threads\n"
                        : "MISMATCH, " + f.first_mismatch + "\n");
+    if (!f.matches) exit_code = kExitDisagree;  // retile_D would hand the MMA the wrong values
   }
   if (cost_picture && !show.picture.format)
     throw Error("--color-by " + color_by + " colours a picture: add --svg, --tex, --png, --pdf or --txt");
@@ -245,9 +249,70 @@ Output run_copy_inspection(const TiledCopy& copy, const ShowOptions& show, const
     } else {
       j = to_json(a, o.addresses);
     }
-    text += to_text(a);
+    text += to_text(a, o.instructions);
+    if (a.has_errors()) exit_code = kExitDisagree;  // CuTe would not compile it, or it would fault
+    if (o.suggest) {
+      const bool src_smem = src.space == MemorySpace::kSmem, dst_smem = dst.space == MemorySpace::kSmem;
+      if (!src_smem && !dst_smem) throw Error("--suggest needs a shared-memory --src or --dst");
+      const CopyTensor& smem = src_smem ? src : dst;
+      std::vector<SmemUse> uses = {{copy, src_smem ? dst : src, src_smem}};
+      const IntTuple sh = shape(smem.layout);
+      if (rank(smem.layout) != 2) throw Error("--suggest needs an (M,N) shared-memory tensor");
+      const int64_t m = size(sh[0]), n = size(sh[1]);
+      for (const std::string& expr : o.also) {
+        Value v = evaluate_source(expr, show.env.get(), show.syntax);
+        const TiledCopy* also = as_tiled_copy(v);
+        if (also == nullptr)
+          throw Error("--also needs a TiledCopy of the same shared-memory tensor; got " + v.describe());
+        auto [s_space, d_space] = default_spaces(also->atom);
+        const bool reads = s_space == MemorySpace::kSmem;  // LDSM & co read it; the rest write it
+        const MemorySpace other_space = reads ? d_space : s_space;
+        CopyTensor other;
+        if (other_space != MemorySpace::kRmem) {
+          other = o.also_gmem.empty()
+                      ? CopyTensor{MemorySpace::kGmem, Layout(tup(m, n), tup(n, 1))}
+                      : tensor_arg(o.also_gmem.rfind("gmem:", 0) == 0 ? o.also_gmem : "gmem:" + o.also_gmem,
+                                   MemorySpace::kGmem, show);
+        }
+        uses.push_back({*also, other, reads});
+      }
+      SuggestOptions so;
+      so.element_type = copy.atom.value_type.name;
+      const std::vector<LayoutSuggestion> found =
+          suggest_smem_layouts(smem.layout, copy.atom.value_type.bits, uses, so);
+      nlohmann::json list = nlohmann::json::array();
+      std::string lines;
+      bool any_free = false;
+      const bool dsl = show.syntax == Syntax::kDsl;
+      for (const LayoutSuggestion& s : found) {
+        if (s.kind == "as given") {
+          j["current"] = to_json(s);
+          lines += "  as given: " + std::to_string(s.wavefronts) + " wavefronts (ideal " +
+                   std::to_string(s.ideal_wavefronts) + "), " + std::to_string(s.bank_conflicts) + " conflicts\n";
+          continue;
+        }
+        any_free = any_free || s.bank_conflicts == 0;
+        list.push_back(to_json(s));
+        std::string per;
+        for (const auto& p : s.per_copy)
+          per += (per.empty() ? "" : ", ") + std::to_string(p.wavefronts) + "/" + std::to_string(p.ideal_wavefronts);
+        lines += "  " + std::to_string(list.size()) + ". " + s.cpp + "\n     " + std::to_string(s.wavefronts) +
+                 " wavefronts (ideal " + std::to_string(s.ideal_wavefronts) + "), " + std::to_string(s.bank_conflicts) +
+                 " conflicts; per copy " + per + "; +" + std::to_string(s.padding_bytes) + " B; " + s.kind + "\n";
+        if (dsl && !s.dsl.empty()) lines += "     CuTeDSL: " + s.dsl + "\n";
+      }
+      j["suggestions"] = list;
+      text += "suggestions for the shared-memory " + to_string(sh) + " tensor over " + std::to_string(uses.size()) +
+              " cop" + (uses.size() == 1 ? "y" : "ies") + " (cheapest first; wavefronts per copy: used/ideal):\n" +
+              lines;
+      if (!list.empty() && !any_free) text += "  no candidate is conflict-free; the first is the least costly\n";
+      if (list.empty()) text += "  no legal candidate (every one breaks a copy's alignment or vectorization)\n";
+    }
+  } else if (o.suggest) {
+    throw Error("--suggest goes with --analyze");
   }
   Output out;
+  out.exit_code = exit_code;
   out.bytes = show.json ? j.dump() + "\n" : text;
   return out;
 }
@@ -366,8 +431,12 @@ Output run_mma_inspection(const TiledMma& mma, const ShowOptions& show, const Mm
     e["fragment_check"] = {{"matches", f.matches}, {"first_mismatch", f.first_mismatch}};
     j[std::string(1, operand)] = e;
     text += std::string(1, operand) + ": make_tiled_copy_" + operand + "(" + atom.name + "{}, mma) over " + smem +
-            "\n" + to_text(a) + "  destination fragment vs the MMA's " + operand + ": " +
+            "\n" + to_text(a, o.instructions) + "  destination fragment vs the MMA's " + operand + ": " +
             (f.matches ? "matches" : "MISMATCH, " + f.first_mismatch) + "\n";
+    if (a.has_errors()) errors += std::string("error: ") + operand + ": the copy would not compile or would fault\n";
+    if (!f.matches)
+      errors +=
+          std::string("error: ") + operand + ": the copy's fragment is not the MMA's (" + f.first_mismatch + ")\n";
   }
   Output out;
   out.exit_code = errors.empty() ? kExitOk : kExitDisagree;  // CuTe would not compile it

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "app/commands.hpp"
 #include "atoms/copy_atom.hpp"
@@ -10,11 +11,15 @@
 namespace cutevis {
 
 struct InspectOptions {
-  std::string src, dst;       // "[smem:|gmem:]LAYOUT", e.g. "gmem:(128,64):(64,1)"
-  bool analyze = false;       // --analyze
-  bool addresses = false;     // --addresses: every lane's byte address in the --json per-instruction list
-  std::string mma;            // --mma EXPR: check the copy's destination fragment against this TiledMMA's
-  std::string operand = "A";  // --operand A|B
+  std::string src, dst;           // "[smem:|gmem:]LAYOUT", e.g. "gmem:(128,64):(64,1)"
+  bool analyze = false;           // --analyze
+  bool addresses = false;         // --addresses: every lane's byte address in the --json per-instruction list
+  std::string mma;                // --mma EXPR: check the copy's destination fragment against this TiledMMA's
+  std::string operand = "A";      // --operand A|B
+  bool instructions = false;      // --instructions: every instruction's line (else identical ones collapsed)
+  bool suggest = false;           // --suggest: shared-memory layouts that cost less under every copy of the tensor
+  std::vector<std::string> also;  // --also COPY: other TiledCopies of the same shared-memory tensor
+  std::string also_gmem;          // --also-gmem LAYOUT: their global side (default row-major (M,N))
 };
 
 // `cutevis mma EXPR --smem-a T --smem-b T [--copy-a ATOM] [--copy-b ATOM] --analyze`: the S2R
@@ -24,6 +29,7 @@ struct MmaInspectOptions {
   std::string copy_a, copy_b;  // copy atoms for make_tiled_copy_A/B; default: the MMA's own
                                // partition copied by copy() (AutoVectorizingCopy)
   bool analyze = false;
+  bool instructions = false;  // --instructions
   bool any() const { return analyze || !smem_a.empty() || !smem_b.empty() || !copy_a.empty() || !copy_b.empty(); }
 };
 Output run_mma_inspection(const struct TiledMma& mma, const ShowOptions& show, const MmaInspectOptions& options);

@@ -270,6 +270,7 @@ int main(int argc, char** argv) {
   mma_cmd->add_option("--copy-b", mma_inspect.copy_b,
                       "the S2R copy atom of B for make_tiled_copy_B (with --thread: its retile_D)");
   mma_cmd->add_flag("--analyze", mma_inspect.analyze, "cost the operands' shared-memory loads (see copy --analyze)");
+  mma_cmd->add_flag("--instructions", mma_inspect.instructions, "with --analyze: every instruction's line");
   show.mma_inspect = &mma_inspect;
   flags.add_to(mma_cmd);
   add_output(mma_cmd);
@@ -295,6 +296,15 @@ int main(int argc, char** argv) {
   copy_cmd->add_option("--mma", inspect.mma,
                        "check that the copy's destination fragment is this TiledMMA's A/B fragment, thread by thread");
   copy_cmd->add_option("--operand", inspect.operand, "with --mma: A (default) or B");
+  copy_cmd->add_flag("--instructions", inspect.instructions,
+                     "with --analyze: every instruction's line (default: identical ones collapsed)");
+  copy_cmd->add_flag("--suggest", inspect.suggest,
+                     "with --analyze: shared-memory layouts (swizzles, GMMA atoms, padding) that cost less under "
+                     "every copy of the tensor, as C++ to paste");
+  copy_cmd->add_option("--also", inspect.also,
+                       "with --suggest: another TiledCopy of the same shared-memory tensor (repeatable)");
+  copy_cmd->add_option("--also-gmem", inspect.also_gmem,
+                       "the global side of the --also copies (default: row-major (M,N))");
   copy_cmd->add_option("--thread", thread,
                        "with --src/--dst: that thread's partition_S / partition_D (CPY,CPY_M,CPY_N) of the tensors; "
                        "with --svg/--png/--html/... drawn");

@@ -77,3 +77,69 @@ TEST_CASE("desc decodes a descriptor and draws what it addresses") {
   CHECK(test::run_cutevis({"desc", "zz"}).exit_code == kExitBadInput);
   CHECK(test::run_cutevis({"desc", "0x4000004000010000", "--type", "nope"}).exit_code == kExitBadInput);
 }
+
+namespace {
+const std::string kLdsmA =
+    "make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, "
+    "Layout<Shape<_2,_2,_1>>{}))";
+const std::string kCpAsync =
+    "make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t>{}, Layout<Shape<_8,_4>,Stride<_4,_1>>{}, "
+    "Layout<Shape<_1,_8>>{})";
+}  // namespace
+
+TEST_CASE("copy --analyze --suggest --also: a layout conflict-free for the LDSM reader and the cp.async writer") {
+  auto r = test::run_cutevis(
+      {"copy", kLdsmA, "--src", "smem:(32,32):(32,1)", "--analyze", "--suggest", "--also", kCpAsync, "--json"});
+  REQUIRE(r.exit_code == kExitOk);  // conflicts are a warning, not a failure
+  json j = json::parse(r.out);
+  CHECK(j["current"]["bank_conflicts"] == 96);
+  REQUIRE(!j["suggestions"].empty());
+  const json& best = j["suggestions"][0];
+  CHECK(best["bank_conflicts"] == 0);
+  REQUIRE(best["per_copy"].size() == 2);
+  CHECK(best["per_copy"][0]["bank_conflicts"] == 0);
+  CHECK(best["per_copy"][1]["bank_conflicts"] == 0);
+  CHECK(best["padding_bytes"] == 0);
+  CHECK(best["layout"].get<std::string>().rfind("composition(Swizzle<", 0) == 0);
+  CHECK(best["dsl"].get<std::string>().rfind("cute.make_composed_layout(cute.make_swizzle(", 0) == 0);
+  // the pasted layout, analysed on its own, has no conflicts either
+  auto again =
+      test::run_cutevis({"copy", kLdsmA, "--src", "smem:" + best["layout"].get<std::string>(), "--analyze", "--json"});
+  REQUIRE(again.exit_code == kExitOk);
+  CHECK(json::parse(again.out)["smem"]["bank_conflicts"] == 0);
+  // text: the summary and the warning come before the instructions, the suggestions after
+  auto t = test::run_cutevis({"copy", kLdsmA, "--src", "smem:(32,32):(32,1)", "--analyze", "--suggest"});
+  REQUIRE(t.exit_code == kExitOk);
+  CHECK(t.out.find("warning: shared memory: 96 bank conflicts") < t.out.find("instructions (count x ptx"));
+  CHECK(t.out.find("suggestions for the shared-memory (32,32) tensor over 1 copy") != std::string::npos);
+  CHECK(test::run_cutevis({"copy", kLdsmA, "--src", "smem:(32,32):(32,1)", "--suggest"}).exit_code == kExitBadInput);
+}
+
+TEST_CASE("copy --analyze: a 16-byte cp.async into 136-byte rows would fault: exit 1 with the padding that fixes it") {
+  auto r = test::run_cutevis(
+      {"copy", kCpAsync, "--src", "gmem:(32,64):(64,1)", "--dst", "smem:(32,64):(68,1)", "--analyze"});
+  CHECK(r.exit_code == kExitDisagree);
+  CHECK(r.out.find("error: dst: rows are 136 B apart; 16-byte cp.async") != std::string::npos);
+  CHECK(r.out.find("fix: pad to 144 B (stride 72)") != std::string::npos);
+  auto fixed = test::run_cutevis(
+      {"copy", kCpAsync, "--src", "gmem:(32,64):(64,1)", "--dst", "smem:(32,64):(72,1)", "--analyze", "--json"});
+  CHECK(fixed.exit_code == kExitOk);
+  CHECK(json::parse(fixed.out)["findings"].size() == 1);  // only the global-memory efficiency warning
+  // identical instructions collapsed, every one with --instructions
+  auto collapsed = test::run_cutevis(
+      {"copy", kCpAsync, "--src", "gmem:(32,64):(64,1)", "--dst", "smem:(32,64):(72,1)", "--analyze"});
+  CHECK(collapsed.out.find("8 x cp.async") != std::string::npos);
+  auto every = test::run_cutevis({"copy", kCpAsync, "--src", "gmem:(32,64):(64,1)", "--dst", "smem:(32,64):(72,1)",
+                                  "--analyze", "--instructions"});
+  CHECK(every.out.find("per instruction (warp.index  ptx  cost)") != std::string::npos);
+}
+
+TEST_CASE("copy --analyze: a 128-bit copy over a column-major source does not compile in CuTe: exit 1") {
+  auto r = test::run_cutevis(
+      {"copy",
+       "make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>, half_t>{}, Layout<Shape<_16,_8>,Stride<_8,_1>>{}, "
+       "Layout<Shape<_1,_8>>{})",
+       "--src", "gmem:(128,64):(1,128)", "--analyze"});
+  CHECK(r.exit_code == kExitDisagree);
+  CHECK(r.out.find("CuTe refuses to vectorize it") != std::string::npos);
+}
