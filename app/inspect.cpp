@@ -6,8 +6,10 @@
 #include "app/sources.hpp"
 #include "atoms/analysis/copy_analysis.hpp"
 #include "atoms/analysis/descriptor.hpp"
+#include "atoms/analysis/ownership.hpp"
 #include "atoms/analysis/partition.hpp"
 #include "atoms/analysis/suggest.hpp"
+#include "atoms/atom_lookup.hpp"
 #include "atoms/copy_catalogue.hpp"
 #include "atoms/copy_names.hpp"
 #include "atoms/mma_names.hpp"
@@ -503,6 +505,118 @@ Output run_desc(const DescOptions& o, const ShowOptions& show) {
                        : std::string()) +
               "\n  swizzle " + to_string(d.swizzle()) + " on byte addresses (start address + offset)\n  " + what +
               ": " + to_string(layout) + "\n";
+  return out;
+}
+
+namespace {
+
+struct CellArg {
+  char tensor = 'A';
+  int64_t row = 0, col = 0;
+};
+
+// "A(5,3)": a tensor letter among `letters` and a (row, col) coordinate.
+CellArg parse_cell(const std::string& text, const std::string& letters, const char* flag) {
+  CellArg c;
+  long long r = 0, k = 0;
+  char letter = 0, close = 0;
+  int used = 0;
+  if (std::sscanf(text.c_str(), " %c ( %lld , %lld %c%n", &letter, &r, &k, &close, &used) != 4 || close != ')' ||
+      text.find_first_not_of(' ', static_cast<size_t>(used)) != std::string::npos ||
+      letters.find(letter) == std::string::npos)
+    throw Error(std::string(flag) + " names a cell as " + letters.substr(0, 1) + "(m,n) with the tensor one of " +
+                letters + ", e.g. '" + letters.substr(0, 1) + "(5,3)'; got '" + text + "'");
+  c.tensor = letter;
+  c.row = r;
+  c.col = k;
+  return c;
+}
+
+nlohmann::json owners_json(const std::vector<CellOwner>& owners) {
+  nlohmann::json pairs = nlohmann::json::array(), regs = nlohmann::json::array(), calls = nlohmann::json::array();
+  for (const CellOwner& o : owners) {
+    pairs.push_back({o.thread, o.value});
+    regs.push_back(o.reg);
+    calls.push_back(o.call);
+  }
+  return {{"owners", pairs}, {"registers", regs}, {"mma", calls}};
+}
+
+std::string owners_text(const std::vector<CellOwner>& owners) {
+  std::string s;
+  for (const CellOwner& o : owners)
+    s += (s.empty() ? "" : ", ") + std::string("T") + std::to_string(o.thread) + " V" + std::to_string(o.value) +
+         (o.reg.empty() ? "" : " (" + o.reg + (o.call ? " of MMA " + std::to_string(o.call) : "") + ")");
+  return s;
+}
+
+std::string cell_name(char t, int64_t r, int64_t c) {
+  return std::string(1, t) + "(" + std::to_string(r) + "," + std::to_string(c) + ")";
+}
+
+}  // namespace
+
+Output run_who(const ShowOptions& show, const WhoOptions& o, const std::string& command) {
+  register_catalogue_names();
+  if (show.picture.format) throw Error("--who and --feeds print text or --json");
+  nlohmann::json j = nlohmann::json::object();
+  std::string text;
+  if (command == "copy") {
+    if (!o.feeds.empty()) throw Error("--feeds follows an MMA's C cell back to A and B; on a copy use --who S(m,n)");
+    const Value v = evaluate_source(show.input, show.env.get(), show.syntax);
+    const TiledCopy* copy = as_tiled_copy(v);
+    if (copy == nullptr) throw Error("--who needs a TiledCopy; got " + v.describe());
+    const CellArg c = parse_cell(o.who, "SD", "--who");
+    const std::vector<CellOwner> owners = copy_owners(*copy, c.tensor, c.row, c.col);
+    j = owners_json(owners);
+    j.erase("registers");
+    j.erase("mma");
+    j["cell"] = cell_name(c.tensor, c.row, c.col);
+    text = j["cell"].get<std::string>() + ": " + std::to_string(owners.size()) + " owner" +
+           (owners.size() == 1 ? "" : "s") + ": " + owners_text(owners) + "\n";
+  } else {
+    TiledMma mma;
+    if (command == "atom") {
+      auto atom = find_atom(show.input);
+      if (!std::holds_alternative<MmaAtom>(atom))
+        throw Error("--who on a copy atom: use cutevis copy with a TiledCopy");
+      mma = make_tiled_mma(std::get<MmaAtom>(atom));
+    } else {
+      const Value v = evaluate_source(show.input, show.env.get(), show.syntax);
+      if (const TiledMma* m = as_tiled_mma(v)) mma = *m;
+      else if (const MmaAtom* a = as_mma_atom(v)) mma = make_tiled_mma(*a);
+      else throw Error("--who needs a TiledMMA or an MMA atom; got " + v.describe());
+    }
+    if (!o.who.empty()) {
+      const CellArg c = parse_cell(o.who, "ABC", "--who");
+      const std::vector<CellOwner> owners = mma_owners(mma, c.tensor, c.row, c.col);
+      j = owners_json(owners);
+      j["cell"] = cell_name(c.tensor, c.row, c.col);
+      text += j["cell"].get<std::string>() + ": " + std::to_string(owners.size()) + " owner" +
+              (owners.size() == 1 ? "" : "s") + ": " + owners_text(owners) + "\n";
+    }
+    if (!o.feeds.empty()) {
+      const CellArg c = parse_cell(o.feeds, "C", "--feeds");
+      const std::vector<CellOwner> owners = mma_owners(mma, 'C', c.row, c.col);
+      nlohmann::json f = owners_json(owners);
+      f["cell"] = cell_name('C', c.row, c.col);
+      text += f["cell"].get<std::string>() + " (" + owners_text(owners) + ") = sum over k of A(" +
+              std::to_string(c.row) + ",k) * B(" + std::to_string(c.col) + ",k):\n";
+      nlohmann::json a = nlohmann::json::array(), b = nlohmann::json::array();
+      for (const CellFeed& feed : mma_feeds(mma, c.row, c.col)) {
+        nlohmann::json e = owners_json(feed.owners);
+        e["cell"] = {feed.row, feed.col};
+        (feed.operand == 'A' ? a : b).push_back(e);
+        text += "  " + cell_name(feed.operand, feed.row, feed.col) + ": " + owners_text(feed.owners) + "\n";
+      }
+      f["A"] = a;
+      f["B"] = b;
+      if (o.who.empty()) j = f;
+      else j["feeds"] = f;
+    }
+  }
+  Output out;
+  out.bytes = show.json ? j.dump() + "\n" : text;
   return out;
 }
 

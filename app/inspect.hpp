@@ -43,6 +43,15 @@ bool wants_inspection(const InspectOptions& o);  // any of --src/--dst/--analyze
 // The analysis of `copy` over the tensors as text or JSON (options.json).
 Output run_copy_inspection(const TiledCopy& copy, const ShowOptions& show, const InspectOptions& options);
 
+// `--who 'A(5,3)'` (mma/atom: A, B, C; copy: S, D) and `--feeds 'C(9,4)'` (mma/atom): every
+// (thread, value) that holds the cell and its register; the A and B cells, threads and registers
+// that feed a C cell.  `command` is "atom", "mma" or "copy"; the object is show.input.
+struct WhoOptions {
+  std::string who, feeds;
+  bool any() const { return !who.empty() || !feeds.empty(); }
+};
+Output run_who(const ShowOptions& show, const WhoOptions& options, const std::string& command);
+
 // `cutevis desc 0x4000004000010000 [--gmma|--umma] [--type half_t] [--major K|MN] [--mn 64]`: a
 // shared-memory descriptor's fields, and the canonical layout it addresses (text, --json, or a picture
 // of the core matrices: each cell the element offset from the start address).

@@ -259,6 +259,11 @@ int main(int argc, char** argv) {
       "--thread", thread,
       "one thread's slice (ThrMMA): its (V,M,N,K) coordinate and its cells of A, B, C; with --smem-a/--smem-b its "
       "partition_A/B/C, fragments and retile_D; with --svg/--png/--html/... drawn");
+  WhoOptions who;  // --who / --feeds on atom, mma, copy
+  for (CLI::App* cmd : {atom_cmd, mma_cmd}) {
+    cmd->add_option("--who", who.who, "every (thread, value) owning a cell and its register, e.g. 'A(5,3)' (A, B, C)");
+    cmd->add_option("--feeds", who.feeds, "the A and B cells, threads and registers feeding a C cell, e.g. 'C(9,4)'");
+  }
   MmaInspectOptions mma_inspect;
   mma_cmd->add_option("--smem-a", mma_inspect.smem_a,
                       "with --analyze or --thread: A's (M,K) shared-memory layout, e.g. "
@@ -308,6 +313,7 @@ int main(int argc, char** argv) {
   copy_cmd->add_option("--thread", thread,
                        "with --src/--dst: that thread's partition_S / partition_D (CPY,CPY_M,CPY_N) of the tensors; "
                        "with --svg/--png/--html/... drawn");
+  copy_cmd->add_option("--who", who.who, "every (thread, value) owning a cell of the tile: 'S(m,n)' or 'D(m,n)'");
   show.inspect = &inspect;
   flags.add_to(copy_cmd);
   add_output(copy_cmd);
@@ -498,6 +504,11 @@ int main(int argc, char** argv) {
     if (tv_cmd->parsed()) {
       source = show.input;
       return emit(run_tv(show, tile), output_path);
+    }
+    if (who.any() && (atom_cmd->parsed() || mma_cmd->parsed() || copy_cmd->parsed())) {
+      if (mma_cmd->parsed() && !mma_atom.empty()) show.input = mma_expression(mma_atom, mma_atoms, mma_tile);
+      source = show.input;
+      return emit(run_who(show, who, atom_cmd->parsed() ? "atom" : mma_cmd->parsed() ? "mma" : "copy"), output_path);
     }
     if (atom_cmd->parsed()) {
       source = show.input;

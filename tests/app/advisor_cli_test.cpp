@@ -3,7 +3,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/commands.hpp"
 #include "app/exit_codes.hpp"
+#include "atoms/analysis/ownership.hpp"
+#include "atoms/mma_names.hpp"
+#include "lib/lang/expr.hpp"
 #include "tests/support/run.hpp"
 
 using namespace cutevis;
@@ -142,4 +146,62 @@ TEST_CASE("copy --analyze: a 128-bit copy over a column-major source does not co
        "--src", "gmem:(128,64):(1,128)", "--analyze"});
   CHECK(r.exit_code == kExitDisagree);
   CHECK(r.out.find("CuTe refuses to vectorize it") != std::string::npos);
+}
+
+namespace {
+const std::string kSm80x22 = "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{})";
+}  // namespace
+
+TEST_CASE("--who equals the owners in mma --json for every cell of the SM80 2x2 TiledMMA; --feeds lists A and B") {
+  auto r = test::run_cutevis({"mma", kSm80x22, "--json"});
+  REQUIRE(r.exit_code == kExitOk);
+  const json all = json::parse(r.out);
+  register_catalogue_names();
+  const TiledMma mma = *as_tiled_mma(evaluate_expression(kSm80x22));
+  int cells = 0;
+  for (const char* op : {"A", "B", "C"}) {
+    const json& o = all[std::string("owners_") + char(op[0] + 32)];
+    const int64_t rows = o["shape"][0], cols = o["shape"][1];
+    for (int64_t c = 0; c < cols; ++c)
+      for (int64_t m = 0; m < rows; ++m) {
+        json want = json::array();
+        for (const json& p : o["owners"][m + rows * c]) want.push_back(p);
+        json got = json::array();
+        for (const CellOwner& w : mma_owners(mma, op[0], m, c)) got.push_back({w.thread, w.value});
+        CAPTURE(op);
+        CAPTURE(m);
+        CAPTURE(c);
+        CHECK(got == want);
+        ++cells;
+      }
+  }
+  CHECK(cells == 32 * 16 + 16 * 16 + 32 * 16);  // A (M,K), B (N,K), C (M,N) of the 32x16x16 tile
+  // the command line gives the same, with registers: V1 of SM80 16x8x16's A is the upper half of a0
+  auto w = test::run_cutevis({"mma", kSm80x22, "--who", "A(5,3)", "--json"});
+  REQUIRE(w.exit_code == kExitOk);
+  const json wj = json::parse(w.out);
+  CHECK(wj["owners"] == json::array({json::array({21, 1}), json::array({85, 1})}));
+  CHECK(wj["registers"] == json::array({"a0.hi", "a0.hi"}));
+  CHECK(wj["owners"] == all["owners_a"]["owners"][5 + 32 * 3]);
+  auto t = test::run_cutevis({"mma", kSm80x22, "--who", "A(5,3)"});
+  CHECK(t.out == "A(5,3): 2 owners: T21 V1 (a0.hi), T85 V1 (a0.hi)\n");
+  // C(9,4) = sum over the tile's 16 k of A(9,k) B(4,k)
+  auto f = test::run_cutevis({"mma", kSm80x22, "--feeds", "C(9,4)", "--json"});
+  REQUIRE(f.exit_code == kExitOk);
+  const json fj = json::parse(f.out);
+  CHECK(fj["owners"] == all["owners_c"]["owners"][9 + 32 * 4]);
+  REQUIRE(fj["A"].size() == 16);
+  REQUIRE(fj["B"].size() == 16);
+  for (int k = 0; k < 16; ++k) {
+    CHECK(fj["A"][k]["owners"] == all["owners_a"]["owners"][9 + 32 * k]);
+    CHECK(fj["B"][k]["owners"] == all["owners_b"]["owners"][4 + 16 * k]);
+  }
+  CHECK(fj["A"][1]["registers"][0] == "a1.hi");  // row 9 = 8 + 1: a1; k = 1: the upper half
+  // copies: S(m,n) / D(m,n); bad cells are bad input
+  auto s = test::run_cutevis({"copy", kLdsmA, "--who", "S(0,0)", "--json"});
+  REQUIRE(s.exit_code == kExitOk);
+  CHECK(!json::parse(s.out)["owners"].empty());
+  CHECK(test::run_cutevis({"mma", kSm80x22, "--who", "A(99,0)"}).exit_code == kExitBadInput);
+  CHECK(test::run_cutevis({"mma", kSm80x22, "--who", "Q(1,1)"}).exit_code == kExitBadInput);
+  CHECK(test::run_cutevis({"mma", kSm80x22, "--feeds", "A(1,1)"}).exit_code == kExitBadInput);
 }
