@@ -451,7 +451,10 @@ nlohmann::json to_json(const CopyAnalysis& a, bool with_addresses) {
                         {"index", i.index},
                         {"ptx", i.ptx()},
                         {"space", to_string(i.space)},
-                        {"side", i.is_store() ? "dst" : "src"},
+                        {"side", i.kind == AccessKind::kCpAsync
+                                     ? (i.space == MemorySpace::kGmem ? "src" : "dst")  // its global half reads
+                                 : i.is_store() ? "dst"
+                                                : "src"},
                         {"bits", i.bits},
                         {"aligned", i.aligned}};
     if (i.space == MemorySpace::kSmem) {

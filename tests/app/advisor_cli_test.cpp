@@ -128,7 +128,12 @@ TEST_CASE("copy --analyze: a 16-byte cp.async into 136-byte rows would fault: ex
   auto fixed = test::run_cutevis(
       {"copy", kCpAsync, "--src", "gmem:(32,64):(64,1)", "--dst", "smem:(32,64):(72,1)", "--analyze", "--json"});
   CHECK(fixed.exit_code == kExitOk);
-  CHECK(json::parse(fixed.out)["findings"].size() == 1);  // only the global-memory efficiency warning
+  const json fj = json::parse(fixed.out);
+  CHECK(fj["findings"].size() == 1);  // only the global-memory efficiency warning
+  // cp.async's global half is the copy's source, its shared half the destination
+  CHECK(fj["instructions"][0]["space"] == "gmem");
+  CHECK(fj["instructions"][0]["side"] == "src");
+  CHECK(fj["instructions"][1]["side"] == "dst");
   // identical instructions collapsed, every one with --instructions
   auto collapsed = test::run_cutevis(
       {"copy", kCpAsync, "--src", "gmem:(32,64):(64,1)", "--dst", "smem:(32,64):(72,1)", "--analyze"});
