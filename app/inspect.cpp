@@ -114,6 +114,60 @@ Output draw_copy_thread(const TiledCopy& copy, const ShowOptions& show, const Co
   return draw_picture(scene, show);
 }
 
+// The --also copies of one shared-memory (M,N) tensor: each reads it (LDSM & co) or writes it; their
+// other side is --also-gmem, by default a row-major (M,N) global tensor, or registers.
+std::vector<SmemUse> also_uses(const std::vector<std::string>& exprs, const std::string& gmem, int64_t m, int64_t n,
+                               const ShowOptions& show) {
+  std::vector<SmemUse> uses;
+  for (const std::string& expr : exprs) {
+    Value v = evaluate_source(expr, show.env.get(), show.syntax);
+    const TiledCopy* also = as_tiled_copy(v);
+    if (also == nullptr) throw Error("--also needs a TiledCopy of the same shared-memory tensor; got " + v.describe());
+    auto [s_space, d_space] = default_spaces(also->atom);
+    const bool reads = s_space == MemorySpace::kSmem;
+    const MemorySpace other_space = reads ? d_space : s_space;
+    CopyTensor other;
+    if (other_space != MemorySpace::kRmem)
+      other = gmem.empty() ? CopyTensor{MemorySpace::kGmem, Layout(tup(m, n), tup(n, 1))}
+                           : tensor_arg(gmem.rfind("gmem:", 0) == 0 ? gmem : "gmem:" + gmem, MemorySpace::kGmem, show);
+    uses.push_back({*also, other, reads});
+  }
+  return uses;
+}
+
+// The search's answer as text (cheapest first, C++ and with --dsl the CuTeDSL spelling) and into
+// `j` ("current", "suggestions").
+std::string print_suggestions(const std::vector<LayoutSuggestion>& found, const IntTuple& sh, size_t copies, bool dsl,
+                              nlohmann::json& j) {
+  nlohmann::json list = nlohmann::json::array();
+  std::string lines;
+  bool any_free = false;
+  for (const LayoutSuggestion& s : found) {
+    if (s.kind == "as given") {
+      j["current"] = to_json(s);
+      lines += "  as given: " + std::to_string(s.wavefronts) + " wavefronts (ideal " +
+               std::to_string(s.ideal_wavefronts) + "), " + std::to_string(s.bank_conflicts) + " conflicts\n";
+      continue;
+    }
+    any_free = any_free || s.bank_conflicts == 0;
+    list.push_back(to_json(s));
+    std::string per;
+    for (const auto& p : s.per_copy)
+      per += (per.empty() ? "" : ", ") + std::to_string(p.wavefronts) + "/" + std::to_string(p.ideal_wavefronts);
+    lines += "  " + std::to_string(list.size()) + ". " + s.cpp + "\n     " + std::to_string(s.wavefronts) +
+             " wavefronts (ideal " + std::to_string(s.ideal_wavefronts) + "), " + std::to_string(s.bank_conflicts) +
+             " conflicts; per copy " + per + "; +" + std::to_string(s.padding_bytes) + " B; " + s.kind + "\n";
+    if (dsl && !s.dsl.empty()) lines += "     CuTeDSL: " + s.dsl + "\n";
+  }
+  j["suggestions"] = list;
+  std::string text = "suggestions for the shared-memory " + to_string(sh) + " tensor over " + std::to_string(copies) +
+                     " cop" + (copies == 1 ? "y" : "ies") + " (cheapest first; wavefronts per copy: used/ideal):\n" +
+                     lines;
+  if (!list.empty() && !any_free) text += "  no candidate is conflict-free; the first is the least costly\n";
+  if (list.empty()) text += "  no legal candidate (every one breaks a copy's alignment or vectorization)\n";
+  return text;
+}
+
 }  // namespace
 
 Output draw_mma_thread(const TiledMma& mma, const ShowOptions& show, const MmaInspectOptions* o) {
@@ -261,54 +315,11 @@ Output run_copy_inspection(const TiledCopy& copy, const ShowOptions& show, const
       const IntTuple sh = shape(smem.layout);
       if (rank(smem.layout) != 2) throw Error("--suggest needs an (M,N) shared-memory tensor");
       const int64_t m = size(sh[0]), n = size(sh[1]);
-      for (const std::string& expr : o.also) {
-        Value v = evaluate_source(expr, show.env.get(), show.syntax);
-        const TiledCopy* also = as_tiled_copy(v);
-        if (also == nullptr)
-          throw Error("--also needs a TiledCopy of the same shared-memory tensor; got " + v.describe());
-        auto [s_space, d_space] = default_spaces(also->atom);
-        const bool reads = s_space == MemorySpace::kSmem;  // LDSM & co read it; the rest write it
-        const MemorySpace other_space = reads ? d_space : s_space;
-        CopyTensor other;
-        if (other_space != MemorySpace::kRmem) {
-          other = o.also_gmem.empty()
-                      ? CopyTensor{MemorySpace::kGmem, Layout(tup(m, n), tup(n, 1))}
-                      : tensor_arg(o.also_gmem.rfind("gmem:", 0) == 0 ? o.also_gmem : "gmem:" + o.also_gmem,
-                                   MemorySpace::kGmem, show);
-        }
-        uses.push_back({*also, other, reads});
-      }
+      for (SmemUse& u : also_uses(o.also, o.also_gmem, m, n, show)) uses.push_back(std::move(u));
       SuggestOptions so;
       so.element_type = copy.atom.value_type.name;
-      const std::vector<LayoutSuggestion> found =
-          suggest_smem_layouts(smem.layout, copy.atom.value_type.bits, uses, so);
-      nlohmann::json list = nlohmann::json::array();
-      std::string lines;
-      bool any_free = false;
-      const bool dsl = show.syntax == Syntax::kDsl;
-      for (const LayoutSuggestion& s : found) {
-        if (s.kind == "as given") {
-          j["current"] = to_json(s);
-          lines += "  as given: " + std::to_string(s.wavefronts) + " wavefronts (ideal " +
-                   std::to_string(s.ideal_wavefronts) + "), " + std::to_string(s.bank_conflicts) + " conflicts\n";
-          continue;
-        }
-        any_free = any_free || s.bank_conflicts == 0;
-        list.push_back(to_json(s));
-        std::string per;
-        for (const auto& p : s.per_copy)
-          per += (per.empty() ? "" : ", ") + std::to_string(p.wavefronts) + "/" + std::to_string(p.ideal_wavefronts);
-        lines += "  " + std::to_string(list.size()) + ". " + s.cpp + "\n     " + std::to_string(s.wavefronts) +
-                 " wavefronts (ideal " + std::to_string(s.ideal_wavefronts) + "), " + std::to_string(s.bank_conflicts) +
-                 " conflicts; per copy " + per + "; +" + std::to_string(s.padding_bytes) + " B; " + s.kind + "\n";
-        if (dsl && !s.dsl.empty()) lines += "     CuTeDSL: " + s.dsl + "\n";
-      }
-      j["suggestions"] = list;
-      text += "suggestions for the shared-memory " + to_string(sh) + " tensor over " + std::to_string(uses.size()) +
-              " cop" + (uses.size() == 1 ? "y" : "ies") + " (cheapest first; wavefronts per copy: used/ideal):\n" +
-              lines;
-      if (!list.empty() && !any_free) text += "  no candidate is conflict-free; the first is the least costly\n";
-      if (list.empty()) text += "  no legal candidate (every one breaks a copy's alignment or vectorization)\n";
+      text += print_suggestions(suggest_smem_layouts(smem.layout, copy.atom.value_type.bits, uses, so), sh, uses.size(),
+                                show.syntax == Syntax::kDsl, j);
     }
   } else if (o.suggest) {
     throw Error("--suggest goes with --analyze");
@@ -417,9 +428,19 @@ Output run_mma_inspection(const TiledMma& mma, const ShowOptions& show, const Mm
       if (!atom_name.empty())
         throw Error(std::string("--copy-") + char(operand + 32) + ": the MMA reads " + operand +
                     " from shared memory through a descriptor; no copy loads it into registers");
-      const OperandDescriptors d = operand_descriptors(mma, operand, tensor_arg(smem, MemorySpace::kSmem, show).layout);
+      const CopyTensor tensor = tensor_arg(smem, MemorySpace::kSmem, show);
+      const OperandDescriptors d = operand_descriptors(mma, operand, tensor.layout);
       j[std::string(1, operand)] = to_json(d);
       text += std::string(1, operand) + ": " + smem + "\n" + to_text(d);
+      if (o.suggest && !o.also.empty() && rank(tensor.layout) == 2) {  // the writers' cost, canonical layouts only
+        const IntTuple sh = shape(tensor.layout);
+        SuggestOptions so;
+        so.element_type = d.element_type;
+        so.legal = [&](const AnyLayout& l) { return operand_descriptors(mma, operand, l).match.ok; };
+        const std::vector<SmemUse> uses = also_uses(o.also, o.also_gmem, size(sh[0]), size(sh[1]), show);
+        text += print_suggestions(suggest_smem_layouts(tensor.layout, d.element_bits, uses, so), sh, uses.size(),
+                                  show.syntax == Syntax::kDsl, j[std::string(1, operand)]);
+      }
       if (!d.match.ok)
         errors += std::string("error: ") + operand + ": " + d.match.reason + "\n" +
                   (d.nearest.empty() ? "" : "  fix: " + d.nearest + "\n");
@@ -427,7 +448,8 @@ Output run_mma_inspection(const TiledMma& mma, const ShowOptions& show, const Mm
     }
     TiledCopy copy = operand_copy(mma, operand, atom_name);
     const CopyAtom& atom = copy.atom;
-    CopyAnalysis a = analyze_copy(copy, tensor_arg(smem, MemorySpace::kSmem, show), CopyTensor{});
+    const CopyTensor tensor = tensor_arg(smem, MemorySpace::kSmem, show);
+    CopyAnalysis a = analyze_copy(copy, tensor, CopyTensor{});
     FragmentCheck f = check_fragment(copy, mma, operand);
     nlohmann::json e = to_json(a, false);
     e["fragment_check"] = {{"matches", f.matches}, {"first_mismatch", f.first_mismatch}};
@@ -436,6 +458,15 @@ Output run_mma_inspection(const TiledMma& mma, const ShowOptions& show, const Mm
             "\n" + to_text(a, o.instructions) + "  destination fragment vs the MMA's " + operand + ": " +
             (f.matches ? "matches" : "MISMATCH, " + f.first_mismatch) + "\n";
     if (a.has_errors()) errors += std::string("error: ") + operand + ": the copy would not compile or would fault\n";
+    if (o.suggest && rank(tensor.layout) == 2) {  // the S2R copy and the --also writers
+      const IntTuple sh = shape(tensor.layout);
+      std::vector<SmemUse> uses = {{copy, CopyTensor{}, true}};
+      for (SmemUse& u : also_uses(o.also, o.also_gmem, size(sh[0]), size(sh[1]), show)) uses.push_back(std::move(u));
+      SuggestOptions so;
+      so.element_type = copy.atom.value_type.name;
+      text += print_suggestions(suggest_smem_layouts(tensor.layout, copy.atom.value_type.bits, uses, so), sh,
+                                uses.size(), show.syntax == Syntax::kDsl, j[std::string(1, operand)]);
+    }
     if (!f.matches)
       errors +=
           std::string("error: ") + operand + ": the copy's fragment is not the MMA's (" + f.first_mismatch + ")\n";

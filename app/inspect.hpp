@@ -29,7 +29,10 @@ struct MmaInspectOptions {
   std::string copy_a, copy_b;  // copy atoms for make_tiled_copy_A/B; default: the MMA's own
                                // partition copied by copy() (AutoVectorizingCopy)
   bool analyze = false;
-  bool instructions = false;  // --instructions
+  bool instructions = false;      // --instructions
+  bool suggest = false;           // --suggest: layouts for each operand's tensor (descriptor operands: canonical ones)
+  std::vector<std::string> also;  // --also COPY: G2S copies writing the operands' tensors
+  std::string also_gmem;          // --also-gmem LAYOUT
   bool any() const { return analyze || !smem_a.empty() || !smem_b.empty() || !copy_a.empty() || !copy_b.empty(); }
 };
 Output run_mma_inspection(const struct TiledMma& mma, const ShowOptions& show, const MmaInspectOptions& options);

@@ -276,6 +276,11 @@ int main(int argc, char** argv) {
                       "the S2R copy atom of B for make_tiled_copy_B (with --thread: its retile_D)");
   mma_cmd->add_flag("--analyze", mma_inspect.analyze, "cost the operands' shared-memory loads (see copy --analyze)");
   mma_cmd->add_flag("--instructions", mma_inspect.instructions, "with --analyze: every instruction's line");
+  mma_cmd->add_flag("--suggest", mma_inspect.suggest,
+                    "with --analyze: smem layouts that cost less under the operand's copies (canonical ones where a "
+                    "descriptor reads it)");
+  mma_cmd->add_option("--also", mma_inspect.also, "with --suggest: a G2S TiledCopy writing the operand (repeatable)");
+  mma_cmd->add_option("--also-gmem", mma_inspect.also_gmem, "the global side of the --also copies");
   show.mma_inspect = &mma_inspect;
   flags.add_to(mma_cmd);
   add_output(mma_cmd);

@@ -210,3 +210,28 @@ TEST_CASE("--who equals the owners in mma --json for every cell of the SM80 2x2 
   CHECK(test::run_cutevis({"mma", kSm80x22, "--who", "Q(1,1)"}).exit_code == kExitBadInput);
   CHECK(test::run_cutevis({"mma", kSm80x22, "--feeds", "A(1,1)"}).exit_code == kExitBadInput);
 }
+
+TEST_CASE("mma --analyze --suggest: with an LDSM reader and a G2S writer; canonical layouts only where wgmma reads") {
+  const std::string g2s =
+      "make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t>{}, "
+      "Layout<Shape<_16,_8>,Stride<_8,_1>>{}, "
+      "Layout<Shape<_1,_8>>{})";
+  auto r = test::run_cutevis({"mma", kSm80x22, "--smem-a", "(64,64):(64,1)", "--copy-a", "SM75_U32x4_LDSM_N",
+                              "--analyze", "--suggest", "--also", g2s, "--json"});
+  REQUIRE(r.exit_code == kExitOk);
+  const json a = json::parse(r.out)["A"];
+  CHECK(a["current"]["bank_conflicts"] == 896);
+  REQUIRE(!a["suggestions"].empty());
+  CHECK(a["suggestions"][0]["bank_conflicts"] == 0);
+  CHECK(a["suggestions"][0]["per_copy"].size() == 2);
+  // SS GMMA: every suggestion is one wgmma accepts
+  auto s = test::run_cutevis({"mma", kGmma, "--smem-a", kSw128A, "--analyze", "--suggest", "--also", g2s, "--json"});
+  REQUIRE(s.exit_code == kExitOk);
+  const json sa = json::parse(s.out)["A"];
+  REQUIRE(!sa["suggestions"].empty());
+  for (const json& x : sa["suggestions"]) {
+    CAPTURE(x["layout"]);
+    auto check = test::run_cutevis({"mma", kGmma, "--smem-a", x["layout"].get<std::string>(), "--analyze"});
+    CHECK(check.exit_code == kExitOk);
+  }
+}
