@@ -48,6 +48,7 @@ struct Candidate {
   AnyLayout layout;
   std::string cpp, dsl, kind;
   int simplicity = 0;
+  int base = -1;  // the plain layout it swizzles or pads (index into the bases), -1 for none
 };
 
 }  // namespace
@@ -110,11 +111,13 @@ std::vector<LayoutSuggestion> suggest_smem_layouts(const AnyLayout& current, int
     return composition(l, Tiler::tuple({Tiler(make_layout(IntTuple(block_rows))), Tiler(make_layout(IntTuple(n)))}));
   };
   int widest_bits = element_bits;  // the widest smem access seen: a swizzle must keep it whole
+  bool unvectorized = false;       // the last cost() failed because a copy's values were not contiguous
   // Cost one layout under every copy; nullopt when a copy would not vectorize, fault or cannot be placed.
   auto cost = [&](const AnyLayout& l, bool require_legal,
                   const std::vector<int64_t>& values) -> std::optional<LayoutSuggestion> {
     LayoutSuggestion s;
     s.layout = l;
+    unvectorized = false;
     const bool reduced = repeats_by_rows(values);
     const int64_t scale = reduced ? m / block_rows : 1;
     for (const SmemUse& u : uses) {
@@ -129,6 +132,7 @@ std::vector<LayoutSuggestion> suggest_smem_layouts(const AnyLayout& current, int
       }
       const CopySide& side = u.smem_is_src ? a.src : a.dst;
       widest_bits = std::max(widest_bits, side.bits);
+      if (require_legal && !side.vectorizes) unvectorized = true;
       if (require_legal && (!side.vectorizes || !side.aligned)) return std::nullopt;
       s.per_copy.push_back(
           {a.atom, a.smem.wavefronts * scale, a.smem.ideal_wavefronts * scale, a.smem.bank_conflicts * scale});
@@ -156,9 +160,11 @@ std::vector<LayoutSuggestion> suggest_smem_layouts(const AnyLayout& current, int
     const char* kind;
   };
   const std::vector<Base> bases = {{n, 1, "row-major"}, {1, m, "column-major"}};
-  for (const Base& b : bases) {
+  for (size_t bi = 0; bi < bases.size(); ++bi) {
+    const Base& b = bases[bi];
+    const int base = static_cast<int>(bi);
     const Layout plain(tile, tup(b.sm, b.sn));
-    candidates.push_back({plain, cpp_layout(m, n, b.sm, b.sn), dsl_layout(m, n, b.sm, b.sn), b.kind, 0});
+    candidates.push_back({plain, cpp_layout(m, n, b.sm, b.sn), dsl_layout(m, n, b.sm, b.sn), b.kind, 0, -1});
     // composition(Swizzle<B,M,S>, plain): a permutation of the tile's offsets when 2^(B+M+S) divides it
     const int top = log2_floor(cells);
     for (int sb = 1; sb <= 3; ++sb)
@@ -170,14 +176,14 @@ std::vector<LayoutSuggestion> suggest_smem_layouts(const AnyLayout& current, int
                                 "cute.make_composed_layout(cute.make_swizzle(" + std::to_string(sb) + ", " +
                                     std::to_string(sm) + ", " + std::to_string(ss) + "), 0, " +
                                     dsl_layout(m, n, b.sm, b.sn) + ")",
-                                "swizzle", 1 + sb});
+                                "swizzle", 1 + sb, base});
     // row padding: 4, 8, 16, 32 bytes per row (column for column-major)
     for (int64_t pad_bytes : {4, 8, 16, 32}) {
       if (pad_bytes % elem_bytes != 0) continue;
       const int64_t p = pad_bytes / elem_bytes;
       const int64_t sm = b.sn == 1 ? n + p : 1, sn = b.sn == 1 ? 1 : m + p;
       candidates.push_back(
-          {Layout(tile, tup(sm, sn)), cpp_layout(m, n, sm, sn), dsl_layout(m, n, sm, sn), "padding", 5});
+          {Layout(tile, tup(sm, sn)), cpp_layout(m, n, sm, sn), dsl_layout(m, n, sm, sn), "padding", 5, base});
     }
   }
   // the GMMA canonical atoms tiled to the shape (K-major: N contiguous, MN-major: M contiguous)
@@ -197,7 +203,7 @@ std::vector<LayoutSuggestion> suggest_smem_layouts(const AnyLayout& current, int
                                 "SmemLayoutAtomKind." +
                                     std::string(major) + "_" + kind + ", " + type_dsl + "), (" + std::to_string(m) +
                                     ", " + std::to_string(n) + "), (0, 1))",
-             "gmma atom", 4});
+             "gmma atom", 4, -1});
       } catch (const Error&) {
         continue;
       }
@@ -206,7 +212,16 @@ std::vector<LayoutSuggestion> suggest_smem_layouts(const AnyLayout& current, int
   std::vector<LayoutSuggestion> found;
   std::set<std::vector<int64_t>> seen;  // one entry per function (swizzles may coincide)
   seen.insert(layout_values(current));
+  // A swizzle permutes runs of 2^M elements of its base and padding keeps rows whole: where a copy's values
+  // are not contiguous in the base layout they are not in any of its swizzles or paddings either.
+  std::vector<bool> base_unvectorized(bases.size(), false);
+  for (size_t bi = 0; bi < bases.size(); ++bi) {
+    const Layout plain(tile, tup(bases[bi].sm, bases[bi].sn));
+    (void)cost(plain, true, layout_values(plain));
+    base_unvectorized[bi] = unvectorized;
+  }
   for (const Candidate& c : candidates) {
+    if (c.base >= 0 && base_unvectorized[static_cast<size_t>(c.base)]) continue;
     if (!is_permutation_or_padding(c.layout, tile)) continue;
     std::vector<int64_t> values = layout_values(c.layout);
     if (!seen.insert(values).second) continue;
