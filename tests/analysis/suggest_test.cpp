@@ -50,7 +50,7 @@ void check_suggestions(const std::vector<LayoutSuggestion>& s, const IntTuple& t
 
 }  // namespace
 
-TEST_CASE("suggest: LDSM x4 reads and 16-byte cp.async writes of a 32x32 half tile, conflict-free on both sides") {
+TEST_CASE("suggest: LDSM x4 reads and 16-byte cp.async writes of a 32x32 half tile: conflict-free on both sides") {
   const AnyLayout row_major = Layout(tup(32, 32), tup(32, 1));
   const std::vector<SmemUse> uses = {
       {copy_of(kCpAsync), CopyTensor{MemorySpace::kGmem, Layout(tup(32, 32), tup(32, 1))}, false},
@@ -72,7 +72,7 @@ TEST_CASE("suggest: LDSM x4 reads and 16-byte cp.async writes of a 32x32 half ti
   for (size_t i = 2; i < s.size(); ++i) CHECK(s[i - 1].wavefronts <= s[i].wavefronts);
 }
 
-TEST_CASE("suggest: a 16-byte copy rejects 4- and 8-byte row padding (misaligned), keeps 16-byte padding") {
+TEST_CASE("suggest: a 16-byte copy rejects 4- and 8-byte row padding (misaligned) and keeps 16-byte padding") {
   const AnyLayout row_major = Layout(tup(32, 64), tup(64, 1));
   SuggestOptions o;
   o.max_results = 200;

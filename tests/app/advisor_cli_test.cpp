@@ -19,7 +19,7 @@ const std::string kSw128A = "tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, 
 const std::string kSw128B = "tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_128,_64>{})";
 }  // namespace
 
-TEST_CASE("mma --analyze: SS GMMA operands are read by descriptors, not modelled as ld.shared") {
+TEST_CASE("mma --analyze: SS GMMA operands are read by descriptors and not modelled as ld.shared") {
   auto r = test::run_cutevis({"mma", kGmma, "--smem-a", kSw128A, "--smem-b", kSw128B, "--analyze", "--json"});
   REQUIRE(r.exit_code == kExitOk);
   json j = json::parse(r.out);
