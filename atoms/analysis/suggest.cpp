@@ -151,15 +151,24 @@ std::vector<LayoutSuggestion> suggest_smem_layouts(const AnyLayout& current, int
     given->kind = "as given";
     out.push_back(*given);
   }
-  // Swizzle<B,M,S> keeps 2^M elements together: at least one access of the widest copy, at most twice that
-  const int vector_log2 = log2_floor(std::max(1, widest_bits / std::max(1, element_bits)));
-  std::vector<Candidate> candidates;
-  const std::string type_dsl = dsl_type(options.element_type);
   struct Base {
     int64_t sm, sn;
     const char* kind;
   };
   const std::vector<Base> bases = {{n, 1, "row-major"}, {1, m, "column-major"}};
+  // A swizzle permutes runs of 2^M elements of its base and padding keeps rows whole: where a copy's values
+  // are not contiguous in the base layout they are not in any of its swizzles or paddings either.  (Costing
+  // the bases also shows how wide the copies' accesses can be.)
+  std::vector<bool> base_unvectorized(bases.size(), false);
+  for (size_t bi = 0; bi < bases.size(); ++bi) {
+    const Layout plain(tile, tup(bases[bi].sm, bases[bi].sn));
+    (void)cost(plain, true, layout_values(plain));
+    base_unvectorized[bi] = unvectorized;
+  }
+  // Swizzle<B,M,S> keeps 2^M elements together: at least one access of the widest copy, at most twice that
+  const int vector_log2 = log2_floor(std::max(1, widest_bits / std::max(1, element_bits)));
+  std::vector<Candidate> candidates;
+  const std::string type_dsl = dsl_type(options.element_type);
   for (size_t bi = 0; bi < bases.size(); ++bi) {
     const Base& b = bases[bi];
     const int base = static_cast<int>(bi);
@@ -212,14 +221,6 @@ std::vector<LayoutSuggestion> suggest_smem_layouts(const AnyLayout& current, int
   std::vector<LayoutSuggestion> found;
   std::set<std::vector<int64_t>> seen;  // one entry per function (swizzles may coincide)
   seen.insert(layout_values(current));
-  // A swizzle permutes runs of 2^M elements of its base and padding keeps rows whole: where a copy's values
-  // are not contiguous in the base layout they are not in any of its swizzles or paddings either.
-  std::vector<bool> base_unvectorized(bases.size(), false);
-  for (size_t bi = 0; bi < bases.size(); ++bi) {
-    const Layout plain(tile, tup(bases[bi].sm, bases[bi].sn));
-    (void)cost(plain, true, layout_values(plain));
-    base_unvectorized[bi] = unvectorized;
-  }
   for (const Candidate& c : candidates) {
     if (c.base >= 0 && base_unvectorized[static_cast<size_t>(c.base)]) continue;
     if (!is_permutation_or_padding(c.layout, tile)) continue;
