@@ -18,6 +18,7 @@ class Environment;  // declared names from --from / -D (lib/lang/environment.hpp
 struct Output {
   std::string bytes;
   bool binary = false;  // PNG/PDF: never written to a terminal
+  int exit_code = 0;    // after writing: 1 when the analysed code would not compile or would fault (inspect.hpp)
 };
 
 // The warnings of the expressions evaluated since the last call (e.g. a composition

@@ -5,7 +5,7 @@ namespace cutevis {
 
 enum ExitCode : int {
   kExitOk = 0,           // success (verify: every operand agrees)
-  kExitDisagree = 1,     // verify: the hardware disagrees with a layout
+  kExitDisagree = 1,     // verify: the hardware disagrees; --analyze: CuTe would not compile it or it would fault
   kExitBadInput = 2,     // bad input: a bad expression, name, flag or option
   kExitNoGpu = 3,        // verify: no usable GPU or CUDA on this machine
   kExitIoError = 4,      // an output (a file, or stdout: full disk, closed pipe) could not be written

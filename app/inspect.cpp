@@ -2,13 +2,20 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/exit_codes.hpp"
 #include "app/sources.hpp"
 #include "atoms/analysis/copy_analysis.hpp"
+#include "atoms/analysis/descriptor.hpp"
+#include "atoms/analysis/ownership.hpp"
 #include "atoms/analysis/partition.hpp"
+#include "atoms/analysis/suggest.hpp"
+#include "atoms/atom_lookup.hpp"
 #include "atoms/copy_catalogue.hpp"
+#include "atoms/copy_names.hpp"
 #include "atoms/mma_names.hpp"
 #include "atoms/tiled_copy.hpp"
 #include "atoms/tiled_mma.hpp"
+#include "lib/element_types.hpp"
 #include "lib/lang/expr.hpp"
 #include "lib/lang/tensor.hpp"
 #include "renderers/cost_grid.hpp"
@@ -119,6 +126,60 @@ Output draw_copy_thread(const TiledCopy& copy, const ShowOptions& show, const Co
   return draw_picture(scene, show);
 }
 
+// The --also copies of one shared-memory (M,N) tensor: each reads it (LDSM & co) or writes it; their
+// other side is --also-gmem, by default a row-major (M,N) global tensor, or registers.
+std::vector<SmemUse> also_uses(const std::vector<std::string>& exprs, const std::string& gmem, int64_t m, int64_t n,
+                               const ShowOptions& show) {
+  std::vector<SmemUse> uses;
+  for (const std::string& expr : exprs) {
+    Value v = evaluate_source(expr, show.env.get(), show.syntax);
+    const TiledCopy* also = as_tiled_copy(v);
+    if (also == nullptr) throw Error("--also needs a TiledCopy of the same shared-memory tensor; got " + v.describe());
+    auto [s_space, d_space] = default_spaces(also->atom);
+    const bool reads = s_space == MemorySpace::kSmem;
+    const MemorySpace other_space = reads ? d_space : s_space;
+    CopyTensor other;
+    if (other_space != MemorySpace::kRmem)
+      other = gmem.empty() ? CopyTensor{MemorySpace::kGmem, Layout(tup(m, n), tup(n, 1))}
+                           : tensor_arg(gmem.rfind("gmem:", 0) == 0 ? gmem : "gmem:" + gmem, MemorySpace::kGmem, show);
+    uses.push_back({*also, other, reads});
+  }
+  return uses;
+}
+
+// The search's answer as text (cheapest first, C++ and with --dsl the CuTeDSL spelling) and into
+// `j` ("current", "suggestions").
+std::string print_suggestions(const std::vector<LayoutSuggestion>& found, const IntTuple& sh, size_t copies, bool dsl,
+                              nlohmann::json& j) {
+  nlohmann::json list = nlohmann::json::array();
+  std::string lines;
+  bool any_free = false;
+  for (const LayoutSuggestion& s : found) {
+    if (s.kind == "as given") {
+      j["current"] = to_json(s);
+      lines += "  as given: " + std::to_string(s.wavefronts) + " wavefronts (ideal " +
+               std::to_string(s.ideal_wavefronts) + "), " + std::to_string(s.bank_conflicts) + " conflicts\n";
+      continue;
+    }
+    any_free = any_free || s.bank_conflicts == 0;
+    list.push_back(to_json(s));
+    std::string per;
+    for (const auto& p : s.per_copy)
+      per += (per.empty() ? "" : ", ") + std::to_string(p.wavefronts) + "/" + std::to_string(p.ideal_wavefronts);
+    lines += "  " + std::to_string(list.size()) + ". " + s.cpp + "\n     " + std::to_string(s.wavefronts) +
+             " wavefronts (ideal " + std::to_string(s.ideal_wavefronts) + "), " + std::to_string(s.bank_conflicts) +
+             " conflicts; per copy " + per + "; +" + std::to_string(s.padding_bytes) + " B; " + s.kind + "\n";
+    if (dsl && !s.dsl.empty()) lines += "     CuTeDSL: " + s.dsl + "\n";
+  }
+  j["suggestions"] = list;
+  std::string text = "suggestions for the shared-memory " + to_string(sh) + " tensor over " + std::to_string(copies) +
+                     " cop" + (copies == 1 ? "y" : "ies") + " (cheapest first; wavefronts per copy: used/ideal):\n" +
+                     lines;
+  if (!list.empty() && !any_free) text += "  no candidate is conflict-free; the first is the least costly\n";
+  if (list.empty()) text += "  no legal candidate (every one breaks a copy's alignment or vectorization)\n";
+  return text;
+}
+
 }  // namespace
 
 Output draw_mma_thread(const TiledMma& mma, const ShowOptions& show, const MmaInspectOptions* o) {
@@ -176,6 +237,7 @@ Output run_copy_inspection(const TiledCopy& copy, const ShowOptions& show, const
   }
   nlohmann::json j = nlohmann::json::object();
   std::string text;
+  int exit_code = kExitOk;
   if (show.thread) {
     if (o.src.empty() && o.dst.empty()) throw Error("--thread needs --src and/or --dst: the tensors to partition");
     if (!o.src.empty()) {
@@ -207,6 +269,7 @@ Output run_copy_inspection(const TiledCopy& copy, const ShowOptions& show, const
     text += "destination fragment vs the MMA's " + f.operand + ": " +
             (f.matches ? "matches for all " + std::to_string(f.threads_checked) + " threads\n"
                        : "MISMATCH, " + f.first_mismatch + "\n");
+    if (!f.matches) exit_code = kExitDisagree;  // retile_D would hand the MMA the wrong values
   }
   if (cost_picture && !show.picture.format)
     throw Error("--color-by " + color_by + " colours a picture: add --svg, --tex, --png, --pdf or --txt");
@@ -254,9 +317,27 @@ Output run_copy_inspection(const TiledCopy& copy, const ShowOptions& show, const
     } else {
       j = to_json(a, o.addresses);
     }
-    text += to_text(a);
+    text += to_text(a, o.instructions);
+    if (a.has_errors()) exit_code = kExitDisagree;  // CuTe would not compile it, or it would fault
+    if (o.suggest) {
+      const bool src_smem = src.space == MemorySpace::kSmem, dst_smem = dst.space == MemorySpace::kSmem;
+      if (!src_smem && !dst_smem) throw Error("--suggest needs a shared-memory --src or --dst");
+      const CopyTensor& smem = src_smem ? src : dst;
+      std::vector<SmemUse> uses = {{copy, src_smem ? dst : src, src_smem}};
+      const IntTuple sh = shape(smem.layout);
+      if (rank(smem.layout) != 2) throw Error("--suggest needs an (M,N) shared-memory tensor");
+      const int64_t m = size(sh[0]), n = size(sh[1]);
+      for (SmemUse& u : also_uses(o.also, o.also_gmem, m, n, show)) uses.push_back(std::move(u));
+      SuggestOptions so;
+      so.element_type = copy.atom.value_type.name;
+      text += print_suggestions(suggest_smem_layouts(smem.layout, copy.atom.value_type.bits, uses, so), sh, uses.size(),
+                                show.syntax == Syntax::kDsl, j);
+    }
+  } else if (o.suggest) {
+    throw Error("--suggest goes with --analyze");
   }
   Output out;
+  out.exit_code = exit_code;
   out.bytes = show.json ? j.dump() + "\n" : text;
   return out;
 }
@@ -346,7 +427,7 @@ Output run_mma_inspection(const TiledMma& mma, const ShowOptions& show, const Mm
         "mma --analyze prints text or --json; draw one operand's copy with `cutevis copy ... --color-by conflict`");
   register_catalogue_names();
   nlohmann::json j = nlohmann::json::object();
-  std::string text;
+  std::string text, errors;
   for (char operand : {'A', 'B'}) {
     const std::string& smem = operand == 'A' ? o.smem_a : o.smem_b;
     const std::string& atom_name = operand == 'A' ? o.copy_a : o.copy_b;
@@ -355,18 +436,56 @@ Output run_mma_inspection(const TiledMma& mma, const ShowOptions& show, const Mm
         throw Error(std::string("--copy-") + char(operand + 32) + " needs --smem-" + char(operand + 32));
       continue;
     }
+    if (reads_by_descriptor(mma, operand)) {  // wgmma / tcgen05.mma read shared memory themselves
+      if (!atom_name.empty())
+        throw Error(std::string("--copy-") + char(operand + 32) + ": the MMA reads " + operand +
+                    " from shared memory through a descriptor; no copy loads it into registers");
+      const CopyTensor tensor = tensor_arg(smem, MemorySpace::kSmem, show);
+      const OperandDescriptors d = operand_descriptors(mma, operand, tensor.layout);
+      j[std::string(1, operand)] = to_json(d);
+      text += std::string(1, operand) + ": " + smem + "\n" + to_text(d);
+      if (o.suggest && !o.also.empty() && rank(tensor.layout) == 2) {  // the writers' cost, canonical layouts only
+        const IntTuple sh = shape(tensor.layout);
+        SuggestOptions so;
+        so.element_type = d.element_type;
+        so.legal = [&](const AnyLayout& l) { return operand_descriptors(mma, operand, l).match.ok; };
+        const std::vector<SmemUse> uses = also_uses(o.also, o.also_gmem, size(sh[0]), size(sh[1]), show);
+        text += print_suggestions(suggest_smem_layouts(tensor.layout, d.element_bits, uses, so), sh, uses.size(),
+                                  show.syntax == Syntax::kDsl, j[std::string(1, operand)]);
+      }
+      if (!d.match.ok)
+        errors += std::string("error: ") + operand + ": " + d.match.reason + "\n" +
+                  (d.nearest.empty() ? "" : "  fix: " + d.nearest + "\n");
+      continue;
+    }
     TiledCopy copy = operand_copy(mma, operand, atom_name);
     const CopyAtom& atom = copy.atom;
-    CopyAnalysis a = analyze_copy(copy, tensor_arg(smem, MemorySpace::kSmem, show), CopyTensor{});
+    const CopyTensor tensor = tensor_arg(smem, MemorySpace::kSmem, show);
+    CopyAnalysis a = analyze_copy(copy, tensor, CopyTensor{});
     FragmentCheck f = check_fragment(copy, mma, operand);
     nlohmann::json e = to_json(a, false);
     e["fragment_check"] = {{"matches", f.matches}, {"first_mismatch", f.first_mismatch}};
     j[std::string(1, operand)] = e;
     text += std::string(1, operand) + ": make_tiled_copy_" + operand + "(" + atom.name + "{}, mma) over " + smem +
-            "\n" + to_text(a) + "  destination fragment vs the MMA's " + operand + ": " +
+            "\n" + to_text(a, o.instructions) + "  destination fragment vs the MMA's " + operand + ": " +
             (f.matches ? "matches" : "MISMATCH, " + f.first_mismatch) + "\n";
+    if (a.has_errors()) errors += std::string("error: ") + operand + ": the copy would not compile or would fault\n";
+    if (o.suggest && rank(tensor.layout) == 2) {  // the S2R copy and the --also writers
+      const IntTuple sh = shape(tensor.layout);
+      std::vector<SmemUse> uses = {{copy, CopyTensor{}, true}};
+      for (SmemUse& u : also_uses(o.also, o.also_gmem, size(sh[0]), size(sh[1]), show)) uses.push_back(std::move(u));
+      SuggestOptions so;
+      so.element_type = copy.atom.value_type.name;
+      text += print_suggestions(suggest_smem_layouts(tensor.layout, copy.atom.value_type.bits, uses, so), sh,
+                                uses.size(), show.syntax == Syntax::kDsl, j[std::string(1, operand)]);
+    }
+    if (!f.matches)
+      errors +=
+          std::string("error: ") + operand + ": the copy's fragment is not the MMA's (" + f.first_mismatch + ")\n";
   }
   Output out;
+  out.exit_code = errors.empty() ? kExitOk : kExitDisagree;  // CuTe would not compile it
+  text = errors + text;
   if (show.thread) {  // --thread with --analyze: the thread's partitions, the analysis beside them
     Output parts = mma_partitions(mma, show, o);
     if (!show.json) {
@@ -378,6 +497,168 @@ Output run_mma_inspection(const TiledMma& mma, const ShowOptions& show, const Mm
     out.bytes = both.dump() + "\n";
     return out;
   }
+  out.bytes = show.json ? j.dump() + "\n" : text;
+  return out;
+}
+
+Output run_desc(const DescOptions& o, const ShowOptions& show) {
+  if (o.gmma && o.umma) throw Error("--gmma and --umma exclude each other");
+  uint64_t bits = 0;
+  try {
+    size_t used = 0;
+    bits = std::stoull(o.value, &used, 0);
+    if (used != o.value.size()) throw Error("");
+  } catch (const std::exception&) {
+    throw Error("a descriptor is a 64-bit integer, e.g. 0x4000004000010000; got '" + o.value + "'");
+  }
+  const bool guessed = !o.gmma && !o.umma;
+  const DescriptorFamily family =
+      o.umma || (guessed && ((bits >> 46) & 3) == 1) ? DescriptorFamily::kUmma : DescriptorFamily::kGmma;
+  const ElementTypeInfo* type = find_element_type(o.type);
+  if (type == nullptr || type->bits <= 0 || 128 % type->bits != 0)
+    throw Error("--type names an element type of 1 to 128 bits, e.g. half_t, tfloat32_t, float_e4m3_t; got " + o.type);
+  if (o.major != "K" && o.major != "MN") throw Error("--major is K or MN, not " + o.major);
+  const OperandMajor major = o.major == "K" ? OperandMajor::kK : OperandMajor::kMN;
+  const SmemDescriptor d = decode_descriptor(bits, family);
+  const AnyLayout layout = descriptor_layout(d, major, type->bits, o.mn);
+  const std::string what = "(MN,K) = (" + std::to_string(o.mn) + "," + std::to_string(size(shape(layout)[1])) + ") " +
+                           type->name + ", " + o.major + "-major";
+  if (show.picture.format) {
+    ViewOptions v;
+    v.title = "descriptor " + descriptor_hex(bits) + ": " + what + ", offsets from the start address";
+    v.color_by = parse_color_by(show.picture.color_by);
+    Scene scene = layout_scene(layout, v);
+    scene.legend.push_back(to_text(d));
+    return draw_picture(scene, show);
+  }
+  Output out;
+  if (show.json) {
+    nlohmann::json j = to_json(d);
+    j["family"] = family == DescriptorFamily::kGmma ? "gmma" : "umma";
+    j["swizzle"] = to_string(d.swizzle());
+    j["type"] = type->name;
+    j["major"] = o.major;
+    j["layout"] = to_string(layout);
+    out.bytes = j.dump() + "\n";
+    return out;
+  }
+  out.bytes = to_text(d) +
+              (guessed ? "  (" + std::string(family == DescriptorFamily::kGmma ? "GMMA" : "UMMA") +
+                             ": read from the version bits; --gmma/--umma to choose)"
+                       : std::string()) +
+              "\n  swizzle " + to_string(d.swizzle()) + " on byte addresses (start address + offset)\n  " + what +
+              ": " + to_string(layout) + "\n";
+  return out;
+}
+
+namespace {
+
+struct CellArg {
+  char tensor = 'A';
+  int64_t row = 0, col = 0;
+};
+
+// "A(5,3)": a tensor letter among `letters` and a (row, col) coordinate.
+CellArg parse_cell(const std::string& text, const std::string& letters, const char* flag) {
+  CellArg c;
+  long long r = 0, k = 0;
+  char letter = 0, close = 0;
+  int used = 0;
+  if (std::sscanf(text.c_str(), " %c ( %lld , %lld %c%n", &letter, &r, &k, &close, &used) != 4 || close != ')' ||
+      text.find_first_not_of(' ', static_cast<size_t>(used)) != std::string::npos ||
+      letters.find(letter) == std::string::npos)
+    throw Error(std::string(flag) + " names a cell as " + letters.substr(0, 1) + "(m,n) with the tensor one of " +
+                letters + ", e.g. '" + letters.substr(0, 1) + "(5,3)'; got '" + text + "'");
+  c.tensor = letter;
+  c.row = r;
+  c.col = k;
+  return c;
+}
+
+nlohmann::json owners_json(const std::vector<CellOwner>& owners) {
+  nlohmann::json pairs = nlohmann::json::array(), regs = nlohmann::json::array(), calls = nlohmann::json::array();
+  for (const CellOwner& o : owners) {
+    pairs.push_back({o.thread, o.value});
+    regs.push_back(o.reg);
+    calls.push_back(o.call);
+  }
+  return {{"owners", pairs}, {"registers", regs}, {"mma", calls}};
+}
+
+std::string owners_text(const std::vector<CellOwner>& owners) {
+  std::string s;
+  for (const CellOwner& o : owners)
+    s += (s.empty() ? "" : ", ") + std::string("T") + std::to_string(o.thread) + " V" + std::to_string(o.value) +
+         (o.reg.empty() ? "" : " (" + o.reg + (o.call ? " of MMA " + std::to_string(o.call) : "") + ")");
+  return s;
+}
+
+std::string cell_name(char t, int64_t r, int64_t c) {
+  return std::string(1, t) + "(" + std::to_string(r) + "," + std::to_string(c) + ")";
+}
+
+}  // namespace
+
+Output run_who(const ShowOptions& show, const WhoOptions& o, const std::string& command) {
+  register_catalogue_names();
+  if (show.picture.format) throw Error("--who and --feeds print text or --json");
+  nlohmann::json j = nlohmann::json::object();
+  std::string text;
+  if (command == "copy") {
+    if (!o.feeds.empty()) throw Error("--feeds follows an MMA's C cell back to A and B; on a copy use --who S(m,n)");
+    const Value v = evaluate_source(show.input, show.env.get(), show.syntax);
+    const TiledCopy* copy = as_tiled_copy(v);
+    if (copy == nullptr) throw Error("--who needs a TiledCopy; got " + v.describe());
+    const CellArg c = parse_cell(o.who, "SD", "--who");
+    const std::vector<CellOwner> owners = copy_owners(*copy, c.tensor, c.row, c.col);
+    j = owners_json(owners);
+    j.erase("registers");
+    j.erase("mma");
+    j["cell"] = cell_name(c.tensor, c.row, c.col);
+    text = j["cell"].get<std::string>() + ": " + std::to_string(owners.size()) + " owner" +
+           (owners.size() == 1 ? "" : "s") + ": " + owners_text(owners) + "\n";
+  } else {
+    TiledMma mma;
+    if (command == "atom") {
+      auto atom = find_atom(show.input);
+      if (!std::holds_alternative<MmaAtom>(atom))
+        throw Error("--who on a copy atom: use cutevis copy with a TiledCopy");
+      mma = make_tiled_mma(std::get<MmaAtom>(atom));
+    } else {
+      const Value v = evaluate_source(show.input, show.env.get(), show.syntax);
+      if (const TiledMma* m = as_tiled_mma(v)) mma = *m;
+      else if (const MmaAtom* a = as_mma_atom(v)) mma = make_tiled_mma(*a);
+      else throw Error("--who needs a TiledMMA or an MMA atom; got " + v.describe());
+    }
+    if (!o.who.empty()) {
+      const CellArg c = parse_cell(o.who, "ABC", "--who");
+      const std::vector<CellOwner> owners = mma_owners(mma, c.tensor, c.row, c.col);
+      j = owners_json(owners);
+      j["cell"] = cell_name(c.tensor, c.row, c.col);
+      text += j["cell"].get<std::string>() + ": " + std::to_string(owners.size()) + " owner" +
+              (owners.size() == 1 ? "" : "s") + ": " + owners_text(owners) + "\n";
+    }
+    if (!o.feeds.empty()) {
+      const CellArg c = parse_cell(o.feeds, "C", "--feeds");
+      const std::vector<CellOwner> owners = mma_owners(mma, 'C', c.row, c.col);
+      nlohmann::json f = owners_json(owners);
+      f["cell"] = cell_name('C', c.row, c.col);
+      text += f["cell"].get<std::string>() + " (" + owners_text(owners) + ") = sum over k of A(" +
+              std::to_string(c.row) + ",k) * B(" + std::to_string(c.col) + ",k):\n";
+      nlohmann::json a = nlohmann::json::array(), b = nlohmann::json::array();
+      for (const CellFeed& feed : mma_feeds(mma, c.row, c.col)) {
+        nlohmann::json e = owners_json(feed.owners);
+        e["cell"] = {feed.row, feed.col};
+        (feed.operand == 'A' ? a : b).push_back(e);
+        text += "  " + cell_name(feed.operand, feed.row, feed.col) + ": " + owners_text(feed.owners) + "\n";
+      }
+      f["A"] = a;
+      f["B"] = b;
+      if (o.who.empty()) j = f;
+      else j["feeds"] = f;
+    }
+  }
+  Output out;
   out.bytes = show.json ? j.dump() + "\n" : text;
   return out;
 }

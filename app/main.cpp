@@ -101,12 +101,12 @@ int emit(const Output& out, const std::string& path) {
   }
   if (!path.empty() && path != "-") {
     write_file_atomically(path, out.bytes);
-    return kExitOk;
+    return out.exit_code;
   }
   if (out.binary && stdout_is_terminal())
     throw Error("refusing to write binary output to a terminal; use -o FILE or redirect stdout");
   write_stdout(out.bytes);  // a full disk or a closed pipe is exit 4, not silence
-  return kExitOk;
+  return out.exit_code;
 }
 
 // The picture flags every drawing command takes.
@@ -356,6 +356,11 @@ int cli_main(int argc, char** argv) {
       "--thread", thread,
       "one thread's slice (ThrMMA): its (V,M,N,K) coordinate and its cells of A, B, C; with --smem-a/--smem-b its "
       "partition_A/B/C, fragments and retile_D; with --svg/--png/--html/... drawn");
+  WhoOptions who;  // --who / --feeds on atom, mma, copy
+  for (CLI::App* cmd : {atom_cmd, mma_cmd}) {
+    cmd->add_option("--who", who.who, "every (thread, value) owning a cell and its register, e.g. 'A(5,3)' (A, B, C)");
+    cmd->add_option("--feeds", who.feeds, "the A and B cells, threads and registers feeding a C cell, e.g. 'C(9,4)'");
+  }
   MmaInspectOptions mma_inspect;
   mma_cmd->add_option("--smem-a", mma_inspect.smem_a,
                       "with --analyze or --thread: A's (M,K) shared-memory layout, e.g. "
@@ -367,6 +372,12 @@ int cli_main(int argc, char** argv) {
   mma_cmd->add_option("--copy-b", mma_inspect.copy_b,
                       "the S2R copy atom of B for make_tiled_copy_B (with --thread: its retile_D)");
   mma_cmd->add_flag("--analyze", mma_inspect.analyze, "cost the operands' shared-memory loads (see copy --analyze)");
+  mma_cmd->add_flag("--instructions", mma_inspect.instructions, "with --analyze: every instruction's line");
+  mma_cmd->add_flag("--suggest", mma_inspect.suggest,
+                    "with --analyze: smem layouts that cost less under the operand's copies (canonical ones where a "
+                    "descriptor reads it)");
+  mma_cmd->add_option("--also", mma_inspect.also, "with --suggest: a G2S TiledCopy writing the operand (repeatable)");
+  mma_cmd->add_option("--also-gmem", mma_inspect.also_gmem, "the global side of the --also copies");
   show.mma_inspect = &mma_inspect;
   flags.add_to(mma_cmd);
   add_output(mma_cmd);
@@ -392,13 +403,36 @@ int cli_main(int argc, char** argv) {
   copy_cmd->add_option("--mma", inspect.mma,
                        "check that the copy's destination fragment is this TiledMMA's A/B fragment, thread by thread");
   copy_cmd->add_option("--operand", inspect.operand, "with --mma: A (default) or B");
+  copy_cmd->add_flag("--instructions", inspect.instructions,
+                     "with --analyze: every instruction's line (default: identical ones collapsed)");
+  copy_cmd->add_flag("--suggest", inspect.suggest,
+                     "with --analyze: shared-memory layouts (swizzles, GMMA atoms, padding) that cost less under "
+                     "every copy of the tensor, as C++ to paste");
+  copy_cmd->add_option("--also", inspect.also,
+                       "with --suggest: another TiledCopy of the same shared-memory tensor (repeatable)");
+  copy_cmd->add_option("--also-gmem", inspect.also_gmem,
+                       "the global side of the --also copies (default: row-major (M,N))");
   copy_cmd->add_option("--thread", thread,
                        "with --src/--dst: that thread's partition_S / partition_D (CPY,CPY_M,CPY_N) of the tensors; "
                        "with --svg/--png/--html/... drawn");
+  copy_cmd->add_option("--who", who.who, "every (thread, value) owning a cell of the tile: 'S(m,n)' or 'D(m,n)'");
   show.inspect = &inspect;
   flags.add_to(copy_cmd);
   add_output(copy_cmd);
   add_sources(copy_cmd);
+
+  DescOptions desc;
+  CLI::App* desc_cmd = app.add_subcommand(
+      "desc", "Decode a wgmma (GMMA) or tcgen05.mma (UMMA) shared-memory descriptor; draw the core matrices it reads");
+  desc_cmd->add_option("descriptor", desc.value, "the 64-bit descriptor, e.g. 0x4000004000010000")->required();
+  desc_cmd->add_flag("--gmma", desc.gmma, "an SM90 GmmaDescriptor (default unless the version bits say UMMA)");
+  desc_cmd->add_flag("--umma", desc.umma, "an SM100 UMMA::SmemDescriptor");
+  desc_cmd->add_option("--type", desc.type, "the element type it addresses (default half_t)");
+  desc_cmd->add_option("--major", desc.major, "K (default) or MN");
+  desc_cmd->add_option("--mn", desc.mn, "rows of M or N to draw (default 64)");
+  desc_cmd->add_flag("--json", show.json, "the fields as JSON");
+  flags.add_to(desc_cmd);
+  add_output(desc_cmd);
 
   ListOptions list;
   app.add_subcommand(
@@ -636,6 +670,11 @@ int cli_main(int argc, char** argv) {
       source = show.input;
       return emit(run_tv(show, tile), output_path);
     }
+    if (who.any() && (atom_cmd->parsed() || mma_cmd->parsed() || copy_cmd->parsed())) {
+      if (mma_cmd->parsed() && !mma_atom.empty()) show.input = mma_expression(mma_atom, mma_atoms, mma_tile);
+      source = show.input;
+      return emit(run_who(show, who, atom_cmd->parsed() ? "atom" : mma_cmd->parsed() ? "mma" : "copy"), output_path);
+    }
     if (atom_cmd->parsed()) {
       source = show.input;
       return emit(run_atom(show), output_path);
@@ -656,6 +695,7 @@ int cli_main(int argc, char** argv) {
       source = show.input;
       return emit(run_copy(show), output_path);
     }
+    if (desc_cmd->parsed()) return emit(run_desc(desc, show), output_path);
   } catch (const OutputError& e) {
     report(format_error(e));
     return kExitIoError;

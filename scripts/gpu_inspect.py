@@ -132,6 +132,30 @@ def cases():
     return c
 
 
+def suggested_cases(cutevis):
+    """The advisor's own layouts (issue 24): for an LDSM x4 A-read and a 16-byte cp.async write of the
+    same half tile, the best three `--suggest` layouts, each replayed under both copies (case names
+    sugg_<tile>_<rank>_<copy>; rank 0 is the layout as given)."""
+    ldsm = ("make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, "
+            "Layout<Shape<_2,_2,_1>>{}))")
+    cp_async = ("make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t>{}, "
+                "Layout<Shape<_8,_4>,Stride<_4,_1>>{}, Layout<Shape<_1,_8>>{})")
+    c = []
+    for rows, cols in [(32, 32), (128, 64)]:
+        given = f"({rows},{cols}):({cols},1)"
+        p = subprocess.run([cutevis, "copy", ldsm, "--src", "smem:" + given, "--analyze", "--suggest", "--also",
+                            cp_async, "--json"], capture_output=True, text=True)
+        if p.returncode != 0:
+            continue
+        j = json.loads(p.stdout)
+        layouts = [given] + [s["layout"] for s in j["suggestions"][:3]]
+        for rank, layout in enumerate(layouts):
+            c.append((f"sugg_{rows}x{cols}_{rank}_ldsm", ldsm, ["--src", "smem:" + layout]))
+            c.append((f"sugg_{rows}x{cols}_{rank}_cpasync", cp_async,
+                      ["--src", f"gmem:({rows},{cols}):({cols},1)", "--dst", "smem:" + layout]))
+    return c
+
+
 def run_cases(args):
     os.makedirs(args.dir, exist_ok=True)
     analyses = []
@@ -141,7 +165,7 @@ def run_cases(args):
         for threads in BASELINE_THREADS:
             out.write(f"case baseline_{threads} {threads} 128 16 0\n")
             analyses.append({"case": f"baseline_{threads}", "threads": threads, "instructions": [], "baseline": True})
-        for name, expr, flags in cases():
+        for name, expr, flags in cases() + suggested_cases(args.cutevis):
             if args.only and not re.search(args.only, name):
                 continue
             cmd = [args.cutevis, "copy", expr] + flags + ["--analyze", "--json", "--addresses"]

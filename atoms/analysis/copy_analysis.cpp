@@ -3,6 +3,7 @@
 #include "atoms/analysis/copy_analysis.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <numeric>
 #include <sstream>
 
@@ -96,6 +97,80 @@ std::pair<MemorySpace, MemorySpace> default_spaces(const CopyAtom& atom) {
   if (atom.family == "SM90_STSM") return {MemorySpace::kRmem, MemorySpace::kSmem};
   return {MemorySpace::kGmem, MemorySpace::kSmem};
 }
+
+namespace {
+
+// A plain (M,N) layout's row pitch: the stride of the mode that is not contiguous (0 if neither is).
+int64_t row_pitch(const AnyLayout& tensor) {
+  const Layout* l = std::get_if<Layout>(&tensor);
+  if (l == nullptr || rank(*l) != 2 || !l->stride[0].is_leaf() || !l->stride[1].is_leaf()) return 0;
+  if (l->stride[1].value() == 1) return l->stride[0].value();
+  if (l->stride[0].value() == 1) return l->stride[1].value();
+  return 0;
+}
+
+void add_findings(CopyAnalysis& a, const CopyTensor& src, const CopyTensor& dst) {
+  const int64_t value_bytes = std::max(1, a.value_bits / 8);
+  for (const CopySide* side : {&a.src, &a.dst}) {
+    const CopyTensor& tensor = side == &a.src ? src : dst;
+    const char* name = side == &a.src ? "src" : "dst";
+    if (side->space == MemorySpace::kRmem) continue;
+    std::string ptx;
+    for (const MemoryInstruction& i : a.instructions)
+      if (i.space == side->space && (i.is_store() == (side == &a.dst))) {
+        ptx = i.ptx();
+        break;
+      }
+    const int64_t access = side->bits / 8;
+    if (!side->vectorizes)
+      a.findings.push_back({true,
+                            std::string(name) + " (" + to_string(side->space) + "): each thread's " +
+                                std::to_string(side->bits) + "-bit access needs " +
+                                std::to_string(side->bits / std::max(1, a.value_bits)) +
+                                " contiguous values, this layout keeps " + std::to_string(side->max_common_vector) +
+                                ": CuTe refuses to vectorize it (the copy does not compile)",
+                            "a layout whose contiguous mode runs along the copy's values (see --suggest), or a "
+                            "narrower copy atom"});
+    if (!side->aligned) {
+      CopyAnalysis::Finding f{true, "", ""};
+      const int64_t pitch = row_pitch(tensor.layout);
+      const int64_t pitch_bytes = pitch * value_bytes;
+      if (pitch > 0 && access > 0 && pitch_bytes % access != 0) {
+        const int64_t padded = (pitch_bytes + access - 1) / access * access;
+        f.message = std::string(name) + ": rows are " + std::to_string(pitch_bytes) + " B apart; " +
+                    std::to_string(access) + "-byte " + ptx + " needs " + std::to_string(access) +
+                    "-byte aligned rows (it would fault: misaligned address)";
+        f.fix = "pad to " + std::to_string(padded) + " B (stride " + std::to_string(padded / value_bytes) + ")";
+      } else {
+        f.message = std::string(name) + ": some " + std::to_string(access) + "-byte " + ptx +
+                    " address is not a multiple of " + std::to_string(access) + " bytes (it would fault)";
+        f.fix = "start the tensor and every row on a " + std::to_string(access) + "-byte boundary";
+      }
+      a.findings.push_back(f);
+    }
+  }
+  if (a.smem.bank_conflicts > 0) {
+    char ways[32];
+    std::snprintf(
+        ways, sizeof ways, "%.1f",
+        static_cast<double>(a.smem.wavefronts) / static_cast<double>(std::max<int64_t>(1, a.smem.ideal_wavefronts)));
+    a.findings.push_back({false,
+                          "shared memory: " + std::to_string(a.smem.bank_conflicts) + " bank conflicts, " +
+                              std::to_string(a.smem.wavefronts) + " wavefronts where " +
+                              std::to_string(a.smem.ideal_wavefronts) + " would do (" + ways + "x)",
+                          "--suggest searches swizzles, GMMA atoms and padding for a conflict-free layout"});
+  }
+  if (a.gmem.instructions && a.gmem.efficiency() < 1.0) {
+    char eff[32];
+    std::snprintf(eff, sizeof eff, "%.1f%%", 100.0 * a.gmem.efficiency());
+    a.findings.push_back({false,
+                          "global memory: " + std::to_string(a.gmem.bytes_used) + " bytes used of " +
+                              std::to_string(a.gmem.bytes_moved()) + " moved (" + eff + " of each 32-byte sector)",
+                          "let each warp's lanes read consecutive 16-byte pieces of a row"});
+  }
+}
+
+}  // namespace
 
 CopyAnalysis analyze_copy(const TiledCopy& copy, const CopyTensor& src, const CopyTensor& dst) {
   const CopyAtom& atom = copy.atom;
@@ -329,7 +404,12 @@ CopyAnalysis analyze_copy(const TiledCopy& copy, const CopyTensor& src, const Co
     a.notes.push_back("some thread's values of one instruction are not contiguous in memory: the atom's " +
                       std::to_string(bits) +
                       "-bit access does not vectorize over this tensor (CuTe would not compile this copy)");
+  add_findings(a, src, dst);
   return a;
+}
+
+bool CopyAnalysis::has_errors() const {
+  return std::any_of(findings.begin(), findings.end(), [](const Finding& f) { return f.error; });
 }
 
 namespace {
@@ -376,7 +456,10 @@ nlohmann::json to_json(const CopyAnalysis& a, bool with_addresses) {
                         {"index", i.index},
                         {"ptx", i.ptx()},
                         {"space", to_string(i.space)},
-                        {"side", i.is_store() ? "dst" : "src"},
+                        {"side", i.kind == AccessKind::kCpAsync
+                                     ? (i.space == MemorySpace::kGmem ? "src" : "dst")  // its global half reads
+                                 : i.is_store() ? "dst"
+                                                : "src"},
                         {"bits", i.bits},
                         {"aligned", i.aligned}};
     if (i.space == MemorySpace::kSmem) {
@@ -394,10 +477,14 @@ nlohmann::json to_json(const CopyAnalysis& a, bool with_addresses) {
   }
   j["instructions"] = std::move(list);
   j["notes"] = a.notes;
+  nlohmann::json findings = nlohmann::json::array();
+  for (const CopyAnalysis::Finding& f : a.findings)
+    findings.push_back({{"severity", f.error ? "error" : "warning"}, {"message", f.message}, {"fix", f.fix}});
+  j["findings"] = findings;
   return j;
 }
 
-std::string to_text(const CopyAnalysis& a) {
+std::string to_text(const CopyAnalysis& a, bool instructions) {
   std::ostringstream o;
   o << a.atom << " over " << to_string(a.tensor_shape) << ": " << a.threads << " threads, " << a.tiles << " tile"
     << (a.tiles == 1 ? "" : "s") << ", " << a.vector_bits << "-bit accesses\n";
@@ -408,8 +495,17 @@ std::string to_text(const CopyAnalysis& a) {
       continue;
     }
     o << ": " << s->bits << "-bit, max_common_vector " << s->max_common_vector << ", "
-      << (s->vectorizes ? "vectorizes" : "does NOT vectorize") << ", " << (s->aligned ? "aligned" : "MISALIGNED")
-      << "\n";
+      << (s->vectorizes ? "vectorizes" : "does NOT vectorize") << ", " << (s->aligned ? "aligned" : "MISALIGNED");
+    const SideTotals& t = s->totals;
+    if (s->space == MemorySpace::kSmem) {
+      o << "; " << t.instructions << " instructions, " << t.wavefronts << " wavefronts (ideal " << t.ideal_wavefronts
+        << "), " << t.bank_conflicts << " bank conflicts";
+    } else {
+      char eff[32];
+      std::snprintf(eff, sizeof eff, "%.1f%%", 100.0 * t.efficiency());
+      o << "; " << t.instructions << " instructions, " << t.sectors << " sectors, " << eff << " efficiency";
+    }
+    o << "\n";
   }
   if (a.smem.instructions) {
     o << "  smem: " << a.smem.instructions << " instructions, " << a.smem.wavefronts << " wavefronts (ideal "
@@ -424,15 +520,28 @@ std::string to_text(const CopyAnalysis& a) {
     o << "  gmem: " << a.gmem.requests << " requests, " << a.gmem.sectors << " sectors, " << a.gmem.bytes_used
       << " bytes used / " << a.gmem.bytes_moved() << " moved (" << eff << ")\n";
   }
-  // Per instruction: warp 0's sequence (every warp's when they differ in cost).
-  o << "  per instruction (warp.index  ptx  cost):\n";
-  for (const MemoryInstruction& i : a.instructions) {
-    o << "    " << i.warp << "." << i.index << "  " << i.ptx() << "  ";
+  for (const CopyAnalysis::Finding& f : a.findings)
+    o << (f.error ? "  error: " : "  warning: ") << f.message << (f.fix.empty() ? "" : "\n    fix: " + f.fix) << "\n";
+  auto cost = [](const MemoryInstruction& i) {
     if (i.space == MemorySpace::kSmem)
-      o << i.wavefronts << " wavefronts (ideal " << i.ideal_wavefronts << ")"
-        << (i.bank_conflicts ? ", " + std::to_string(i.bank_conflicts) + " conflicts" : "");
-    else o << i.sectors << " sectors, " << i.bytes_used << " bytes used";
-    o << "\n";
+      return std::to_string(i.wavefronts) + " wavefronts (ideal " + std::to_string(i.ideal_wavefronts) + ")" +
+             (i.bank_conflicts ? ", " + std::to_string(i.bank_conflicts) + " conflicts" : "");
+    return std::to_string(i.sectors) + " sectors, " + std::to_string(i.bytes_used) + " bytes used";
+  };
+  if (instructions) {
+    o << "  per instruction (warp.index  ptx  cost):\n";
+    for (const MemoryInstruction& i : a.instructions)
+      o << "    " << i.warp << "." << i.index << "  " << i.ptx() << "  " << cost(i) << "\n";
+  } else {  // identical instructions collapsed, in order of first appearance (--instructions: each one)
+    std::vector<std::pair<std::string, int64_t>> groups;
+    for (const MemoryInstruction& i : a.instructions) {
+      const std::string key = i.ptx() + "  " + cost(i);
+      auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == key; });
+      if (it == groups.end()) groups.push_back({key, 1});
+      else ++it->second;
+    }
+    o << "  instructions (count x ptx  cost each; --instructions lists every one):\n";
+    for (const auto& [key, count] : groups) o << "    " << count << " x " << key << "\n";
   }
   for (const std::string& n : a.notes) o << "  note: " << n << "\n";
   return o.str();

@@ -60,6 +60,15 @@ struct CopyAnalysis {
   std::vector<MemoryInstruction> instructions;  // smem and gmem ones, in issue order per warp
   SideTotals smem, gmem;                        // over both sides
   std::vector<std::string> notes;
+  // What the numbers mean for the kernel, worst first: errors (CuTe would not compile it, or it would
+  // fault on the GPU) and warnings (it works but costs), each with its reason and a fix.
+  struct Finding {
+    bool error = false;
+    std::string message;  // "rows are 136 B apart; 16-byte cp.async needs 16-byte aligned rows"
+    std::string fix;      // "pad to 144 B (stride 72)"; empty when none is known
+  };
+  std::vector<Finding> findings;
+  bool has_errors() const;
   // Per cell of each tensor (index m + M*n), for pictures: see CellCosts.
   struct CellCosts {
     std::vector<int64_t> wavefront;   // smem: the wavefront (within its instruction) serving the cell; -1 untouched
@@ -80,6 +89,9 @@ CopyAnalysis analyze_copy(const TiledCopy& copy, const CopyTensor& src, const Co
 std::pair<MemorySpace, MemorySpace> default_spaces(const CopyAtom& atom);
 
 nlohmann::json to_json(const CopyAnalysis& a, bool with_addresses);
-std::string to_text(const CopyAnalysis& a);
+// The summary first (per side: instructions, wavefronts vs ideal, conflicts, sectors, efficiency,
+// vector width), then the findings, then the instructions: identical ones collapsed into one line
+// with a count, or every one with `instructions`.
+std::string to_text(const CopyAnalysis& a, bool instructions = false);
 
 }  // namespace cutevis
