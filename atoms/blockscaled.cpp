@@ -47,8 +47,9 @@ Layout deduce_layout_sf(const BlockScaledConfig& c) {
   // LayoutSF{} is CUTLASS's layout *type* default-constructed: its run-time extents are 0 (CUTLASS
   // prints (((_32,_4),0),((_32,_4),0),(_1,0)):...), which no layout here holds. Say what to write instead.
   const Layout atom = sf_atom(c);
-  throw Error("deduce_layoutSF: CUTLASS's LayoutSF type with its run-time extents 0 (the atom " + to_string(atom, true) +
-              " tiled zero times); give the problem shape: tile_atom_to_shape_SF" + "A/B(make_shape(M,N,K,L))");
+  throw Error("deduce_layoutSF: CUTLASS's LayoutSF type with its run-time extents 0 (the atom " +
+              to_string(atom, true) + " tiled zero times); give the problem shape: tile_atom_to_shape_SF" +
+              "A/B(make_shape(M,N,K,L))");
 }
 
 Layout tile_atom_to_shape_sf(const BlockScaledConfig& c, char operand, const IntTuple& problem_shape) {
@@ -100,10 +101,9 @@ Layout deduce_smem_layout_sf(const BlockScaledConfig& c, char operand, const Til
                 ") does not hold whole 128x4 scale-factor blocks for SFVecSize " + std::to_string(c.vec_size));
   // ((((32,4),MN/128),(SFVecSize,MMA_NSF)), _1, (4/MMA_NSF, K/SFVecSize/4)); CUTLASS writes
   // prepend(Int<MN/128>{}, Shape<_32,_4>{}), which (a non-tuple first) puts the block count last
-  const IntTuple shape = tup(tup(tup(tup(32, 4), mn / blk_mn), tup(c.vec_size, nsf)), 1,
-                             tup(blk_sf / nsf, tile_k / c.vec_size / blk_sf));
-  const IntTuple stride =
-      tup(tup(tup(tup(16, 4), blk_elems), tup(0, 1)), 0, tup(nsf, mn / blk_mn * blk_elems));
+  const IntTuple shape =
+      tup(tup(tup(tup(32, 4), mn / blk_mn), tup(c.vec_size, nsf)), 1, tup(blk_sf / nsf, tile_k / c.vec_size / blk_sf));
+  const IntTuple stride = tup(tup(tup(tup(16, 4), blk_elems), tup(0, 1)), 0, tup(nsf, mn / blk_mn * blk_elems));
   return Layout(shape, stride);
 }
 

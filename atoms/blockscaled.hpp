@@ -22,7 +22,7 @@ enum class SfConfig { kSm1xx, kSm103 };
 
 struct BlockScaledConfig {
   SfConfig arch = SfConfig::kSm1xx;
-  int vec_size = 32;  // SFVecSize: elements of K that share one scale factor
+  int vec_size = 32;    // SFVecSize: elements of K that share one scale factor
   bool k_major = true;  // the output config's UMMA::Major (the input configs are K-major)
 };
 

@@ -25,9 +25,9 @@ class BlockScaledConfigObject : public Object {
   std::string kind() const override { return "blockscaled_config"; }
   std::string to_string() const override {
     if (kind_of == ConfigKind::kTensor) return "cutlass::detail::Sm1xxBlockScaledTensorConfig";
-    std::string name = kind_of == ConfigKind::kOutput         ? "Sm1xxBlockScaledOutputConfig"
+    std::string name = kind_of == ConfigKind::kOutput    ? "Sm1xxBlockScaledOutputConfig"
                        : config.arch == SfConfig::kSm103 ? "Sm103BlockScaledConfig"
-                                                              : "Sm1xxBlockScaledConfig";
+                                                         : "Sm1xxBlockScaledConfig";
     std::string t = "cutlass::detail::" + name + "<" + std::to_string(config.vec_size);
     if (kind_of == ConfigKind::kOutput && !config.k_major) t += ",UMMA::Major::MN";
     return t + ">";
@@ -83,7 +83,8 @@ Value config_value(Evaluator& ev, const Node& n, ConfigKind kind, SfConfig arch)
       return major.size() >= s.size() && major.compare(major.size() - s.size(), s.size(), s) == 0;
     };
     if (ends("::MN") || major == "MN") c.k_major = false;
-    else if (!(ends("::K") || major == "K")) ev.fail(n.template_args[1], "the major is UMMA::Major::K or UMMA::Major::MN");
+    else if (!(ends("::K") || major == "K"))
+      ev.fail(n.template_args[1], "the major is UMMA::Major::K or UMMA::Major::MN");
   }
   return V::object(std::make_shared<BlockScaledConfigObject>(kind, c));
 }
@@ -151,9 +152,12 @@ void register_blockscaled_names(Registry& r) {
     const ConfigKind kind = c.kind;
     const SfConfig arch = c.arch;
     Builtin make = [kind, arch](Evaluator& ev, const Node& n) { return config_value(ev, n, kind, arch); };
-    const std::string sig = std::string("cutlass::detail::") + c.name +
-                            (kind == ConfigKind::kTensor ? "" : kind == ConfigKind::kOutput ? "<SFVecSize[, Major]>" : "<SFVecSize>") +
-                            "::tile_atom_to_shape_SF...(problem_shape), ... (cutlass/detail/sm100_blockscaled_layout.hpp)";
+    const std::string sig =
+        std::string("cutlass::detail::") + c.name +
+        (kind == ConfigKind::kTensor   ? ""
+         : kind == ConfigKind::kOutput ? "<SFVecSize[, Major]>"
+                                       : "<SFVecSize>") +
+        "::tile_atom_to_shape_SF...(problem_shape), ... (cutlass/detail/sm100_blockscaled_layout.hpp)";
     r.add(c.name, make, sig);
     r.add(std::string("detail::") + c.name, make, sig);
   }

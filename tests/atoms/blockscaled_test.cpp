@@ -86,24 +86,24 @@ TEST_CASE("blockscaled: N = 192 pads SFB to 256 in shared memory, SFA of a 2-SM 
 TEST_CASE("blockscaled: an alias declared for the config, and bad input") {
   // `using Cfg = ...;` then Cfg::member(...): the resolver takes the alias's value
   Registry r = test::cpp_atom_registry();
-  r.add("Cfg", [](Evaluator& ev, const Node&) {
-    return ev.eval_text("cutlass::detail::Sm1xxBlockScaledConfig<16>");
-  });
+  r.add("Cfg", [](Evaluator& ev, const Node&) { return ev.eval_text("cutlass::detail::Sm1xxBlockScaledConfig<16>"); });
   std::vector<Warning> w;
-  const Layout sfa = evaluate_expression("Cfg::tile_atom_to_shape_SFA(make_shape(256,192,512,3))", w,
-                                         Literals::kDynamic, r)
-                         .to_layout();
+  const Layout sfa =
+      evaluate_expression("Cfg::tile_atom_to_shape_SFA(make_shape(256,192,512,3))", w, Literals::kDynamic, r)
+          .to_layout();
   CHECK(to_string(sfa, true) == "(((_32,_4),2),((_16,_4),8),(_1,3)):(((_16,_4),4096),((_0,_1),_512),(_0,8192))");
   CHECK_THROWS_WITH_AS(eval_cpp("cutlass::detail::Sm1xxBlockScaledConfig<24>::deduce_layoutSFA()"),
                        doctest::Contains("SFVecSize is 16"), Error);
   CHECK_THROWS_WITH_AS(eval_cpp("cutlass::detail::Sm1xxBlockScaledConfig<32>::tile_atom_to_shape_SFA(make_shape(1,2))"),
                        doctest::Contains("(M,N,K) or (M,N,K,L)"), Error);
-  CHECK_THROWS_WITH_AS(eval_cpp("cutlass::detail::Sm1xxBlockScaledConfig<32>::tile_atom_to_shape_SFD(make_shape(1,2,3))"),
-                       doctest::Contains("has no member 'tile_atom_to_shape_SFD'"), Error);
+  CHECK_THROWS_WITH_AS(
+      eval_cpp("cutlass::detail::Sm1xxBlockScaledConfig<32>::tile_atom_to_shape_SFD(make_shape(1,2,3))"),
+      doctest::Contains("has no member 'tile_atom_to_shape_SFD'"), Error);
   // MXF8F6F4's K is 32: a 16-element scale-factor vector would need two per MMA -- fine; 64 does not divide it
   CHECK_THROWS_WITH_AS(
-      eval_cpp("cutlass::detail::Sm1xxBlockScaledConfig<64>::deduce_smem_layoutSFA(make_tiled_mma(SM100_MMA_MXF8F6F4_SS<"
-               "float_e4m3_t,float_e4m3_t,float,float_ue8m0_t,128,256,UMMA::Major::K,UMMA::Major::K>{}), "
-               "Shape<_128,_256,_256>{})"),
+      eval_cpp(
+          "cutlass::detail::Sm1xxBlockScaledConfig<64>::deduce_smem_layoutSFA(make_tiled_mma(SM100_MMA_MXF8F6F4_SS<"
+          "float_e4m3_t,float_e4m3_t,float,float_ue8m0_t,128,256,UMMA::Major::K,UMMA::Major::K>{}), "
+          "Shape<_128,_256,_256>{})"),
       doctest::Contains("not a multiple of SFVecSize"), Error);
 }
