@@ -108,3 +108,52 @@ Layout deduce_smem_layout_sf(const BlockScaledConfig& c, char operand, const Til
 }
 
 }  // namespace cutevis
+
+namespace cutevis {
+
+namespace {
+
+// offset of element (mn, k) of an (MN,K[,L]) gmem SF layout at L = 0
+int64_t gmem_offset(const Layout& sf, int64_t mn, int64_t k) { return get(sf, 0)(mn) + get(sf, 1)(k); }
+
+// offset of element (mn, k) of one smem stage ((MN, K-in-MMA), _1, K-MMA-blocks): k splits into the
+// MMA's K (the first mode's second part) and which MMA along K (the third mode)
+int64_t smem_offset(const Layout& sf, int64_t atom_k, int64_t mn, int64_t k) {
+  const Layout mma_mode = get(sf, 0);
+  return get(mma_mode, 0)(mn) + get(mma_mode, 1)(k % atom_k) + get(sf, 2)(k / atom_k);
+}
+
+}  // namespace
+
+ScaleFactorMap scale_factor_map(const TiledMma& mma, const IntTuple& tile_mnk) {
+  const MmaAtom& atom = mma.atom;
+  if (atom.sf_vec_size <= 0 || atom.family != "SM100_UMMA")
+    throw Error("--sf draws a block-scaled UMMA (SM100_MMA_MXF8F6F4_*, SM100_MMA_MXF4_*); " + atom.name +
+                " has no scale factors here");
+  BlockScaledConfig c;
+  c.vec_size = atom.sf_vec_size;
+  ScaleFactorMap s;
+  s.vec_size = c.vec_size;
+  const int64_t pair = size(get(mma.thr_layout_vmnk, 0));
+  s.m = tile_mnk[0].value() / pair;
+  s.n = tile_mnk[1].value();
+  s.k = tile_mnk[2].value();
+  const int64_t atom_k = atom.shape_mnk[2].value();
+  s.gmem_sfa = tile_atom_to_shape_sf(c, 'A', tup(s.m, s.n, s.k, 1));
+  s.gmem_sfb = tile_atom_to_shape_sf(c, 'B', tup(s.m, s.n, s.k, 1));
+  s.smem_sfa = deduce_smem_layout_sf(c, 'A', mma, tile_mnk);
+  s.smem_sfb = deduce_smem_layout_sf(c, 'B', mma, tile_mnk);
+  for (int64_t k = 0; k < s.k; ++k)
+    for (int64_t m = 0; m < s.m; ++m) {
+      s.gmem_a.push_back(gmem_offset(s.gmem_sfa, m, k));
+      s.smem_a.push_back(smem_offset(s.smem_sfa, atom_k, m, k));
+    }
+  for (int64_t k = 0; k < s.k; ++k)
+    for (int64_t n = 0; n < s.n; ++n) {
+      s.gmem_b.push_back(gmem_offset(s.gmem_sfb, n, k));
+      s.smem_b.push_back(smem_offset(s.smem_sfb, atom_k, n, k));
+    }
+  return s;
+}
+
+}  // namespace cutevis

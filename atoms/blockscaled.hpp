@@ -49,3 +49,20 @@ class Registry;
 // The configs' names in the expression language (atoms/blockscaled_names.cpp).
 void register_blockscaled_names(Registry& registry);
 }  // namespace cutevis
+
+namespace cutevis {
+
+// Which scale factor serves each element of A (M,K) and B (N,K) of one CTA tile of a block-scaled UMMA:
+// the SF element's offset in global memory (tile_atom_to_shape_SFA/SFB of the tile as the problem,
+// L = 1) and in one shared-memory stage (deduce_smem_layoutSFA/SFB). Tensor memory (after UTCCP) is
+// not modelled yet.
+struct ScaleFactorMap {
+  int vec_size = 0;
+  int64_t m = 0, n = 0, k = 0;  // the tile: A is this CTA's (M,K) (M / 2 for a CTA pair), B is (N,K)
+  Layout gmem_sfa, gmem_sfb, smem_sfa, smem_sfb;
+  // per element, column-major (m + M*k), (n + N*k): the SF element's offsets
+  std::vector<int64_t> gmem_a, smem_a, gmem_b, smem_b;
+};
+ScaleFactorMap scale_factor_map(const TiledMma& mma, const IntTuple& tile_mnk);
+
+}  // namespace cutevis

@@ -76,9 +76,10 @@ TmemCopyMap map_tmem_copy(const TiledCopy& copy, const TmemAccumulator& acc) {
 
 std::vector<TmemChoice> choose_tmem_copies(const TmemAccumulator& acc, int64_t epilogue_threads, bool load) {
   if (epilogue_threads <= 0 || epilogue_threads % 128 != 0)
-    throw Error("tcgen05.ld/st reach a lane quarter per warp: the epilogue needs a multiple of 4 warps (128 threads), "
-                "not " +
-                str(epilogue_threads));
+    throw Error(
+        "tcgen05.ld/st reach a lane quarter per warp: the epilogue needs a multiple of 4 warps (128 threads), "
+        "not " +
+        str(epilogue_threads));
   std::vector<TmemChoice> out;
   for (const std::string& op : tmem_copy_op_names()) {
     if ((op.rfind("SM100_TMEM_LOAD", 0) == 0) != load) continue;

@@ -30,15 +30,15 @@ struct TmemCopyMap {
   std::string op;
   bool load = true;
   int64_t threads = 0;
-  std::vector<TmemCell> cells;  // m-major order: cells[m * N + n]
-  bool quarter_rule = true;     // every thread's lanes are its warp's quarter
-  std::string violation;        // the first cell that breaks it
+  std::vector<TmemCell> cells;      // m-major order: cells[m * N + n]
+  bool quarter_rule = true;         // every thread's lanes are its warp's quarter
+  std::string violation;            // the first cell that breaks it
   std::vector<int64_t> lanes_used;  // data paths holding the accumulator
-  int64_t values_per_thread = 0;     // every value a thread holds (all instructions)
+  int64_t values_per_thread = 0;    // every value a thread holds (all instructions)
   int64_t values_per_instruction = 0;
   int64_t registers_per_instruction = 0;
-  int64_t instructions = 0;   // tcgen05.ld per thread for the whole accumulator
-  int64_t contiguous_n = 0;   // the longest run of a thread's values in register order along n (same m)
+  int64_t instructions = 0;  // tcgen05.ld per thread for the whole accumulator
+  int64_t contiguous_n = 0;  // the longest run of a thread's values in register order along n (same m)
 };
 
 // The map of `copy` (from make_tmem_copy over acc.layout) over the accumulator.
