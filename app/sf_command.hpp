@@ -1,5 +1,6 @@
 // cutevis mma BLOCKSCALED_MMA --sf: which scale factor serves each element of A and B.
-//   cutevis mma 'SM100_MMA_MXF8F6F4_SS<float_e4m3_t,float_e4m3_t,float,float_ue8m0_t,128,256,UMMA::Major::K,UMMA::Major::K>'
+//   cutevis mma
+//   'SM100_MMA_MXF8F6F4_SS<float_e4m3_t,float_e4m3_t,float,float_ue8m0_t,128,256,UMMA::Major::K,UMMA::Major::K>'
 //       --sf [--sf-tile 128x256x128] [--png | --json]
 // A (M,K) and B (N,K) coloured by the SF element that scales them, beside the SF layouts in global
 // memory (Sm1xxBlockScaledConfig<SFVecSize>::tile_atom_to_shape_SFA/SFB of the tile, L = 1) and in one

@@ -79,9 +79,9 @@ Output choose_output(const TmemOptions& o, const TmemAccumulator& acc) {
                             {"contiguous_n", c.contiguous_n}});
     return Output{j.dump(2) + "\n", false};
   }
-  std::string s = "tcgen05." + std::string(o.store ? "st" : "ld") + " atoms for a " + str(acc.mma_m) + "x" + str(acc.n) +
-                  " " + acc.type.name + " accumulator (cta_group " + str(acc.cta_group) + ", " + str(acc.m_cta()) +
-                  " rows per CTA), " + str(o.threads) + " epilogue threads:\n";
+  std::string s = "tcgen05." + std::string(o.store ? "st" : "ld") + " atoms for a " + str(acc.mma_m) + "x" +
+                  str(acc.n) + " " + acc.type.name + " accumulator (cta_group " + str(acc.cta_group) + ", " +
+                  str(acc.m_cta()) + " rows per CTA), " + str(o.threads) + " epilogue threads:\n";
   char line[256];
   std::snprintf(line, sizeof line, "  %-34s %8s %8s %8s %10s %6s\n", "atom", "vals/ins", "regs/ins", "ins/thr",
                 "vals/thr", "contN");
@@ -160,9 +160,12 @@ Scene tmem_picture(const TmemCopyMap& map, const std::string& title) {
 nlohmann::ordered_json map_json(const TmemCopyMap& map, const TiledCopy& copy) {
   nlohmann::ordered_json j;
   const TmemAccumulator& acc = map.acc;
-  j["accumulator"] = {{"m", acc.mma_m},         {"n", acc.n},
-                      {"cta_group", acc.cta_group}, {"m_per_cta", acc.m_cta()},
-                      {"type", acc.type.name},      {"layout", to_string(acc.layout, true)}};
+  j["accumulator"] = {{"m", acc.mma_m},
+                      {"n", acc.n},
+                      {"cta_group", acc.cta_group},
+                      {"m_per_cta", acc.m_cta()},
+                      {"type", acc.type.name},
+                      {"layout", to_string(acc.layout, true)}};
   j["op"] = map.op;
   j["ptx"] = copy.atom.ptx;
   j["threads"] = map.threads;
@@ -193,7 +196,8 @@ Output run_tmem(const TmemOptions& o) {
     return choose_output(o, acc);
   }
   if (o.expression.empty())
-    throw Error("cutevis tmem needs an expression, e.g. 'make_tmem_copy(SM100_TMEM_LOAD_32dp32b8x{}, tCtAcc)', or --choose");
+    throw Error(
+        "cutevis tmem needs an expression, e.g. 'make_tmem_copy(SM100_TMEM_LOAD_32dp32b8x{}, tCtAcc)', or --choose");
   SourceOptions sources = o.sources;
   sources.defines.push_back("tCtAcc=" + acc_tensor_text(acc));
   std::shared_ptr<Environment> env = load_sources(sources);

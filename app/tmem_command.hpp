@@ -19,13 +19,13 @@ namespace cutevis {
 
 struct TmemOptions {
   std::string expression;
-  std::string mma;            // --mma: an UMMA atom (M, N, cta_group and the accumulator type from it)
-  std::string acc;            // --acc MxN (M: the MMA's M, both CTAs of a pair)
-  int cta_group = 1;          // --cta-group
+  std::string mma;             // --mma: an UMMA atom (M, N, cta_group and the accumulator type from it)
+  std::string acc;             // --acc MxN (M: the MMA's M, both CTAs of a pair)
+  int cta_group = 1;           // --cta-group
   std::string type = "float";  // --type float | half_t (the accumulator)
-  bool choose = false;        // --choose: the tcgen05 atoms that fit
-  bool store = false;         // --choose --store: tcgen05.st instead of ld
-  int64_t threads = 128;      // --threads: the epilogue's threads (--choose)
+  bool choose = false;         // --choose: the tcgen05 atoms that fit
+  bool store = false;          // --choose --store: tcgen05.st instead of ld
+  int64_t threads = 128;       // --threads: the epilogue's threads (--choose)
   bool json = false;
   Syntax syntax = Syntax::kAuto;
   SourceOptions sources;  // the user's --from / -D; tCtAcc is added to them

@@ -17,9 +17,9 @@ struct GridPanel {
   std::string row_name;  // axis names for tooltips: "lane", "m"
   std::string col_name;
   int64_t rows = 0, cols = 0;
-  std::vector<std::string> labels;    // per cell r + rows*c; "" leaves it blank
-  std::vector<int64_t> colour;        // per cell: a category (palette's thread colour by default); -1 blank
-  std::vector<std::string> tooltips;  // per cell, optional
+  std::vector<std::string> labels;       // per cell r + rows*c; "" leaves it blank
+  std::vector<int64_t> colour;           // per cell: a category (palette's thread colour by default); -1 blank
+  std::vector<std::string> tooltips;     // per cell, optional
   int64_t row_block = 0, col_block = 0;  // heavier rules every row_block rows / col_block columns (0: none)
 };
 

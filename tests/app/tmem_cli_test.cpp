@@ -31,15 +31,16 @@ TEST_CASE("tmem cli: text, JSON and the CuTeDSL spelling of the same copy agree"
 }
 
 TEST_CASE("tmem cli: M = 64 and a CTA pair") {
-  auto half = run_cutevis({"tmem", "make_tmem_copy(SM100_TMEM_LOAD_16dp256b1x{}, tCtAcc)", "--acc", "64x128", "--json"});
+  auto half =
+      run_cutevis({"tmem", "make_tmem_copy(SM100_TMEM_LOAD_16dp256b1x{}, tCtAcc)", "--acc", "64x128", "--json"});
   REQUIRE(half.exit_code == 0);
   CHECK(json::parse(half.out)["lanes_used"] == "0-15,32-47,64-79,96-111");
   auto wrong = run_cutevis({"tmem", "make_tmem_copy(SM100_TMEM_LOAD_32dp32b8x{}, tCtAcc)", "--acc", "64x128"});
   CHECK(wrong.exit_code == 2);
   CHECK(wrong.err.find("use a 16dp atom") != std::string::npos);
-  auto pair = run_cutevis({"tmem", "make_tmem_copy(SM100_TMEM_LOAD_32dp32b8x{}, tCtAcc)", "--mma",
-                           "SM100_MMA_F16BF16_2x1SM_SS<half_t,half_t,float,128,128,UMMA::Major::K,UMMA::Major::K>",
-                           "--json"});
+  auto pair =
+      run_cutevis({"tmem", "make_tmem_copy(SM100_TMEM_LOAD_32dp32b8x{}, tCtAcc)", "--mma",
+                   "SM100_MMA_F16BF16_2x1SM_SS<half_t,half_t,float,128,128,UMMA::Major::K,UMMA::Major::K>", "--json"});
   REQUIRE(pair.exit_code == 0);
   const json p = json::parse(pair.out);
   CHECK(p["accumulator"]["m_per_cta"] == 64);
