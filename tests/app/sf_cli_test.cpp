@@ -2,6 +2,11 @@
 // (the layouts themselves are checked against CUTLASS in tests/atoms/blockscaled_test.cpp).
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+
 #include <nlohmann/json.hpp>
 
 #include "tests/support/run.hpp"
@@ -44,4 +49,23 @@ TEST_CASE("UMMA atoms take their majors and ScaleIn arguments from -D") {
   REQUIRE(r.exit_code == 0);
   CHECK(r.out.find("ScaleIn::Neg") != std::string::npos);
   CHECK(r.out.find("Major::MN") != std::string::npos);
+}
+
+TEST_CASE("a kernel file's constexpr majors and ScaleIn, and its alias of the scale-factor config") {
+  const std::string path = "/tmp/cutevis_sf_kernel_" + std::to_string(::getpid()) + ".cu";
+  {
+    std::ofstream f(path);
+    f << "constexpr UMMA::Major UmmaMajorA = UMMA::Major::K;\n"
+         "static constexpr UMMA::ScaleIn ANeg = UMMA::ScaleIn::Neg;\n"
+         "using MmaOp = SM100_MMA_F16BF16_SS<half_t,half_t,float,128,256,UmmaMajorA,UmmaMajorA,ANeg,ANeg>;\n"
+         "using Cfg = cutlass::detail::Sm1xxBlockScaledConfig<32>;\n"
+         "auto sfa = Cfg::tile_atom_to_shape_SFA(make_shape(M,N,K,L));\n";
+  }
+  auto mma = run_cutevis({"mma", "--from", path, "MmaOp{}", "--json"});
+  CHECK(mma.exit_code == 0);
+  CHECK(mma.out.find("ScaleIn::Neg") != std::string::npos);
+  auto sfa = run_cutevis({"eval", "--from", path, "sfa", "-D", "M=512", "-D", "N=256", "-D", "K=256", "-D", "L=2"});
+  CHECK(sfa.exit_code == 0);
+  CHECK(sfa.out == "(((_32,_4),4),((_32,_4),2),(_1,2)):(((_16,_4),1024),((_0,_1),_512),(_0,4096))\n");
+  std::remove(path.c_str());
 }
