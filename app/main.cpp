@@ -25,7 +25,9 @@
 #include "app/exit_codes.hpp"
 #include "app/inspect.hpp"
 #include "app/output.hpp"
+#include "app/sf_command.hpp"
 #include "app/sources.hpp"
+#include "app/tmem_command.hpp"
 
 using namespace cutevis;
 
@@ -352,6 +354,11 @@ int cli_main(int argc, char** argv) {
   mma_cmd->add_option("--atoms", mma_atoms, "the atom layout, e.g. 'Layout<Shape<_2,_2,_1>>{}' or '(2,2,1)'");
   mma_cmd->add_option("--tile", mma_tile, "the permutation tile, e.g. 'Tile<_32,_32,_16>{}'");
   mma_cmd->add_flag("--json", show.json, "the tiling and every owner as JSON");
+  bool mma_sf = false;  // app/sf_command.hpp
+  SfOptions sf_options;
+  mma_cmd->add_flag("--sf", mma_sf, "a block-scaled UMMA's scale factors: which SF serves each A/B element");
+  mma_cmd->add_option("--sf-tile", sf_options.tile,
+                      "with --sf: the CTA tile MxNxK (default: the MMA's, 4 SFs per row)");
   mma_cmd->add_option(
       "--thread", thread,
       "one thread's slice (ThrMMA): its (V,M,N,K) coordinate and its cells of A, B, C; with --smem-a/--smem-b its "
@@ -433,6 +440,23 @@ int cli_main(int argc, char** argv) {
   desc_cmd->add_flag("--json", show.json, "the fields as JSON");
   flags.add_to(desc_cmd);
   add_output(desc_cmd);
+  TmemOptions tmem;  // app/tmem_command.hpp
+  CLI::App* tmem_cmd = app.add_subcommand(
+      "tmem",
+      "An UMMA accumulator in tensor memory and the tcgen05.ld/st copy that moves it (lanes, warps, registers)");
+  tmem_cmd->add_option("expression", tmem.expression,
+                       "e.g. 'make_tmem_copy(SM100_TMEM_LOAD_32dp32b8x{}, tCtAcc)' (tCtAcc: the accumulator)");
+  tmem_cmd->add_option("--mma", tmem.mma, "the UMMA whose accumulator tCtAcc is, e.g. SM100_MMA_F16BF16_SS<...>");
+  tmem_cmd->add_option("--acc", tmem.acc, "the accumulator MxN (the MMA's M; default 128x256)");
+  tmem_cmd->add_option("--cta-group", tmem.cta_group, "1, or 2 for a CTA pair (SM100_MMA_*_2x1SM_*)");
+  tmem_cmd->add_option("--type", tmem.type, "the accumulator type: float (default) or half_t");
+  tmem_cmd->add_flag("--choose", tmem.choose, "list the tcgen05.ld atoms that fit the accumulator");
+  tmem_cmd->add_flag("--store", tmem.store, "with --choose: tcgen05.st atoms");
+  tmem_cmd->add_option("--epilogue-threads", tmem.threads, "with --choose: the epilogue's threads (a multiple of 128)");
+  tmem_cmd->add_flag("--json", tmem.json, "every (m,n) with its lane, column, thread and register");
+  flags.add_to(tmem_cmd);
+  add_output(tmem_cmd);
+  add_sources(tmem_cmd);
 
   ListOptions list;
   app.add_subcommand(
@@ -653,6 +677,15 @@ int cli_main(int argc, char** argv) {
       write_stdout(r.report);
       return r.exit_code;
     }
+    if (tmem_cmd->parsed()) {
+      tmem.picture = flags.options(output_path);
+      if (tmem.json && tmem.picture.format) throw Error("--json and a picture format exclude each other");
+      tmem.picture.format = format_for_output(tmem.picture.format, tmem.json, output_path);
+      tmem.sources = sources;
+      if (dsl) tmem.syntax = Syntax::kDsl;
+      source = tmem.expression;
+      return emit(run_tmem(tmem), output_path);
+    }
     show.picture = flags.options(output_path);
     if (show.json && show.picture.format) throw Error("--json and a picture format exclude each other");
     show.picture.format = format_for_output(show.picture.format, show.json, output_path);
@@ -689,6 +722,7 @@ int cli_main(int argc, char** argv) {
         throw Error("--atoms and --tile go with --atom");
       }
       source = show.input;
+      if (mma_sf) return emit(run_mma_sf(show, sf_options), output_path);
       return emit(run_mma(show), output_path);
     }
     if (copy_cmd->parsed()) {

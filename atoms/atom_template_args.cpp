@@ -32,6 +32,8 @@ Node resolved_template_arg(Evaluator& ev, const Node& arg) {
   Value v = ev.eval(arg);  // an undefined name throws here: the -D it needs is named
   if (v.is(Value::Kind::kType)) {
     out.name = v.type().name;
+  } else if (v.is(Value::Kind::kTag)) {  // -D ANeg=UMMA::ScaleIn::Neg, constexpr UMMA::Major UmmaMajorA = ...
+    out.name = v.tag();
   } else if (v.is(Value::Kind::kInt) && v.leaf().basis().empty()) {
     out.kind = Node::Kind::kNumber;
     out.value = v.as_int();

@@ -4,6 +4,7 @@
 //   mma.get_layoutA_TV()   TiledCopy<Copy_Atom<...>, LayoutTV, Tiler>{}
 #include <functional>
 
+#include "atoms/blockscaled.hpp"
 #include "atoms/copy_names.hpp"
 #include "atoms/mma_names.hpp"
 #include "atoms/names.hpp"
@@ -24,7 +25,8 @@ const TiledMma& mma_arg(Evaluator& ev, const Node& n, const Value& v) {
 }  // namespace
 
 void register_cpp_atom_names(Registry& r) {
-  register_tma_names(r);  // make_tma_copy, make_tma_atom, make_tma_copy_A/B/C_sm90 (atoms/tma_names.cpp)
+  register_blockscaled_names(r);  // cutlass::detail::Sm1xxBlockScaledConfig<32>::... (atoms/blockscaled_names.cpp)
+  register_tma_names(r);          // make_tma_copy, make_tma_atom, make_tma_copy_A/B/C_sm90 (atoms/tma_names.cpp)
   // size(TiledMMA) / size(TiledCopy): the number of threads (CuTe: size(get_thr_layout_vmnk()))
   if (const Builtin* base = r.find("size")) {
     Builtin layout_size = *base;

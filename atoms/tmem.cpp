@@ -119,6 +119,12 @@ TiledCopy make_cotiled_copy(const CopyAtom& atom, const Layout& atom_tv_layout, 
   // data addr -> data coord; 1:0 appended so off-the-end addresses get stride 0
   const Layout inv_data_layout = make_layout(std::vector<Layout>{left_inverse(data_layout), Layout()});
   const Layout layout_tv_data = composition(inv_data_layout, atom_tv_layout);  // (tid,vid) -> data coord
+  // CuTe's check: every address the atom's values reach is an element of the data layout
+  const Layout reached = coalesce(composition(make_layout(data_layout, Layout()), get(layout_tv_data, 1)));
+  if (!(reached == coalesce(get(atom_tv_layout, 1))))
+    throw Error("make_cotiled_copy: the memory pointed to by the atom's TV layout does not exist in the data layout " +
+                to_string(data_layout) + " (an atom's values reach " + to_string(coalesce(get(atom_tv_layout, 1))) +
+                ", the data holds " + to_string(reached) + " of them)");
   // the by-mode tiler that picks the active elements of each data mode
   const IntTuple flat_data_shape = product_each(data_layout.shape);
   const size_t r = flat_data_shape.is_leaf() ? 1 : flat_data_shape.rank();
@@ -147,6 +153,42 @@ TiledCopy make_tmem_copy(const CopyAtom& atom, const Layout& tmem_layout, int te
   // atom val idx -> tmem addr: the op's value ids in elements of T
   const Layout atom_v_layout = coalesce(upcast(atom.val_id, tensor_bits));
   return make_cotiled_copy(atom, make_layout(std::vector<Layout>{atom_t_layout, atom_v_layout}), tmem_layout);
+}
+
+TmemAccumulator umma_accumulator(int64_t mma_m, int64_t n, int cta_group, const ValueType& type) {
+  TmemAccumulator acc;
+  acc.mma_m = mma_m;
+  acc.n = n;
+  acc.cta_group = cta_group;
+  acc.type = type;
+  if (cta_group != 1 && cta_group != 2) throw Error("cta_group is 1 or 2, not " + str(cta_group));
+  if (type.bits != 32 && type.bits != 16)
+    throw Error("an UMMA accumulator is 32-bit (float, int32_t) or 16-bit (half_t), not " + type.name);
+  const int64_t m = acc.m_cta();
+  const bool m_ok = cta_group == 1 ? (mma_m == 64 || mma_m == 128) : (mma_m == 64 || mma_m == 128 || mma_m == 256);
+  if (!m_ok)
+    throw Error("an UMMA's M is " + std::string(cta_group == 1 ? "64 or 128" : "64, 128 or 256 (a CTA pair)") +
+                ", not " + str(mma_m));
+  if (n < 8 || n > 256 || n % 8 != 0) throw Error("an UMMA's N is a multiple of 8 up to 256, not " + str(n));
+  Layout atom;  // (M_CTA,N) -> virtual address (lane + 128 * column)
+  if (m == 128) atom = Layout(tup(128, n), tup(1, 128));
+  else if (cta_group == 1) atom = Layout(tup(tup(16, 4), n), tup(tup(1, 32), 128));  // half the data paths
+  else if (m == 64) atom = Layout(tup(64, tup(n / 2, 2)), tup(1, tup(128, 64)));     // "2x2"
+  else atom = Layout(tup(32, tup(n / 4, 4)), tup(1, tup(128, 32)));                  // "1x4"
+  // tiled over the (_1,_1) MMA tiles, then restrided to logical TMEM addressing
+  const Layout tiled = make_layout(std::vector<Layout>{atom, Layout(1, 0), Layout(1, 0)});
+  const Layout restride(tup(128, 16384), tup(tmem_dp(type.bits), 32 / type.bits));
+  acc.layout = composition(restride, tiled);
+  return acc;
+}
+
+TmemAddress tmem_address(int64_t addr, int bits) {
+  const int64_t dp = tmem_dp(bits), per_column = 32 / bits;
+  TmemAddress a;
+  a.lane = addr / dp;
+  a.column = (addr % dp) / per_column;
+  a.half = (addr % dp) % per_column;
+  return a;
 }
 
 }  // namespace cutevis

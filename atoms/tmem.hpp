@@ -30,4 +30,26 @@ TiledCopy make_cotiled_copy(const CopyAtom& atom, const Layout& atom_tv_layout, 
 // CuTe's make_tmem_copy(atom, tmem tensor); the atom's value type must have the tensor's width.
 TiledCopy make_tmem_copy(const CopyAtom& atom, const Layout& tmem_layout, int tensor_bits);
 
+// An UMMA accumulator in tensor memory: what ThrMMA::make_fragment_C gives for one MMA tile,
+// UMMA::tmem_frg<T, uint32_t, cta_group>::make(((M_CTA,N),_1,_1)) (cute/atom/mma_traits_sm100_frag.hpp).
+//   M_CTA = 128:            (128,N):(1,128)             every data path (lane), one column per n
+//   M_CTA = 64, 1 CTA:      ((16,4),N):((1,32),128)     half the data paths: lanes 0-15, 32-47, 64-79, 96-111
+//   M_CTA = 64, CTA pair:   (64,(N/2,2)):(1,(128,64))   n < N/2 in lanes 0-63, the rest in lanes 64-127
+//   M_CTA = 32, CTA pair:   (32,(N/4,4)):(1,(128,32))
+// in virtual addressing (lane stride 1, column 128), restrided to (lane << 16 | column) in units of T.
+struct TmemAccumulator {
+  int64_t mma_m = 128, n = 256;  // the MMA's M (both CTAs of a pair) and N
+  int cta_group = 1;             // 1: cta_group::1, 2: a CTA pair (SM100_MMA_*_2x1SM_*)
+  ValueType type{"float", 32};
+  int64_t m_cta() const { return mma_m / cta_group; }  // this CTA's rows of the accumulator
+  Layout layout;                                       // ((M_CTA,N),_1,_1) -> TMEM address in units of T
+};
+TmemAccumulator umma_accumulator(int64_t mma_m, int64_t n, int cta_group, const ValueType& type);
+// A TMEM address in units of T, split: lane (data path) and 32-bit column, and the half of the column
+// (0 or 1, for 16-bit T).
+struct TmemAddress {
+  int64_t lane = 0, column = 0, half = 0;
+};
+TmemAddress tmem_address(int64_t addr, int bits);
+
 }  // namespace cutevis

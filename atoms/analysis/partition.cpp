@@ -56,7 +56,7 @@ ThreadPartition partition(const TiledCopy& copy, const AnyLayout& tensor, int64_
   if (t < 0 || t >= copy.num_threads)
     throw Error("thread " + std::to_string(t) + " is not one of the copy's " + std::to_string(copy.num_threads) +
                 " threads");
-  if (rank(tensor) != 2)
+  if (rank(tensor) < 2)  // (M,N), or ((M,N),MMA_M,MMA_N) as make_fragment_C gives a TMEM accumulator
     throw Error("partition_" + std::string(1, side) + " needs an (M,N) tensor; got " + to_string(tensor));
   const Layout& tv = side == 'S' ? copy.layout_s_tv : copy.layout_d_tv;
   return place(tensor, side, t, [&](const Layout& l) { return partition_layout(l, copy, tv, t); });

@@ -420,6 +420,11 @@ class Parser {
         m.begin = n.begin;
         m.end = toks_[pos_ - 1].end;
         m.children.push_back(std::move(n));
+        if (is_punct("(") && !is_punct(")", 1)) {  // Cfg<32>::tile_atom_to_shape_SFA(shape): a static member call
+          const Token& open = next();
+          m.call = Node::Call::kParen;
+          m.args = comma_list(open, ")", m.end);
+        }  // (Cfg<32>::deduce_layoutSFA() with no arguments: the value itself, below)
         n = std::move(m);
       } else if (is_punct("(") && n.kind == Node::Kind::kName && n.call != Node::Call::kNone) {
         n = call_operator(std::move(n));  // SmemLayout{}(_,_,0), local_tile(...)(_,_,k): lib/lang/tensor.cpp

@@ -1,0 +1,139 @@
+// cutevis mma --sf; see app/sf_command.hpp.
+#include "app/sf_command.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "app/sources.hpp"
+#include "atoms/blockscaled.hpp"
+#include "atoms/mma_names.hpp"
+#include "atoms/tiled_mma.hpp"
+#include "renderers/panels.hpp"
+
+namespace cutevis {
+
+namespace {
+
+std::string str(int64_t v) { return std::to_string(v); }
+
+IntTuple sf_tile(const std::string& text, const TiledMma& mma) {
+  const int64_t m = mma.atom.shape_mnk[0].value(), n = mma.atom.shape_mnk[1].value();
+  if (text.empty()) return tup(m, n, 4 * mma.atom.sf_vec_size);  // one 128x4 block of scale factors per row
+  int64_t v[3] = {0, 0, 0};
+  size_t at = 0;
+  for (int i = 0; i < 3; ++i) {
+    size_t used = 0;
+    try {
+      v[i] = std::stoll(text.substr(at), &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    at += used;
+    if (used == 0 || v[i] <= 0 || (i < 2 && (at >= text.size() || text[at] != 'x')))
+      throw Error("--sf-tile is MxNxK, e.g. 128x256x128, not '" + text + "'");
+    ++at;
+  }
+  if (at != text.size() + 1) throw Error("--sf-tile is MxNxK, e.g. 128x256x128, not '" + text + "'");
+  return tup(v[0], v[1], v[2]);
+}
+
+// The operand (rows x K) labelled and coloured by its SF's gmem offset, and the SF grids (rows x K/vec).
+void operand_panels(std::vector<GridPanel>& out, const std::string& x, const std::string& row, int64_t rows, int64_t k,
+                    int vec, const std::vector<int64_t>& gmem, const std::vector<int64_t>& smem) {
+  GridPanel op;
+  op.name = x;
+  op.caption = x + " (" + row + " x k): SF" + x + " gmem offset";
+  op.row_name = row;
+  op.col_name = "k";
+  op.rows = rows;
+  op.cols = k;
+  op.col_block = vec;
+  op.row_block = 32;
+  for (size_t i = 0; i < gmem.size(); ++i) {
+    op.labels.push_back(str(gmem[i]));
+    op.colour.push_back(gmem[i]);
+    op.tooltips.push_back("scaled by SF" + x + " gmem offset " + str(gmem[i]) + ", smem offset " + str(smem[i]));
+  }
+  out.push_back(op);
+  for (int pass = 0; pass < 2; ++pass) {
+    GridPanel sf;
+    sf.name = "SF" + x + (pass == 0 ? " gmem" : " smem");
+    sf.caption = "SF" + x + (pass == 0 ? " in global memory" : " in shared memory");
+    sf.row_name = row;
+    sf.col_name = "sf";
+    sf.rows = rows;
+    sf.cols = k / vec;
+    sf.row_block = 32;
+    for (int64_t s = 0; s < sf.cols; ++s)
+      for (int64_t r = 0; r < rows; ++r) {
+        const size_t i = static_cast<size_t>(r + rows * s * vec);
+        const int64_t off = pass == 0 ? gmem[i] : smem[i];
+        sf.labels.push_back(str(off));
+        sf.colour.push_back(gmem[i]);
+        sf.tooltips.push_back("serves " + x + "(" + row + str(r) + ", k" + str(s * vec) + "-" + str(s * vec + vec - 1) +
+                              "); gmem offset " + str(gmem[i]) + ", smem offset " + str(smem[i]));
+      }
+    out.push_back(sf);
+  }
+}
+
+nlohmann::ordered_json per_element(const std::vector<int64_t>& gmem, const std::vector<int64_t>& smem) {
+  auto a = nlohmann::ordered_json::array();
+  for (size_t i = 0; i < gmem.size(); ++i) a.push_back({gmem[i], smem[i], nullptr, nullptr});
+  return a;
+}
+
+}  // namespace
+
+Output run_mma_sf(const ShowOptions& show, const SfOptions& options) {
+  register_catalogue_names();
+  if (show.picture.style == Style::kCute) throw Error("CuTe has no picture of scale factors: use the default style");
+  const Value v = evaluate_source(show.input, show.env.get(), show.syntax);
+  TiledMma mma;
+  if (const TiledMma* m = as_tiled_mma(v)) mma = *m;
+  else if (const MmaAtom* a = as_mma_atom(v)) mma = make_tiled_mma(*a);
+  else throw Error("--sf needs a block-scaled UMMA or a TiledMMA of one, got " + v.describe());
+  const IntTuple tile = sf_tile(options.tile, mma);
+  const ScaleFactorMap s = scale_factor_map(mma, tile);
+  const std::string config = "Sm1xxBlockScaledConfig<" + str(s.vec_size) + ">";
+  if (show.json) {
+    nlohmann::ordered_json j;
+    j["mma"] = mma.atom.name;
+    j["sf_vec_size"] = s.vec_size;
+    j["tile"] = {s.m, s.n, s.k};
+    j["gmem_sfa"] = to_string(s.gmem_sfa, true);
+    j["gmem_sfb"] = to_string(s.gmem_sfb, true);
+    j["smem_sfa"] = to_string(s.smem_sfa, true);
+    j["smem_sfb"] = to_string(s.smem_sfb, true);
+    j["fields"] = {"gmem_offset", "smem_offset", "tmem_lane", "tmem_column"};
+    j["tmem"] = "not modelled (UTCCP / tcgen05.cp): null";
+    j["sf_a"] = per_element(s.gmem_a, s.smem_a);  // element m + M*k
+    j["sf_b"] = per_element(s.gmem_b, s.smem_b);  // element n + N*k
+    return Output{j.dump() + "\n", false};
+  }
+  std::vector<GridPanel> panels;
+  operand_panels(panels, "A", "m", s.m, s.k, s.vec_size, s.gmem_a, s.smem_a);
+  operand_panels(panels, "B", "n", s.n, s.k, s.vec_size, s.gmem_b, s.smem_b);
+  const std::vector<std::string> legend = {
+      mma.atom.name + ", tile " + str(s.m) + "x" + str(s.n) + "x" + str(s.k) + ": one scale factor per " +
+          str(s.vec_size) + " elements of k; colour: the scale factor (its offset in global memory)",
+      "gmem: cutlass::detail::" + config + "::tile_atom_to_shape_SFA/SFB((M,N,K,1)) of the tile = " +
+          to_string(s.gmem_sfa, true) + " / " + to_string(s.gmem_sfb, true),
+      "smem: " + config + "::deduce_smem_layoutSFA/SFB(tiled_mma, tile) = " + to_string(s.smem_sfa, true) + " / " +
+          to_string(s.smem_sfb, true),
+      "tensor memory (after UTCCP) is not drawn: not modelled yet"};
+  if (!show.picture.format) {
+    std::string t;
+    for (const auto& l : legend) t += l + "\n";
+    return Output{t, false};
+  }
+  RenderOptions r;
+  r.scale = show.picture.scale;
+  r.cell = show.picture.cell;
+  r.ansi_color = show.picture.ansi_color && *show.picture.format == Format::kTxt;
+  Output out;
+  out.bytes = render(grid_panels_scene(show.input, panels, legend, GridColours::kCategory), *show.picture.format, r);
+  out.binary = *show.picture.format == Format::kPng || *show.picture.format == Format::kPdf;
+  return out;
+}
+
+}  // namespace cutevis

@@ -1,0 +1,23 @@
+// cutevis mma BLOCKSCALED_MMA --sf: which scale factor serves each element of A and B.
+//   cutevis mma
+//   'SM100_MMA_MXF8F6F4_SS<float_e4m3_t,float_e4m3_t,float,float_ue8m0_t,128,256,UMMA::Major::K,UMMA::Major::K>'
+//       --sf [--sf-tile 128x256x128] [--png | --json]
+// A (M,K) and B (N,K) coloured by the SF element that scales them, beside the SF layouts in global
+// memory (Sm1xxBlockScaledConfig<SFVecSize>::tile_atom_to_shape_SFA/SFB of the tile, L = 1) and in one
+// shared-memory stage (deduce_smem_layoutSFA/SFB). JSON sf_a / sf_b: per element (gmem, smem, TMEM lane,
+// TMEM column) -- the TMEM side (UTCCP, tcgen05.cp) is not modelled yet and is null.
+#pragma once
+
+#include <string>
+
+#include "app/commands.hpp"
+
+namespace cutevis {
+
+struct SfOptions {
+  std::string tile;  // --sf-tile MxNxK (default: the MMA's M and N, K = 4 scale factors per row)
+};
+
+Output run_mma_sf(const ShowOptions& show, const SfOptions& sf);
+
+}  // namespace cutevis

@@ -1,0 +1,68 @@
+// cutevis — CUTLASS's block-scaled scale-factor layouts (cutlass/detail/sm100_blockscaled_layout.hpp,
+// sm103_blockscaled_layout.hpp), natively: a user's pasted line works without -I.
+//
+//   cutlass::detail::Sm1xxBlockScaledConfig<32>::tile_atom_to_shape_SFA(make_shape(M,N,K,L))
+//   cutlass::detail::Sm1xxBlockScaledConfig<16>::deduce_smem_layoutSFB(tiled_mma, Shape<_128,_192,_256>{})
+//   cutlass::detail::Sm1xxBlockScaledOutputConfig<16, UMMA::Major::MN>::tile_atom_to_shape_SFD(problem_shape)
+//
+// One scale factor serves SFVecSize consecutive K elements of one row of A (or B). CUTLASS keeps
+// them in 512-element blocks of 128 rows x 4 scale factors,
+//   SfAtom ((32,4),(SFVecSize,4)):((16,4),(0,1))     (M,K) -> SF offset   (SM100, SM120)
+//          ((8,4,4),(SFVecSize,4)):((16,128,4),(0,1))                       (SM103)
+// so that a 32-bit word holds the 4 scale factors of one row (one TMEM column's worth for UTCCP).
+// The SM120 collectives use Sm1xxBlockScaledConfig too.
+#pragma once
+
+#include "atoms/tiled_mma.hpp"
+#include "lib/layout.hpp"
+
+namespace cutevis {
+
+enum class SfConfig { kSm1xx, kSm103 };
+
+struct BlockScaledConfig {
+  SfConfig arch = SfConfig::kSm1xx;
+  int vec_size = 32;    // SFVecSize: elements of K that share one scale factor
+  bool k_major = true;  // the output config's UMMA::Major (the input configs are K-major)
+};
+
+// Sm1xxBlockScaledBasicChunk<SFVecSize, major>::SfAtom (or Sm103's): (MN,K) -> SF offset.
+Layout sf_atom(const BlockScaledConfig& c);
+// deduce_layoutSFA/SFB (and the output config's deduce_layoutSFD) return LayoutSF{}: the layout type with
+// its run-time extents 0, as CUTLASS default-constructs it. A layout here has positive extents: this throws,
+// naming the atom and tile_atom_to_shape_SF* (which a kernel calls to fill the extents in).
+Layout deduce_layout_sf(const BlockScaledConfig& c);
+// tile_atom_to_shape_SFA/SFB: the SF atom tiled over (M,K[,L]) or (N,K[,L]) of a 3- or 4-mode problem
+// shape (M,N,K[,L]), K first (Step<_2,_1,_3>); 'D': the output config's tile_atom_to_shape_SFD over
+// (M,N,L) (L = 1 when absent).
+Layout tile_atom_to_shape_sf(const BlockScaledConfig& c, char operand, const IntTuple& problem_shape);
+// Sm1xxBlockScaledTensorConfig::tile_atom_to_shape((M,N[,L])).
+Layout tile_atom_to_shape_sf_tensor(const IntTuple& problem_shape);
+// deduce_smem_layoutSFA/SFB(tiled_mma, tile_shape_mnk): one stage of the scale factors in shared memory,
+// ((((32,4),MMA_MN/128),(SFVecSize,MMA_NSF)),_1,(4/MMA_NSF,K/SFVecSize/4)); SFB pads N to a multiple of 128.
+Layout deduce_smem_layout_sf(const BlockScaledConfig& c, char operand, const TiledMma& mma, const IntTuple& tile_mnk);
+
+}  // namespace cutevis
+
+namespace cutevis {
+class Registry;
+// The configs' names in the expression language (atoms/blockscaled_names.cpp).
+void register_blockscaled_names(Registry& registry);
+}  // namespace cutevis
+
+namespace cutevis {
+
+// Which scale factor serves each element of A (M,K) and B (N,K) of one CTA tile of a block-scaled UMMA:
+// the SF element's offset in global memory (tile_atom_to_shape_SFA/SFB of the tile as the problem,
+// L = 1) and in one shared-memory stage (deduce_smem_layoutSFA/SFB). Tensor memory (after UTCCP) is
+// not modelled yet.
+struct ScaleFactorMap {
+  int vec_size = 0;
+  int64_t m = 0, n = 0, k = 0;  // the tile: A is this CTA's (M,K) (M / 2 for a CTA pair), B is (N,K)
+  Layout gmem_sfa, gmem_sfb, smem_sfa, smem_sfb;
+  // per element, column-major (m + M*k), (n + N*k): the SF element's offsets
+  std::vector<int64_t> gmem_a, smem_a, gmem_b, smem_b;
+};
+ScaleFactorMap scale_factor_map(const TiledMma& mma, const IntTuple& tile_mnk);
+
+}  // namespace cutevis

@@ -1,0 +1,71 @@
+// `cutevis mma BLOCKSCALED --sf` and UMMA template arguments given by -D, through the binary
+// (the layouts themselves are checked against CUTLASS in tests/atoms/blockscaled_test.cpp).
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support/run.hpp"
+
+using namespace cutevis;
+using nlohmann::json;
+using test::run_cutevis;
+
+namespace {
+const char* kMx =
+    "SM100_MMA_MXF8F6F4_SS<float_e4m3_t,float_e4m3_t,float,float_ue8m0_t,128,256,UMMA::Major::K,UMMA::Major::K>";
+}
+
+TEST_CASE("sf cli: every A and B element names its scale factor in gmem and smem") {
+  auto r = run_cutevis({"mma", kMx, "--sf", "--sf-tile", "128x256x256", "--json"});
+  REQUIRE(r.exit_code == 0);
+  const json j = json::parse(r.out);
+  CHECK(j["sf_vec_size"] == 32);
+  REQUIRE(j["sf_a"].size() == 128 * 256);
+  REQUIRE(j["sf_b"].size() == 256 * 256);
+  // A(m=33, k=70): row 33 = 1 + 32*1 -> 16*1 + 4*1 = 20, k block 70/32 = 2 -> +2; second K block of 128 -> +512
+  // in gmem (M = 128: one 512-element block per K block) and in smem (the next MMA-K group: +1 per MMA)
+  CHECK(j["sf_a"][33 + 128 * 70][0] == 20 + 2);
+  CHECK(j["sf_a"][33 + 128 * 200][0] == 20 + 2 + 512);  // k = 200: K block 1, SF 2
+  CHECK(j["sf_a"][33 + 128 * 70][2].is_null());         // TMEM: not modelled
+  // B's rows 128-255 are the second 128-row block; the blocks go along K first (Step<_2,_1>): with two
+  // K blocks, the next row block is 2 x 512 further in gmem
+  CHECK(j["sf_b"][130][0] == j["sf_b"][2][0].get<int64_t>() + 1024);
+  auto png = run_cutevis({"mma", kMx, "--sf", "--svg"});
+  REQUIRE(png.exit_code == 0);
+  CHECK(png.out.find("SFA in shared memory") != std::string::npos);
+  CHECK(run_cutevis({"mma", "SM80_16x8x16_F32F16F16F32_TN", "--sf"}).exit_code == 2);
+  CHECK(run_cutevis({"mma", kMx, "--sf", "--sf-tile", "128x256"}).exit_code == 2);
+}
+
+TEST_CASE("UMMA atoms take their majors and ScaleIn arguments from -D") {
+  auto r = run_cutevis({"mma", "SM100_MMA_F16BF16_SS<half_t,half_t,float,128,256,UmmaMajorA,UmmaMajorB,ANeg,BNeg>",
+                        "-D", "UmmaMajorA=UMMA::Major::K", "-D", "UmmaMajorB=UMMA::Major::MN", "-D",
+                        "ANeg=UMMA::ScaleIn::Neg", "-D", "BNeg=UMMA::ScaleIn::One", "--json"});
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("ScaleIn::Neg") != std::string::npos);
+  CHECK(r.out.find("Major::MN") != std::string::npos);
+}
+
+TEST_CASE("a kernel file's constexpr majors and ScaleIn, and its alias of the scale-factor config") {
+  const std::string path = "/tmp/cutevis_sf_kernel_" + std::to_string(::getpid()) + ".cu";
+  {
+    std::ofstream f(path);
+    f << "constexpr UMMA::Major UmmaMajorA = UMMA::Major::K;\n"
+         "static constexpr UMMA::ScaleIn ANeg = UMMA::ScaleIn::Neg;\n"
+         "using MmaOp = SM100_MMA_F16BF16_SS<half_t,half_t,float,128,256,UmmaMajorA,UmmaMajorA,ANeg,ANeg>;\n"
+         "using Cfg = cutlass::detail::Sm1xxBlockScaledConfig<32>;\n"
+         "auto sfa = Cfg::tile_atom_to_shape_SFA(make_shape(M,N,K,L));\n";
+  }
+  auto mma = run_cutevis({"mma", "--from", path, "MmaOp{}", "--json"});
+  CHECK(mma.exit_code == 0);
+  CHECK(mma.out.find("ScaleIn::Neg") != std::string::npos);
+  auto sfa = run_cutevis({"eval", "--from", path, "sfa", "-D", "M=512", "-D", "N=256", "-D", "K=256", "-D", "L=2"});
+  CHECK(sfa.exit_code == 0);
+  CHECK(sfa.out == "(((_32,_4),4),((_32,_4),2),(_1,2)):(((_16,_4),1024),((_0,_1),_512),(_0,4096))\n");
+  std::remove(path.c_str());
+}
