@@ -147,17 +147,6 @@ CheckOutcome run_check(const CheckCommandOptions& o) {
     for (const std::string& d : config) env.define(parse_define(d));
     PerConfig pc;
     pc.config = config_text(config);
-    if (per_config.empty())  // the preprocessor's notes (an #if decided without a value): once, they do not vary
-      for (const SourceFile& f : files)
-        for (const PreprocessorNote& n : f.scan.notes) {
-          Finding w;
-          w.severity = "warning";
-          w.kind = "preprocessor";
-          w.message = n.message;
-          w.at = {f.path, n.line, 1};
-          ++pc.warnings;
-          all.emplace_back(std::move(w), pc.config);
-        }
     for (const SourceFile& f : files) {
       if (f.python) continue;
       CheckOptions co;
@@ -170,6 +159,21 @@ CheckOutcome run_check(const CheckCommandOptions& o) {
         all.emplace_back(std::move(finding), pc.config);
       }
     }
+    if (per_config.empty())  // the preprocessor's notes (an #if decided without a value): once, they do not vary;
+      for (const SourceFile& f : files)  // an #if inside a kernel body has its own warning (every branch is read)
+        for (const PreprocessorNote& n : f.scan.notes) {
+          const bool said = std::any_of(all.begin(), all.end(), [&](const auto& e) {
+            return e.first.kind == "preprocessor" && e.first.at.file == f.path && e.first.at.line == n.line;
+          });
+          if (said) continue;
+          Finding w;
+          w.severity = "warning";
+          w.kind = "preprocessor";
+          w.message = n.message;
+          w.at = {f.path, n.line, 1};
+          ++pc.warnings;
+          all.emplace_back(std::move(w), pc.config);
+        }
     per_config.push_back(pc);
   }
 

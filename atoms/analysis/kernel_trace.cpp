@@ -773,8 +773,8 @@ std::vector<Finding> check_kernels(const KernelFile& k, Environment& env, const 
       out.push_back({"warning",
                      "preprocessor",
                      "'" + c.text +
-                         "': cutevis has no preprocessor here and reads every branch; findings in this "
-                         "kernel may come from a branch the compiler does not take",
+                         "': inside a kernel body cutevis reads every branch (declarations outside follow --arch/-D); "
+                         "findings in this kernel may come from a branch the compiler does not take",
                      "",
                      SourceLocation{o.file, c.line, 1},
                      {}});

@@ -190,7 +190,10 @@ TEST_CASE("check: stale layout comments at file scope and in kernels, #if branch
                          "#if __CUDA_ARCH__ >= 800\n"
                          "  auto x = Fine{};\n"
                          "#endif\n"
-                         "}\n";
+                         "}\n"
+                         "#if CHECK_TEST_WIDE\n"
+                         "using Extra = Layout<Shape<_2>>;\n"
+                         "#endif\n";
   auto r = test::run_cutevis({"check", "--from", path, "--json"});
   std::remove(path.c_str());
   CAPTURE(r.err);
@@ -201,5 +204,6 @@ TEST_CASE("check: stale layout comments at file scope and in kernels, #if branch
     got.insert({x["line"].get<int>(), x["severity"].get<std::string>(), x["kind"].get<std::string>()});
   CHECK(got == std::multiset<Key>{{1, "warning", "layout-comment"},  // rank 3 said, rank 2
                                   {4, "warning", "layout-comment"},  // V4 said, 8 values
-                                  {5, "warning", "preprocessor"}});
+                                  {5, "warning", "preprocessor"},    // inside the kernel: every branch read
+                                  {9, "warning", "preprocessor"}});  // at file scope: the scanner's note, once
 }
