@@ -23,6 +23,7 @@
 #include "app/docs.hpp"
 #include "app/input_files.hpp"
 #include "app/output.hpp"
+#include "app/paths.hpp"
 #include "app/sources.hpp"
 #include "lib/lang/expr.hpp"
 
@@ -90,38 +91,6 @@ const std::string& build_identity() {
     return s;
   }();
   return id;
-}
-
-fs::path absolute_normal(const fs::path& p) {
-  std::error_code ec;
-  fs::path a = fs::absolute(p, ec);
-  return (ec ? p : a).lexically_normal();
-}
-
-// The path with every symbolic link of its existing part resolved.
-fs::path resolved(const fs::path& p) {
-  // weakly_canonical stops at a dangling link (x.svg -> /elsewhere/new.svg): follow the
-  // final component's links first, as writing would
-  fs::path q = absolute_normal(p);
-  for (int hops = 0; hops < 40; ++hops) {
-    std::error_code ec;
-    if (!fs::is_symlink(fs::symlink_status(q, ec)) || ec) break;
-    const fs::path target = fs::read_symlink(q, ec);
-    if (ec) break;
-    q = (target.is_absolute() ? target : q.parent_path() / target).lexically_normal();
-  }
-  std::error_code ec;
-  fs::path r = fs::weakly_canonical(q, ec);
-  return ec ? q : r;
-}
-
-bool is_within(const fs::path& inner, const fs::path& outer) {
-  auto i = inner.begin();
-  for (auto o = outer.begin(); o != outer.end(); ++o, ++i) {
-    if (o->empty() && std::next(o) == outer.end()) return true;
-    if (i == inner.end() || *i != *o) return false;
-  }
-  return true;
 }
 
 // What every entry shares: the folders it must stay in, and the sources already read

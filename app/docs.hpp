@@ -65,10 +65,6 @@ struct DocsOptions {
 // unchanged, is current without drawing.
 std::string default_docs_cache();
 
-// The nearest folder above the Markdown file that holds .git, else the file's folder;
-// absolute, symbolic links resolved.
-std::filesystem::path repository_root(const std::string& markdown_path);
-
 // `wanted` checked as docs checks every -o (see above) and resolved; throws Error "refusing to write ...".
 // `protect`: files never written (the Markdown files, resolved).
 std::string contained_output(const std::filesystem::path& root, const std::filesystem::path& wanted,
