@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <sstream>
 #include <thread>
@@ -100,6 +101,9 @@ struct BatchContext {
   fs::path root;     // "from" files stay below it
   struct Loaded {
     std::shared_ptr<Environment> env;
+    // An Environment evaluates lazily and caches: not thread-safe, so the entries sharing one draw
+    // one at a time (other entries stay parallel).
+    std::shared_ptr<std::mutex> env_lock = std::make_shared<std::mutex>();
     uint64_t hash = 0;  // of the files' bytes, for the stamp
     std::string error;
   };
@@ -113,7 +117,8 @@ struct Entry {
   std::string command, tile, output;
   fs::path path;  // output_dir / output, lexically normal
   ShowOptions show;
-  std::string stamp;  // hash of the entry and the version
+  std::shared_ptr<std::mutex> env_lock;  // held while drawing when show.env is shared (BatchContext::Loaded)
+  std::string stamp;                     // hash of the entry and the version
   bool valid = false;
 };
 
@@ -265,6 +270,7 @@ Entry check_entry(const json& e, size_t i, const BatchOptions& opt, BatchContext
     }
     if (!loaded.error.empty()) fail(loaded.error);
     out.show.env = loaded.env;
+    out.env_lock = loaded.env_lock;
     source_bytes = hex(loaded.hash);
   }
   number_field("scale", 0, 16, true, out.show.picture.scale);
@@ -424,6 +430,8 @@ BatchResult run_batch(const BatchOptions& opt) {
   auto worker = [&] {
     for (size_t k; (k = next.fetch_add(1)) < todo.size();) {
       try {
+        std::unique_lock<std::mutex> shared_env;
+        if (todo[k]->env_lock) shared_env = std::unique_lock<std::mutex>(*todo[k]->env_lock);
         drawn[k] = draw_entry(*todo[k]);
       } catch (const std::exception& err) {
         failures[k] = todo[k]->where + ": " + err.what();
