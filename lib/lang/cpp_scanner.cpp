@@ -168,9 +168,13 @@ class Walker {
           end = (c[end] == '\\' && end + 1 < c.size() && c[end + 1] == '\n') ? end + 2 : end + 1;
         const bool was_active = conditionals_.active();
         if (was_active) define(s, i, end);
-        std::string directive = s.substr(i + 1, end - i - 1);
-        for (size_t k = directive.find("\\\n"); k != std::string::npos; k = directive.find("\\\n", k))
-          directive.replace(k, 2, " ");
+        std::string directive;  // continuation lines joined in one pass (a replace each was quadratic)
+        directive.reserve(end - i);
+        for (size_t k = i + 1; k < end; ++k) {
+          const bool joins = s[k] == '\\' && k + 1 < end && s[k + 1] == '\n';
+          directive += joins ? ' ' : s[k];
+          k += joins;
+        }
         conditionals_.directive(directive, line_col(i).first);
         for (size_t k = i; k < end; ++k)
           if (c[k] != '\n') c[k] = ' ';

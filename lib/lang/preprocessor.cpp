@@ -16,13 +16,22 @@ namespace {
 bool ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
-struct NotAnExpression {};  // thrown inside the parser; the condition then is 0 and unreadable
+struct NotAnExpression {};                // thrown inside the parser; the condition then is 0 and unreadable
+constexpr size_t kMaxExpansions = 10000;  // macro expansions for one condition
+constexpr size_t kMaxNotes = 100;         // notes for one file
+constexpr size_t kMaxNamed = 8;           // macros, and further lines, a note names (then "and N more")
 
 class ConditionParser {
  public:
+  struct Shared {
+    std::set<std::string> noted;        // the names in undefined_
+    size_t expansions = 0;              // macros expanded for this condition, all depths
+    size_t* expansions_left = nullptr;  // the file's budget, when there is one
+  };
   ConditionParser(std::string_view text, const std::map<std::string, std::string>& macros,
-                  std::vector<std::string>& undefined, std::set<std::string>& expanding)
-      : macros_(macros), undefined_(undefined), expanding_(expanding) {
+                  std::vector<std::string>& undefined, std::set<std::string>& expanding,
+                  Shared* shared = nullptr)  // a macro's expansion shares its caller's
+      : macros_(macros), undefined_(undefined), expanding_(expanding), shared_(shared ? *shared : own_) {
     tokenize(text);
   }
 
@@ -209,11 +218,17 @@ class ConditionParser {
       return 0;
     }
     if (expanding_.count(name) || expanding_.size() > 32) return 0;  // #define X X: C stops expanding
+    // #define M1 (M0+M0), M2 (M1+M1), ...: 2^N expansions; past the budget the condition is unreadable
+    if (++shared_.expansions > kMaxExpansions) throw NotAnExpression{};
+    if (shared_.expansions_left) {
+      if (*shared_.expansions_left == 0) throw NotAnExpression{};
+      --*shared_.expansions_left;
+    }
     expanding_.insert(name);
     int64_t v = 0;
     try {
       if (it->second.find_first_not_of(" \t") == std::string::npos) throw NotAnExpression{};  // #define X
-      v = ConditionParser(it->second, macros_, undefined_, expanding_).parse();
+      v = ConditionParser(it->second, macros_, undefined_, expanding_, &shared_).parse();
     } catch (const NotAnExpression&) {
       expanding_.erase(name);
       throw;
@@ -242,13 +257,15 @@ class ConditionParser {
     return static_cast<int64_t>(v);
   }
 
-  void note_undefined(std::string_view name) {
-    if (std::find(undefined_.begin(), undefined_.end(), name) == undefined_.end()) undefined_.emplace_back(name);
+  void note_undefined(std::string_view name) {  // each once, found in a set (a long #if names many)
+    if (shared_.noted.insert(std::string(name)).second) undefined_.emplace_back(name);
   }
 
   const std::map<std::string, std::string>& macros_;
   std::vector<std::string>& undefined_;
   std::set<std::string>& expanding_;
+  Shared own_;
+  Shared& shared_;
   std::vector<std::string_view> toks_;
   size_t i_ = 0;
 };
@@ -274,19 +291,30 @@ std::string_view first_identifier(std::string_view s) {
   return s.substr(0, e);
 }
 
+// A condition as a note quotes it: at most 160 bytes, then its length.
+std::string shortened(std::string_view text) {
+  if (text.size() <= 160) return std::string(text);
+  return std::string(text.substr(0, 120)) + "... [" + std::to_string(text.size()) + " bytes]";
+}
+
 std::string joined(const std::vector<std::string>& names) {
   std::string s;
-  for (size_t i = 0; i < names.size(); ++i) s += (i ? (i + 1 == names.size() ? " and " : ", ") : "") + names[i];
+  const size_t shown = std::min(names.size(), kMaxNamed);
+  for (size_t i = 0; i < shown; ++i) s += (i ? (i + 1 == names.size() ? " and " : ", ") : "") + names[i];
+  if (shown < names.size()) s += " and " + std::to_string(names.size() - shown) + " more";
   return s;
 }
 
 }  // namespace
 
-ConditionValue evaluate_condition(std::string_view expression, const std::map<std::string, std::string>& macros) {
+ConditionValue evaluate_condition(std::string_view expression, const std::map<std::string, std::string>& macros,
+                                  size_t* expansions_left) {
   ConditionValue v;
   std::set<std::string> expanding;
+  ConditionParser::Shared shared;
+  shared.expansions_left = expansions_left;
   try {
-    v.value = ConditionParser(expression, macros, v.undefined, expanding).parse();
+    v.value = ConditionParser(expression, macros, v.undefined, expanding, &shared).parse();
   } catch (const NotAnExpression&) {
     v.value = 0;
     v.readable = false;
@@ -318,26 +346,27 @@ void Conditionals::open(bool value, int line) {
 }
 
 bool Conditionals::condition(std::string_view word, std::string_view expression, int line) {
-  ConditionValue v = evaluate_condition(expression, macros_);
+  ConditionValue v = evaluate_condition(expression, macros_, &expansions_left_);
   if (!v.readable) {
-    problems_.push_back({line, "#" + std::string(word) + " " + std::string(expression) +
+    problems_.push_back({line, "#" + std::string(word) + " " + shortened(expression) +
                                    ": not a condition cutevis can read; its branch is skipped (as if false)"});
   } else if (!v.undefined.empty()) {
-    note_unasked(v, "#" + std::string(word) + " " + std::string(expression), line);
+    note_unasked(v, "#" + std::string(word) + " " + shortened(expression), line);
   }
   return v.readable && v.value != 0;
 }
 
 void Conditionals::note_unasked(const ConditionValue& v, std::string_view expression, int line) {
+  // one note per set of macros, found by its sorted names (a file of 25,000 distinct #if's
+  // compared each with every earlier one: 14 s for 1 MB)
   std::vector<std::string> names = v.undefined;
   std::sort(names.begin(), names.end());
-  for (Unasked& u : unasked_) {
-    std::vector<std::string> theirs = u.macros;
-    std::sort(theirs.begin(), theirs.end());
-    if (theirs == names) {
-      u.lines.push_back(line);
-      return;
-    }
+  std::string key;
+  for (const std::string& n : names) key += n + '\n';
+  auto [slot, fresh] = unasked_index_.try_emplace(std::move(key), unasked_.size());
+  if (!fresh) {
+    unasked_[slot->second].lines.push_back(line);
+    return;
   }
   Unasked u;
   u.macros = v.undefined;
@@ -359,13 +388,17 @@ void Conditionals::note_unasked(const ConditionValue& v, std::string_view expres
 }
 
 void Conditionals::directive(std::string_view raw, int line) {
-  std::string text(raw);  // without its comments
-  for (size_t k = 0; k < text.size(); ++k) {
-    if (text.compare(k, 2, "//") == 0) {
-      text.resize(k);
-    } else if (text.compare(k, 2, "/*") == 0) {
-      size_t e = text.find("*/", k + 2);
-      text.replace(k, e == std::string::npos ? std::string::npos : e + 2 - k, " ");
+  std::string text;  // without its comments, in one pass (a replace each was quadratic)
+  text.reserve(raw.size());
+  for (size_t k = 0; k < raw.size(); ++k) {
+    if (raw.compare(k, 2, "//") == 0) break;
+    if (raw.compare(k, 2, "/*") == 0) {
+      const size_t e = raw.find("*/", k + 2);
+      text += ' ';
+      if (e == std::string_view::npos) break;
+      k = e + 1;
+    } else {
+      text += raw[k];
     }
   }
   auto [word, rest] = split_directive(text);
@@ -448,7 +481,9 @@ std::vector<PreprocessorNote> Conditionals::notes() const {
     if (u.lines.size() > 1) {
       m += " (also at line";
       m += u.lines.size() > 2 ? "s " : " ";
-      for (size_t i = 1; i < u.lines.size(); ++i) m += (i > 1 ? ", " : "") + std::to_string(u.lines[i]);
+      const size_t shown = std::min(u.lines.size(), kMaxNamed + 1);
+      for (size_t i = 1; i < shown; ++i) m += (i > 1 ? ", " : "") + std::to_string(u.lines[i]);
+      if (shown < u.lines.size()) m += " and " + std::to_string(u.lines.size() - shown) + " more";
       m += ")";
     }
     m += "; choose with ";
@@ -456,12 +491,19 @@ std::vector<PreprocessorNote> Conditionals::notes() const {
       int64_t cc = u.compared ? *u.compared : 800;
       m += "--arch sm" + std::to_string(cc / 10) + " (or -D __CUDA_ARCH__=" + std::to_string(cc) + ")";
     } else {
-      for (size_t i = 0; i < u.macros.size(); ++i) m += (i ? " " : "") + std::string("-D ") + u.macros[i] + "=1";
+      for (size_t i = 0; i < std::min(u.macros.size(), kMaxNamed); ++i)
+        m += (i ? " " : "") + std::string("-D ") + u.macros[i] + "=1";
+      if (u.macros.size() > kMaxNamed) m += " ...";
     }
     out.push_back({u.lines.front(), m});
   }
   for (const Group& g : groups_) out.push_back({g.line, "#if without #endif"});
   std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.line < b.line; });
+  if (out.size() > kMaxNotes) {  // a file of 30,000 #if's: its first notes, then how many more
+    const size_t more = out.size() - kMaxNotes;
+    out.resize(kMaxNotes);
+    out.push_back({out.back().line, std::to_string(more) + " more notes like these in this file (not listed)"});
+  }
   return out;
 }
 

@@ -36,7 +36,10 @@ struct ConditionValue {
 
 // `expression` as #if reads it: defined(X), integers, macros (their values read in turn; a
 // macro nothing defines is 0), ! ~ - + * / % << >> < <= > >= == != & ^ | && || ?: and parentheses.
-ConditionValue evaluate_condition(std::string_view expression, const std::map<std::string, std::string>& macros);
+// `expansions_left`: macro expansions this condition may still make, shared by a file's
+// conditions (nullptr: only the per-condition bound, 10,000); past it the condition is unreadable.
+ConditionValue evaluate_condition(std::string_view expression, const std::map<std::string, std::string>& macros,
+                                  size_t* expansions_left = nullptr);
 
 // The `--arch smXX` value as the macros it defines: __CUDA_ARCH__ = XX*10 and __CUDACC__.
 // Throws Error for a spelling that is not an architecture.
@@ -81,6 +84,9 @@ class Conditionals {
   std::vector<Group> groups_;
   int inactive_depth_ = 0;
   std::vector<Unasked> unasked_;
+  std::map<std::string, size_t> unasked_index_;
+  size_t expansions_left_ = 200000;  // macro expansions for the whole file (#define M1 (M0+M0), ...)  // sorted macro
+                                     // names, joined by '\n' -> index in unasked_
   std::vector<PreprocessorNote> problems_;
   std::string pending_guard_;  // #ifndef X not yet followed by a directive: an include guard if #define X
   int pending_guard_line_ = 0;

@@ -150,3 +150,46 @@ TEST_CASE("preprocessor: #ifdef of an unknown macro, #if without #endif, a condi
   CppScan given = scan_cpp("#define N 2\n#if N == 4\nusing Z = Shape<_4>;\n#endif\n", "k.cu", {{"N", "4"}});
   CHECK(text_of(given, "Z") == "Shape<_4>");
 }
+
+// issue 23.2: bounded on hostile files (each was quadratic or exponential before).
+TEST_CASE("preprocessor: hostile files are bounded: macro expansion, long conditions, many notes") {
+  // #define M1 (M0+M0) ... M40: 2^40 expansions; past the budget the condition is unreadable
+  std::string chain = "#define M0 1\n";
+  for (int i = 1; i <= 40; ++i)
+    chain += "#define M" + std::to_string(i) + " (M" + std::to_string(i - 1) + "+M" + std::to_string(i - 1) + ")\n";
+  CppScan s =
+      scan_cpp(chain + "#if M40\nusing X = Shape<_1>;\n#endif\n#if M4 == 16\nusing Y = Shape<_2>;\n#endif\n", "k.cu");
+  CHECK(named(s.declarations, "X") == nullptr);
+  CHECK(text_of(s, "Y") == "Shape<_2>");  // a small expansion still reads
+  REQUIRE(s.notes.size() == 1);
+  CHECK(s.notes[0].message.find("#if M40: not a condition cutevis can read") != std::string::npos);
+
+  // one condition naming 1,000 macros: its note names 8 and counts the rest, and quotes the
+  // condition shortened with its length
+  std::string wide = "#if A0";
+  for (int i = 1; i < 1000; ++i) wide += " || A" + std::to_string(i);
+  s = scan_cpp(wide + "\n#endif\n", "k.cu");
+  REQUIRE(s.notes.size() == 1);
+  const std::string& m = s.notes[0].message;
+  CHECK(m.find("A0, A1, A2, A3, A4, A5, A6, A7 and 992 more have no value") != std::string::npos);
+  CHECK(m.find("[" + std::to_string(wide.size() - 4) + " bytes]") != std::string::npos);
+  CHECK(m.size() < 600);
+
+  // 3,000 conditions on distinct macros: 100 notes, then how many more; 20 on one macro:
+  // one note, its other lines listed up to 8
+  std::string many, same;
+  for (int i = 0; i < 3000; ++i) many += "#ifdef F" + std::to_string(i) + "\n#endif\n";
+  for (int i = 0; i < 20; ++i) same += "#ifdef G\n#endif\n";
+  s = scan_cpp(many, "k.cu");
+  REQUIRE(s.notes.size() == 101);
+  CHECK(s.notes.back().message == "2900 more notes like these in this file (not listed)");
+  s = scan_cpp(same, "k.cu");
+  REQUIRE(s.notes.size() == 1);
+  CHECK(s.notes[0].message.find("(also at lines 3, 5, 7, 9, 11, 13, 15, 17 and 11 more)") != std::string::npos);
+
+  // a directive continued over many lines, and one full of comments: read as one line
+  s = scan_cpp("#define LONG 1 \\\n + 1 \\\n + 1\n#if 1 /* a */ && /* b */ 1 // c\nusing Z = Shape<_3>;\n#endif\n",
+               "k.cu");
+  CHECK(text_of(s, "Z") == "Shape<_3>");
+  CHECK(s.notes.empty());
+}
