@@ -320,9 +320,17 @@ fs::path stamps_path(const std::string& dir) {
   return p;
 }
 
+// Opened with O_NOFOLLOW (a link planted after stamps_path looked is refused, not read);
+// a missing, special or oversized file is no stamps.
 json read_stamps(const fs::path& path) {
   std::string text;
-  if (!try_read_input_file(path.string(), text) || json_nesting_depth(text) > kMaxJsonDepth) return json::object();
+  try {
+    text = read_input_file(path.string(), "the stamps file", 0, Links::kNever);
+  } catch (const Error& e) {
+    if (std::string_view(e.what()).ends_with(": a symbolic link; refused (remove it)")) throw;
+    return json::object();
+  }
+  if (json_nesting_depth(text) > kMaxJsonDepth) return json::object();
   json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
   return j.is_object() ? j : json::object();
 }
@@ -459,7 +467,8 @@ BatchResult run_batch(const BatchOptions& opt) {
     result.written.push_back(e.path.string());
     new_stamps[e.output] = {{"entry", e.stamp}, {"file", hex(fnv1a(drawn[k].bytes))}};
   }
-  if (!todo.empty() || new_stamps != old_stamps) write_file_atomically(stamps_file.string(), new_stamps.dump(1) + "\n");
+  if (!todo.empty() || new_stamps != old_stamps)
+    replace_file_atomically(stamps_file.string(), new_stamps.dump(1) + "\n");
   return result;
 }
 

@@ -73,7 +73,7 @@ size_t max_input_bytes(size_t default_bytes) {
   return default_bytes;
 }
 
-std::string read_input_file(const std::string& path, const std::string& what, size_t max_bytes) {
+std::string read_input_file(const std::string& path, const std::string& what, size_t max_bytes, Links links) {
   const size_t cap = max_bytes ? max_bytes : max_input_bytes();
   std::string text;
   if (path == "-") {
@@ -86,7 +86,10 @@ std::string read_input_file(const std::string& path, const std::string& what, si
     drop_bom(text);
     return text;
   }
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  const int fd =
+      ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | (links == Links::kNever ? O_NOFOLLOW : 0));
+  if (fd < 0 && errno == ELOOP && links == Links::kNever)
+    throw Error(what + " " + path + ": a symbolic link; refused (remove it)");
   if (fd < 0) throw Error(what + " " + path + ": cannot read the file: " + std::strerror(errno));
   struct Closer {
     int fd;

@@ -22,9 +22,14 @@ constexpr size_t kDefaultMaxInputBytes = size_t{16} << 20;
 // The cap in bytes: CUTEVIS_MAX_INPUT_MB (a whole number of MB, 1..65536) or `default_bytes`.
 size_t max_input_bytes(size_t default_bytes = kDefaultMaxInputBytes);
 
+// Whether the file's last component may be a symbolic link.  kNever opens with O_NOFOLLOW:
+// a link there (batch's stamps file, planted in -C) is refused, never read through.
+enum class Links { kFollow, kNever };
+
 // The bytes of `path` ("-": standard input), at most `max_bytes` (0: max_input_bytes()).
 // `what` starts the error message ("--from", "the batch spec").  Throws Error.
-std::string read_input_file(const std::string& path, const std::string& what, size_t max_bytes = 0);
+std::string read_input_file(const std::string& path, const std::string& what, size_t max_bytes = 0,
+                            Links links = Links::kFollow);
 
 // As read_input_file, but a missing, unreadable, special or oversized file is simply
 // not there: returns false (an existing output that cannot be compared is stale).

@@ -136,6 +136,11 @@ void write_in_place(const std::string& shown, const std::string& file, const std
 
 std::string temporary_template(const std::string& dir) { return (fs::path(dir) / ".cutevis-tmp-XXXXXX").string(); }
 
+namespace {
+void write_by_rename(const std::string& path, const std::string& file, const std::string& bytes,
+                     const struct stat* existing);
+}  // namespace
+
 void write_file_atomically(const std::string& path, const std::string& bytes) {
   if (path.empty()) throw OutputError("cannot write an output file with an empty name");
   const std::string file = follow_symlinks(path);
@@ -148,7 +153,23 @@ void write_file_atomically(const std::string& path, const std::string& bytes) {
   const bool exists = ::stat(file.c_str(), &st) == 0;
   if (exists && S_ISDIR(st.st_mode)) fail(path, EISDIR);
   if (exists && !S_ISREG(st.st_mode)) return write_in_place(path, file, bytes);
+  write_by_rename(path, file, bytes, exists ? &st : nullptr);
+}
 
+void replace_file_atomically(const std::string& path, const std::string& bytes) {
+  if (path.empty()) throw OutputError("cannot write an output file with an empty name");
+  struct stat st {};
+  const bool exists = ::lstat(path.c_str(), &st) == 0;  // the link itself, never its target
+  if (exists && S_ISDIR(st.st_mode)) fail(path, EISDIR);
+  write_by_rename(path, path, bytes, exists && S_ISREG(st.st_mode) ? &st : nullptr);
+}
+
+namespace {
+
+// A temporary beside `file`, renamed over it (rename replaces a symbolic link, never its
+// target).  `existing`: the regular file replaced, whose read and write bits are kept.
+void write_by_rename(const std::string& path, const std::string& file, const std::string& bytes,
+                     const struct stat* existing) {
   const fs::path target(file);
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
   std::error_code ec;
@@ -185,7 +206,7 @@ void write_file_atomically(const std::string& path, const std::string& bytes) {
   }
   // Outputs are never executable (nor set-id): an existing file keeps its read and write
   // bits only; a new one gets 0644 minus the umask.
-  const mode_t mode = exists ? (st.st_mode & 0666) : (0644 & ~current_umask());
+  const mode_t mode = existing ? (existing->st_mode & 0666) : (0644 & ~current_umask());
   if (::fchmod(fd, mode) != 0 || ::fsync(fd) != 0) discard(errno);
   if (::close(fd) != 0) {
     const int err = errno;
@@ -199,6 +220,8 @@ void write_file_atomically(const std::string& path, const std::string& bytes) {
   }
   pending.reset();
 }
+
+}  // namespace
 
 void write_stdout(const std::string& bytes) {
   std::fwrite(bytes.data(), 1, bytes.size(), stdout);

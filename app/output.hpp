@@ -32,6 +32,11 @@ class OutputError : public Error {
 // Write `bytes` to `path` with the semantics above.  Throws OutputError.
 void write_file_atomically(const std::string& path, const std::string& bytes);
 
+// As write_file_atomically, but `path`'s last component is never followed: a symbolic
+// link (or anything but a regular file) there is replaced by the new file, and nothing is
+// written through it (batch's stamps file, in a folder a stranger's spec may have filled).
+void replace_file_atomically(const std::string& path, const std::string& bytes);
+
 // Write `bytes` to standard output and flush; a full disk, a closed stdout or a
 // reader gone away (EPIPE, with SIGPIPE ignored) throws OutputError.
 void write_stdout(const std::string& bytes);

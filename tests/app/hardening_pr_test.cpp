@@ -15,6 +15,7 @@
 #include "app/diagnostics.hpp"
 #include "app/exit_codes.hpp"
 #include "app/input_files.hpp"
+#include "app/output.hpp"
 #include "tests/support/run.hpp"
 
 using namespace cutevis;
@@ -320,6 +321,54 @@ TEST_CASE("issue 23.3: the stamps file's name is reserved; specs sharing -C keep
   res = test::run_cutevis({"batch", a, "-C", out});
   CHECK(res.exit_code == kExitOk);
   CHECK(res.out.find("wrote 0 files, 1 up to date") != std::string::npos);
+}
+
+TEST_CASE("issue 23.3: a stamps file that is a symbolic link is refused (exit 2), nothing written through it") {
+  Repo r("nofollow");
+  const std::string spec =
+      r.write("spec.json", R"J({"pictures": [{"command": "layout", "input": "(4,8):(1,4)", "output": "a.svg"}]})J");
+  const fs::path out = r.dir / "out";
+  fs::create_directories(out);
+  // a link to a file outside, one inside -C, and a dangling one: each refused, the target untouched
+  std::ofstream(r.outside / "victim.json") << "{\"keep\": 1}\n";
+  std::ofstream(out / "inside.json") << "{}\n";
+  for (const fs::path& target : {r.outside / "victim.json", out / "inside.json", r.outside / "none.json"}) {
+    CAPTURE(target);
+    fs::remove(out / ".cutevis-batch.json");
+    fs::create_symlink(target, out / ".cutevis-batch.json");
+    auto res = test::run_cutevis({"batch", spec, "-C", out.string()});
+    CHECK(res.exit_code == kExitBadInput);
+    CHECK(one_line_error(res));
+    CHECK(res.err.find("symbolic link") != std::string::npos);
+    CHECK(!fs::exists(out / "a.svg"));  // refused before anything is drawn
+    CHECK(fs::is_symlink(out / ".cutevis-batch.json"));
+  }
+  CHECK(slurp(r.outside / "victim.json") == "{\"keep\": 1}\n");
+  CHECK(slurp(out / "inside.json") == "{}\n");
+  CHECK(!fs::exists(r.outside / "none.json"));
+
+  // Underneath, as when a link is planted between the check and the use: the stamps are
+  // read with O_NOFOLLOW (refused) and written by a rename that replaces the link itself.
+  const std::string link = (out / ".cutevis-batch.json").string();
+  fs::remove(link);
+  fs::create_symlink(r.outside / "victim.json", link);
+  try {
+    (void)read_input_file(link, "the stamps file", 0, Links::kNever);
+    FAIL("a symbolic link was read");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()).find("a symbolic link; refused") != std::string::npos);
+  }
+  CHECK(read_input_file(link, "x").find("keep") != std::string::npos);  // followed where links are allowed
+  replace_file_atomically(link, "{}\n");
+  CHECK(!fs::is_symlink(link));
+  CHECK(slurp(link) == "{}\n");
+  CHECK(slurp(r.outside / "victim.json") == "{\"keep\": 1}\n");
+  struct stat st {};
+  REQUIRE(::stat(link.c_str(), &st) == 0);
+  CHECK((st.st_mode & 0111) == 0);
+  // and batch runs again once the link is gone
+  CHECK(test::run_cutevis({"batch", spec, "-C", out.string()}).exit_code == kExitOk);
+  CHECK(fs::exists(out / "a.svg"));
 }
 
 TEST_CASE("issue 23.3: SIGTERM to docs leaves no child and no temporary folder") {
