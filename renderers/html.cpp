@@ -75,7 +75,7 @@ const char* kScript = R"JS(
   }
 
   // --- the model ---------------------------------------------------------------------
-  var panels = [], maxThread = 0, elements = [];
+  var panels = [], maxThread = 0, elements = [], shownHash = null;  // shownHash: location.hash as last read or written
   Array.prototype.forEach.call(svg.querySelectorAll('g[data-panel]'), function (g, pi) {
     var p = {g: g, name: g.getAttribute('data-panel') || 'cell', tv: g.hasAttribute('data-tv'), transposed: g.hasAttribute('data-transposed'),
              rows: +g.getAttribute('data-rows'), cols: +g.getAttribute('data-cols'), x0: +g.getAttribute('data-x0'), y0: +g.getAttribute('data-y0'),
@@ -234,10 +234,15 @@ const char* kScript = R"JS(
     document.getElementById('threads').value = text;
     document.getElementById('count').textContent = threads.length ? 'threads ' + text + ': ' + count + ' cells' : '';
     var hash = threads.length ? '#threads=' + text : ' ';
-    if (location.hash !== hash.trim()) history.replaceState(null, '', hash === ' ' ? location.pathname + location.search : hash);
+    // the URL as last read or written, not read again: with a 2 MB #fragment each read of
+    // location costs Chromium ~0.1 s (the replaceState below shortens it once)
+    if (shownHash === null) shownHash = String(location.hash);
+    if (shownHash !== hash.trim()) history.replaceState(null, '', hash === ' ' ? location.pathname + location.search : hash);
+    shownHash = hash.trim();
   }
   function fromHash() {
-    var h = String(location.hash).slice(0, 4096), decoded = h;
+    shownHash = String(location.hash);
+    var h = shownHash.slice(0, 4096), decoded = h;
     try { decoded = decodeURIComponent(h); } catch (e) { decoded = h; }  // a malformed % escape: the text as is
     var m = /threads=([0-9,\- ]*)/.exec(decoded);
     if (m) { var t = parseThreads(m[1]); if (t) highlight(t); }

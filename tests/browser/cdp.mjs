@@ -51,8 +51,11 @@ export async function launch(chromium) {
     const { targetId } = await send('Target.createTarget', { url: 'about:blank' });
     const { sessionId } = await send('Target.attachToTarget', { targetId, flatten: true });
     const s = (m, p) => send(m, p, sessionId);
-    const requests = [];
+    const requests = [], exceptions = [];
     on('Network.requestWillBeSent', (p, sid) => { if (sid === sessionId) requests.push(p.request.url); });
+    on('Runtime.exceptionThrown', (p, sid) => {  // the page's uncaught errors
+      if (sid === sessionId) exceptions.push(p.exceptionDetails.exception?.description || p.exceptionDetails.text);
+    });
     await s('Page.enable');
     await s('Runtime.enable');
     await s('Network.enable');
@@ -63,7 +66,7 @@ export async function launch(chromium) {
       return r.result.value;
     };
     return {
-      send: s, evaluate, requests,
+      send: s, evaluate, requests, exceptions,
       async navigate(url) {  // always a fresh document: via about:blank (a new #fragment alone would not reload)
         const blank = once('Page.loadEventFired');
         await s('Page.navigate', { url: 'about:blank' });
