@@ -65,12 +65,12 @@ TEST_CASE("issue 23.4: the HTML page draws and answers with a malformed or a 1,0
   std::string huge = "#threads=";  // 1,000,000 entries, 0-9 over and over: 2 MB, under Chromium's URL limit
   for (int i = 0; i < 1'000'000; ++i) huge += std::to_string(i % 10) + (i + 1 < 1'000'000 ? "," : "");
   const std::vector<std::string> fragments = {
-      "#threads=0,5",         // 0: the controls
-      "#threads=0-9",         // 1
-      "#threads=%E0%A4%A",    // 2: a malformed escape (decodeURIComponent throws URIError)
-      "#threads=0,5%E0%A4%A", // 3: the threads before it still count
-      huge,                   // 4
-      "#threads=0-999999999", // 5: a range far past the atom's 32 threads
+      "#threads=0,5",          // 0: the controls
+      "#threads=0-9",          // 1
+      "#threads=%E0%A4%A",     // 2: a malformed escape (decodeURIComponent throws URIError)
+      "#threads=0,5%E0%A4%A",  // 3: the threads before it still count
+      huge,                    // 4
+      "#threads=0-999999999",  // 5: a range far past the atom's 32 threads
   };
   const nlohmann::json r = open_with(page, dir, fragments);
   for (size_t i = 0; i < r.size(); ++i) {
@@ -90,9 +90,9 @@ TEST_CASE("issue 23.4: the HTML page draws and answers with a malformed or a 1,0
   CHECK(r[1]["highlighted"].get<int64_t>() > r[0]["highlighted"].get<int64_t>());
   CHECK(r[2]["highlighted"].get<int64_t>() == 0);
   CHECK(r[3]["highlighted"] == r[0]["highlighted"]);
-  CHECK(r[4]["highlighted"] == r[1]["highlighted"]);           // the list read up to its first 4096 characters
+  CHECK(r[4]["highlighted"] == r[1]["highlighted"]);  // the list read up to its first 4096 characters
   CHECK(r[4]["hash_chars"].get<int64_t>() == std::string("#threads=0-9").size());  // and the URL shortened
-  CHECK(r[5]["highlighted"].get<int64_t>() == 512);           // every cell: capped at the atom's threads
+  CHECK(r[5]["highlighted"].get<int64_t>() == 512);  // every cell: capped at the atom's threads
   // The page's own script (from its first line to ready): well under a second for the short
   // fragments.  With the 2 MB fragment Chromium's handling of the URL dominates (a page with
   // no script takes seconds to open with it); the page reads location once and shortens it once.
@@ -100,7 +100,6 @@ TEST_CASE("issue 23.4: the HTML page draws and answers with a malformed or a 1,0
   CHECK(r[4]["script_ms"].get<double>() < 3000);
   MESSAGE("script ms: short fragments " << r[0]["script_ms"] << ", malformed " << r[2]["script_ms"]
                                         << ", 1,000,000 entries " << r[4]["script_ms"] << " (open to ready "
-                                        << r[4]["ready_ms"] << " ms); click answered in " << r[4]["click_ms"]
-                                        << " ms");
+                                        << r[4]["ready_ms"] << " ms); click answered in " << r[4]["click_ms"] << " ms");
   fs::remove_all(dir);
 }
