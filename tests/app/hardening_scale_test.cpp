@@ -1,6 +1,7 @@
 // issue 23.2, at scale: work linear in the size of the input (batch's up-to-date check over
 // 100,000 entries; --from files of 1 MB and 4 MB of each kind of declaration and directive),
 // measured in CPU seconds of the child (the machine may be loaded: wall time is reported).
+// "speed:": the sanitizer build (~10x slower) leaves these out, as it does every timing.
 #include <doctest/doctest.h>
 
 #include <sys/resource.h>
@@ -63,7 +64,7 @@ std::string bin() { return test::shell_quote(test::cutevis_binary()); }
 
 }  // namespace
 
-TEST_CASE("issue 23.2: batch's up-to-date check is linear: 10,000 and 100,000 entries") {
+TEST_CASE("speed: issue 23.2: batch's up-to-date check is linear: 10,000 and 100,000 entries") {
   const fs::path dir = scratch("batch");
   Cost again[2];
   const int sizes[2] = {10'000, 100'000};
@@ -98,7 +99,7 @@ TEST_CASE("issue 23.2: batch's up-to-date check is linear: 10,000 and 100,000 en
   fs::remove_all(dir);
 }
 
-TEST_CASE("issue 23.2: --from is read in linear time: 1 MB and 4 MB of each kind of declaration") {
+TEST_CASE("speed: issue 23.2: --from is read in linear time: 1 MB and 4 MB of each kind of declaration") {
   const fs::path dir = scratch("from");
   // Each kind: a prefix, pieces to the size, a suffix; then the declaration asked for.
   struct Kind {
