@@ -204,7 +204,9 @@ TEST_CASE("speed: issue 23: the review's costly inputs stay under 2 s CPU and 51
       {"layout '(512,512):(1,512)' --svg", kExitOk},  // the picture cap: 262,144 cells drawn
       {"layout '(1024,1024):(1,1024)' --svg", kExitBadInput},
   };
-  for (const auto& [args, want] : cases) {
+  for (const auto& one : cases) {
+    const std::string& args = one.first;  // (clang 14 cannot capture a structured binding in CAPTURE)
+    const int want = one.second;
     CAPTURE(args.substr(0, 200));
     const Cost c = measure(bin() + " " + args + " > /dev/null 2> " + test::shell_quote((dir / "err").string()));
     CHECK(c.exit_code == want);
