@@ -1,6 +1,8 @@
 // cutevis mma --sf; see app/sf_command.hpp.
 #include "app/sf_command.hpp"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "app/sources.hpp"
@@ -36,9 +38,48 @@ IntTuple sf_tile(const std::string& text, const TiledMma& mma) {
   return tup(v[0], v[1], v[2]);
 }
 
+// SFx in tensor memory after UTCCP: 128 lanes x (4 bytes of each 32-bit column), each scale factor where the
+// MMA reads it, labelled and coloured like the operand (its gmem offset); the four subpartitions hold copies.
+GridPanel tmem_panel(const std::string& x, const std::string& row, int64_t rows, int64_t k, int vec,
+                     const std::vector<int64_t>& gmem, const std::vector<SfTmemCell>& tmem) {
+  int64_t first = tmem.empty() ? 0 : tmem[0].column, last = first;
+  for (const SfTmemCell& c : tmem) {
+    first = std::min(first, c.column);
+    last = std::max(last, c.column);
+  }
+  GridPanel p;
+  p.name = "SF" + x + " tmem";
+  p.caption = "SF" + x + " in tensor memory (columns " + str(first) + "-" + str(last) + " after the accumulators)";
+  p.row_name = "lane";
+  p.col_name = "column.byte";
+  p.rows = 128;
+  p.cols = 4 * (last - first + 1);
+  p.row_block = 32;
+  p.col_block = 4;
+  p.labels.assign(static_cast<size_t>(p.rows * p.cols), "");
+  p.colour.assign(p.labels.size(), -1);
+  p.tooltips.assign(p.labels.size(), "");
+  for (int64_t s = 0; s < k / vec; ++s)
+    for (int64_t r = 0; r < rows; ++r) {
+      const size_t i = static_cast<size_t>(r + rows * s * vec);
+      const SfTmemCell& c = tmem[i];
+      for (int64_t copy = 0; copy < 4; ++copy) {
+        const int64_t lane = c.lane + 32 * copy, col = 4 * (c.column - first) + c.byte;
+        const size_t cell = static_cast<size_t>(lane + p.rows * col);
+        p.labels[cell] = str(gmem[i]);
+        p.colour[cell] = gmem[i];
+        p.tooltips[cell] = "lane " + str(lane) + ", column " + str(c.column) + ", byte " + str(c.byte) + ": SF" + x +
+                           " of " + x + "(" + row + str(r) + ", k" + str(s * vec) + "-" + str(s * vec + vec - 1) +
+                           "), gmem offset " + str(gmem[i]) + (copy ? " (subpartition copy)" : "");
+      }
+    }
+  return p;
+}
+
 // The operand (rows x K) labelled and coloured by its SF's gmem offset, and the SF grids (rows x K/vec).
 void operand_panels(std::vector<GridPanel>& out, const std::string& x, const std::string& row, int64_t rows, int64_t k,
-                    int vec, const std::vector<int64_t>& gmem, const std::vector<int64_t>& smem) {
+                    int vec, const std::vector<int64_t>& gmem, const std::vector<int64_t>& smem,
+                    const std::vector<SfTmemCell>& tmem) {
   GridPanel op;
   op.name = x;
   op.caption = x + " (" + row + " x k): SF" + x + " gmem offset";
@@ -51,7 +92,9 @@ void operand_panels(std::vector<GridPanel>& out, const std::string& x, const std
   for (size_t i = 0; i < gmem.size(); ++i) {
     op.labels.push_back(str(gmem[i]));
     op.colour.push_back(gmem[i]);
-    op.tooltips.push_back("scaled by SF" + x + " gmem offset " + str(gmem[i]) + ", smem offset " + str(smem[i]));
+    op.tooltips.push_back("scaled by SF" + x + " gmem offset " + str(gmem[i]) + ", smem offset " + str(smem[i]) +
+                          ", TMEM lane " + str(tmem[i].lane) + " column " + str(tmem[i].column) + " byte " +
+                          str(tmem[i].byte));
   }
   out.push_back(op);
   for (int pass = 0; pass < 2; ++pass) {
@@ -74,11 +117,13 @@ void operand_panels(std::vector<GridPanel>& out, const std::string& x, const std
       }
     out.push_back(sf);
   }
+  out.push_back(tmem_panel(x, row, rows, k, vec, gmem, tmem));
 }
 
-nlohmann::ordered_json per_element(const std::vector<int64_t>& gmem, const std::vector<int64_t>& smem) {
+nlohmann::ordered_json per_element(const std::vector<int64_t>& gmem, const std::vector<int64_t>& smem,
+                                   const std::vector<SfTmemCell>& tmem) {
   auto a = nlohmann::ordered_json::array();
-  for (size_t i = 0; i < gmem.size(); ++i) a.push_back({gmem[i], smem[i], nullptr, nullptr});
+  for (size_t i = 0; i < gmem.size(); ++i) a.push_back({gmem[i], smem[i], tmem[i].lane, tmem[i].column, tmem[i].byte});
   return a;
 }
 
@@ -104,15 +149,22 @@ Output run_mma_sf(const ShowOptions& show, const SfOptions& options) {
     j["gmem_sfb"] = to_string(s.gmem_sfb, true);
     j["smem_sfa"] = to_string(s.smem_sfa, true);
     j["smem_sfb"] = to_string(s.smem_sfb, true);
-    j["fields"] = {"gmem_offset", "smem_offset", "tmem_lane", "tmem_column"};
-    j["tmem"] = "not modelled (UTCCP / tcgen05.cp): null";
-    j["sf_a"] = per_element(s.gmem_a, s.smem_a);  // element m + M*k
-    j["sf_b"] = per_element(s.gmem_b, s.smem_b);  // element n + N*k
+    j["tmem_sfa"] = to_string(s.tmem_sfa, true);
+    j["tmem_sfb"] = to_string(s.tmem_sfb, true);
+    j["tmem_columns"] = {s.tmem_cols_a, s.tmem_cols_b};
+    j["utccp"] = s.utccp;
+    j["fields"] = {"gmem_offset", "smem_offset", "tmem_lane", "tmem_column", "tmem_byte"};
+    j["tmem"] = "after make_utccp_copy(" + s.utccp +
+                "): lane of subpartition 0 (copies in lanes +32, +64, +96), 32-bit column counted from tCtSFA (right "
+                "after the accumulators; tCtSFB follows at column " +
+                str(s.tmem_cols_a) + "), byte = the MMA's SF ID";
+    j["sf_a"] = per_element(s.gmem_a, s.smem_a, s.tmem_a);  // element m + M*k
+    j["sf_b"] = per_element(s.gmem_b, s.smem_b, s.tmem_b);  // element n + N*k
     return Output{j.dump() + "\n", false};
   }
   std::vector<GridPanel> panels;
-  operand_panels(panels, "A", "m", s.m, s.k, s.vec_size, s.gmem_a, s.smem_a);
-  operand_panels(panels, "B", "n", s.n, s.k, s.vec_size, s.gmem_b, s.smem_b);
+  operand_panels(panels, "A", "m", s.m, s.k, s.vec_size, s.gmem_a, s.smem_a, s.tmem_a);
+  operand_panels(panels, "B", "n", s.n, s.k, s.vec_size, s.gmem_b, s.smem_b, s.tmem_b);
   const std::vector<std::string> legend = {
       mma.atom.name + ", tile " + str(s.m) + "x" + str(s.n) + "x" + str(s.k) + ": one scale factor per " +
           str(s.vec_size) + " elements of k; colour: the scale factor (its offset in global memory)",
@@ -120,7 +172,10 @@ Output run_mma_sf(const ShowOptions& show, const SfOptions& options) {
           to_string(s.gmem_sfa, true) + " / " + to_string(s.gmem_sfb, true),
       "smem: " + config + "::deduce_smem_layoutSFA/SFB(tiled_mma, tile) = " + to_string(s.smem_sfa, true) + " / " +
           to_string(s.smem_sfb, true),
-      "tensor memory (after UTCCP) is not drawn: not modelled yet"};
+      "tmem: UMMA::tmem_sf_frg over the smem stage's shape = " + to_string(s.tmem_sfa, true) + " / " +
+          to_string(s.tmem_sfb, true) + ", filled by make_utccp_copy(" + s.utccp +
+          "): row r's 4 SFs of a k-block in lane r%32 of every subpartition, one byte each; SFB from column " +
+          str(s.tmem_cols_a)};
   if (!show.picture.format) {
     std::string t;
     for (const auto& l : legend) t += l + "\n";

@@ -3,9 +3,9 @@
 //   'SM100_MMA_MXF8F6F4_SS<float_e4m3_t,float_e4m3_t,float,float_ue8m0_t,128,256,UMMA::Major::K,UMMA::Major::K>'
 //       --sf [--sf-tile 128x256x128] [--png | --json]
 // A (M,K) and B (N,K) coloured by the SF element that scales them, beside the SF layouts in global
-// memory (Sm1xxBlockScaledConfig<SFVecSize>::tile_atom_to_shape_SFA/SFB of the tile, L = 1) and in one
-// shared-memory stage (deduce_smem_layoutSFA/SFB). JSON sf_a / sf_b: per element (gmem, smem, TMEM lane,
-// TMEM column) -- the TMEM side (UTCCP, tcgen05.cp) is not modelled yet and is null.
+// memory (Sm1xxBlockScaledConfig<SFVecSize>::tile_atom_to_shape_SFA/SFB of the tile, L = 1), in one
+// shared-memory stage (deduce_smem_layoutSFA/SFB) and in tensor memory after the collective's UTCCP copy
+// (atoms/utccp.hpp). JSON sf_a / sf_b: per element (gmem, smem, TMEM lane, TMEM column, TMEM byte).
 #pragma once
 
 #include <string>

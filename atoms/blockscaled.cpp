@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "atoms/utccp.hpp"
+
 namespace cutevis {
 
 namespace {
@@ -143,15 +145,28 @@ ScaleFactorMap scale_factor_map(const TiledMma& mma, const IntTuple& tile_mnk) {
   s.gmem_sfb = tile_atom_to_shape_sf(c, 'B', tup(s.m, s.n, s.k, 1));
   s.smem_sfa = deduce_smem_layout_sf(c, 'A', mma, tile_mnk);
   s.smem_sfb = deduce_smem_layout_sf(c, 'B', mma, tile_mnk);
+  s.tmem_sfa = tmem_sf_layout(s.smem_sfa);
+  s.tmem_sfb = tmem_sf_layout(s.smem_sfb);
+  s.tmem_cols_a = sf_tmem_columns(s.tmem_sfa);
+  s.tmem_cols_b = sf_tmem_columns(s.tmem_sfb);
+  s.utccp = pair == 2 ? "SM100_UTCCP_4x32dp128bit_2cta" : "SM100_UTCCP_4x32dp128bit_1cta";
+  // the TMEM home of the scale factor of row mn, element k (subpartition 0's copy)
+  auto tmem_cell = [&](const Layout& tmem, const Layout& smem, int64_t mn, int64_t k, int64_t column0) {
+    const int64_t rows = size(get(get(smem, 0), 0));
+    const SfTmemAddress a = sf_tmem_addresses(tmem, rows, mn, k % atom_k, k / atom_k).front();
+    return SfTmemCell{a.lane, a.column + column0, a.byte};
+  };
   for (int64_t k = 0; k < s.k; ++k)
     for (int64_t m = 0; m < s.m; ++m) {
       s.gmem_a.push_back(gmem_offset(s.gmem_sfa, m, k));
       s.smem_a.push_back(smem_offset(s.smem_sfa, atom_k, m, k));
+      s.tmem_a.push_back(tmem_cell(s.tmem_sfa, s.smem_sfa, m, k, 0));
     }
   for (int64_t k = 0; k < s.k; ++k)
     for (int64_t n = 0; n < s.n; ++n) {
       s.gmem_b.push_back(gmem_offset(s.gmem_sfb, n, k));
       s.smem_b.push_back(smem_offset(s.smem_sfb, atom_k, n, k));
+      s.tmem_b.push_back(tmem_cell(s.tmem_sfb, s.smem_sfb, n, k, s.tmem_cols_a));
     }
   return s;
 }

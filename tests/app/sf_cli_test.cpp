@@ -31,13 +31,22 @@ TEST_CASE("sf cli: every A and B element names its scale factor in gmem and smem
   // in gmem (M = 128: one 512-element block per K block) and in smem (the next MMA-K group: +1 per MMA)
   CHECK(j["sf_a"][33 + 128 * 70][0] == 20 + 2);
   CHECK(j["sf_a"][33 + 128 * 200][0] == 20 + 2 + 512);  // k = 200: K block 1, SF 2
-  CHECK(j["sf_a"][33 + 128 * 70][2].is_null());         // TMEM: not modelled
+  // TMEM after UTCCP: row 33 -> lane 1 (33 % 32), column 1 (33 / 32), byte 2 (k 70 / 32); B's rows follow
+  // SFA's 4 columns: n = 200 -> lane 8, column 4 + 6
+  CHECK(j["sf_a"][33 + 128 * 70][2] == 1);
+  CHECK(j["sf_a"][33 + 128 * 70][3] == 1);
+  CHECK(j["sf_a"][33 + 128 * 70][4] == 2);
+  CHECK(j["sf_a"][33 + 128 * 200][3] == 1 + 4);  // the second k-block of 128: 4 columns on
+  CHECK(j["tmem_columns"][0] == 8);
+  CHECK(j["sf_b"][200][2] == 8);
+  CHECK(j["sf_b"][200][3] == 8 + 6);
   // B's rows 128-255 are the second 128-row block; the blocks go along K first (Step<_2,_1>): with two
   // K blocks, the next row block is 2 x 512 further in gmem
   CHECK(j["sf_b"][130][0] == j["sf_b"][2][0].get<int64_t>() + 1024);
   auto png = run_cutevis({"mma", kMx, "--sf", "--svg"});
   REQUIRE(png.exit_code == 0);
   CHECK(png.out.find("SFA in shared memory") != std::string::npos);
+  CHECK(png.out.find("SFB in tensor memory") != std::string::npos);
   CHECK(run_cutevis({"mma", "SM80_16x8x16_F32F16F16F32_TN", "--sf"}).exit_code == 2);
   CHECK(run_cutevis({"mma", kMx, "--sf", "--sf-tile", "128x256"}).exit_code == 2);
 }
