@@ -2,6 +2,7 @@
 #include "app/sf_command.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 #include <nlohmann/json.hpp>
 
@@ -17,25 +18,44 @@ namespace {
 
 std::string str(int64_t v) { return std::to_string(v); }
 
-IntTuple sf_tile(const std::string& text, const TiledMma& mma) {
-  const int64_t m = mma.atom.shape_mnk[0].value(), n = mma.atom.shape_mnk[1].value();
-  if (text.empty()) return tup(m, n, 4 * mma.atom.sf_vec_size);  // one 128x4 block of scale factors per row
-  int64_t v[3] = {0, 0, 0};
+// "128x256x128" (sep 'x') or "0,1,0,2" (sep ','): min..max non-negative integers (positive unless allow_zero)
+std::vector<int64_t> int_list(const std::string& text, char sep, size_t min, size_t max, bool allow_zero,
+                              const std::string& what) {
+  std::vector<int64_t> v;
   size_t at = 0;
-  for (int i = 0; i < 3; ++i) {
+  while (true) {
     size_t used = 0;
+    int64_t x = 0;
     try {
-      v[i] = std::stoll(text.substr(at), &used);
+      if (at < text.size() && std::isdigit(static_cast<unsigned char>(text[at])))
+        x = std::stoll(text.substr(at), &used);
     } catch (const std::exception&) {
       used = 0;
     }
+    if (used == 0 || x < 0 || (x == 0 && !allow_zero) || v.size() == max) throw Error(what + ", not '" + text + "'");
+    v.push_back(x);
     at += used;
-    if (used == 0 || v[i] <= 0 || (i < 2 && (at >= text.size() || text[at] != 'x')))
-      throw Error("--sf-tile is MxNxK, e.g. 128x256x128, not '" + text + "'");
+    if (at == text.size()) break;
+    if (text[at] != sep) throw Error(what + ", not '" + text + "'");
     ++at;
   }
-  if (at != text.size() + 1) throw Error("--sf-tile is MxNxK, e.g. 128x256x128, not '" + text + "'");
+  if (v.size() < min) throw Error(what + ", not '" + text + "'");
+  return v;
+}
+
+IntTuple sf_tile(const std::string& text, const TiledMma& mma) {
+  const int64_t m = mma.atom.shape_mnk[0].value(), n = mma.atom.shape_mnk[1].value();
+  if (text.empty()) return tup(m, n, 4 * mma.atom.sf_vec_size);  // one 128x4 block of scale factors per row
+  const auto v = int_list(text, 'x', 3, 3, false, "--sf-tile is MxNxK, e.g. 128x256x128");
   return tup(v[0], v[1], v[2]);
+}
+
+IntTuple sf_problem(const std::string& text) {
+  if (text.empty()) return IntTuple();
+  const auto v = int_list(text, 'x', 3, 4, false, "--sf-problem is MxNxK or MxNxKxL, e.g. 1024x512x256x3");
+  std::vector<IntTuple> modes;
+  for (int64_t x : v) modes.push_back(IntTuple::dynamic(x));  // run-time extents, as a kernel's problem shape
+  return IntTuple::tuple(modes);
 }
 
 // SFx in tensor memory after UTCCP: 128 lanes x (4 bytes of each 32-bit column), each scale factor where the
@@ -138,13 +158,22 @@ Output run_mma_sf(const ShowOptions& show, const SfOptions& options) {
   else if (const MmaAtom* a = as_mma_atom(v)) mma = make_tiled_mma(*a);
   else throw Error("--sf needs a block-scaled UMMA or a TiledMMA of one, got " + v.describe());
   const IntTuple tile = sf_tile(options.tile, mma);
-  const ScaleFactorMap s = scale_factor_map(mma, tile);
+  const std::vector<int64_t> coord =
+      options.coord.empty()
+          ? std::vector<int64_t>{}
+          : int_list(options.coord, ',', 1, 4, true, "--sf-coord is m,n,k,l (tile coordinates), e.g. 1,0,2,1");
+  if (!options.coord.empty() && options.problem.empty())
+    throw Error("--sf-coord places the tile in a problem: give --sf-problem MxNxK[xL] too");
+  const ScaleFactorMap s = scale_factor_map(mma, tile, sf_problem(options.problem), coord);
   const std::string config = "Sm1xxBlockScaledConfig<" + str(s.vec_size) + ">";
   if (show.json) {
     nlohmann::ordered_json j;
     j["mma"] = mma.atom.name;
     j["sf_vec_size"] = s.vec_size;
     j["tile"] = {s.m, s.n, s.k};
+    j["problem"] = to_string(s.problem, true);
+    j["tile_coord"] = {s.coord[0], s.coord[1], s.coord[2], s.coord[3]};
+    j["sfb_row_shift"] = s.sfb_row_shift;
     j["gmem_sfa"] = to_string(s.gmem_sfa, true);
     j["gmem_sfb"] = to_string(s.gmem_sfb, true);
     j["smem_sfa"] = to_string(s.smem_sfa, true);
@@ -168,14 +197,18 @@ Output run_mma_sf(const ShowOptions& show, const SfOptions& options) {
   const std::vector<std::string> legend = {
       mma.atom.name + ", tile " + str(s.m) + "x" + str(s.n) + "x" + str(s.k) + ": one scale factor per " +
           str(s.vec_size) + " elements of k; colour: the scale factor (its offset in global memory)",
-      "gmem: cutlass::detail::" + config + "::tile_atom_to_shape_SFA/SFB((M,N,K,1)) of the tile = " +
-          to_string(s.gmem_sfa, true) + " / " + to_string(s.gmem_sfb, true),
+      "gmem: cutlass::detail::" + config + "::tile_atom_to_shape_SFA/SFB(" + to_string(s.problem, true) +
+          "), tile (m,n,k,l) = (" + str(s.coord[0]) + "," + str(s.coord[1]) + "," + str(s.coord[2]) + "," +
+          str(s.coord[3]) + ") = " + to_string(s.gmem_sfa, true) + " / " + to_string(s.gmem_sfb, true),
       "smem: " + config + "::deduce_smem_layoutSFA/SFB(tiled_mma, tile) = " + to_string(s.smem_sfa, true) + " / " +
           to_string(s.smem_sfb, true),
       "tmem: UMMA::tmem_sf_frg over the smem stage's shape = " + to_string(s.tmem_sfa, true) + " / " +
           to_string(s.tmem_sfb, true) + ", filled by make_utccp_copy(" + s.utccp +
           "): row r's 4 SFs of a k-block in lane r%32 of every subpartition, one byte each; SFB from column " +
-          str(s.tmem_cols_a)};
+          str(s.tmem_cols_a) +
+          (s.sfb_row_shift ? " (N = 192, odd n tile: B's rows are SFB rows 64-255 of the 256 loaded; tCtSFB + 2 "
+                             "columns)"
+                           : "")};
   if (!show.picture.format) {
     std::string t;
     for (const auto& l : legend) t += l + "\n";

@@ -15,7 +15,9 @@
 namespace cutevis {
 
 struct SfOptions {
-  std::string tile;  // --sf-tile MxNxK (default: the MMA's M and N, K = 4 scale factors per row)
+  std::string tile;     // --sf-tile MxNxK (default: the MMA's M and N, K = 4 scale factors per row)
+  std::string problem;  // --sf-problem MxNxK[xL] (default: the tile, L = 1)
+  std::string coord;    // --sf-coord m,n,k,l: the tile's coordinate in the problem (default 0,0,0,0)
 };
 
 Output run_mma_sf(const ShowOptions& show, const SfOptions& sf);

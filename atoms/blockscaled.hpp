@@ -72,7 +72,15 @@ struct ScaleFactorMap {
   // per element, column-major (m + M*k), (n + N*k): the SF element's offsets
   std::vector<int64_t> gmem_a, smem_a, gmem_b, smem_b;
   std::vector<SfTmemCell> tmem_a, tmem_b;
+  IntTuple problem;           // (M,N,K,L) the gmem layouts were tiled to
+  int64_t coord[4] = {};      // the tile's (m, n, k, l) coordinate in the problem
+  int64_t sfb_row_shift = 0;  // N = 192, odd n tile: B's row n is SFB's smem row n + 64 (tCtSFB + 2 columns)
 };
-ScaleFactorMap scale_factor_map(const TiledMma& mma, const IntTuple& tile_mnk);
+// `problem` (M,N,K) or (M,N,K,L), or empty for the tile as the whole problem (L = 1); `coord` the tile's
+// (m, n, k, l) coordinate in it (CTA 0 of a pair: the first M/2 rows of the tile). With N = 192 the
+// collective loads SFB in 256-row tiles from the 128-row block the tile starts in, so an odd n tile's
+// rows are 64 rows into its smem/TMEM (CUTLASS shifts tCtSFB by 2 columns); gmem stays SFB(n_global).
+ScaleFactorMap scale_factor_map(const TiledMma& mma, const IntTuple& tile_mnk, const IntTuple& problem = IntTuple(),
+                                const std::vector<int64_t>& coord = {});
 
 }  // namespace cutevis

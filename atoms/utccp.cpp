@@ -63,9 +63,10 @@ CopyAtom utccp(const std::string& shape, int cta) {
   a.regs_src = {"uint64_t", 1};  // the shared-memory matrix descriptor
   a.regs_dst = {"uint32_t", 1};  // the TMEM address
   a.comment = "smem (descriptor) -> tmem: " + shape;
-  a.note = "tcgen05.cp: one thread of the CTA (or of the leader CTA, cta_group::2) copies shared memory, described "
-           "by a matrix descriptor, into tensor memory; the 4x32dp and 2x64dp forms broadcast 32 (64) lanes to "
-           "every subpartition (half).";
+  a.note =
+      "tcgen05.cp: one thread of the CTA (or of the leader CTA, cta_group::2) copies shared memory, described "
+      "by a matrix descriptor, into tensor memory; the 4x32dp and 2x64dp forms broadcast 32 (64) lanes to "
+      "every subpartition (half).";
   return a;
 }
 
@@ -77,8 +78,9 @@ const char* const kShapes[] = {"128dp256bit",  "128dp128bit",        "4dp256bit"
 Layout tmem_sf_layout(const Layout& smem_sf) {
   const IntTuple& s = smem_sf.shape;
   if (s.is_leaf() || s.rank() < 3 || s[0].is_leaf() || s[0].rank() != 2 || s[0][1].is_leaf() || s[0][1].rank() != 2)
-    throw Error("tmem_sf_frg: expected an MMA-SF partitioned shape ((MMA_MN,(VecSize,NSF)),num_MMA_MN,num_MMA_K), got " +
-                to_string(s));
+    throw Error(
+        "tmem_sf_frg: expected an MMA-SF partitioned shape ((MMA_MN,(VecSize,NSF)),num_MMA_MN,num_MMA_K), got " +
+        to_string(s));
   const int64_t mma_mn = size(s[0][0]);
   const int64_t vs = static_int(s[0][1][0], "VecSize"), nsf = static_int(s[0][1][1], "NSF");
   if (mma_mn % 32 != 0)

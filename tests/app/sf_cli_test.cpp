@@ -51,6 +51,28 @@ TEST_CASE("sf cli: every A and B element names its scale factor in gmem and smem
   CHECK(run_cutevis({"mma", kMx, "--sf", "--sf-tile", "128x256"}).exit_code == 2);
 }
 
+TEST_CASE("sf cli: a tile of a 4-mode problem, and N = 192's odd tiles 64 rows into SFB") {
+  const char* mx4 =
+      "SM100_MMA_MXF4_SS<float_e2m1_t,float_e2m1_t,float,float_ue4m3_t,128,192,16,UMMA::Major::K,UMMA::Major::K>";
+  auto r = run_cutevis({"mma", mx4, "--sf", "--sf-tile", "128x192x256", "--sf-problem", "256x768x512x2", "--sf-coord",
+                        "1,1,1,1", "--json"});
+  REQUIRE(r.exit_code == 0);
+  const json j = json::parse(r.out);
+  CHECK(j["problem"] == "(256,768,512,2)");
+  CHECK(j["sfb_row_shift"] == 64);
+  // A(0,0) of tile (1,_,1,1): row 128 -> the second 128-row block (stride 4096), k 256 -> SF 16 = k block 4
+  // (stride 512), l = 1 (stride 8192)
+  CHECK(j["sf_a"][0][0] == 4096 + 4 * 512 + 8192);
+  // B(0,0) of n tile 1: n = 192 = block 1, row 64 -> 16*0 + 4*2 = 8; l = 1 -> 24576; k block 4 -> 2048
+  CHECK(j["sf_b"][0][0] == 4096 + 8 + 2048 + 24576);
+  CHECK(j["sf_b"][0][3] == j["tmem_columns"][0].get<int64_t>() + 2);  // tCtSFB + 2 columns
+  CHECK(run_cutevis({"mma", mx4, "--sf", "--sf-coord", "1,1"}).exit_code == 2);
+  CHECK(run_cutevis(
+            {"mma", mx4, "--sf", "--sf-tile", "128x192x256", "--sf-problem", "256x768x512x2", "--sf-coord", "0,4"})
+            .exit_code == 2);
+  CHECK(run_cutevis({"mma", mx4, "--sf", "--sf-problem", "256x768"}).exit_code == 2);
+}
+
 TEST_CASE("UMMA atoms take their majors and ScaleIn arguments from -D") {
   auto r = run_cutevis({"mma", "SM100_MMA_F16BF16_SS<half_t,half_t,float,128,256,UmmaMajorA,UmmaMajorB,ANeg,BNeg>",
                         "-D", "UmmaMajorA=UMMA::Major::K", "-D", "UmmaMajorB=UMMA::Major::MN", "-D",

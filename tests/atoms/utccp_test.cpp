@@ -101,7 +101,8 @@ TEST_CASE("utccp: scale factors land in tensor memory as CUTLASS puts them (utcc
     const Value v = eval_cpp(mma_text);
     REQUIRE(as_tiled_mma(v) != nullptr);
     const TiledMma mma = *as_tiled_mma(v);
-    const IntTuple tile = tup(row["tile"][0].get<int64_t>(), row["tile"][1].get<int64_t>(), row["tile"][2].get<int64_t>());
+    const IntTuple tile =
+        tup(row["tile"][0].get<int64_t>(), row["tile"][1].get<int64_t>(), row["tile"][2].get<int64_t>());
     BlockScaledConfig c;
     c.vec_size = row["vs"].get<int>();
     const CopyAtom op = utccp_copy_atom(row["utccp"].get<std::string>(), ValueType{"uint8_t", 8});
@@ -169,10 +170,12 @@ TEST_CASE("utccp: the 12 UTCCP operations, and bad input") {
   CHECK_FALSE(is_utccp_op("SM100_UTCCP_4x32dp128bit_3cta"));
   const CopyAtom op = utccp_copy_atom("SM100_UTCCP_4x32dp128bit_1cta", ValueType{"uint8_t", 8});
   CHECK(op.val_layout_src == recast_layout(op.src_layout_bits, 1, 8));
-  CHECK_THROWS_WITH_AS(utccp_copy_atom("SM100_UTCCP_8dp_1cta", ValueType{"uint8_t", 8}), doctest::Contains("unknown UTCCP"), Error);
+  CHECK_THROWS_WITH_AS(utccp_copy_atom("SM100_UTCCP_8dp_1cta", ValueType{"uint8_t", 8}),
+                       doctest::Contains("unknown UTCCP"), Error);
   CHECK(op.ptx.find("tcgen05.cp.cta_group::1.32x128b.warpx4") == 0);
-  CHECK_THROWS_WITH_AS(tmem_sf_layout(Layout(tup(128, 4), tup(1, 128))), doctest::Contains("MMA-SF partitioned"), Error);
-  CHECK_THROWS_WITH_AS(make_utccp_copy(make_copy_atom("SM100_TMEM_LOAD_32dp32b8x", ValueType{"float", 32}),
-                                       Layout(128, 1)),
-                       doctest::Contains("not a UTCCP copy"), Error);
+  CHECK_THROWS_WITH_AS(tmem_sf_layout(Layout(tup(128, 4), tup(1, 128))), doctest::Contains("MMA-SF partitioned"),
+                       Error);
+  CHECK_THROWS_WITH_AS(
+      make_utccp_copy(make_copy_atom("SM100_TMEM_LOAD_32dp32b8x", ValueType{"float", 32}), Layout(128, 1)),
+      doctest::Contains("not a UTCCP copy"), Error);
 }
