@@ -73,6 +73,24 @@ TEST_CASE("sf cli: a tile of a 4-mode problem, and N = 192's odd tiles 64 rows i
   CHECK(run_cutevis({"mma", mx4, "--sf", "--sf-problem", "256x768"}).exit_code == 2);
 }
 
+TEST_CASE("a 2-SM UMMA's picture says its threads are the CTAs of a pair; sparse UMMA atoms draw") {
+  auto r =
+      run_cutevis({"mma",
+                   "make_tiled_mma(SM100_MMA_F16BF16_2x1SM_SS<half_t,half_t,float,128,32,UMMA::Major::K,UMMA::Major::"
+                   "K>{}, Layout<Shape<_2,_1,_1>>{})",
+                   "--svg"});
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("a thread here is a CTA") != std::string::npos);
+  auto one =
+      run_cutevis({"mma", "SM100_MMA_F16BF16_SS<half_t,half_t,float,128,32,UMMA::Major::K,UMMA::Major::K>", "--svg"});
+  REQUIRE(one.exit_code == 0);
+  CHECK(one.out.find("a thread here is a CTA") == std::string::npos);
+  auto sp = run_cutevis(
+      {"mma", "SM100_MMA_F16BF16_SS_SPARSE<half_t,half_t,float,64,16,UMMA::Major::K,UMMA::Major::K>", "--json"});
+  REQUIRE(sp.exit_code == 0);
+  CHECK(sp.out.find("tcgen05.mma.sp.cta_group::1.kind::f16") != std::string::npos);
+}
+
 TEST_CASE("UMMA atoms take their majors and ScaleIn arguments from -D") {
   auto r = run_cutevis({"mma", "SM100_MMA_F16BF16_SS<half_t,half_t,float,128,256,UmmaMajorA,UmmaMajorB,ANeg,BNeg>",
                         "-D", "UmmaMajorA=UMMA::Major::K", "-D", "UmmaMajorB=UMMA::Major::MN", "-D",
