@@ -147,6 +147,170 @@ nlohmann::ordered_json per_element(const std::vector<int64_t>& gmem, const std::
   return a;
 }
 
+// SM120 block-scaled mma.sync (SM120::BLOCKSCALED::SM120_16x8x{32,64}_TN_VS): MMA_Traits' SFALayout
+// (T32,V_K) -> (M16,K) and SFBLayout (T32,V_K) -> (N8,K) say which thread's scale-factor register serves each row
+// and k; a thread's K values repeat each scale factor SFVecSize times, so after filter_zeros its register holds
+// the K/SFVecSize scale factors of its row, byte kb for k-block kb (one 32-bit register, "r"(sfa0)).
+struct Sm120Side {
+  std::string x, row;
+  int64_t rows = 0;
+  std::vector<std::vector<int64_t>> holders;  // per SF (row + rows*kb): the threads whose register holds it
+  std::vector<int64_t> row_of;                // per (thread + 32*kb): the row its byte kb serves, -1 none
+};
+
+Sm120Side sm120_side(const std::string& x, const std::string& row, const Layout& tv, int64_t rows, int64_t k, int vec) {
+  Sm120Side s;
+  s.x = x;
+  s.row = row;
+  s.rows = rows;
+  const int64_t blocks = k / vec;
+  s.holders.resize(static_cast<size_t>(rows * blocks));
+  s.row_of.assign(static_cast<size_t>(32 * blocks), -1);
+  for (int64_t t = 0; t < 32; ++t)
+    for (int64_t v = 0; v < size(get(tv, 1)); ++v) {
+      const int64_t c = tv(t + 32 * v), r = c % rows, kb = (c / rows) / vec;
+      auto& h = s.holders[static_cast<size_t>(r + rows * kb)];
+      if (std::find(h.begin(), h.end(), t) == h.end()) h.push_back(t);
+      s.row_of[static_cast<size_t>(t + 32 * kb)] = r;
+    }
+  return s;
+}
+
+std::string thread_list(const std::vector<int64_t>& ts) {
+  std::string out;
+  for (int64_t t : ts) out += (out.empty() ? "T" : ",") + str(t);
+  return out;
+}
+
+void sm120_panels(std::vector<GridPanel>& out, const Sm120Side& s, int64_t k, int vec) {
+  const int64_t blocks = k / vec;
+  GridPanel op;
+  op.name = s.x;
+  op.caption = s.x + " (" + s.row + " x k): its scale factor (" + s.row + " + " + str(s.rows) + "*k-block)";
+  op.row_name = s.row;
+  op.col_name = "k";
+  op.rows = s.rows;
+  op.cols = k;
+  op.col_block = vec;
+  for (int64_t kk = 0; kk < k; ++kk)
+    for (int64_t r = 0; r < s.rows; ++r) {
+      const int64_t sf = r + s.rows * (kk / vec);
+      op.labels.push_back(str(sf));
+      op.colour.push_back(sf);
+      op.tooltips.push_back("scaled by SF" + s.x + " " + str(sf) + ", in byte " + str(kk / vec) +
+                            " of the SF register of " + thread_list(s.holders[static_cast<size_t>(sf)]));
+    }
+  out.push_back(op);
+  GridPanel sf;
+  sf.name = "SF" + s.x;
+  sf.caption = "SF" + s.x + ": the threads whose register holds it";
+  sf.row_name = s.row;
+  sf.col_name = "k-block";
+  sf.rows = s.rows;
+  sf.cols = blocks;
+  for (int64_t kb = 0; kb < blocks; ++kb)
+    for (int64_t r = 0; r < s.rows; ++r) {
+      const int64_t i = r + s.rows * kb;
+      sf.labels.push_back(thread_list(s.holders[static_cast<size_t>(i)]));
+      sf.colour.push_back(i);
+      sf.tooltips.push_back("SF" + s.x + " of " + s.row + str(r) + ", k " + str(kb * vec) + "-" +
+                            str(kb * vec + vec - 1) + ": byte " + str(kb) + " of " +
+                            thread_list(s.holders[static_cast<size_t>(i)]));
+    }
+  out.push_back(sf);
+  GridPanel regs;
+  regs.name = "SF" + s.x + " registers";
+  regs.caption = "each thread's SF" + s.x + " register: the " + s.row + " its byte serves";
+  regs.row_name = "thread";
+  regs.col_name = "byte";
+  regs.rows = 32;
+  regs.cols = blocks;
+  regs.row_block = 4;
+  for (int64_t kb = 0; kb < blocks; ++kb)
+    for (int64_t t = 0; t < 32; ++t) {
+      const int64_t r = s.row_of[static_cast<size_t>(t + 32 * kb)];
+      regs.labels.push_back(r < 0 ? "" : s.row + str(r));
+      regs.colour.push_back(r < 0 ? -1 : r + s.rows * kb);
+      regs.tooltips.push_back(r < 0 ? ""
+                                    : "thread " + str(t) + ", byte " + str(kb) + ": SF" + s.x + " of " + s.row +
+                                          str(r) + ", k-block " + str(kb));
+    }
+  out.push_back(regs);
+}
+
+nlohmann::ordered_json sm120_json(const Sm120Side& s, int64_t k, int vec) {
+  auto a = nlohmann::ordered_json::array();
+  for (int64_t kk = 0; kk < k; ++kk)
+    for (int64_t r = 0; r < s.rows; ++r) {
+      const int64_t sf = r + s.rows * (kk / vec);
+      a.push_back({sf, kk / vec, s.holders[static_cast<size_t>(sf)]});
+    }
+  return a;
+}
+
+Output run_sm120_sf(const ShowOptions& show, const MmaAtom& atom) {
+  const int vec = atom.sf_vec_size;
+  const int64_t k = atom.shape_mnk[2].value();
+  const Sm120Side a = sm120_side("A", "m", atom.layout_sfa, 16, k, vec);
+  const Sm120Side b = sm120_side("B", "n", atom.layout_sfb, 8, k, vec);
+  const std::vector<std::string> legend = {
+      atom.name + ": one scale factor per " + str(vec) + " elements of k; a thread's SF register holds its row's " +
+          str(k / vec) + " scale factor(s), byte kb for k-block kb",
+      "SFALayout (T32,V" + str(k) + ") -> (M16,K" + str(k) + ") = " + to_string(atom.layout_sfa, true) +
+          ": threads t and t+2 name the same scale factor (the 2:0 mode, 'effectively 16 threads')",
+      "SFBLayout (T32,V" + str(k) + ") -> (N8,K" + str(k) + ") = " + to_string(atom.layout_sfb, true) +
+          ": the four threads of a quad name the same one (the 4:0 mode); the instruction's byte and thread "
+          "selectors (bidA/tidA, bidB/tidB) are 0"};
+  if (show.json) {
+    nlohmann::ordered_json j;
+    j["mma"] = atom.name;
+    j["sf_vec_size"] = vec;
+    j["sfa_layout"] = to_string(atom.layout_sfa, true);
+    j["sfb_layout"] = to_string(atom.layout_sfb, true);
+    j["fields"] = {"sf_index", "register_byte", "threads"};
+    j["sf_a"] = sm120_json(a, k, vec);  // element m + 16*k
+    j["sf_b"] = sm120_json(b, k, vec);  // element n + 8*k
+    auto regs = [](const Sm120Side& s) {
+      auto r = nlohmann::ordered_json::array();  // per thread: the row each byte serves (null: none)
+      const int64_t blocks = static_cast<int64_t>(s.row_of.size()) / 32;
+      for (int64_t t = 0; t < 32; ++t) {
+        auto bytes = nlohmann::ordered_json::array();
+        for (int64_t kb = 0; kb < blocks; ++kb) {
+          const int64_t row = s.row_of[static_cast<size_t>(t + 32 * kb)];
+          if (row < 0) bytes.push_back(nullptr);
+          else bytes.push_back(row);
+        }
+        r.push_back(bytes);
+      }
+      return r;
+    };
+    j["sfa_registers"] = regs(a);
+    j["sfb_registers"] = regs(b);
+    return Output{j.dump() + "\n", false};
+  }
+  if (!show.picture.format) {
+    std::string t;
+    for (const auto& l : legend) t += l + "\n";
+    const int64_t blocks = k / vec;
+    const std::string bytes = blocks == 1 ? "byte 0" : "bytes 0-" + str(blocks - 1);
+    for (int64_t tt = 0; tt < 32; ++tt)
+      t += "T" + str(tt) + ": SFA register = m" + str(a.row_of[static_cast<size_t>(tt)]) + "'s " + bytes +
+           ", SFB register = n" + str(b.row_of[static_cast<size_t>(tt)]) + "'s " + bytes + "\n";
+    return Output{t, false};
+  }
+  std::vector<GridPanel> panels;
+  sm120_panels(panels, a, k, vec);
+  sm120_panels(panels, b, k, vec);
+  RenderOptions r;
+  r.scale = show.picture.scale;
+  r.cell = show.picture.cell;
+  r.ansi_color = show.picture.ansi_color && *show.picture.format == Format::kTxt;
+  Output out;
+  out.bytes = render(grid_panels_scene(show.input, panels, legend, GridColours::kCategory), *show.picture.format, r);
+  out.binary = *show.picture.format == Format::kPng || *show.picture.format == Format::kPdf;
+  return out;
+}
+
 }  // namespace
 
 Output run_mma_sf(const ShowOptions& show, const SfOptions& options) {
@@ -157,6 +321,13 @@ Output run_mma_sf(const ShowOptions& show, const SfOptions& options) {
   if (const TiledMma* m = as_tiled_mma(v)) mma = *m;
   else if (const MmaAtom* a = as_mma_atom(v)) mma = make_tiled_mma(*a);
   else throw Error("--sf needs a block-scaled UMMA or a TiledMMA of one, got " + v.describe());
+  if (mma.atom.family == "SM120" && mma.atom.sf_vec_size > 0) {
+    if (!options.tile.empty() || !options.problem.empty() || !options.coord.empty())
+      throw Error(
+          "--sf-tile, --sf-problem and --sf-coord are for SM100 UMMA; an SM120 mma.sync atom's scale factors "
+          "are registers of one 16x8 tile");
+    return run_sm120_sf(show, mma.atom);
+  }
   const IntTuple tile = sf_tile(options.tile, mma);
   const std::vector<int64_t> coord =
       options.coord.empty()

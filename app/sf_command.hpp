@@ -1,4 +1,5 @@
-// cutevis mma BLOCKSCALED_MMA --sf: which scale factor serves each element of A and B.
+// cutevis mma BLOCKSCALED_MMA --sf: which scale factor serves each element of A and B (SM100 UMMA: gmem, smem,
+// TMEM; SM120 block-scaled mma.sync: which thread's SF register, which byte).
 //   cutevis mma
 //   'SM100_MMA_MXF8F6F4_SS<float_e4m3_t,float_e4m3_t,float,float_ue8m0_t,128,256,UMMA::Major::K,UMMA::Major::K>'
 //       --sf [--sf-tile 128x256x128] [--png | --json]

@@ -91,6 +91,25 @@ TEST_CASE("a 2-SM UMMA's picture says its threads are the CTAs of a pair; sparse
   CHECK(sp.out.find("tcgen05.mma.sp.cta_group::1.kind::f16") != std::string::npos);
 }
 
+TEST_CASE("sf cli: an SM120 block-scaled mma.sync atom's scale-factor registers") {
+  const char* a = "SM120::BLOCKSCALED::SM120_16x8x64_TN_VS<float_e2m1_t,float_e2m1_t,float,float_ue8m0_t,16>";
+  auto r = run_cutevis({"mma", a, "--sf", "--json"});
+  REQUIRE(r.exit_code == 0);
+  const json j = json::parse(r.out);
+  REQUIRE(j["sf_a"].size() == 16 * 64);
+  // A(m=9, k=40): SF 9 + 16*2, byte 2 of the registers of threads 5 and 7 (8*(t%2) + t/4 = 9)
+  CHECK(j["sf_a"][9 + 16 * 40][0] == 9 + 16 * 2);
+  CHECK(j["sf_a"][9 + 16 * 40][1] == 2);
+  CHECK(j["sf_a"][9 + 16 * 40][2] == json::array({5, 7}));
+  // B(n=3, k=0): the quad of threads 12-15
+  CHECK(j["sf_b"][3][2] == json::array({12, 13, 14, 15}));
+  CHECK(j["sfa_registers"][5] == json::array({9, 9, 9, 9}));
+  auto svg = run_cutevis({"mma", a, "--sf", "--svg"});
+  REQUIRE(svg.exit_code == 0);
+  CHECK(svg.out.find("each thread's SFA register") != std::string::npos);
+  CHECK(run_cutevis({"mma", a, "--sf", "--sf-tile", "16x8x64"}).exit_code == 2);
+}
+
 TEST_CASE("UMMA atoms take their majors and ScaleIn arguments from -D") {
   auto r = run_cutevis({"mma", "SM100_MMA_F16BF16_SS<half_t,half_t,float,128,256,UmmaMajorA,UmmaMajorB,ANeg,BNeg>",
                         "-D", "UmmaMajorA=UMMA::Major::K", "-D", "UmmaMajorB=UMMA::Major::MN", "-D",

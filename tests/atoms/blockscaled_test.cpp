@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "atoms/blockscaled.hpp"
+#include "atoms/mma_catalogue.hpp"
 #include "atoms/mma_names.hpp"
 #include "atoms/names.hpp"
 #include "lib/lang/expr.hpp"
@@ -174,4 +175,28 @@ TEST_CASE(
                        doctest::Contains("reaches past the problem"), Error);
   CHECK_THROWS_WITH_AS(scale_factor_map(mx, tup(128, 256, 128), tup(256, 256, 256, 2), {0, 0, 0, 2}),
                        doctest::Contains("l coordinate 2"), Error);
+}
+
+// tests/data/sm120_sf_oracle.jsonl: the same program's print of MMA_Traits<SM120::BLOCKSCALED::...>::SFALayout,
+// SFBLayout and SFVecSize for the three SM120 block-scaled mma.sync shapes (16x8x32 VS 32, 16x8x64 VS 16 and 32).
+TEST_CASE("blockscaled: SM120 block-scaled mma.sync atoms' SF register layouts equal CuTe's (sm120_sf_oracle.jsonl)") {
+  std::vector<json> all;
+  std::ifstream in(std::string(CUTEVIS_SOURCE_DIR) + "/tests/data/sm120_sf_oracle.jsonl");
+  std::string line;
+  while (std::getline(in, line))
+    if (!line.empty()) all.push_back(json::parse(line));
+  REQUIRE(all.size() == 5);
+  for (const auto& row : all) {
+    const std::string name = row["name"];
+    CAPTURE(name);
+    const MmaAtom atom = find_mma_atom(name);
+    CHECK(atom.sf_vec_size == row["sf_vec_size"].get<int>());
+    CHECK(to_string(atom.layout_sfa, true) == row["sfa"].get<std::string>());
+    CHECK(to_string(atom.layout_sfb, true) == row["sfb"].get<std::string>());
+    // thread t's SFA is row 8*(t%2) + t/4 at every k; its SFB row t/4
+    for (int64_t t = 0; t < 32; ++t) {
+      CHECK(atom.layout_sfa(t) % 16 == 8 * (t % 2) + t / 4);
+      CHECK(atom.layout_sfb(t) % 8 == t / 4);
+    }
+  }
 }

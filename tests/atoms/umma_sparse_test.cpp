@@ -46,5 +46,6 @@ TEST_CASE("umma sparse: K is the dense atom's twice; the structs' M and N rules;
   CHECK_THROWS_WITH_AS(find_mma_atom("SM100_MMA_MXF4NVF4_SS_SPARSE<float_e2m1_t,float_e2m1_t,float,float_ue8m0_t,128,"
                                      "128,32,K,K>"),
                        doctest::Contains("not modelled"), Error);
-  CHECK_THROWS_WITH_AS(find_mma_atom("SM100_MMA_F16BF16_TS_SPARSE<half_t,half_t,float,128,256,K,K>"), doctest::Contains("expected SM100_MMA_F16BF16"), Error);
+  CHECK_THROWS_WITH_AS(find_mma_atom("SM100_MMA_F16BF16_TS_SPARSE<half_t,half_t,float,128,256,K,K>"),
+                       doctest::Contains("expected SM100_MMA_F16BF16"), Error);
 }
