@@ -135,6 +135,10 @@ ScaleFactorMap scale_factor_map(const TiledMma& mma, const IntTuple& tile_mnk, c
   if (atom.sf_vec_size <= 0 || atom.family != "SM100_UMMA")
     throw Error("--sf draws a block-scaled UMMA (SM100_MMA_MXF8F6F4_*, SM100_MMA_MXF4_*); " + atom.name +
                 " has no scale factors here");
+  if (atom.sm == 103)
+    throw Error("--sf: " + atom.name +
+                " takes its scale factors through Sm103BlockScaledConfig's 3-MMA k-blocks, "
+                "which this view does not model (the SM100 atoms' does)");
   BlockScaledConfig c;
   c.vec_size = atom.sf_vec_size;
   ScaleFactorMap s;

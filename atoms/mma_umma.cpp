@@ -287,7 +287,59 @@ static std::optional<MmaAtom> decode_interleaved(const AtomName& name) {
   return atom;
 }
 
+// SM103::SM103_MXF4_ULTRA[_2x1SM]_SS_VS<A,B,C,SF,M,N,VS,MajorA,MajorB[,ScaleA,ScaleB]> (mma_traits_sm100.hpp):
+// the SM103 block-scaled FP4 UMMA with K = 96, K-major only; its layouts are UMMA's.
+static std::optional<MmaAtom> decode_sm103(const AtomName& name) {
+  const std::string& base = name.base;
+  const bool pair = base == "SM103_MXF4_ULTRA_2x1SM_SS_VS";
+  if (!pair && base != "SM103_MXF4_ULTRA_SS_VS") return std::nullopt;
+  const std::string usage = "<A,B,C,SF,M,N,VS,MajorA,MajorB[,ScaleA,ScaleB]>";
+  const auto& a = name.targs;
+  if (a.size() != 9 && a.size() != 11) throw Error(base + " takes " + usage);
+  UmmaSpec s;
+  for (const auto& k : kinds)
+    if (k.kind == Kind::kMXF4) s.kind = &k;
+  s.pair = pair;
+  s.k = 96;
+  s.a = type_arg(a[0], base, "A");
+  s.b = type_arg(a[1], base, "B");
+  s.c = type_arg(a[2], base, "C");
+  s.sf = type_arg(a[3], base, "SF");
+  s.m = int_arg(a[4], base, "M");
+  s.n = int_arg(a[5], base, "N");
+  s.vs = int_arg(a[6], base, "VS");
+  s.major_a = parse_major(a[7]);
+  s.major_b = parse_major(a[8]);
+  if (s.major_a != "K" || s.major_b != "K") throw Error(base + ": this MMA does not support transpose (K-major only)");
+  if (a.size() == 11) {
+    s.scale_a = parse_scale_in(a[9]);
+    s.scale_b = parse_scale_in(a[10]);
+    if (s.scale_a.empty() || s.scale_b.empty()) throw Error(base + ": ScaleIn arguments are UMMA::ScaleIn::One or Neg");
+  }
+  // the structs' static_asserts
+  if (pair ? (s.m != 128 && s.m != 256) : s.m != 128)
+    throw Error(base + ": M is " + (pair ? "128 or 256" : "128") + ", not " + std::to_string(s.m));
+  if (s.n % 16 != 0 || s.n < 16 || s.n > 256)
+    throw Error(base + ": N is a multiple of 16 from 16 to 256, not " + std::to_string(s.n));
+  if (!(s.vs == 16 || (s.vs == 32 && s.a.name == "float_e2m1_t" && s.sf.name == "float_ue8m0_t")))
+    throw Error(base + ": VS is 16, or 32 with float_e2m1_t A/B and float_ue8m0_t SF");
+  MmaAtom atom = build(s);
+  std::string targs = s.a.name + "," + s.b.name + "," + s.c.name + "," + s.sf.name + "," + std::to_string(s.m) + "," +
+                      std::to_string(s.n) + "," + std::to_string(s.vs) + ",";
+  const std::string scales = a.size() == 11 ? "," + s.scale_a + "," + s.scale_b : "";
+  const std::string full_scales = a.size() == 11 ? ",UMMA::ScaleIn::" + s.scale_a + ",UMMA::ScaleIn::" + s.scale_b : "";
+  atom.short_name = base + "<" + targs + "K,K" + scales + ">";
+  atom.name = base + "<" + targs + "UMMA::Major::K,UMMA::Major::K" + full_scales + ">";
+  atom.sm = 103;
+  const std::string old_ptx = atom.ptx;
+  atom.ptx = std::string("tcgen05.mma.cta_group::") + (pair ? "2" : "1") + ".kind::mxf4nvf4.block_scale." +
+             (s.vs == 16 ? "block16" : "block32");
+  atom.asm_template.replace(atom.asm_template.find(old_ptx), old_ptx.size(), atom.ptx);
+  return atom;
+}
+
 std::optional<MmaAtom> decode_umma(const AtomName& name) {
+  if (name.base.rfind("SM103_MXF4_ULTRA", 0) == 0) return decode_sm103(name);
   const std::string& base = name.base;
   if (base.rfind("SM100_MMA_", 0) != 0) return std::nullopt;
   if (base.find("_INTERLEAVED_") != std::string::npos) return decode_interleaved(name);
