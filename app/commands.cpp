@@ -116,6 +116,13 @@ MmaPicture mma_picture(const TiledMma& m) {
   p.memory_a = memory(m.atom.source_a);
   p.memory_b = memory(m.atom.source_b);
   p.memory_c = memory(m.atom.source_c);
+  if (m.atom.family == "SM100_UMMA" && size(m.atom.thr_id) == 2)  // cta_group::2: the atom's "threads" are CTAs
+    p.notes.push_back(
+        "2-SM UMMA (cta_group::2): a thread here is a CTA -- T" +
+        std::string(
+            "2i (even cta rank, issues "
+            "tcgen05.mma) and T2i+1 (its peer CTA) are pair i; each holds its half of A's and C's M and of B's N "
+            "in its own shared and tensor memory"));
   if (m.atom.family == "SM70")  // what the stride-0 thread mode of its TV layouts is for
     p.notes.push_back("SM70: quad-pairs 1-3 (lanes 4-15, 20-31) each compute their own copy of the tile");
   return p;

@@ -359,6 +359,9 @@ int cli_main(int argc, char** argv) {
   mma_cmd->add_flag("--sf", mma_sf, "a block-scaled UMMA's scale factors: which SF serves each A/B element");
   mma_cmd->add_option("--sf-tile", sf_options.tile,
                       "with --sf: the CTA tile MxNxK (default: the MMA's, 4 SFs per row)");
+  mma_cmd->add_option("--sf-problem", sf_options.problem,
+                      "with --sf: the problem MxNxK[xL] the gmem SF layouts cover (default: the tile)");
+  mma_cmd->add_option("--sf-coord", sf_options.coord, "with --sf and --sf-problem: the tile's coordinate m,n,k,l");
   mma_cmd->add_option(
       "--thread", thread,
       "one thread's slice (ThrMMA): its (V,M,N,K) coordinate and its cells of A, B, C; with --smem-a/--smem-b its "

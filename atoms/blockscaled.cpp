@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "atoms/utccp.hpp"
+
 namespace cutevis {
 
 namespace {
@@ -113,8 +115,10 @@ namespace cutevis {
 
 namespace {
 
-// offset of element (mn, k) of an (MN,K[,L]) gmem SF layout at L = 0
-int64_t gmem_offset(const Layout& sf, int64_t mn, int64_t k) { return get(sf, 0)(mn) + get(sf, 1)(k); }
+// offset of element (mn, k, l) of an (MN,K[,L]) gmem SF layout
+int64_t gmem_offset(const Layout& sf, int64_t mn, int64_t k, int64_t l) {
+  return get(sf, 0)(mn) + get(sf, 1)(k) + (rank(sf) > 2 ? get(sf, 2)(l) : 0);
+}
 
 // offset of element (mn, k) of one smem stage ((MN, K-in-MMA), _1, K-MMA-blocks): k splits into the
 // MMA's K (the first mode's second part) and which MMA along K (the third mode)
@@ -125,33 +129,68 @@ int64_t smem_offset(const Layout& sf, int64_t atom_k, int64_t mn, int64_t k) {
 
 }  // namespace
 
-ScaleFactorMap scale_factor_map(const TiledMma& mma, const IntTuple& tile_mnk) {
+ScaleFactorMap scale_factor_map(const TiledMma& mma, const IntTuple& tile_mnk, const IntTuple& problem,
+                                const std::vector<int64_t>& coord) {
   const MmaAtom& atom = mma.atom;
   if (atom.sf_vec_size <= 0 || atom.family != "SM100_UMMA")
     throw Error("--sf draws a block-scaled UMMA (SM100_MMA_MXF8F6F4_*, SM100_MMA_MXF4_*); " + atom.name +
                 " has no scale factors here");
+  if (atom.sm == 103)
+    throw Error("--sf: " + atom.name +
+                " takes its scale factors through Sm103BlockScaledConfig's 3-MMA k-blocks, "
+                "which this view does not model (the SM100 atoms' does)");
   BlockScaledConfig c;
   c.vec_size = atom.sf_vec_size;
   ScaleFactorMap s;
   s.vec_size = c.vec_size;
   const int64_t pair = size(get(mma.thr_layout_vmnk, 0));
-  s.m = tile_mnk[0].value() / pair;
+  const int64_t tile_m = tile_mnk[0].value();
+  s.m = tile_m / pair;
   s.n = tile_mnk[1].value();
   s.k = tile_mnk[2].value();
+  s.problem = problem.is_leaf() && problem.value() == 0 ? tup(tile_m, s.n, s.k, 1) : problem;
+  if (s.problem.is_leaf() || s.problem.rank() < 3 || s.problem.rank() > 4)
+    throw Error("the problem shape is (M,N,K) or (M,N,K,L), got " + to_string(s.problem));
+  if (coord.size() > 4) throw Error("the tile coordinate is (m, n, k, l)");
+  for (size_t i = 0; i < coord.size(); ++i) s.coord[i] = coord[i];
+  const int64_t extent[4] = {s.problem[0].value(), s.problem[1].value(), s.problem[2].value(),
+                             s.problem.rank() == 4 ? s.problem[3].value() : 1};
+  const int64_t tile[4] = {tile_m, s.n, s.k, 1};
+  const char* mode = "mnkl";
+  for (int i = 0; i < 4; ++i)
+    if (s.coord[i] < 0 || (s.coord[i] + 1) * tile[i] > extent[i])
+      throw Error(std::string("the tile's ") + mode[i] + " coordinate " + std::to_string(s.coord[i]) +
+                  " reaches past the problem's " + std::to_string(extent[i]) + " (tile " + to_string(tile_mnk) +
+                  ", problem " + to_string(s.problem) + ")");
   const int64_t atom_k = atom.shape_mnk[2].value();
-  s.gmem_sfa = tile_atom_to_shape_sf(c, 'A', tup(s.m, s.n, s.k, 1));
-  s.gmem_sfb = tile_atom_to_shape_sf(c, 'B', tup(s.m, s.n, s.k, 1));
+  s.gmem_sfa = tile_atom_to_shape_sf(c, 'A', s.problem);
+  s.gmem_sfb = tile_atom_to_shape_sf(c, 'B', s.problem);
   s.smem_sfa = deduce_smem_layout_sf(c, 'A', mma, tile_mnk);
   s.smem_sfb = deduce_smem_layout_sf(c, 'B', mma, tile_mnk);
+  s.tmem_sfa = tmem_sf_layout(s.smem_sfa);
+  s.tmem_sfb = tmem_sf_layout(s.smem_sfb);
+  s.tmem_cols_a = sf_tmem_columns(s.tmem_sfa);
+  s.tmem_cols_b = sf_tmem_columns(s.tmem_sfb);
+  s.utccp = pair == 2 ? "SM100_UTCCP_4x32dp128bit_2cta" : "SM100_UTCCP_4x32dp128bit_1cta";
+  s.sfb_row_shift = s.n == 192 && s.coord[1] % 2 == 1 ? 64 : 0;
+  // the TMEM home of the scale factor of row mn, element k (subpartition 0's copy)
+  auto tmem_cell = [&](const Layout& tmem, const Layout& smem, int64_t mn, int64_t k, int64_t column0) {
+    const int64_t rows = size(get(get(smem, 0), 0));
+    const SfTmemAddress a = sf_tmem_addresses(tmem, rows, mn, k % atom_k, k / atom_k).front();
+    return SfTmemCell{a.lane, a.column + column0, a.byte};
+  };
+  const int64_t m0 = s.coord[0] * tile_m, n0 = s.coord[1] * s.n, k0 = s.coord[2] * s.k, l = s.coord[3];
   for (int64_t k = 0; k < s.k; ++k)
     for (int64_t m = 0; m < s.m; ++m) {
-      s.gmem_a.push_back(gmem_offset(s.gmem_sfa, m, k));
+      s.gmem_a.push_back(gmem_offset(s.gmem_sfa, m0 + m, k0 + k, l));
       s.smem_a.push_back(smem_offset(s.smem_sfa, atom_k, m, k));
+      s.tmem_a.push_back(tmem_cell(s.tmem_sfa, s.smem_sfa, m, k, 0));
     }
   for (int64_t k = 0; k < s.k; ++k)
     for (int64_t n = 0; n < s.n; ++n) {
-      s.gmem_b.push_back(gmem_offset(s.gmem_sfb, n, k));
-      s.smem_b.push_back(smem_offset(s.smem_sfb, atom_k, n, k));
+      s.gmem_b.push_back(gmem_offset(s.gmem_sfb, n0 + n, k0 + k, l));
+      s.smem_b.push_back(smem_offset(s.smem_sfb, atom_k, n + s.sfb_row_shift, k));
+      s.tmem_b.push_back(tmem_cell(s.tmem_sfb, s.smem_sfb, n + s.sfb_row_shift, k, s.tmem_cols_a));
     }
   return s;
 }

@@ -54,15 +54,33 @@ namespace cutevis {
 
 // Which scale factor serves each element of A (M,K) and B (N,K) of one CTA tile of a block-scaled UMMA:
 // the SF element's offset in global memory (tile_atom_to_shape_SFA/SFB of the tile as the problem,
-// L = 1) and in one shared-memory stage (deduce_smem_layoutSFA/SFB). Tensor memory (after UTCCP) is
-// not modelled yet.
+// L = 1), in one shared-memory stage (deduce_smem_layoutSFA/SFB) and in tensor memory after the
+// collective's UTCCP copy (UMMA::tmem_sf_frg over the stage's shape, atoms/utccp.hpp): lane (of
+// subpartition 0; the same scale factor is in lanes +32, +64, +96), 32-bit column counted from
+// tCtSFA's base (CUTLASS puts tCtSFA right after the accumulators and tCtSFB right after tCtSFA),
+// and byte in the column (the MMA's SF ID).
+struct SfTmemCell {
+  int64_t lane = 0, column = 0, byte = 0;
+};
 struct ScaleFactorMap {
   int vec_size = 0;
   int64_t m = 0, n = 0, k = 0;  // the tile: A is this CTA's (M,K) (M / 2 for a CTA pair), B is (N,K)
   Layout gmem_sfa, gmem_sfb, smem_sfa, smem_sfb;
+  Layout tmem_sfa, tmem_sfb;                 // tmem_sf_frg: 8-bit values, lane stride TMEM::DP<uint8_t> = 262144
+  int64_t tmem_cols_a = 0, tmem_cols_b = 0;  // 32-bit columns each spans (tCtSFB starts tmem_cols_a on)
+  std::string utccp;                         // the collective's copy: SM100_UTCCP_4x32dp128bit_1cta or _2cta
   // per element, column-major (m + M*k), (n + N*k): the SF element's offsets
   std::vector<int64_t> gmem_a, smem_a, gmem_b, smem_b;
+  std::vector<SfTmemCell> tmem_a, tmem_b;
+  IntTuple problem;           // (M,N,K,L) the gmem layouts were tiled to
+  int64_t coord[4] = {};      // the tile's (m, n, k, l) coordinate in the problem
+  int64_t sfb_row_shift = 0;  // N = 192, odd n tile: B's row n is SFB's smem row n + 64 (tCtSFB + 2 columns)
 };
-ScaleFactorMap scale_factor_map(const TiledMma& mma, const IntTuple& tile_mnk);
+// `problem` (M,N,K) or (M,N,K,L), or empty for the tile as the whole problem (L = 1); `coord` the tile's
+// (m, n, k, l) coordinate in it (CTA 0 of a pair: the first M/2 rows of the tile). With N = 192 the
+// collective loads SFB in 256-row tiles from the 128-row block the tile starts in, so an odd n tile's
+// rows are 64 rows into its smem/TMEM (CUTLASS shifts tCtSFB by 2 columns); gmem stays SFB(n_global).
+ScaleFactorMap scale_factor_map(const TiledMma& mma, const IntTuple& tile_mnk, const IntTuple& problem = IntTuple(),
+                                const std::vector<int64_t>& coord = {});
 
 }  // namespace cutevis

@@ -132,7 +132,9 @@ bool looks_like_mma_atom(const std::string& name) {
     while (q < b.size() && std::isdigit(static_cast<unsigned char>(b[q]))) ++q;
     return q > p && q < b.size() && b[q] == 'x';
   };
-  if (b == "UniversalFMA" || b.rfind("SM61_DP", 0) == 0 || b.rfind("SM100_MMA_", 0) == 0) return true;
+  if (b == "UniversalFMA" || b.rfind("SM61_DP", 0) == 0 || b.rfind("SM100_MMA_", 0) == 0 ||
+      b.rfind("SM103_MXF4_ULTRA", 0) == 0)
+    return true;
   if (name.find("MMA_Atom") != std::string::npos) return true;
   if (b.rfind("SM", 0) != 0) return false;
   size_t us = b.find('_');

@@ -70,8 +70,8 @@ std::string unwrap(const std::string& s, const std::string& outer) {
 // SM90::GMMA::MMA_64x8x16_... and friends to the SM90_... spelling.
 std::string fold_namespaces(std::string base) {
   static const std::pair<const char*, const char*> folds[] = {
-      {"SM90::GMMA::MMA_", "SM90_"}, {"GMMA::MMA_", "SM90_"}, {"SM90::MMA_", "SM90_"},
-      {"SM120::BLOCKSCALED::", ""},  {"BLOCKSCALED::", ""},   {"SM100::", ""},
+      {"SM90::GMMA::MMA_", "SM90_"}, {"GMMA::MMA_", "SM90_"}, {"SM90::MMA_", "SM90_"}, {"SM120::BLOCKSCALED::", ""},
+      {"BLOCKSCALED::", ""},         {"SM100::", ""},         {"SM103::", ""},
   };
   for (const auto& [from, to] : folds)
     if (starts_with(base, from)) return to + base.substr(std::string(from).size());

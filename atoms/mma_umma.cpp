@@ -53,7 +53,8 @@ struct UmmaSpec {
   int m = 0, n = 0, vs = 0;
   std::string major_a, major_b, scale_a = "One", scale_b = "One";
   bool saturate = false;
-  int k = 0;  // K of one instruction when not the kind's (the interleaved complex TF32 atoms: 4)
+  bool sparse = false;  // _SS_SPARSE: 2:4 structured A (K doubled), metadata E in tensor memory
+  int k = 0;            // K of one instruction when not the kind's (the interleaved complex TF32 atoms: 4)
 };
 
 // Appended piece by piece into one string: umma_names spells 12,000 names for `list`.
@@ -63,6 +64,7 @@ std::string spelled(const UmmaSpec& s, bool full) {
   std::string t;
   t.reserve(160);
   t.append("SM100_MMA_").append(s.kind->token).append(s.pair ? "_2x1SM" : "").append(s.ts ? "_TS" : "_SS");
+  if (s.sparse) t.append("_SPARSE");
   t.append("<").append(s.a.name).append(",").append(s.b.name).append(",").append(s.c.name).append(",");
   if (s.kind->block_scaled) t.append(s.sf.name).append(",");
   t.append(std::to_string(s.m)).append(",").append(std::to_string(s.n)).append(",");
@@ -78,6 +80,14 @@ std::string spelled(const UmmaSpec& s, bool full) {
 bool valid_n(const UmmaSpec& s) {
   auto step = [&](int q) { return s.n % q == 0 && s.n >= q && s.n <= 256; };
   const Kind k = s.kind->kind;
+  if (s.sparse) {  // the _SS_SPARSE structs' static_asserts
+    if (!s.pair) {
+      if (k == Kind::kS8) return s.n == 8 || step(16);
+      if (k == Kind::kF8F6F4) return s.m == 64 ? step(8) : step(16);
+      return step(8);
+    }
+    return k == Kind::kS8 || k == Kind::kF8F6F4 ? step(32) : step(16);
+  }
   if (!s.pair) {
     if (k == Kind::kS8) return s.n == 8 || step(16);
     if (s.ts) return s.m == 64 ? step(8) : step(16);
@@ -147,7 +157,7 @@ std::string check_types(const UmmaSpec& s) {
 }
 
 MmaAtom build(const UmmaSpec& s) {
-  const int m = s.m, n = s.n, k = s.k ? s.k : s.kind->k;
+  const int m = s.m, n = s.n, k = s.k ? s.k : s.kind->k * (s.sparse ? 2 : 1);  // sparse: K of 512 bits
   MmaAtom atom;
   atom.name = spelled(s, true);
   atom.short_name = spelled(s, false);
@@ -188,12 +198,14 @@ MmaAtom build(const UmmaSpec& s) {
   atom.regs_c = {"uint32_t", 1};
   std::string kind = s.kind->ptx;
   if (s.kind->kind == Kind::kMXF4) kind = s.vs == 16 ? "mxf4nvf4.block_scale.block16" : "mxf4.block_scale.block32";
-  atom.ptx = std::string("tcgen05.mma.cta_group::") + (s.pair ? "2" : "1") + ".kind::" + kind;
-  // [tmem_c], A (descriptor or [tmem_a]), desc_b, idesc, then the disable-output-lane mask
+  atom.ptx =
+      std::string("tcgen05.mma") + (s.sparse ? ".sp" : "") + ".cta_group::" + (s.pair ? "2" : "1") + ".kind::" + kind;
+  // [tmem_c], A (descriptor or [tmem_a]), desc_b, [tmem_e] (sparse), idesc, then the disable-output-lane mask
   // (or the scale-factor tensor-memory addresses), predicated on scaleC != 0.
   std::string tail = s.kind->block_scaled ? "[%5], [%6]" : operand_list(5, s.pair ? 8 : 4);
+  const int e_operand = s.kind->block_scaled ? 7 : (s.pair ? 13 : 9);
   atom.asm_template = "{ .reg .pred p; setp.ne.b32 p, %4, 0; " + atom.ptx + " [%0], " + (s.ts ? "[%1]" : "%1") +
-                      ", %2, %3, " + tail + ", p; }";
+                      ", %2, " + (s.sparse ? "[%" + std::to_string(e_operand) + "], " : "") + "%3, " + tail + ", p; }";
   atom.asm_operands = std::string(" : \"r\"(tmem_c), ") + (s.ts ? "\"r\"(tmem_a)" : "\"l\"(desc_a)") +
                       ", \"l\"(desc_b), \"r\"(uint32_t(idescE>>32)), \"r\"(scaleC)";
   if (s.kind->block_scaled) {
@@ -201,7 +213,10 @@ MmaAtom build(const UmmaSpec& s) {
   } else {
     for (int i = 0; i < (s.pair ? 8 : 4); ++i) atom.asm_operands += ", \"r\"(mask[" + std::to_string(i) + "])";
   }
+  if (s.sparse) atom.asm_operands += ", \"r\"(tmem_e)";
   set_comments(atom);
+  if (s.sparse)  // CuTe's ALayout is the logical (dense) K; ValTypeA is sparse_elem<2, T>
+    atom.comment_a += " -- 2:4 sparse: shared memory holds half of A's K, its metadata E is in tensor memory";
   return atom;
 }
 
@@ -272,12 +287,68 @@ static std::optional<MmaAtom> decode_interleaved(const AtomName& name) {
   return atom;
 }
 
+// SM103::SM103_MXF4_ULTRA[_2x1SM]_SS_VS<A,B,C,SF,M,N,VS,MajorA,MajorB[,ScaleA,ScaleB]> (mma_traits_sm100.hpp):
+// the SM103 block-scaled FP4 UMMA with K = 96, K-major only; its layouts are UMMA's.
+static std::optional<MmaAtom> decode_sm103(const AtomName& name) {
+  const std::string& base = name.base;
+  const bool pair = base == "SM103_MXF4_ULTRA_2x1SM_SS_VS";
+  if (!pair && base != "SM103_MXF4_ULTRA_SS_VS") return std::nullopt;
+  const std::string usage = "<A,B,C,SF,M,N,VS,MajorA,MajorB[,ScaleA,ScaleB]>";
+  const auto& a = name.targs;
+  if (a.size() != 9 && a.size() != 11) throw Error(base + " takes " + usage);
+  UmmaSpec s;
+  for (const auto& k : kinds)
+    if (k.kind == Kind::kMXF4) s.kind = &k;
+  s.pair = pair;
+  s.k = 96;
+  s.a = type_arg(a[0], base, "A");
+  s.b = type_arg(a[1], base, "B");
+  s.c = type_arg(a[2], base, "C");
+  s.sf = type_arg(a[3], base, "SF");
+  s.m = int_arg(a[4], base, "M");
+  s.n = int_arg(a[5], base, "N");
+  s.vs = int_arg(a[6], base, "VS");
+  s.major_a = parse_major(a[7]);
+  s.major_b = parse_major(a[8]);
+  if (s.major_a != "K" || s.major_b != "K") throw Error(base + ": this MMA does not support transpose (K-major only)");
+  if (a.size() == 11) {
+    s.scale_a = parse_scale_in(a[9]);
+    s.scale_b = parse_scale_in(a[10]);
+    if (s.scale_a.empty() || s.scale_b.empty()) throw Error(base + ": ScaleIn arguments are UMMA::ScaleIn::One or Neg");
+  }
+  // the structs' static_asserts
+  if (pair ? (s.m != 128 && s.m != 256) : s.m != 128)
+    throw Error(base + ": M is " + (pair ? "128 or 256" : "128") + ", not " + std::to_string(s.m));
+  if (s.n % 16 != 0 || s.n < 16 || s.n > 256)
+    throw Error(base + ": N is a multiple of 16 from 16 to 256, not " + std::to_string(s.n));
+  if (!(s.vs == 16 || (s.vs == 32 && s.a.name == "float_e2m1_t" && s.sf.name == "float_ue8m0_t")))
+    throw Error(base + ": VS is 16, or 32 with float_e2m1_t A/B and float_ue8m0_t SF");
+  MmaAtom atom = build(s);
+  std::string targs = s.a.name + "," + s.b.name + "," + s.c.name + "," + s.sf.name + "," + std::to_string(s.m) + "," +
+                      std::to_string(s.n) + "," + std::to_string(s.vs) + ",";
+  const std::string scales = a.size() == 11 ? "," + s.scale_a + "," + s.scale_b : "";
+  const std::string full_scales = a.size() == 11 ? ",UMMA::ScaleIn::" + s.scale_a + ",UMMA::ScaleIn::" + s.scale_b : "";
+  atom.short_name = base + "<" + targs + "K,K" + scales + ">";
+  atom.name = base + "<" + targs + "UMMA::Major::K,UMMA::Major::K" + full_scales + ">";
+  atom.sm = 103;
+  const std::string old_ptx = atom.ptx;
+  atom.ptx = std::string("tcgen05.mma.cta_group::") + (pair ? "2" : "1") + ".kind::mxf4nvf4.block_scale." +
+             (s.vs == 16 ? "block16" : "block32");
+  atom.asm_template.replace(atom.asm_template.find(old_ptx), old_ptx.size(), atom.ptx);
+  return atom;
+}
+
 std::optional<MmaAtom> decode_umma(const AtomName& name) {
+  if (name.base.rfind("SM103_MXF4_ULTRA", 0) == 0) return decode_sm103(name);
   const std::string& base = name.base;
   if (base.rfind("SM100_MMA_", 0) != 0) return std::nullopt;
   if (base.find("_INTERLEAVED_") != std::string::npos) return decode_interleaved(name);
   UmmaSpec s;
   std::string rest = base.substr(10);
+  if (rest.rfind("MXF4NVF4_", 0) == 0)
+    throw Error(base +
+                ": the sparse MXF4/NVF4 UMMA (its VS counts 2:4-compressed K) is not modelled; dense "
+                "SM100_MMA_MXF4_SS is");
   for (const auto& k : kinds) {
     std::string tok = std::string(k.token) + "_";
     if (rest.rfind(tok, 0) == 0 && (!s.kind || std::string(k.token).size() > std::string(s.kind->token).size()))
@@ -291,12 +362,16 @@ std::optional<MmaAtom> decode_umma(const AtomName& name) {
     s.pair = true;
     rest = rest.substr(6);
   }
-  if (rest == "_TS") {
+  if (rest == "_SS_SPARSE") {
+    s.sparse = true;
+    if (s.kind->kind == Kind::kMXF4)
+      throw Error(base + ": the sparse block-scaled FP4 UMMA is SM100_MMA_MXF4NVF4_SS_SPARSE");
+  } else if (rest == "_TS") {
     s.ts = true;
     if (!s.kind->ts) throw Error(base + ": " + s.kind->token + " has no TS form (A from tensor memory); use _SS");
   } else if (rest != "_SS") {
-    if (rest.find("SPARSE") != std::string::npos || rest.find("SCALED") != std::string::npos)
-      throw Error(base + ": sparse and runtime-scaled UMMA atoms are not in the catalogue");
+    if (rest.find("SCALED") != std::string::npos)
+      throw Error(base + ": runtime-scaled UMMA atoms are not in the catalogue");
     throw Error(base + ": expected SM100_MMA_" + s.kind->token + "[_2x1SM]_SS or _TS");
   }
   const bool mx = s.kind->block_scaled, vs = s.kind->kind == Kind::kMXF4;

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "atoms/blockscaled.hpp"
+#include "atoms/mma_catalogue.hpp"
 #include "atoms/mma_names.hpp"
 #include "atoms/names.hpp"
 #include "lib/lang/expr.hpp"
@@ -106,4 +107,96 @@ TEST_CASE("blockscaled: an alias declared for the config, and bad input") {
           "float_e4m3_t,float_e4m3_t,float,float_ue8m0_t,128,256,UMMA::Major::K,UMMA::Major::K>{}), "
           "Shape<_128,_256,_256>{})"),
       doctest::Contains("not a multiple of SFVecSize"), Error);
+}
+
+// tests/data/sf_problem_oracle.jsonl: the same host-only program (CUTLASS 4.7.0) built the collective's gmem views
+// of the scale factors (sm100_blockscaled_mma_warpspecialized.hpp): layout_SFA/SFB = tile_atom_to_shape_SFA/SFB of
+// a 4-mode problem (L > 1), gSFA_mkl = local_tile(mSFA, TileShape, (_,_,_), Step<_1,X,_1>) and gSFB_nkl =
+// local_tile(mSFB, TileShape_SF, ..., Step<X,_1,_1>), mSFB re-viewed for N = 192 as the collective does (256-row
+// SFB tiles starting in the 128-row block of the 192-column tile), over plain gmem tensors.
+TEST_CASE(
+    "blockscaled: a tile of a 4-mode problem reads the scale factors CUTLASS's collective tiles (L > 1, N = 192)") {
+  std::vector<json> all;
+  std::ifstream in(std::string(CUTEVIS_SOURCE_DIR) + "/tests/data/sf_problem_oracle.jsonl");
+  std::string line;
+  while (std::getline(in, line))
+    if (!line.empty()) all.push_back(json::parse(line));
+  REQUIRE(all.size() == 3);
+  // (m,k,tile m,tile k,l) of a 5-mode gmem view: each mode at its own coordinate
+  auto at = [](const Layout& g, int64_t a, int64_t b, int64_t c, int64_t d, int64_t e) {
+    return get(g, 0)(a) + get(g, 1)(b) + get(g, 2)(c) + get(g, 3)(d) + get(g, 4)(e);
+  };
+  const std::vector<std::vector<std::vector<int64_t>>> coords = {
+      {{0, 0, 0, 0}, {1, 1, 1, 2}, {0, 1, 0, 1}},  // 256x512x256x3, tile 128x256x128
+      {{0, 1, 0, 1}, {1, 2, 1, 0}, {1, 3, 1, 1}},  // 256x768x512x2, tile 128x192x256: odd and even n tiles
+      {{0, 1, 0, 0}, {0, 2, 0, 0}},                // 128x576x256, 3 tiles of 192 over 5 blocks of 128 SFB rows
+  };
+  int odd = 0;
+  for (size_t r = 0; r < all.size(); ++r) {
+    const json& row = all[r];
+    const std::string mma_text = "make_tiled_mma(" + row["mma"].get<std::string>() + "{})";
+    CAPTURE(mma_text);
+    const TiledMma mma = *as_tiled_mma(eval_cpp(mma_text));
+    const IntTuple tile =
+        tup(row["tile"][0].get<int64_t>(), row["tile"][1].get<int64_t>(), row["tile"][2].get<int64_t>());
+    const std::string p = row["problem"];
+    std::vector<IntTuple> dims;
+    for (size_t a = 0, b; a < p.size(); a = b + 1) {
+      b = p.find('x', a);
+      if (b == std::string::npos) b = p.size();
+      dims.push_back(IntTuple::dynamic(std::stoll(p.substr(a, b - a))));
+    }
+    const IntTuple problem = IntTuple::tuple(dims);
+    const Layout ga = eval_cpp(row["g_sfa_mkl"].get<std::string>()).to_layout();
+    const Layout gb = eval_cpp(row["g_sfb_nkl"].get<std::string>()).to_layout();
+    for (const auto& c : coords[r]) {
+      CAPTURE(c[1]);
+      const ScaleFactorMap s = scale_factor_map(mma, tile, problem, c);
+      CHECK(to_string(s.gmem_sfa, true) == row["layout_sfa"].get<std::string>());
+      CHECK(to_string(s.gmem_sfb, true) == row["layout_sfb"].get<std::string>());
+      int64_t differ = 0;
+      for (int64_t k = 0; k < s.k; ++k)
+        for (int64_t m = 0; m < s.m; ++m) differ += s.gmem_a[m + s.m * k] != at(ga, m, k, c[0], c[2], c[3]);
+      // the collective's MMA reads an odd N = 192 tile's SFB from tCtSFB + 2 columns: rows 64.. of its 256
+      const int64_t shift = s.n == 192 && c[1] % 2 == 1 ? 64 : 0;
+      CHECK(s.sfb_row_shift == shift);
+      odd += shift != 0;
+      for (int64_t k = 0; k < s.k; ++k)
+        for (int64_t n = 0; n < s.n; ++n) differ += s.gmem_b[n + s.n * k] != at(gb, n + shift, k, c[1], c[2], c[3]);
+      CHECK(differ == 0);
+      if (shift) CHECK(s.tmem_b[0].column == s.tmem_cols_a + 2);  // B's row 0 is the SFB tile's row 64
+    }
+  }
+  CHECK(odd == 3);
+  const TiledMma mx = *as_tiled_mma(eval_cpp(
+      "make_tiled_mma(SM100_MMA_MXF8F6F4_SS<float_e4m3_t,float_e4m3_t,float,float_ue8m0_t,128,256,UMMA::Major::K,"
+      "UMMA::Major::K>{})"));
+  CHECK_THROWS_WITH_AS(scale_factor_map(mx, tup(128, 256, 128), tup(256, 256, 256, 2), {2, 0, 0, 0}),
+                       doctest::Contains("reaches past the problem"), Error);
+  CHECK_THROWS_WITH_AS(scale_factor_map(mx, tup(128, 256, 128), tup(256, 256, 256, 2), {0, 0, 0, 2}),
+                       doctest::Contains("l coordinate 2"), Error);
+}
+
+// tests/data/sm120_sf_oracle.jsonl: the same program's print of MMA_Traits<SM120::BLOCKSCALED::...>::SFALayout,
+// SFBLayout and SFVecSize for the three SM120 block-scaled mma.sync shapes (16x8x32 VS 32, 16x8x64 VS 16 and 32).
+TEST_CASE("blockscaled: SM120 block-scaled mma.sync atoms' SF register layouts equal CuTe's (sm120_sf_oracle.jsonl)") {
+  std::vector<json> all;
+  std::ifstream in(std::string(CUTEVIS_SOURCE_DIR) + "/tests/data/sm120_sf_oracle.jsonl");
+  std::string line;
+  while (std::getline(in, line))
+    if (!line.empty()) all.push_back(json::parse(line));
+  REQUIRE(all.size() == 5);
+  for (const auto& row : all) {
+    const std::string name = row["name"];
+    CAPTURE(name);
+    const MmaAtom atom = find_mma_atom(name);
+    CHECK(atom.sf_vec_size == row["sf_vec_size"].get<int>());
+    CHECK(to_string(atom.layout_sfa, true) == row["sfa"].get<std::string>());
+    CHECK(to_string(atom.layout_sfb, true) == row["sfb"].get<std::string>());
+    // thread t's SFA is row 8*(t%2) + t/4 at every k; its SFB row t/4
+    for (int64_t t = 0; t < 32; ++t) {
+      CHECK(atom.layout_sfa(t) % 16 == 8 * (t % 2) + t / 4);
+      CHECK(atom.layout_sfb(t) % 8 == t / 4);
+    }
+  }
 }
