@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "lib/error.hpp"
+#include "lib/lang/cpp_text.hpp"
 
 namespace cutevis {
 
@@ -180,23 +181,8 @@ class Walker {
         continue;
       }
       if (!std::isspace(static_cast<unsigned char>(ch))) line_start = false;
-      if (ch == '/' && i + 1 < c.size() && c[i + 1] == '/') {
-        while (i < c.size() && c[i] != '\n') c[i++] = ' ';
-        continue;
-      }
-      if (ch == '/' && i + 1 < c.size() && c[i + 1] == '*') {
-        size_t end = c.find("*/", i + 2);
-        end = end == std::string::npos ? c.size() : end + 2;
-        for (; i < end; ++i)
-          if (c[i] != '\n') c[i] = ' ';
-        continue;
-      }
-      if (ch == '"' ||
-          (ch == '\'' && !(i > 0 && std::isxdigit(static_cast<unsigned char>(c[i - 1]))))) {  // 1'000 is a number
-        size_t k = i + 1;
-        while (k < c.size() && c[k] != ch && c[k] != '\n') k += (c[k] == '\\') ? 2 : 1;
-        for (size_t m = i + 1; m < std::min(k, c.size()); ++m) c[m] = ' ';
-        i = std::min(k + 1, c.size());
+      if (size_t next = blank_comment_or_literal(c, i); next != i) {
+        i = next;
         continue;
       }
       ++i;
