@@ -160,6 +160,8 @@ std::shared_ptr<Environment> load_sources(const SourceOptions& o) {
     CppScan scan = scan_cpp(text, path, macros);
     for (auto& d : scan.declarations) env->add(std::move(d));
     for (auto& p : scan.parameters) env->add_parameter(std::move(p));
+    for (auto& f : scan.functions) env->add_function(std::move(f));
+    for (auto& c : scan.classes) env->add_class(std::move(c));
     for (auto& n : scan.notes)
       env->add_warning(
           {(path == "-" ? std::string("<stdin>") : path) + ":" + std::to_string(n.line) + ": " + n.message});

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "lib/lang/declarations.hpp"
+#include "lib/lang/functions.hpp"
 #include "lib/lang/preprocessor.hpp"
 
 namespace cutevis {
@@ -26,6 +27,9 @@ struct CppScan {
   std::vector<Declaration> parameters;
   // The preprocessor's notes: conditions decided without a value, unbalanced #if groups.
   std::vector<PreprocessorNote> notes;
+  // constexpr functions (their bodies are not read for declarations) and structs/classes.
+  std::vector<FunctionDef> functions;
+  std::vector<ClassDef> classes;
 };
 
 // `file` names the source in positions ("-" for standard input).  `macros` are the -D and
