@@ -331,14 +331,15 @@ class Walker {
     size_t n = toks_.size(), start = 0;
     int depth = 0;
     for (size_t i = 0; i < n; ++i) {
-      std::string_view x = t(i);
-      if (x == "(" || x == "[") ++depth;
-      else if ((x == ")" || x == "]") && depth > 0) --depth;
+      // one character (a punctuator of interest) or none: the loop visits every token of the file
+      const char x = toks_[i].text.size() == 1 ? toks_[i].text[0] : '\0';
+      if (x == '(' || x == '[') ++depth;
+      else if ((x == ')' || x == ']') && depth > 0) --depth;
       if (depth > 0) continue;
-      if (x == ";") {
+      if (x == ';') {
         statement(start, i);
         start = i + 1;
-      } else if (x == "{") {
+      } else if (x == '{') {
         if (is_initializer(start, i)) {
           i = skip_balanced(i, n) - 1;
           continue;
@@ -350,7 +351,7 @@ class Walker {
         }
         open_block(start, i);
         start = i + 1;
-      } else if (x == "}") {
+      } else if (x == '}') {
         if (!scopes_.empty() && scopes_.back().is_enum) enumerators(start, i, scopes_.back().enum_scope);
         if (!scopes_.empty()) scopes_.pop_back();
         start = i + 1;
@@ -502,8 +503,12 @@ class Walker {
 
   // A constexpr function's definition opening its body at `open`: recorded (lib/lang/functions.hpp),
   // and the index after its body returned; 0 if [a, open) is something else.
-  size_t function_definition(size_t a, size_t open) {
+  [[gnu::noinline]] size_t function_definition(size_t a, size_t open) {  // (out of walk's loop: it stays small)
     if (!scopes_.empty() && scopes_.back().skip) return 0;
+    bool has_constexpr = false;  // (most blocks: none, and nothing more is looked at)
+    for (size_t k = a; k < open && !has_constexpr; ++k)
+      has_constexpr = toks_[k].text.size() == 9 && (t(k) == "constexpr" || t(k) == "consteval");
+    if (!has_constexpr) return 0;
     std::vector<std::pair<size_t, size_t>> headers;
     size_t s = strip_prefix(a, open, &headers);
     bool is_constexpr = false;
@@ -551,8 +556,8 @@ class Walker {
   }
 
   // A struct or class opening at `open` ([s, open) after its template headers): its record.
-  void class_definition(size_t s, size_t open, const std::vector<std::pair<size_t, size_t>>& headers,
-                        const std::string& members_scope) {
+  [[gnu::noinline]] void class_definition(size_t s, size_t open, const std::vector<std::pair<size_t, size_t>>& headers,
+                                          const std::string& members_scope) {
     size_t k = s;
     while (k < open && !one_of(t(k), {"struct", "class", "union"})) ++k;
     for (++k; k < open; ++k) {  // the name: after attributes and alignas(...)

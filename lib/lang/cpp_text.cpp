@@ -6,7 +6,7 @@
 
 namespace cutevis {
 
-size_t blank_comment_or_literal(std::string& c, size_t i) {
+size_t blank_comment_or_literal_at(std::string& c, size_t i) {
   const char ch = c[i];
   if (ch == '/' && i + 1 < c.size() && c[i + 1] == '/') {
     while (i < c.size() && c[i] != '\n') c[i++] = ' ';

@@ -10,6 +10,10 @@ namespace cutevis {
 // If a comment (// or /* */) or a string or character literal starts at c[i], blanks it (a
 // literal's quotes stay) and returns the index after it; otherwise returns i.  A `'` after a
 // hex digit is a digit separator (1'000), not a literal.
-size_t blank_comment_or_literal(std::string& c, size_t i);
+size_t blank_comment_or_literal_at(std::string& c, size_t i);
+inline size_t blank_comment_or_literal(std::string& c, size_t i) {  // (called for every character of a file)
+  const char ch = c[i];
+  return ch == '/' || ch == '"' || ch == '\'' ? blank_comment_or_literal_at(c, i) : i;
+}
 
 }  // namespace cutevis

@@ -375,10 +375,12 @@ bool accepts(const FunctionDef& f, const Node& call) {
 bool call_user_function(Evaluator& ev, const Node& call, Value& out) {
   Environment* env = ev.environment();
   if (!env || call.call != Node::Call::kParen) return false;
+  const size_t colon = call.name.rfind("::");
+  if (env->functions(colon == std::string::npos ? call.name : call.name.substr(colon + 2), "").empty())
+    return false;  // (most calls: no function of the sources has the name)
   std::vector<const FunctionDef*> found = env->functions(call.name, ev.scope());
   const Evaluator::Bindings* owner = nullptr;
   Evaluator::Bindings owner_bindings;
-  size_t colon = call.name.rfind("::");
   if (colon != std::string::npos && colon > 0) {  // Traits::f() where Traits is a class template's instance
     const std::string owner_name = call.name.substr(0, colon);
     Value v;
