@@ -194,6 +194,8 @@ Value evaluate_source(const std::string& text, Environment* env, Syntax syntax, 
   if (!snippet) return with_warnings(env->evaluate(parse_in_syntax(text, as), text, default_registry()));
   CppSnippet s = scan_cpp_snippet(text, kSnippetFile);
   for (auto& d : s.declarations) env->add(std::move(d));
+  for (auto& f : s.functions) env->add_function(std::move(f));
+  for (auto& c : s.classes) env->add_class(std::move(c));
   if (!s.result_name.empty()) {
     // the last statement declares: its value (errors point into the snippet)
     const Declaration* d = env->find(s.result_name, "");

@@ -137,6 +137,8 @@ class Walker {
     walk();
     CppSnippet s;
     s.declarations = std::move(out_.declarations);
+    s.functions = std::move(out_.functions);
+    s.classes = std::move(out_.classes);
     if (last_begin_ == last_end_) throw Error("empty snippet: no statement gives a result", 0);
     if (last_decl_ >= 0) {
       const Declaration& d = s.declarations[static_cast<size_t>(last_decl_)];

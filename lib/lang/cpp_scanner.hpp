@@ -42,6 +42,8 @@ CppScan scan_cpp(const std::string& text, const std::string& file,
 // (result_name) or an expression (the byte span [result_begin, result_end) of the text).
 struct CppSnippet {
   std::vector<Declaration> declarations;
+  std::vector<FunctionDef> functions;  // constexpr functions and structs, as CppScan's
+  std::vector<ClassDef> classes;
   std::string result_name;  // qualified, when the last statement declares
   size_t result_begin = 0, result_end = 0;
 };

@@ -151,3 +151,22 @@ TEST_CASE("class templates: partial and full specializations, members of base cl
   CHECK(eval_in(*env, "FromPlain::kThreads") == "128");
   CHECK(error_of(*env, "Derived<32>::kNone").find("has no member 'kNone'") != std::string::npos);
 }
+
+TEST_CASE("constexpr functions: recursion (bounded), a plain if on a parameter, a snippet's functions") {
+  auto env = load(
+      "constexpr int fact(int n) {\n"
+      "  if (n <= 1) return 1;\n"
+      "  else return n * fact(n - 1);\n"
+      "}\n"
+      "constexpr int forever(int n) { return forever(n + 1); }\n"
+      "struct Plain { static constexpr auto atom() { return Layout<Shape<_8, _8>>{}; } };\n"
+      "template <class T> constexpr int bits() { static_assert(sizeof_bits_v<T> == 8); return 1; }\n");
+  CHECK(eval_in(*env, "fact(5)") == "120");
+  CHECK(error_of(*env, "forever(1)").find("calls nested more than 64 deep") != std::string::npos);
+  CHECK(eval_in(*env, "Plain::atom()") == "(_8,_8):(_1,_8)");
+  CHECK(error_of(*env, "bits<half_t>()") == "k.cu:7: static_assert failed");
+  CppSnippet s = scan_cpp_snippet("constexpr int f() { return 3; }; constexpr int x = f() + 1;", kSnippetFile);
+  REQUIRE(s.functions.size() == 1);
+  CHECK(s.functions[0].decl.name == "f");
+  CHECK(s.result_name == "x");
+}
