@@ -677,6 +677,14 @@ bool Evaluator::class_instance(const Node& node, Value& out) {
   }
   if (specialized) {  // template <int S> struct Policy<Sm90<S>>: the first whose pattern the arguments match
     std::vector<Value> given = eval_template_args(node);
+    if (primary && given.size() < primary->tparams.size()) {  // the primary's defaults fill the rest
+      Bindings filled = bind(as_template(*primary), node, node.template_args);
+      for (size_t i = given.size(); i < primary->tparams.size(); ++i)
+        given.push_back(filled.values[primary->tparams[i]]);
+    }
+    // the more specialized first, as C++ picks: a full specialization, then those with fewer parameters
+    std::stable_sort(defs.begin(), defs.end(),
+                     [](const ClassDef* a, const ClassDef* b) { return a->tparams.size() < b->tparams.size(); });
     for (const ClassDef* c : defs) {
       if (c->specialization.empty()) continue;
       Node pattern;

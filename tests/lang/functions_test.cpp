@@ -170,3 +170,14 @@ TEST_CASE("constexpr functions: recursion (bounded), a plain if on a parameter, 
   CHECK(s.functions[0].decl.name == "f");
   CHECK(s.result_name == "x");
 }
+
+TEST_CASE("class templates: the more specialized of two matching specializations, the primary's defaults") {
+  auto env = load(
+      "template <class T, bool B = false> struct TT { static constexpr int k = 1; };\n"
+      "template <class T> struct TT<T, true> { static constexpr int k = 4; };\n"
+      "template <> struct TT<cutlass::half_t, true> { static constexpr int k = 3; };\n"
+      "template <class T> struct TT<T, false> { static constexpr int k = 5; };\n");
+  CHECK(eval_in(*env, "TT<half_t, true>::k") == "3");  // the full specialization, though written last
+  CHECK(eval_in(*env, "TT<float, true>::k") == "4");
+  CHECK(eval_in(*env, "TT<float>::k") == "5");  // B = false by the primary's default
+}
