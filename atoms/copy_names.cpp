@@ -3,7 +3,6 @@
 //                                Layout<Shape<_32,_8>>{}, Layout<Shape<_1,_8>>{})
 #include "atoms/copy_names.hpp"
 
-#include <cctype>
 #include <memory>
 
 #include "atoms/atom_template_args.hpp"
@@ -11,7 +10,7 @@
 #include "atoms/mma_names.hpp"
 #include "atoms/names.hpp"
 #include "atoms/tiled_copy.hpp"
-#include "lib/lang/environment.hpp"
+#include "lib/lang/explicit_specialization.hpp"
 
 namespace cutevis {
 
@@ -90,32 +89,23 @@ const TiledCopy& tiled_copy_arg(Evaluator& ev, const Node& call, const Value& v,
 // using SrcLayout = ...; using DstLayout = ...; using RefLayout = ...; };` (bit layouts) in the sources, named
 // as `MyCopy` or `Copy_Traits<MyCopy>`; false if `op` names none.
 bool user_copy_traits(Evaluator& ev, const Node& op, CopyAtom& out) {
-  Environment* env = ev.environment();
   const Node& named = strip_cute(op.name) == "Copy_Traits" && op.template_args.size() == 1 ? op.template_args[0] : op;
-  if (!env || named.kind != Node::Kind::kName || named.has_template_args || !named.args.empty()) return false;
-  const std::string name = strip_cute(named.name);
-  for (const ClassDef* c : env->classes("Copy_Traits", ev.scope())) {
-    std::string spec;
-    for (char ch : c->specialization)
-      if (!std::isspace(static_cast<unsigned char>(ch))) spec += ch;
-    if (spec != name && spec != "cute::" + name) continue;
-    auto layout = [&](const char* m) {
-      const Declaration* d = env->find(c->members_scope + "::" + m, "");
-      if (!d || d->scope != c->members_scope)
-        ev.fail(op, "Copy_Traits<" + name + "> (" + c->file + ":" + std::to_string(c->line) + ") has no " + m +
-                        ": a copy's traits give ThrID, SrcLayout, DstLayout and RefLayout (in bits)");
-      return env->value_of(*d, ev.registry()).to_layout();
-    };
-    out = CopyAtom{};
-    out.op = name;
-    out.family = "User";
-    out.thr_id = layout("ThrID");
-    out.src_layout_bits = layout("SrcLayout");
-    out.dst_layout_bits = layout("DstLayout");
-    out.ref_layout_bits = layout("RefLayout");
-    return true;
-  }
-  return false;
+  if (named.kind != Node::Kind::kName || named.has_template_args || !named.args.empty()) return false;
+  const ClassDef* c = explicit_specialization(ev, "Copy_Traits", named.name);
+  if (!c) return false;
+  auto layout = [&](const char* m) {
+    return specialization_member(ev, *c, m, op,
+                                 "a copy's traits give ThrID, SrcLayout, DstLayout and RefLayout (in bits)")
+        .to_layout();
+  };
+  out = CopyAtom{};
+  out.op = strip_cute(named.name);
+  out.family = "User";
+  out.thr_id = layout("ThrID");
+  out.src_layout_bits = layout("SrcLayout");
+  out.dst_layout_bits = layout("DstLayout");
+  out.ref_layout_bits = layout("RefLayout");
+  return true;
 }
 
 // Copy_Atom<Op, T>{} and the bare op names (which need a value type to be an atom).

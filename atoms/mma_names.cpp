@@ -1,15 +1,13 @@
 // MMA atoms and TiledMMAs in the expression language (see atoms/mma_names.hpp).
 #include "atoms/mma_names.hpp"
 
-#include <cctype>
-
 #include "atoms/atom_template_args.hpp"
 #include "atoms/mma_catalogue.hpp"
 #include "atoms/names.hpp"
 #include "atoms/smem_atoms.hpp"
 #include "atoms/tiled_mma.hpp"
 #include "lib/element_types.hpp"
-#include "lib/lang/environment.hpp"
+#include "lib/lang/explicit_specialization.hpp"
 
 namespace cutevis {
 
@@ -154,43 +152,31 @@ Value gmma_op_selector(Evaluator& ev, const Node& n, bool rs) {
 // using Shape_MNK = ...; using ThrID = ...; using ALayout = ...; using BLayout = ...; using CLayout = ...; };`
 // in the sources: MyAtom{} is the atom those traits describe (no PTX: pictures and partitions only).
 bool user_mma_atom(Evaluator& ev, const Node& n, Value& out) {
-  Environment* env = ev.environment();
-  if (!env || n.has_template_args || !n.args.empty()) return false;
-  const std::string name = n.name.rfind("cute::", 0) == 0 ? n.name.substr(6) : n.name;
-  for (const ClassDef* c : env->classes("MMA_Traits", ev.scope())) {
-    std::string spec;
-    for (char ch : c->specialization)
-      if (!std::isspace(static_cast<unsigned char>(ch))) spec += ch;
-    if (spec != name && spec != "cute::" + name) continue;
-    auto member = [&](const char* m) {
-      const Declaration* d = env->find(c->members_scope + "::" + m, "");
-      if (!d || d->scope != c->members_scope)
-        ev.fail(n, "MMA_Traits<" + name + "> (" + c->file + ":" + std::to_string(c->line) + ") has no " + m +
-                       ": an atom's traits give ValTypeA/B/C/D, Shape_MNK, ThrID, ALayout, BLayout and CLayout");
-      return env->value_of(*d, ev.registry());
-    };
-    auto type = [&](const char* m) {
-      Value v = member(m);
-      if (!v.is(Value::Kind::kType)) ev.fail(n, "MMA_Traits<" + name + ">::" + m + " is not a type: " + v.describe());
-      return v.type();
-    };
-    MmaAtom a;
-    a.name = a.short_name = name;
-    a.family = "User";
-    a.type_d = type("ValTypeD");
-    a.type_a = type("ValTypeA");
-    a.type_b = type("ValTypeB");
-    a.type_c = type("ValTypeC");
-    a.shape_mnk = member("Shape_MNK").to_int_tuple();
-    a.thr_id = member("ThrID").to_layout();
-    a.layout_a = member("ALayout").to_layout();
-    a.layout_b = member("BLayout").to_layout();
-    a.layout_c = member("CLayout").to_layout();
-    if (a.shape_mnk.rank() != 3) ev.fail(n, "MMA_Traits<" + name + ">::Shape_MNK must have three modes (M,N,K)");
-    out = mma_atom_value(a);
-    return true;
-  }
-  return false;
+  if (!ev.environment() || n.has_template_args || !n.args.empty()) return false;
+  const ClassDef* c = explicit_specialization(ev, "MMA_Traits", n.name);
+  if (!c) return false;
+  const char* const needs = "an atom's traits give ValTypeA/B/C/D, Shape_MNK, ThrID, ALayout, BLayout and CLayout";
+  auto member = [&](const char* m) { return specialization_member(ev, *c, m, n, needs); };
+  auto type = [&](const char* m) {
+    Value v = member(m);
+    if (!v.is(Value::Kind::kType)) ev.fail(n, "MMA_Traits<" + n.name + ">::" + m + " is not a type: " + v.describe());
+    return v.type();
+  };
+  MmaAtom a;
+  a.name = a.short_name = n.name.rfind("cute::", 0) == 0 ? n.name.substr(6) : n.name;
+  a.family = "User";
+  a.type_d = type("ValTypeD");
+  a.type_a = type("ValTypeA");
+  a.type_b = type("ValTypeB");
+  a.type_c = type("ValTypeC");
+  a.shape_mnk = member("Shape_MNK").to_int_tuple();
+  a.thr_id = member("ThrID").to_layout();
+  a.layout_a = member("ALayout").to_layout();
+  a.layout_b = member("BLayout").to_layout();
+  a.layout_c = member("CLayout").to_layout();
+  if (a.shape_mnk.rank() != 3) ev.fail(n, "MMA_Traits<" + a.name + ">::Shape_MNK must have three modes (M,N,K)");
+  out = mma_atom_value(a);
+  return true;
 }
 
 }  // namespace

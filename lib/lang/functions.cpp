@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "lib/lang/environment.hpp"
+#include "lib/lang/explicit_specialization.hpp"
 
 namespace cutevis {
 
@@ -421,6 +422,29 @@ bool call_user_function(Evaluator& ev, const Node& call, Value& out) {
   ev.fail(call, f.decl.name + " takes " + count(f.params.size(), "argument") + " and " +
                     count(f.tparams.size(), "template argument") + ", got " + count(call.args.size(), "argument") +
                     " and " + count(call.template_args.size(), "template argument"));
+}
+
+const ClassDef* explicit_specialization(Evaluator& ev, const std::string& traits, const std::string& name) {
+  Environment* env = ev.environment();
+  if (!env) return nullptr;
+  const std::string bare = name.rfind("cute::", 0) == 0 ? name.substr(6) : name;
+  for (const ClassDef* c : env->classes(traits, ev.scope())) {
+    std::string spec;
+    for (char ch : c->specialization)
+      if (!std::isspace(static_cast<unsigned char>(ch))) spec += ch;
+    if (c->tparams.empty() && (spec == bare || spec == "cute::" + bare)) return c;
+  }
+  return nullptr;
+}
+
+Value specialization_member(Evaluator& ev, const ClassDef& c, const std::string& member, const Node& at,
+                            const std::string& needs) {
+  Environment* env = ev.environment();
+  const Declaration* d = env->find(c.members_scope + "::" + member, "");
+  if (!d || d->scope != c.members_scope)
+    ev.fail(at, c.name + "<" + c.specialization + "> (" + c.file + ":" + std::to_string(c.line) + ") has no " + member +
+                    ": " + needs);
+  return env->value_of(*d, ev.registry());
 }
 
 }  // namespace cutevis
