@@ -160,6 +160,8 @@ std::shared_ptr<Environment> load_sources(const SourceOptions& o) {
     CppScan scan = scan_cpp(text, path, macros);
     for (auto& d : scan.declarations) env->add(std::move(d));
     for (auto& p : scan.parameters) env->add_parameter(std::move(p));
+    for (auto& f : scan.functions) env->add_function(std::move(f));
+    for (auto& c : scan.classes) env->add_class(std::move(c));
     for (auto& n : scan.notes)
       env->add_warning(
           {(path == "-" ? std::string("<stdin>") : path) + ":" + std::to_string(n.line) + ": " + n.message});
@@ -192,6 +194,8 @@ Value evaluate_source(const std::string& text, Environment* env, Syntax syntax, 
   if (!snippet) return with_warnings(env->evaluate(parse_in_syntax(text, as), text, default_registry()));
   CppSnippet s = scan_cpp_snippet(text, kSnippetFile);
   for (auto& d : s.declarations) env->add(std::move(d));
+  for (auto& f : s.functions) env->add_function(std::move(f));
+  for (auto& c : s.classes) env->add_class(std::move(c));
   if (!s.result_name.empty()) {
     // the last statement declares: its value (errors point into the snippet)
     const Declaration* d = env->find(s.result_name, "");

@@ -7,6 +7,7 @@
 #include "atoms/smem_atoms.hpp"
 #include "atoms/tiled_mma.hpp"
 #include "lib/element_types.hpp"
+#include "lib/lang/explicit_specialization.hpp"
 
 namespace cutevis {
 
@@ -147,6 +148,37 @@ Value gmma_op_selector(Evaluator& ev, const Node& n, bool rs) {
   }
 }
 
+// A home-made atom: `struct MyAtom { ... }; template <> struct MMA_Traits<MyAtom> { using ValTypeD = float; ...
+// using Shape_MNK = ...; using ThrID = ...; using ALayout = ...; using BLayout = ...; using CLayout = ...; };`
+// in the sources: MyAtom{} is the atom those traits describe (no PTX: pictures and partitions only).
+bool user_mma_atom(Evaluator& ev, const Node& n, Value& out) {
+  if (!ev.environment() || n.has_template_args || !n.args.empty()) return false;
+  const ClassDef* c = explicit_specialization(ev, "MMA_Traits", n.name);
+  if (!c) return false;
+  const char* const needs = "an atom's traits give ValTypeA/B/C/D, Shape_MNK, ThrID, ALayout, BLayout and CLayout";
+  auto member = [&](const char* m) { return specialization_member(ev, *c, m, n, needs); };
+  auto type = [&](const char* m) {
+    Value v = member(m);
+    if (!v.is(Value::Kind::kType)) ev.fail(n, "MMA_Traits<" + n.name + ">::" + m + " is not a type: " + v.describe());
+    return v.type();
+  };
+  MmaAtom a;
+  a.name = a.short_name = n.name.rfind("cute::", 0) == 0 ? n.name.substr(6) : n.name;
+  a.family = "User";
+  a.type_d = type("ValTypeD");
+  a.type_a = type("ValTypeA");
+  a.type_b = type("ValTypeB");
+  a.type_c = type("ValTypeC");
+  a.shape_mnk = member("Shape_MNK").to_int_tuple();
+  a.thr_id = member("ThrID").to_layout();
+  a.layout_a = member("ALayout").to_layout();
+  a.layout_b = member("BLayout").to_layout();
+  a.layout_c = member("CLayout").to_layout();
+  if (a.shape_mnk.rank() != 3) ev.fail(n, "MMA_Traits<" + a.name + ">::Shape_MNK must have three modes (M,N,K)");
+  out = mma_atom_value(a);
+  return true;
+}
+
 }  // namespace
 
 void register_mma_names(Registry& r) {
@@ -163,9 +195,13 @@ void register_mma_names(Registry& r) {
   register_smem_atom_names(r);  // GMMA::Layout_K_SW128_Atom<T>{}, UMMA::..., (atoms/smem_atoms.cpp)
   // Atom names, in any accepted spelling: SM80_...{}, MMA_Atom<...>{}, SM90::GMMA::MMA_...<...>{}
   r.add_resolver([](Evaluator& ev, const Node& n, Value& out) {
-    if (!looks_like_mma_atom(n.name) && !looks_like_mma_atom(ev.text_of(n))) return false;
-    if (n.template_args.size() == 1 && is_open_name(n.template_args[0]) &&
-        (n.name == "MMA_Atom" || n.name == "cute::MMA_Atom")) {  // MMA_Atom<Op> of an alias `using Op = SM80_...;`
+    const bool traits = n.name == "MMA_Traits" || n.name == "cute::MMA_Traits";
+    if (!traits && !looks_like_mma_atom(n.name) && !looks_like_mma_atom(ev.text_of(n))) return false;
+    const bool traits_arg = n.template_args.size() == 1 &&
+                            (n.template_args[0].name == "MMA_Traits" || n.template_args[0].name == "cute::MMA_Traits");
+    if (n.template_args.size() == 1 && (is_open_name(n.template_args[0]) || traits_arg) &&
+        (n.name == "MMA_Atom" || n.name == "cute::MMA_Atom" || n.name == "MMA_Traits" ||
+         n.name == "cute::MMA_Traits")) {  // MMA_Atom<Op>, MMA_Traits<Op> of an alias `using Op = SM80_...;`
       Value op = ev.eval(n.template_args[0]);
       if (!as_mma_atom(op)) ev.fail(n.template_args[0], "MMA_Atom<Op>: Op is an MMA operation, got " + op.describe());
       out = op;
@@ -177,6 +213,7 @@ void register_mma_names(Registry& r) {
     out = mma_atom_value(find_mma_atom(text));
     return true;
   });
+  r.add_resolver(user_mma_atom);  // struct MyAtom; template <> struct MMA_Traits<MyAtom> { ... };
   // GMMA/UMMA enumerators in an atom's template arguments (UMMA::Major::K, GMMA::ScaleIn::One): tags,
   // so that they are known names when `cutevis names` lists what an atom still needs.
   r.add_resolver([](Evaluator&, const Node& n, Value& out) {

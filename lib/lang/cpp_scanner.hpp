@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "lib/lang/declarations.hpp"
+#include "lib/lang/functions.hpp"
 #include "lib/lang/preprocessor.hpp"
 
 namespace cutevis {
@@ -26,6 +27,9 @@ struct CppScan {
   std::vector<Declaration> parameters;
   // The preprocessor's notes: conditions decided without a value, unbalanced #if groups.
   std::vector<PreprocessorNote> notes;
+  // constexpr functions (their bodies are not read for declarations) and structs/classes.
+  std::vector<FunctionDef> functions;
+  std::vector<ClassDef> classes;
 };
 
 // `file` names the source in positions ("-" for standard input).  `macros` are the -D and
@@ -38,6 +42,8 @@ CppScan scan_cpp(const std::string& text, const std::string& file,
 // (result_name) or an expression (the byte span [result_begin, result_end) of the text).
 struct CppSnippet {
   std::vector<Declaration> declarations;
+  std::vector<FunctionDef> functions;  // constexpr functions and structs, as CppScan's
+  std::vector<ClassDef> classes;
   std::string result_name;  // qualified, when the last statement declares
   size_t result_begin = 0, result_end = 0;
 };
