@@ -127,6 +127,18 @@ try {
   check('recolour: patched in place, the same picture and model as written anew', recoloured.patched.on === true && recoloured.written.on === false &&
     recoloured.patched.svg === recoloured.written.svg && recoloured.patched.fill === recoloured.written.fill && recoloured.patched.argv.includes('warp'),
     JSON.stringify({ patched: recoloured.patched.on, written: recoloured.written.on, same: recoloured.patched.svg === recoloured.written.svg, fill: recoloured.patched.fill === recoloured.written.fill }));
+  // Written anew twice more, the frame holds one picture's handlers: a shift-click adds one thread (not twice, a no-op).
+  await page.evaluate("(() => { const q = document.getElementById('q'); for (const a of ['SM80_16x8x8_F32F16F16F32_TN', '" + atom + "']) { q.value = a; cutevisPage.render(); } })()");
+  const at = (re) => page.evaluate(`(() => { const f = document.getElementById('picture'), b = f.getBoundingClientRect(), p = f.contentWindow.cutevis.find(${re}, 'C'); return p && [b.left + p[0], b.top + p[1]]; })()`);
+  const [c5, c9] = [await at('/ 5:0 /'), await at('/ 9:0 /')];
+  if (c5 && c9) {
+    await page.click(c5[0], c5[1]);
+    await page.send('Input.dispatchMouseEvent', { type: 'mousePressed', x: c9[0], y: c9[1], button: 'left', clickCount: 1, modifiers: 8 });
+    await page.send('Input.dispatchMouseEvent', { type: 'mouseReleased', x: c9[0], y: c9[1], button: 'left', clickCount: 1, modifiers: 8 });
+    await sleep(50);
+  }
+  const shifted = await page.evaluate("document.getElementById('threads').value");
+  check('picture written anew: a shift-click adds its thread once', shifted === '5,9', JSON.stringify({ shifted, c5, c9 }));
   const pictureTimes = await page.evaluate(`(async () => {
     const out = [], ready = () => { const w = document.getElementById('picture').contentWindow; return w && w.cutevis && w.cutevis.ready; };
     for (const t of ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9']) {
