@@ -664,21 +664,33 @@ int cli_main(int argc, char** argv) {
       verify.picture = verify_flags.options(output_path);
       verify.picture.format = format_for_output(verify.picture.format, verify.json, output_path);
       if (verify.json && verify.picture.format) throw Error("--json and a picture format exclude each other");
+#ifdef CUTEVIS_WEB  // web/cli_main.cpp: the page links none of verify, batch and docs
+      throw Error("cutevis verify runs on a GPU: use the command-line cutevis");
+#else
       VerifyOutcome r = run_verify(verify);
       if (!r.output.bytes.empty()) emit(r.output, output_path);  // no GPU: no picture to write
       if (!r.notice.empty()) std::fprintf(stderr, "%s\n", r.notice.c_str());
       return r.exit_code;
+#endif
     }
     if (batch_cmd->parsed()) {
+#ifdef CUTEVIS_WEB
+      throw Error("cutevis batch writes files: use the command-line cutevis");
+#else
       BatchResult r = run_batch(batch);
       write_stdout("cutevis: wrote " + std::to_string(r.written.size()) + " files, " +
                    std::to_string(r.skipped.size()) + " up to date\n");
       return kExitOk;
+#endif
     }
     if (docs_cmd->parsed()) {
+#ifdef CUTEVIS_WEB
+      throw Error("cutevis docs writes files: use the command-line cutevis");
+#else
       DocsResult r = run_docs(docs);
       write_stdout(r.report);
       return r.exit_code;
+#endif
     }
     if (tmem_cmd->parsed()) {
       tmem.picture = flags.options(output_path);

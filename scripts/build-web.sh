@@ -20,6 +20,7 @@ if command -v ccache >/dev/null 2>&1; then
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
   export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
 fi
-emcmake cmake -S . -B build-web -DCMAKE_BUILD_TYPE=Release -DCUTEVIS_WERROR=ON "${launcher[@]}" >/dev/null
+# MinSizeRel (-Os): a .wasm a third smaller than -O3's, evaluation about as fast (README, "In the browser").
+emcmake cmake -S . -B build-web -DCMAKE_BUILD_TYPE=MinSizeRel -DCUTEVIS_WERROR=ON "${launcher[@]}" >/dev/null
 cmake --build build-web -j"$(nproc)" --target "${targets[@]}"
 ls -l build-web/site

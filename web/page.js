@@ -115,6 +115,7 @@
   // --- fields <-> state ---------------------------------------------------------------------
   const inputs = { cmd: 'cmd', q: 'q', tile: 'tile', D: 'defs', flags: 'flags', color: 'color', threads: 'threads', file: 'file', lang: 'filelang' };
   function toFields() {
+    addCommand(state.cmd);
     for (const [k, id] of Object.entries(inputs)) $(id).value = state[k];
     if (state.file) $('filebox').open = true;
     $('tile').hidden = state.cmd !== 'tv';
@@ -150,7 +151,6 @@
       if (r.err) { $('warning').textContent = r.err; shown.push('warning'); }
       if (view === 'picture') {
         shown.push('picture');
-        showPicture(r.out);
       } else if (view === 'svg') {
         $('svgbox').innerHTML = r.out;
         shown.push('svgbox');
@@ -165,38 +165,101 @@
       }
     }
     show(shown);
+    if (view === 'picture' && r.code === 0) showPicture(r.out);  // drawn once visible: the view fits itself to its frame
     writeHash();
-    const done = () => {
-      const ms = performance.now() - t0;
-      api.runs.push({ argv, code: r.code, engine_ms: r.ms, ms });
-      api.answers++;
-      api.last = { argv, code: r.code, out: r.out, err: r.err, view };
-    };
-    if (view === 'picture' && r.code === 0) pictureDone = done; else done();
+    const ms = performance.now() - t0;
+    api.runs.push({ argv, code: r.code, engine_ms: r.ms, ms });
+    api.answers++;
+    api.last = { argv, code: r.code, out: r.out, err: r.err, view };
+    if (api.answered_at_ms === undefined) api.answered_at_ms = performance.now();
   }
   api.render = render;
 
-  // The CLI's interactive HTML page in an iframe; its thread highlighting is kept in our URL.
-  let pictureDone = null;
+  // The CLI's interactive HTML page in an iframe, written into the frame's document in place:
+  // a new srcdoc would make Chromium navigate the frame (about 200 ms) for every picture.  The
+  // page's script runs during write(), so the view is ready when close() returns.  Its thread
+  // highlighting is kept in our URL.
+  let writing = false, drawn = null;  // drawn: the tags of the picture in the frame
   function showPicture(html) {
-    const frame = $('picture');
-    frame.onload = () => {
-      const w = frame.contentWindow;
-      if (w && w.cutevis) {
-        const replace = w.history.replaceState.bind(w.history);
-        w.history.replaceState = (s, title, url) => {
-          try { replace(s, title, url); } catch (e) { /* about:srcdoc may refuse a fragment */ }
-          const m = /threads=([0-9,\- ]*)/.exec(decodeURIComponent(String(url || '')));
-          state.threads = m ? m[1] : '';
-          $('threads').value = state.threads;
-          writeHash();
-        };
-        const t = state.threads.trim() && w.cutevis.parseThreads(state.threads);
-        if (t) w.cutevis.highlight(t);
+    const frame = $('picture'), w = frame.contentWindow, doc = frame.contentDocument;
+    const tags = html.split(/(?=<)/);
+    api.patched = patchPicture(tags);
+    drawn = tags;
+    if (!api.patched) {
+      writing = true;  // the frame reads threads from its URL as it opens: ours are set below
+      try {
+        doc.open();
+        doc.write(html);
+        doc.close();
+      } finally {
+        writing = false;
       }
-      if (pictureDone) { const d = pictureDone; pictureDone = null; d(); }
-    };
-    frame.srcdoc = html;
+    }
+    if (!w.cutevis) return;
+    if (!w.cutevisPageHook) {  // the frame's window outlives its documents: wrap its history once
+      w.cutevisPageHook = true;
+      const replace = w.history.replaceState.bind(w.history);
+      w.history.replaceState = (s, title, url) => {
+        try { replace(s, title, url); } catch (e) { /* the frame's URL may refuse a fragment */ }
+        if (writing) return;
+        const m = /threads=([0-9,\- ]*)/.exec(decodeURIComponent(String(url || '')));
+        state.threads = m ? m[1] : '';
+        $('threads').value = state.threads;
+        writeHash();
+      };
+    }
+    const t = w.cutevis.parseThreads(state.threads.trim());
+    if (t && (t.length || w.cutevis.highlighted())) w.cutevis.highlight(t);
+  }
+
+  // A new picture that differs from the one in the frame only in attributes (a fill, a colour
+  // other than data-*/class) and texts of the SVG's elements -- another --color-by -- is patched
+  // into the frame's document: no parse, no layout of the whole picture.  The frame's model of the
+  // cells reads its colours again.  Anything else (another shape, other owners, a big page drawn
+  // on canvases) is written anew.  true when patched.
+  const unescapeHtml = (t) => t.replace(/&(lt|gt|quot|#39|amp);/g, (m, e) => ({ lt: '<', gt: '>', quot: '"', '#39': "'", amp: '&' })[e]);
+  function attributesOf(tag) {
+    const out = new Map(), re = /\s([\w:-]+)="([^"]*)"/g, end = tag.indexOf('>');
+    for (let m; (m = re.exec(tag.slice(0, end)));) out.set(m[1], unescapeHtml(m[2]));
+    return out;
+  }
+  api.redraw = () => { drawn = null; render(); };  // for tests: the same picture, written anew
+  function patchPicture(tags) {
+    const w = $('picture').contentWindow, doc = $('picture').contentDocument;
+    if (!drawn || drawn.length !== tags.length || !w.cutevis || w.cutevis.lazy || $('picture').hidden) return false;
+    const first = tags.findIndex((t) => t.startsWith('<svg')), last = tags.indexOf('</svg>\n');
+    const svg = doc.getElementById('picture');
+    if (first < 0 || last < first || !svg) return false;
+    const changes = [];
+    for (let i = 0; i < tags.length; i++) {
+      if (tags[i] === drawn[i]) continue;
+      const a = drawn[i], b = tags[i], name = /^<([a-zA-Z]+)/.exec(b);
+      if (i < first || i >= last || !name || !a.startsWith('<' + name[1] + ' ') && !a.startsWith('<' + name[1] + '>')) return false;
+      const was = attributesOf(a), now = attributesOf(b);
+      for (const k of new Set([...was.keys(), ...now.keys()]))
+        if (was.get(k) !== now.get(k) && (k === 'class' || k.startsWith('data-') || k === 'id')) return false;
+      changes.push([i, was, now, b.slice(b.indexOf('>') + 1)]);
+    }
+    if (!changes.length) return true;
+    // the k-th start tag after <svg> is the SVG's k-th element in document order
+    const elements = [svg, ...svg.querySelectorAll('*')], index = new Map();
+    for (let i = first, k = 0; i < last; i++) if (/^<[a-zA-Z]/.test(drawn[i])) index.set(i, k++);
+    if (index.size !== elements.length) return false;
+    for (const [i, was, now, text] of changes) {
+      const e = elements[index.get(i)];
+      for (const k of was.keys()) if (!now.has(k)) e.removeAttribute(k);
+      for (const [k, v] of now) if (was.get(k) !== v) e.setAttribute(k, v);
+      const t = unescapeHtml(text);
+      if (t === unescapeHtml(drawn[i].slice(drawn[i].indexOf('>') + 1))) continue;
+      if (e.childElementCount) return false;  // mixed content: written anew (over what was patched)
+      e.textContent = t;
+    }
+    for (const p of w.cutevis.panels)
+      for (let i = 0; i < p.n; i++)
+        if (p.el[i]) p.drawn[i] = p.fill[i] = parseInt(p.el[i].getAttribute('fill').slice(1), 16);
+    const colour = doc.getElementById('colour');
+    if (colour) colour.value = 'drawn';
+    return true;
   }
 
   // --analyze --json as tables: scalars of an object in one table, each list of objects in one.
@@ -312,7 +375,14 @@
     $('examples').appendChild(a);
   }
 
-  // The commands `cutevis help` lists, each with its one-line description.
+  function addCommand(name) {
+    if (!name || Array.prototype.some.call($('cmd').options, (o) => o.value === name)) return;
+    const o = document.createElement('option');
+    o.value = o.textContent = name;
+    $('cmd').appendChild(o);
+  }
+  // The commands `cutevis help` lists, each with its one-line description (after the first
+  // answer: the page is ready without them).
   function fillCommands() {
     const help = call(['help']).out;
     const names = [];
@@ -323,24 +393,27 @@
       const m = inList && /^\s+(\S+)\s+(.*)$/.exec(line);
       if (m && !SKIP.has(m[1])) names.push([m[1], m[2]]);
     }
+    const current = $('cmd').value;
+    $('cmd').textContent = '';
     for (const [name, about] of names) {
-      const o = document.createElement('option');
-      o.value = o.textContent = name;
-      o.title = about;
-      $('cmd').appendChild(o);
+      addCommand(name);
+      $('cmd').lastChild.title = about;
     }
+    addCommand(current);
+    $('cmd').value = current;
+    return names.map(([name]) => name);
   }
 
   state = readHash();
   toFields();
   createCutevis().then((m) => {
     engine = m;
-    fillCommands();
-    toFields();
     api.ready = true;
-    api.ready_ms = performance.now() - started;
-    $('status').textContent = 'engine ready in ' + Math.round(api.ready_ms) + ' ms';
+    api.ready_at_ms = performance.now();  // since the navigation started
+    api.ready_ms = api.ready_at_ms - started;  // since this script started
+    $('status').textContent = 'engine ready in ' + Math.round(api.ready_at_ms) + ' ms';
     $('status').className = 'status ok';
     render();
+    setTimeout(() => { api.commands = fillCommands(); }, 0);
   }, (e) => { $('status').textContent = 'the engine did not load: ' + e; });
 })();

@@ -82,7 +82,10 @@ export async function launch(chromium) {
           await sleep(5);
         }
       },
-      async screenshot() { return Buffer.from((await s('Page.captureScreenshot', { format: 'png' })).data, 'base64'); },
+      async screenshot() {  // a tab behind another one is not drawn: the capture would wait for it
+        await s('Page.bringToFront');
+        return Buffer.from((await s('Page.captureScreenshot', { format: 'png' })).data, 'base64');
+      },
       async click(x, y) {
         await s('Input.dispatchMouseEvent', { type: 'mousePressed', x, y, button: 'left', clickCount: 1 });
         await s('Input.dispatchMouseEvent', { type: 'mouseReleased', x, y, button: 'left', clickCount: 1 });

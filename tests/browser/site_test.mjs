@@ -98,8 +98,9 @@ try {
   // 3. The picture view: the CLI's --html page, interactive inside the frame.
   await page.navigate(pageUrl(`#cmd=atom&q=${atom}`));
   await page.waitFor('window.cutevisPage && cutevisPage.answers >= 1');
-  const frameHtml = await page.evaluate("document.getElementById('picture').srcdoc");
-  check('picture view is the CLI\'s `--html` page', frameHtml === cli(['atom', atom, '--html']).stdout);
+  const frameHtml = await page.evaluate("({html: cutevisPage.last.out, svg: document.getElementById('picture').contentDocument.querySelectorAll('svg#picture rect.k').length})");
+  check('picture view is the CLI\'s `--html` page, written into the frame', frameHtml.html === cli(['atom', atom, '--html']).stdout && frameHtml.svg > 0,
+    `${frameHtml.html.length} bytes, ${frameHtml.svg} cells`);
   const frameReady = "(() => { const w = document.getElementById('picture').contentWindow; return !!(w && w.cutevis && w.cutevis.ready); })()";
   await page.waitFor(frameReady);
   const pos = await page.evaluate(`(() => { const f = document.getElementById('picture'), b = f.getBoundingClientRect(), p = f.contentWindow.cutevis.find(/ 5:0 /, 'C'); return p && [b.left + p[0], b.top + p[1]]; })()`);
@@ -114,6 +115,30 @@ try {
     const after = await page.evaluate("({hash: location.hash, box: document.getElementById('threads').value, hl: document.getElementById('picture').contentWindow.cutevis.highlighted()})");
     check('picture: clicking a cell highlights thread 5 and the URL keeps it', /threads=5(&|$)/.test(after.hash) && after.box === '5' && after.hl > 0, JSON.stringify(after));
   }
+  // Another colouring is patched into the picture in place: the same document as the picture written anew.
+  const recoloured = await page.evaluate(`(() => {
+    const svg = () => document.getElementById('picture').contentDocument.getElementById('picture').outerHTML;
+    const f = (p) => { const w = document.getElementById('picture').contentWindow; return Array.from(w.cutevis.panels[p].fill).join(); };
+    const c = document.getElementById('color'); c.value = 'warp'; cutevisPage.render();
+    const patched = {on: cutevisPage.patched, svg: svg(), fill: f(0), argv: cutevisPage.last.argv};
+    cutevisPage.redraw();
+    return {patched, written: {on: cutevisPage.patched, svg: svg(), fill: f(0)}};
+  })()`);
+  check('recolour: patched in place, the same picture and model as written anew', recoloured.patched.on === true && recoloured.written.on === false &&
+    recoloured.patched.svg === recoloured.written.svg && recoloured.patched.fill === recoloured.written.fill && recoloured.patched.argv.includes('warp'),
+    JSON.stringify({ patched: recoloured.patched.on, written: recoloured.written.on, same: recoloured.patched.svg === recoloured.written.svg, fill: recoloured.patched.fill === recoloured.written.fill }));
+  // Written anew twice more, the frame holds one picture's handlers: a shift-click adds one thread (not twice, a no-op).
+  await page.evaluate("(() => { const q = document.getElementById('q'); for (const a of ['SM80_16x8x8_F32F16F16F32_TN', '" + atom + "']) { q.value = a; cutevisPage.render(); } })()");
+  const at = (re) => page.evaluate(`(() => { const f = document.getElementById('picture'), b = f.getBoundingClientRect(), p = f.contentWindow.cutevis.find(${re}, 'C'); return p && [b.left + p[0], b.top + p[1]]; })()`);
+  const [c5, c9] = [await at('/ 5:0 /'), await at('/ 9:0 /')];
+  if (c5 && c9) {
+    await page.click(c5[0], c5[1]);
+    await page.send('Input.dispatchMouseEvent', { type: 'mousePressed', x: c9[0], y: c9[1], button: 'left', clickCount: 1, modifiers: 8 });
+    await page.send('Input.dispatchMouseEvent', { type: 'mouseReleased', x: c9[0], y: c9[1], button: 'left', clickCount: 1, modifiers: 8 });
+    await sleep(50);
+  }
+  const shifted = await page.evaluate("document.getElementById('threads').value");
+  check('picture written anew: a shift-click adds its thread once', shifted === '5,9', JSON.stringify({ shifted, c5, c9 }));
   const pictureTimes = await page.evaluate(`(async () => {
     const out = [], ready = () => { const w = document.getElementById('picture').contentWindow; return w && w.cutevis && w.cutevis.ready; };
     for (const t of ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9']) {
