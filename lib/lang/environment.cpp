@@ -153,12 +153,11 @@ bool evaluates_every_argument(const std::string& builtin) {
 
 }  // namespace
 
-UndefinedNames::UndefinedNames(std::vector<NameUse> uses)
+UndefinedNames::UndefinedNames(std::vector<NameUse> uses, bool cutlass_read)
     : Error(
           [&] {
             if (uses.size() == 1 && cutlass_header_of(uses[0].name))  // not CuTe: say so, suggest nothing
-              return "undefined name '" + uses[0].name + "': it is CUTLASS code (" + cutlass_header_of(uses[0].name) +
-                     "), which cutevis does not read; give its result with -D";
+              return cutlass_code_message(uses[0].name, cutlass_read);
             if (uses.size() == 1)
               return "undefined name '" + uses[0].name + "'" +
                      (uses[0].nearest.empty() ? "" : "; did you mean " + quoted_alternatives(uses[0].nearest) + "?");
@@ -182,6 +181,8 @@ void Environment::add(Declaration d) {
   declarations_.push_back(std::move(d));
   const Declaration& added = declarations_.back();
   by_name_.emplace(base_name(added.name), &added);
+  if (added.from_header && (header_files_.empty() || header_files_.back() != added.file))
+    header_files_.push_back(added.file);
   if (!added.template_scope.empty() && added.template_scope != qualified(added))  // a member, not an alias template
     if (class_templates_.emplace(added.template_scope, &added).second)
       class_template_names_.insert(base_name(added.template_scope));
@@ -280,6 +281,8 @@ const Declaration* Environment::find_here(const std::string& name, const std::st
           full.substr(0, full.size() - base_name(full).size() - (full.size() > base_name(full).size() ? 2 : 0));
       score = is_qualified ? 0 : (encloses(where, scope) ? static_cast<long>(where.size()) : -1);
     }
+    // a header's declaration only where C++ finds it: from an enclosing scope or by qualification
+    if (score < 0 && d->from_header) continue;
     // -D first; then the innermost enclosing scope; then any scope; ties: the last one
     if (d->file.empty()) score += 1L << 30;
     if (score >= best_score) {
@@ -296,6 +299,17 @@ const Declaration* Environment::find_here(const std::string& name, const std::st
         return nullptr;
   }
   return best;
+}
+
+bool Environment::read_header(const std::string& path_suffix) const {
+  for (const std::string& f : header_files_)
+    if (path_suffix.back() == '/'
+            ? f.rfind(path_suffix, 0) == 0 || f.find("/" + path_suffix) != std::string::npos
+            : f.size() >= path_suffix.size() &&
+                  f.compare(f.size() - path_suffix.size(), path_suffix.size(), path_suffix) == 0 &&
+                  (f.size() == path_suffix.size() || f[f.size() - path_suffix.size() - 1] == '/'))
+      return true;
+  return false;
 }
 
 bool Environment::is_enclosing_parameter(const std::string& name, const std::string& scope) const {
@@ -747,18 +761,22 @@ Value Environment::evaluate(const Node& root, const std::string& source, const R
     }
     return out;
   };
+  auto undefined_names = [&](std::vector<NameUse> uses) {
+    const char* header = uses.size() == 1 ? cutlass_header_of(uses[0].name) : nullptr;
+    return UndefinedNames(std::move(uses), header && read_header(header));
+  };
   try {
     Value v = ev.eval(root);
     warnings_.insert(warnings_.end(), ev.warnings().begin(), ev.warnings().end());
     return v;
   } catch (const UnknownName&) {
     auto uses = undefined();
-    if (!uses.empty()) throw UndefinedNames(std::move(uses));
+    if (!uses.empty()) throw undefined_names(std::move(uses));
     throw;
   } catch (const LocatedError& e) {
     if (e.unknown_name()) {
       auto uses = undefined();
-      if (!uses.empty()) throw UndefinedNames(std::move(uses));
+      if (!uses.empty()) throw undefined_names(std::move(uses));
     }
     throw;
   }

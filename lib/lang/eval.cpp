@@ -518,8 +518,7 @@ Value Evaluator::eval_name(const Node& node) {
   bool bare = node.call == Node::Call::kNone || (node.call == Node::Call::kBrace && node.args.empty());  // X or X{}
   std::string msg = (bare ? "unknown name '" : "unknown function '") + node.name + "'";
   if (const char* header = cutlass_header_of(node.name))  // not CuTe: say so, rather than suggest look-alikes
-    throw UnknownName(msg + ": it is CUTLASS code (" + header +
-                          "), which cutevis does not read; give its result with -D " + node.name + "=...",
+    throw UnknownName(cutlass_code_message(node.name, env_ && env_->read_header(header)),
                       static_cast<int64_t>(node.begin));
   // (not inside a file's declarations: kernel bodies name runtime functions by the hundred)
   auto s = within_ ? std::vector<std::string>{} : registry_.suggestions(node.name);
