@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "app/input_files.hpp"
@@ -23,10 +24,9 @@ bool starts_with(const std::string& s, const char* prefix) { return s.rfind(pref
 bool is_system_header(const std::string& name, bool angled) {
   const size_t slash = name.find('/');
   const std::string first = name.substr(0, slash);
-  static const char* const libraries[] = {"thrust", "cub",    "cuda",  "nv",       "cooperative_groups",
-                                          "sys",    "bits",   "linux", "asm",      "crt",
-                                          "torch",  "ATen",   "c10",   "pybind11", "cuda_fp16",
-                                          "cudnn",  "cublas", "curand"};
+  static const char* const libraries[] = {
+      "thrust", "cub",   "cuda", "nv",  "cooperative_groups", "sys",       "bits",  "linux",  "asm",
+      "crt",    "torch", "ATen", "c10", "pybind11",           "cuda_fp16", "cudnn", "cublas", "curand"};
   if (slash != std::string::npos)
     for (const char* l : libraries)
       if (first == l) return true;
@@ -102,7 +102,8 @@ FolderSettings folder_settings(const std::string& folder) {
     if (key == "include") {
       for (auto& d : values) {  // relative to the settings file's folder
         fs::path p(d);
-        s.include_dirs.push_back((p.is_absolute() ? p : fs::path(folder.empty() ? "." : folder) / p).lexically_normal().string());
+        s.include_dirs.push_back(
+            (p.is_absolute() ? p : fs::path(folder.empty() ? "." : folder) / p).lexically_normal().string());
       }
     } else if (key == "define") {
       s.defines.insert(s.defines.end(), values.begin(), values.end());
@@ -166,7 +167,8 @@ std::map<std::string, std::string> compiler_macros() {
           {"__CUDACC_VER_MAJOR__", "12"}, {"__CUDACC_VER_MINOR__", "8"}, {"__CUDACC_VER_BUILD__", "0"}};
 }
 
-IncludeReader::IncludeReader(std::vector<std::string> dirs) : dirs_(std::move(dirs)) {}
+IncludeReader::IncludeReader(std::vector<std::string> dirs, HeaderCache cache)
+    : dirs_(std::move(dirs)), cache_(std::move(cache)) {}
 
 std::string IncludeReader::find(const std::string& name, bool angled, const std::string& from) const {
   std::error_code ec;
@@ -199,29 +201,44 @@ void IncludeReader::include(const std::string& name, bool angled, const std::str
     return;
   }
   std::error_code ec;
-  fs::path canonical = fs::weakly_canonical(path, ec);
-  if (!seen_.insert(ec ? path : canonical.string()).second) {  // once, as #pragma once or its guard would
+  const fs::path resolved = fs::weakly_canonical(path, ec);
+  const std::string canonical = ec ? path : resolved.string();
+  if (seen_.count(canonical)) {  // once, as #pragma once or its guard would
     ++stats_.repeated;
     return;
   }
   if (depth > kMaxDepth || stats_.headers_read >= kMaxFiles || stats_.bytes_read >= kMaxBytes) {
     if (!limited_)
       limit_note_ = "#include \"" + name + "\" not read: more than " +
-                    (depth > kMaxDepth ? std::to_string(kMaxDepth) + " headers deep"
-                     : stats_.headers_read >= kMaxFiles
-                         ? std::to_string(kMaxFiles) + " headers"
-                         : std::to_string(kMaxBytes >> 20) + " MB of headers") +
+                    (depth > kMaxDepth                  ? std::to_string(kMaxDepth) + " headers deep"
+                     : stats_.headers_read >= kMaxFiles ? std::to_string(kMaxFiles) + " headers"
+                                                        : std::to_string(kMaxBytes >> 20) + " MB of headers") +
                     " (the headers after it are not read either)";
     limited_ = true;
     return;
   }
+  if (depth == 1 && cache_.enabled()) return cached_include(name, path, canonical, macros);
+  seen_.insert(canonical);
   std::string text;
-  if (!try_read_input_file(path, text, max_input_bytes(kMaxHeaderBytes)) || brace_nesting_depth(text) > kMaxBraceDepth) {
+  if (!try_read_input_file(path, text, max_input_bytes(kMaxHeaderBytes)) ||
+      brace_nesting_depth(text) > kMaxBraceDepth) {
     stats_.not_found.push_back(name + " (" + path + " cannot be read)");
     return;
   }
+  read_header(path, text, depth, macros);
+}
+
+void IncludeReader::read_header(const std::string& path, const std::string& text, int depth,
+                                std::map<std::string, std::string>& macros) {
   ++stats_.headers_read;
   stats_.bytes_read += text.size();
+  CachedFile logged;
+  logged.path = path;
+  std::error_code ec;
+  const fs::path resolved = fs::weakly_canonical(path, ec);
+  logged.canonical = ec ? path : resolved.string();
+  HeaderCache::stat_file(path, logged.size, logged.mtime_ns);
+  read_log_.push_back(std::move(logged));
   for (const auto& [macro, value] : compiler_macros()) macros.emplace(macro, value);  // (unless set)
   const IncludeHook nested = [&](const std::string& n, bool a, int, std::map<std::string, std::string>& m) {
     include(n, a, path, depth + 1, m);
@@ -236,6 +253,66 @@ void IncludeReader::include(const std::string& name, bool angled, const std::str
     p.from_header = true;
     parameters_.push_back(std::move(p));
   }
+}
+
+void IncludeReader::cached_include(const std::string& name, const std::string& path, const std::string& canonical,
+                                   std::map<std::string, std::string>& macros) {
+  std::string text;
+  if (!try_read_input_file(path, text, max_input_bytes(kMaxHeaderBytes)) ||
+      brace_nesting_depth(text) > kMaxBraceDepth) {
+    stats_.not_found.push_back(name + " (" + path + " cannot be read)");
+    return;
+  }
+  for (const auto& [macro, value] : compiler_macros()) macros.emplace(macro, value);
+  // what the reading depends on: this build, the header, where headers are looked for, the
+  // macros (given and in effect here) and the headers already read (they are not read again)
+  auto joined = [](const auto& items) {
+    std::string s;
+    for (const auto& i : items) s += i + '\n';
+    return s;
+  };
+  auto pairs = [](const std::map<std::string, std::string>& m) {
+    std::string s;
+    for (const auto& [k, v] : m) s += k + '=' + v + '\n';
+    return s;
+  };
+  uint64_t key = HeaderCache::binary_stamp();
+  for (const std::string& part : {canonical, text, joined(dirs_), pairs(given_), pairs(macros), joined(seen_)})
+    key = fnv1a(part + '\x1f', key);
+  if (std::optional<HeaderCacheEntry> e = cache_.load(key)) {
+    ++stats_.cache_hits;
+    for (const CachedFile& f : e->files) seen_.insert(f.canonical);
+    stats_.headers_read += e->files.size();
+    stats_.bytes_read += e->bytes_read;
+    stats_.cute_skipped += e->cute_skipped;
+    stats_.system_skipped += e->system_skipped;
+    stats_.repeated += e->repeated;
+    for (std::string& n : e->not_found)
+      if (std::find(stats_.not_found.begin(), stats_.not_found.end(), n) == stats_.not_found.end())
+        stats_.not_found.push_back(std::move(n));
+    for (Declaration& d : e->declarations) declarations_.push_back(std::move(d));
+    for (Declaration& p : e->parameters) parameters_.push_back(std::move(p));
+    macros = std::move(e->macros_after);
+    return;
+  }
+  ++stats_.cache_misses;
+  const IncludeStats before = stats_;
+  const size_t declarations_before = declarations_.size(), parameters_before = parameters_.size();
+  const size_t log_before = read_log_.size();
+  seen_.insert(canonical);
+  read_header(path, text, 1, macros);
+  if (limited_) return;  // an incomplete reading is not kept
+  HeaderCacheEntry e;
+  e.declarations.assign(declarations_.begin() + static_cast<long>(declarations_before), declarations_.end());
+  e.parameters.assign(parameters_.begin() + static_cast<long>(parameters_before), parameters_.end());
+  e.macros_after = macros;
+  e.files.assign(read_log_.begin() + static_cast<long>(log_before), read_log_.end());
+  e.not_found.assign(stats_.not_found.begin() + static_cast<long>(before.not_found.size()), stats_.not_found.end());
+  e.bytes_read = stats_.bytes_read - before.bytes_read;
+  e.cute_skipped = stats_.cute_skipped - before.cute_skipped;
+  e.system_skipped = stats_.system_skipped - before.system_skipped;
+  e.repeated = stats_.repeated - before.repeated;
+  cache_.store(key, e);
 }
 
 CppScan IncludeReader::scan(const std::string& text, const std::string& path,

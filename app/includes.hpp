@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "app/header_cache.hpp"
 #include "lib/lang/cpp_scanner.hpp"
 
 namespace cutevis {
@@ -55,7 +56,8 @@ std::map<std::string, std::string> compiler_macros();
 struct IncludeStats {
   size_t headers_read = 0, bytes_read = 0;
   size_t cute_skipped = 0, system_skipped = 0, repeated = 0;
-  std::vector<std::string> not_found;  // as written, once each
+  std::vector<std::string> not_found;       // as written, once each
+  size_t cache_hits = 0, cache_misses = 0;  // a --from file's #includes found in the header cache or not
 };
 
 // Reads the files of one command: headers shared by several --from files are read once.
@@ -65,7 +67,8 @@ class IncludeReader {
   static constexpr size_t kMaxFiles = 4000;
   static constexpr size_t kMaxBytes = size_t{64} << 20;
 
-  explicit IncludeReader(std::vector<std::string> dirs);
+  // `cache`: where a --from file's #includes are kept between runs (app/header_cache.hpp).
+  explicit IncludeReader(std::vector<std::string> dirs, HeaderCache cache = HeaderCache());
 
   // `text` of the file `path`, with the headers it includes: the headers' declarations and
   // parameters (from_header) come first, then the file's own; the file's notes, plus one note
@@ -80,8 +83,16 @@ class IncludeReader {
                std::map<std::string, std::string>& macros);
   std::string find(const std::string& name, bool angled, const std::string& from) const;
 
+  // A --from file's own #include, from the cache or read and then kept there.
+  void cached_include(const std::string& name, const std::string& path, const std::string& canonical,
+                      std::map<std::string, std::string>& macros);
+  void read_header(const std::string& path, const std::string& text, int depth,
+                   std::map<std::string, std::string>& macros);
+
   std::vector<std::string> dirs_;
-  std::set<std::string> seen_;  // canonical paths read (or being read)
+  HeaderCache cache_;
+  std::vector<CachedFile> read_log_;  // every header read, in order
+  std::set<std::string> seen_;        // canonical paths read (or being read)
   IncludeStats stats_;
   std::vector<Declaration> declarations_, parameters_;  // of the headers, in the order read
   std::map<std::string, std::string> given_;            // -D and --arch: they win in every header

@@ -43,8 +43,8 @@ TEST_CASE("an #if branch read without --arch/-D is named in the picture's legend
     CHECK(asked.out.find("read without --arch/-D") == std::string::npos);
   }
   // a TiledMMA's picture too; the branch chosen is the host's: (4,2) atoms
-  auto mma = test::run_cutevis(
-      {"mma", "--from", kernel, "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, L{})", "--txt"});
+  auto mma =
+      test::run_cutevis({"mma", "--from", kernel, "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, L{})", "--txt"});
   REQUIRE(mma.exit_code == 0);
   CHECK(count(mma.out, "read without --arch/-D") == 1);
   // -D of the macro is an answer too

@@ -101,7 +101,7 @@ TEST_CASE("-I: the kernel's headers are read once; CuTe's, system and missing he
   REQUIRE(r.exit_code == 0);
   json names = json::parse(r.out)["names"];
   CHECK(entry(names, "SmemLayout")["value"] == "((8,16),(64,1)):((64,512),(1,0))");
-  CHECK(entry(names, "stages")["value"] == "3");  // config.hpp, not the fake <cstdint>
+  CHECK(entry(names, "stages")["value"] == "3");        // config.hpp, not the fake <cstdint>
   CHECK(entry(names, "Chosen")["value"] == "(4):(1)");  // the header's #define reaches the file's #if
   // only the file's own names are listed, not the headers'
   CHECK(names.size() == 4);
@@ -149,10 +149,12 @@ TEST_CASE("CUTLASS_PATH and CUTEVIS_INCLUDE_PATH are include folders") {
 
 TEST_CASE(".cutevis in the kernel's folder: include folders, default -D and --arch") {
   Tree t({{"inc/cfg.hpp", "constexpr int kHead = HEAD;\n"},
-          {"k/.cutevis", "# settings\ninclude = [\n  \"../inc\",  # relative to this file\n]\n"
-                         "define = [\"HEAD=96\", \"bN=32\"]\narch = \"sm80\"\n"},
-          {"k/kernel.cu", "#include \"cfg.hpp\"\nusing A = Layout<Shape<Int<kHead>, Int<bN>>>;\n"
-                          "#if __CUDA_ARCH__ >= 800\nusing B = Layout<_8>;\n#else\nusing B = Layout<_1>;\n#endif\n"}});
+          {"k/.cutevis",
+           "# settings\ninclude = [\n  \"../inc\",  # relative to this file\n]\n"
+           "define = [\"HEAD=96\", \"bN=32\"]\narch = \"sm80\"\n"},
+          {"k/kernel.cu",
+           "#include \"cfg.hpp\"\nusing A = Layout<Shape<Int<kHead>, Int<bN>>>;\n"
+           "#if __CUDA_ARCH__ >= 800\nusing B = Layout<_8>;\n#else\nusing B = Layout<_1>;\n#endif\n"}});
   json names = names_json({"--from", t / "k/kernel.cu"});
   CHECK(entry(names, "A")["value"] == "(96,32):(1,96)");
   CHECK(entry(names, "B")["value"] == "8:1");
@@ -178,9 +180,10 @@ TEST_CASE("folder_settings reads strings and arrays and refuses what it does not
 }
 
 TEST_CASE("a CUTLASS helper without -I: one line, the blocker in names") {
-  Tree t(std::map<std::string, std::string>{{"kernel.cu",
-                                             "using SmemLayoutAtom = decltype(cutlass::gemm::collective::detail::ss_smem_selector<GMMA::Major::K, "
-           "half_t, _128, _64>());\nconstexpr int cc = ArchTag::kMinComputeCapability;\n"}});
+  Tree t(std::map<std::string, std::string>{
+      {"kernel.cu",
+       "using SmemLayoutAtom = decltype(cutlass::gemm::collective::detail::ss_smem_selector<GMMA::Major::K, "
+       "half_t, _128, _64>());\nconstexpr int cc = ArchTag::kMinComputeCapability;\n"}});
   auto r = test::run_cutevis({"names", "--from", t / "kernel.cu"});
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("ss_smem_selector is CUTLASS code: give -I path/to/cutlass/include\n") != std::string::npos);
