@@ -145,6 +145,8 @@ CheckOutcome run_check(const CheckCommandOptions& o) {
       for (const Declaration& d : f.python_decls) env.add(d);
       for (const Declaration& d : f.scan.declarations) env.add(d);
       for (const Declaration& p : f.scan.parameters) env.add_parameter(p);
+      for (const FunctionDef& fn : f.scan.functions) env.add_function(fn);
+      for (const ClassDef& c : f.scan.classes) env.add_class(c);
     }
     for (const Declaration& d : defines) env.define(d);
     for (const std::string& d : config) env.define(parse_define(d));

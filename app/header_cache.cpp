@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr char kMagic[8] = {'c', 'v', 'h', 'd', 'r', '0', '0', '1'};
+constexpr char kMagic[8] = {'c', 'v', 'h', 'd', 'r', '0', '0', '2'};
 
 // --- a plain binary form: little-endian integers, strings with their length -------------------
 struct Writer {
@@ -51,6 +51,20 @@ struct Writer {
     for (const auto& p : d.template_params) interned(p);
     u64(d.template_defaults.size());
     for (const auto& p : d.template_defaults) interned(p);
+  }
+  void strings(const std::vector<std::string>& v) {  // (interned: parameter lists repeat)
+    u64(v.size());
+    for (const auto& s : v) interned(s);
+  }
+  void function(const FunctionDef& f) {
+    decl(f.decl);
+    str(f.raw_body);
+    strings(f.tparams), strings(f.tdefaults), strings(f.params), strings(f.param_types), strings(f.param_defaults);
+  }
+  void klass(const ClassDef& c) {
+    interned(c.name), interned(c.scope), interned(c.members_scope), interned(c.specialization), interned(c.file);
+    u64(c.is_template), u64(static_cast<uint64_t>(c.line));
+    strings(c.tparams), strings(c.tdefaults), strings(c.bases);
   }
 };
 
@@ -99,6 +113,27 @@ struct Reader {
     d.from_header = true;
     return d;
   }
+  std::vector<std::string> strings() {
+    std::vector<std::string> v;
+    for (uint64_t n = u64(), i = 0; ok && i < n && i < 4096; ++i) v.push_back(interned());
+    return v;
+  }
+  FunctionDef function() {
+    FunctionDef f;
+    f.decl = decl();
+    f.raw_body = str();
+    f.tparams = strings(), f.tdefaults = strings(), f.params = strings(), f.param_types = strings();
+    f.param_defaults = strings();
+    return f;
+  }
+  ClassDef klass() {
+    ClassDef c;
+    c.name = interned(), c.scope = interned(), c.members_scope = interned(), c.specialization = interned();
+    c.file = interned();
+    c.is_template = u64() != 0, c.line = static_cast<int>(u64());
+    c.tparams = strings(), c.tdefaults = strings(), c.bases = strings();
+    return c;
+  }
 };
 
 }  // namespace
@@ -118,7 +153,8 @@ HeaderCache::HeaderCache() {
     return;
   }
   if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) folder_ = std::string(xdg) + "/cutevis/headers";
-  else if (const char* home = std::getenv("HOME"); home && *home) folder_ = std::string(home) + "/.cache/cutevis/headers";
+  else if (const char* home = std::getenv("HOME"); home && *home)
+    folder_ = std::string(home) + "/.cache/cutevis/headers";
 }
 
 bool HeaderCache::stat_file(const std::string& path, uint64_t& size, int64_t& mtime_ns) {
@@ -164,6 +200,8 @@ std::optional<HeaderCacheEntry> HeaderCache::load(uint64_t key) const {
   HeaderCacheEntry e;
   for (uint64_t n = r.u64(), i = 0; r.ok && i < n; ++i) e.declarations.push_back(r.decl());
   for (uint64_t n = r.u64(), i = 0; r.ok && i < n; ++i) e.parameters.push_back(r.decl());
+  for (uint64_t n = r.u64(), i = 0; r.ok && i < n; ++i) e.functions.push_back(r.function());
+  for (uint64_t n = r.u64(), i = 0; r.ok && i < n; ++i) e.classes.push_back(r.klass());
   for (uint64_t n = r.u64(), i = 0; r.ok && i < n; ++i) {
     std::string name = r.str();
     e.macros_after[name] = r.str();
@@ -191,10 +229,15 @@ void HeaderCache::store(uint64_t key, const HeaderCacheEntry& e) const {
   for (const auto& d : e.declarations) w.decl(d);
   w.u64(e.parameters.size());
   for (const auto& d : e.parameters) w.decl(d);
+  w.u64(e.functions.size());
+  for (const auto& f : e.functions) w.function(f);
+  w.u64(e.classes.size());
+  for (const auto& c : e.classes) w.klass(c);
   w.u64(e.macros_after.size());
   for (const auto& [name, value] : e.macros_after) w.str(name), w.str(value);
   w.u64(e.files.size());
-  for (const auto& f : e.files) w.str(f.path), w.str(f.canonical), w.u64(f.size), w.u64(static_cast<uint64_t>(f.mtime_ns));
+  for (const auto& f : e.files)
+    w.str(f.path), w.str(f.canonical), w.u64(f.size), w.u64(static_cast<uint64_t>(f.mtime_ns));
   w.strs(e.not_found);
   w.u64(e.bytes_read), w.u64(e.cute_skipped), w.u64(e.system_skipped), w.u64(e.repeated);
   Writer all;

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "lib/lang/declarations.hpp"
+#include "lib/lang/functions.hpp"
 
 namespace cutevis {
 
@@ -36,6 +37,8 @@ struct CachedFile {
 
 struct HeaderCacheEntry {
   std::vector<Declaration> declarations, parameters;
+  std::vector<FunctionDef> functions;  // constexpr functions and structs (lib/lang/functions.hpp)
+  std::vector<ClassDef> classes;
   std::map<std::string, std::string> macros_after;
   std::vector<CachedFile> files;
   std::vector<std::string> not_found;

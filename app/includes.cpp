@@ -253,6 +253,11 @@ void IncludeReader::read_header(const std::string& path, const std::string& text
     p.from_header = true;
     parameters_.push_back(std::move(p));
   }
+  for (FunctionDef& f : s.functions) {
+    f.decl.from_header = true;
+    functions_.push_back(std::move(f));
+  }
+  for (ClassDef& c : s.classes) classes_.push_back(std::move(c));
 }
 
 void IncludeReader::cached_include(const std::string& name, const std::string& path, const std::string& canonical,
@@ -292,12 +297,15 @@ void IncludeReader::cached_include(const std::string& name, const std::string& p
         stats_.not_found.push_back(std::move(n));
     for (Declaration& d : e->declarations) declarations_.push_back(std::move(d));
     for (Declaration& p : e->parameters) parameters_.push_back(std::move(p));
+    for (FunctionDef& f : e->functions) functions_.push_back(std::move(f));
+    for (ClassDef& c : e->classes) classes_.push_back(std::move(c));
     macros = std::move(e->macros_after);
     return;
   }
   ++stats_.cache_misses;
   const IncludeStats before = stats_;
   const size_t declarations_before = declarations_.size(), parameters_before = parameters_.size();
+  const size_t functions_before = functions_.size(), classes_before = classes_.size();
   const size_t log_before = read_log_.size();
   seen_.insert(canonical);
   read_header(path, text, 1, macros);
@@ -305,6 +313,8 @@ void IncludeReader::cached_include(const std::string& name, const std::string& p
   HeaderCacheEntry e;
   e.declarations.assign(declarations_.begin() + static_cast<long>(declarations_before), declarations_.end());
   e.parameters.assign(parameters_.begin() + static_cast<long>(parameters_before), parameters_.end());
+  e.functions.assign(functions_.begin() + static_cast<long>(functions_before), functions_.end());
+  e.classes.assign(classes_.begin() + static_cast<long>(classes_before), classes_.end());
   e.macros_after = macros;
   e.files.assign(read_log_.begin() + static_cast<long>(log_before), read_log_.end());
   e.not_found.assign(stats_.not_found.begin() + static_cast<long>(before.not_found.size()), stats_.not_found.end());
@@ -319,6 +329,8 @@ CppScan IncludeReader::scan(const std::string& text, const std::string& path,
                             const std::map<std::string, std::string>& macros) {
   declarations_.clear();
   parameters_.clear();
+  functions_.clear();
+  classes_.clear();
   given_ = macros;
   const size_t missing_before = stats_.not_found.size();
   int first_missing_line = 0;
@@ -332,6 +344,10 @@ CppScan IncludeReader::scan(const std::string& text, const std::string& path,
   for (Declaration& d : own.declarations) out.declarations.push_back(std::move(d));
   out.parameters = std::move(parameters_);
   for (Declaration& p : own.parameters) out.parameters.push_back(std::move(p));
+  out.functions = std::move(functions_);
+  for (FunctionDef& f : own.functions) out.functions.push_back(std::move(f));
+  out.classes = std::move(classes_);
+  for (ClassDef& c : own.classes) out.classes.push_back(std::move(c));
   out.notes = std::move(own.notes);
   out.macros = std::move(own.macros);
   if (stats_.not_found.size() > missing_before) {

@@ -95,7 +95,9 @@ class IncludeReader {
   std::set<std::string> seen_;        // canonical paths read (or being read)
   IncludeStats stats_;
   std::vector<Declaration> declarations_, parameters_;  // of the headers, in the order read
-  std::map<std::string, std::string> given_;            // -D and --arch: they win in every header
+  std::vector<FunctionDef> functions_;
+  std::vector<ClassDef> classes_;
+  std::map<std::string, std::string> given_;  // -D and --arch: they win in every header
   bool limited_ = false;
   std::string limit_note_;
 };

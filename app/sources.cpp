@@ -188,6 +188,8 @@ std::shared_ptr<Environment> load_sources(const SourceOptions& given) {
     CppScan scan = headers.scan(text, path, macros);
     for (auto& d : scan.declarations) env->add(std::move(d));
     for (auto& p : scan.parameters) env->add_parameter(std::move(p));
+    for (auto& f : scan.functions) env->add_function(std::move(f));
+    for (auto& c : scan.classes) env->add_class(std::move(c));
     const std::string shown = path == "-" ? std::string("<stdin>") : path;
     std::vector<const PreprocessorNote*> branches;  // #if decided without --arch/-D
     for (auto& n : scan.notes) {

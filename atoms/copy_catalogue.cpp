@@ -428,6 +428,14 @@ CopyAtom copy_traits(const Node& n) {
   unknown_op(base, n);
 }
 
+ValueType value_type_named(const std::string& name) {
+  ValueType t;
+  if (!lookup_value_type(name, t)) throw Error("unknown element type '" + name + "'");
+  return t;
+}
+
+}  // namespace
+
 // Copy_Atom<Traits, T>: ValLayoutX = recast_layout<uint1_t, T>(XLayout); each must keep ThrID's threads.
 CopyAtom with_value_type(CopyAtom a, const ValueType& t) {
   a.value_type = t;
@@ -454,14 +462,6 @@ CopyAtom with_value_type(CopyAtom a, const ValueType& t) {
   a.num_val_dst = size(a.val_layout_dst.shape[1]);
   return a;
 }
-
-ValueType value_type_named(const std::string& name) {
-  ValueType t;
-  if (!lookup_value_type(name, t)) throw Error("unknown element type '" + name + "'");
-  return t;
-}
-
-}  // namespace
 
 CopyAtom make_copy_atom(const Node& op, const ValueType& value_type) {
   return with_value_type(copy_traits(op), value_type);

@@ -41,5 +41,7 @@ std::string to_string(const CopyAtom& atom, bool underscore);  // underscore: Cu
 CopyAtom make_copy_atom(const Node& op, const ValueType& value_type);
 // Copy_Traits<op> alone (no value type yet): checks a parsed operation such as SM75_U32x4_LDSM_N.
 CopyAtom copy_operation(const Node& op);
+// Copy_Atom<Traits, T> of traits given as bit layouts (a home-made op's Copy_Traits): ValLayoutX recast to T.
+CopyAtom with_value_type(CopyAtom traits, const ValueType& value_type);
 
 }  // namespace cutevis

@@ -3,6 +3,7 @@
 //                                Layout<Shape<_32,_8>>{}, Layout<Shape<_1,_8>>{})
 #include "atoms/copy_names.hpp"
 
+#include <cctype>
 #include <memory>
 
 #include "atoms/atom_template_args.hpp"
@@ -10,6 +11,7 @@
 #include "atoms/mma_names.hpp"
 #include "atoms/names.hpp"
 #include "atoms/tiled_copy.hpp"
+#include "lib/lang/environment.hpp"
 
 namespace cutevis {
 
@@ -52,6 +54,8 @@ std::string strip_cute(const std::string& name) { return name.rfind("cute::", 0)
 
 // The copy operation of Copy_Atom<Op, T>: Op as written, or the alias of one (its parameters resolved).
 Node copy_op_of(Evaluator& ev, const Node& op) {
+  if (strip_cute(op.name) == "Copy_Traits" && op.template_args.size() == 1)
+    return copy_op_of(ev, op.template_args[0]);  // Copy_Traits<Op> of an alias `using Op = SM75_U32x4_LDSM_N;`
   if (is_open_name(op) && !is_copy_op_name(op.name)) {
     Value v = ev.eval(op);
     if (v.is(Value::Kind::kObject))
@@ -82,9 +86,57 @@ const TiledCopy& tiled_copy_arg(Evaluator& ev, const Node& call, const Value& v,
                             v.kind_name() + " " + v.to_string());
 }
 
+// A home-made copy operation: `struct MyCopy { ... }; template <> struct Copy_Traits<MyCopy> { using ThrID = ...;
+// using SrcLayout = ...; using DstLayout = ...; using RefLayout = ...; };` (bit layouts) in the sources, named
+// as `MyCopy` or `Copy_Traits<MyCopy>`; false if `op` names none.
+bool user_copy_traits(Evaluator& ev, const Node& op, CopyAtom& out) {
+  Environment* env = ev.environment();
+  const Node& named = strip_cute(op.name) == "Copy_Traits" && op.template_args.size() == 1 ? op.template_args[0] : op;
+  if (!env || named.kind != Node::Kind::kName || named.has_template_args || !named.args.empty()) return false;
+  const std::string name = strip_cute(named.name);
+  for (const ClassDef* c : env->classes("Copy_Traits", ev.scope())) {
+    std::string spec;
+    for (char ch : c->specialization)
+      if (!std::isspace(static_cast<unsigned char>(ch))) spec += ch;
+    if (spec != name && spec != "cute::" + name) continue;
+    auto layout = [&](const char* m) {
+      const Declaration* d = env->find(c->members_scope + "::" + m, "");
+      if (!d || d->scope != c->members_scope)
+        ev.fail(op, "Copy_Traits<" + name + "> (" + c->file + ":" + std::to_string(c->line) + ") has no " + m +
+                        ": a copy's traits give ThrID, SrcLayout, DstLayout and RefLayout (in bits)");
+      return env->value_of(*d, ev.registry()).to_layout();
+    };
+    out = CopyAtom{};
+    out.op = name;
+    out.family = "User";
+    out.thr_id = layout("ThrID");
+    out.src_layout_bits = layout("SrcLayout");
+    out.dst_layout_bits = layout("DstLayout");
+    out.ref_layout_bits = layout("RefLayout");
+    return true;
+  }
+  return false;
+}
+
 // Copy_Atom<Op, T>{} and the bare op names (which need a value type to be an atom).
 bool resolve_copy_atom(Evaluator& ev, const Node& n, Value& out) {
   const std::string name = strip_cute(n.name);
+  if (name == "Copy_Atom" && n.template_args.size() == 2 && n.args.empty()) {
+    CopyAtom traits;
+    if (user_copy_traits(ev, n.template_args[0], traits)) {
+      Value t = ev.eval(n.template_args[1]);
+      if (!t.is(Value::Kind::kType))
+        ev.fail(n.template_args[1],
+                "Copy_Atom's second template argument must be a value type such as half_t, got " + t.to_string());
+      try {
+        out = copy_atom_value(with_value_type(traits, t.type()));
+      } catch (const Error& e) {
+        if (e.has_position()) throw;
+        ev.fail(n, e.what());
+      }
+      return true;
+    }
+  }
   if (name == "Copy_Atom") {
     if (n.template_args.size() != 2)
       ev.fail(n,

@@ -84,6 +84,18 @@ void register_cpp_atom_names(Registry& r) {
         },
         std::string("partition_shape_") + op + "(tiled_mma, shape)");
   }
+  // partition_fragment_C(tiled_mma, shape_MN) is make_tensor<FrgTypeC>(partition_shape_C(mma, shape_MN))
+  // (include/cute/atom/mma_atom.hpp): a register tensor, here its layout, compact column-major
+  r.add(
+      "partition_fragment_C",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 2, 2);
+        auto a = ev.eval_args(n);
+        const TiledMma& m = mma_arg(ev, n, a[0]);
+        IntTuple shape = a[1].is(Value::Kind::kLayout) ? cutevis::shape(a[1].any_layout()) : a[1].to_int_tuple();
+        return Value::layout(make_layout(partition_shape(m, 'C', shape)));
+      },
+      "partition_fragment_C(tiled_mma, shape)");
   // Member types a collective reads off its TiledMMA and TiledCopy types (`typename TiledMma::AtomThrID`):
   // TiledMMA derives from MMA_Atom, so the atom's own (ThrID, LayoutA_TV, ValTypeA, ...) are members too.
   using MmaMember = std::function<Value(const MmaAtom&)>;

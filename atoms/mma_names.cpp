@@ -1,12 +1,15 @@
 // MMA atoms and TiledMMAs in the expression language (see atoms/mma_names.hpp).
 #include "atoms/mma_names.hpp"
 
+#include <cctype>
+
 #include "atoms/atom_template_args.hpp"
 #include "atoms/mma_catalogue.hpp"
 #include "atoms/names.hpp"
 #include "atoms/smem_atoms.hpp"
 #include "atoms/tiled_mma.hpp"
 #include "lib/element_types.hpp"
+#include "lib/lang/environment.hpp"
 
 namespace cutevis {
 
@@ -147,6 +150,49 @@ Value gmma_op_selector(Evaluator& ev, const Node& n, bool rs) {
   }
 }
 
+// A home-made atom: `struct MyAtom { ... }; template <> struct MMA_Traits<MyAtom> { using ValTypeD = float; ...
+// using Shape_MNK = ...; using ThrID = ...; using ALayout = ...; using BLayout = ...; using CLayout = ...; };`
+// in the sources: MyAtom{} is the atom those traits describe (no PTX: pictures and partitions only).
+bool user_mma_atom(Evaluator& ev, const Node& n, Value& out) {
+  Environment* env = ev.environment();
+  if (!env || n.has_template_args || !n.args.empty()) return false;
+  const std::string name = n.name.rfind("cute::", 0) == 0 ? n.name.substr(6) : n.name;
+  for (const ClassDef* c : env->classes("MMA_Traits", ev.scope())) {
+    std::string spec;
+    for (char ch : c->specialization)
+      if (!std::isspace(static_cast<unsigned char>(ch))) spec += ch;
+    if (spec != name && spec != "cute::" + name) continue;
+    auto member = [&](const char* m) {
+      const Declaration* d = env->find(c->members_scope + "::" + m, "");
+      if (!d || d->scope != c->members_scope)
+        ev.fail(n, "MMA_Traits<" + name + "> (" + c->file + ":" + std::to_string(c->line) + ") has no " + m +
+                       ": an atom's traits give ValTypeA/B/C/D, Shape_MNK, ThrID, ALayout, BLayout and CLayout");
+      return env->value_of(*d, ev.registry());
+    };
+    auto type = [&](const char* m) {
+      Value v = member(m);
+      if (!v.is(Value::Kind::kType)) ev.fail(n, "MMA_Traits<" + name + ">::" + m + " is not a type: " + v.describe());
+      return v.type();
+    };
+    MmaAtom a;
+    a.name = a.short_name = name;
+    a.family = "User";
+    a.type_d = type("ValTypeD");
+    a.type_a = type("ValTypeA");
+    a.type_b = type("ValTypeB");
+    a.type_c = type("ValTypeC");
+    a.shape_mnk = member("Shape_MNK").to_int_tuple();
+    a.thr_id = member("ThrID").to_layout();
+    a.layout_a = member("ALayout").to_layout();
+    a.layout_b = member("BLayout").to_layout();
+    a.layout_c = member("CLayout").to_layout();
+    if (a.shape_mnk.rank() != 3) ev.fail(n, "MMA_Traits<" + name + ">::Shape_MNK must have three modes (M,N,K)");
+    out = mma_atom_value(a);
+    return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 void register_mma_names(Registry& r) {
@@ -163,9 +209,13 @@ void register_mma_names(Registry& r) {
   register_smem_atom_names(r);  // GMMA::Layout_K_SW128_Atom<T>{}, UMMA::..., (atoms/smem_atoms.cpp)
   // Atom names, in any accepted spelling: SM80_...{}, MMA_Atom<...>{}, SM90::GMMA::MMA_...<...>{}
   r.add_resolver([](Evaluator& ev, const Node& n, Value& out) {
-    if (!looks_like_mma_atom(n.name) && !looks_like_mma_atom(ev.text_of(n))) return false;
-    if (n.template_args.size() == 1 && is_open_name(n.template_args[0]) &&
-        (n.name == "MMA_Atom" || n.name == "cute::MMA_Atom")) {  // MMA_Atom<Op> of an alias `using Op = SM80_...;`
+    const bool traits = n.name == "MMA_Traits" || n.name == "cute::MMA_Traits";
+    if (!traits && !looks_like_mma_atom(n.name) && !looks_like_mma_atom(ev.text_of(n))) return false;
+    const bool traits_arg = n.template_args.size() == 1 &&
+                            (n.template_args[0].name == "MMA_Traits" || n.template_args[0].name == "cute::MMA_Traits");
+    if (n.template_args.size() == 1 && (is_open_name(n.template_args[0]) || traits_arg) &&
+        (n.name == "MMA_Atom" || n.name == "cute::MMA_Atom" || n.name == "MMA_Traits" ||
+         n.name == "cute::MMA_Traits")) {  // MMA_Atom<Op>, MMA_Traits<Op> of an alias `using Op = SM80_...;`
       Value op = ev.eval(n.template_args[0]);
       if (!as_mma_atom(op)) ev.fail(n.template_args[0], "MMA_Atom<Op>: Op is an MMA operation, got " + op.describe());
       out = op;
@@ -177,6 +227,7 @@ void register_mma_names(Registry& r) {
     out = mma_atom_value(find_mma_atom(text));
     return true;
   });
+  r.add_resolver(user_mma_atom);  // struct MyAtom; template <> struct MMA_Traits<MyAtom> { ... };
   // GMMA/UMMA enumerators in an atom's template arguments (UMMA::Major::K, GMMA::ScaleIn::One): tags,
   // so that they are known names when `cutevis names` lists what an atom still needs.
   r.add_resolver([](Evaluator&, const Node& n, Value& out) {

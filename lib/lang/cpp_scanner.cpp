@@ -9,8 +9,10 @@
 #include <cstring>
 #include <map>
 #include <string_view>
+#include <tuple>
 
 #include "lib/error.hpp"
+#include "lib/lang/cpp_text.hpp"
 
 namespace cutevis {
 
@@ -118,7 +120,7 @@ class Walker {
  public:
   Walker(const std::string& text, const std::string& file, const std::map<std::string, std::string>& macros,
          const IncludeHook* include = nullptr, const std::map<std::string, std::string>* state = nullptr)
-      : file_(file), conditionals_(macros), include_(include) {
+      : file_(file), src_(text), conditionals_(macros), include_(include) {
     if (state) conditionals_.set_macros(*state);
     // lines first (blanking keeps every newline): blank() declares #defines as it meets them, with their line
     for (size_t i = 0; i < text.size(); ++i)
@@ -190,23 +192,8 @@ class Walker {
         continue;
       }
       if (!std::isspace(static_cast<unsigned char>(ch))) line_start = false;
-      if (ch == '/' && i + 1 < c.size() && c[i + 1] == '/') {
-        while (i < c.size() && c[i] != '\n') c[i++] = ' ';
-        continue;
-      }
-      if (ch == '/' && i + 1 < c.size() && c[i + 1] == '*') {
-        size_t end = c.find("*/", i + 2);
-        end = end == std::string::npos ? c.size() : end + 2;
-        for (; i < end; ++i)
-          if (c[i] != '\n') c[i] = ' ';
-        continue;
-      }
-      if (ch == '"' ||
-          (ch == '\'' && !(i > 0 && std::isxdigit(static_cast<unsigned char>(c[i - 1]))))) {  // 1'000 is a number
-        size_t k = i + 1;
-        while (k < c.size() && c[k] != ch && c[k] != '\n') k += (c[k] == '\\') ? 2 : 1;
-        for (size_t m = i + 1; m < std::min(k, c.size()); ++m) c[m] = ' ';
-        i = std::min(k + 1, c.size());
+      if (size_t next = blank_comment_or_literal(c, i); next != i) {
+        i = next;
         continue;
       }
       ++i;
@@ -366,6 +353,11 @@ class Walker {
           i = skip_balanced(i, n) - 1;
           continue;
         }
+        if (size_t close = function_definition(start, i)) {  // its body is run when called, not scanned
+          i = close - 1;
+          start = close;
+          continue;
+        }
         open_block(start, i);
         start = i + 1;
       } else if (x == "}") {
@@ -518,6 +510,107 @@ class Walker {
     return true;
   }
 
+  // A constexpr function's definition opening its body at `open`: recorded (lib/lang/functions.hpp),
+  // and the index after its body returned; 0 if [a, open) is something else.
+  size_t function_definition(size_t a, size_t open) {
+    if (!scopes_.empty() && scopes_.back().skip) return 0;
+    std::vector<std::pair<size_t, size_t>> headers;
+    size_t s = strip_prefix(a, open, &headers);
+    bool is_constexpr = false;
+    size_t paren = open;
+    for (size_t k = s; k < open && paren == open; ++k) {
+      std::string_view x = t(k);
+      if (one_of(x, {"struct", "class", "union", "namespace", "enum", "operator", "=", "[", "extern"})) return 0;
+      if (x == "constexpr" || x == "consteval") is_constexpr = true;
+      if (x == "<") k = skip_balanced(k, open) - 1;
+      if (x == "(") {
+        if (k > s && (is_specifier_call(t(k - 1)) || t(k - 1) == "decltype")) k = skip_balanced(k, open) - 1;
+        else paren = k;
+      }
+    }
+    if (!is_constexpr || paren == open || paren == s || !is_ident(paren - 1) || is_statement_keyword(t(paren - 1)) ||
+        is_specifier(t(paren - 1)))
+      return 0;
+    const size_t close_paren = skip_balanced(paren, open), close = skip_balanced(open, toks_.size());
+    if (close_paren > open || t(close - 1) != "}") return 0;
+    FunctionDef f;
+    f.decl.name = str(paren - 1);
+    f.decl.scope = scope();
+    f.decl.file = file_;
+    const size_t body = toks_[open].end, body_end = toks_[close - 1].begin;
+    f.decl.text = clean_.substr(body, body_end - body);
+    f.raw_body = src_.substr(body, body_end - body);
+    std::tie(f.decl.line, f.decl.column) = line_col(body);
+    if (!scopes_.empty() && !scopes_.back().tscope.empty()) {
+      f.decl.template_scope = scopes_.back().tscope;
+      f.decl.template_params = scopes_.back().tparams;
+      f.decl.template_defaults = scopes_.back().tdefaults;
+    }
+    for (const auto& [h0, h1] : headers) header_parameters(h0, h1, f.tparams, f.tdefaults);
+    for_each_template_parameter(paren + 1, close_paren - 1, [&](size_t i, size_t end, size_t name_at) {
+      if (name_at <= i || (name_at - 1 == i && t(i) == "void")) return;
+      // unnamed (Int<N>, int, T const&) when the last token is no name after a type
+      const bool named = name_at - 1 > i && is_ident(name_at - 1) && !is_specifier(t(name_at - 1)) &&
+                         t(name_at - 2) != "::" && !is_scalar_type(t(name_at - 1));
+      f.params.push_back(named ? str(name_at - 1) : "");
+      f.param_types.push_back(span(i, named ? name_at - 1 : name_at));
+      f.param_defaults.push_back(name_at < end ? span(name_at + 1, end) : "");
+    });
+    out_.functions.push_back(std::move(f));
+    return close;
+  }
+
+  // A struct or class opening at `open` ([s, open) after its template headers): its record.
+  void class_definition(size_t s, size_t open, const std::vector<std::pair<size_t, size_t>>& headers,
+                        const std::string& members_scope) {
+    size_t k = s;
+    while (k < open && !one_of(t(k), {"struct", "class", "union"})) ++k;
+    for (++k; k < open; ++k) {  // the name: after attributes and alignas(...)
+      if (is_specifier_call(t(k)) && k + 1 < open && t(k + 1) == "(") {
+        k = skip_balanced(k + 1, open) - 1;
+        continue;
+      }
+      if (t(k) == "[") {
+        k = skip_balanced(k, open) - 1;
+        continue;
+      }
+      if (is_ident(k) && !is_specifier(t(k))) break;
+    }
+    if (k >= open) return;
+    ClassDef c;
+    c.name = str(k);
+    c.scope = scope();
+    c.members_scope = members_scope;
+    c.is_template = !headers.empty();
+    for (const auto& [h0, h1] : headers) header_parameters(h0, h1, c.tparams, c.tdefaults);
+    size_t after = k + 1;
+    if (after < open && t(after) == "<") {
+      size_t close = skip_balanced(after, open);
+      c.specialization = span(after + 1, close - 1);
+      after = close;
+    }
+    while (after < open && one_of(t(after), {"final", "alignas"})) ++after;
+    if (after < open && t(after) == ":") {
+      for (size_t i = after + 1; i < open;) {
+        size_t end = i;
+        int depth = 0;
+        for (; end < open; ++end) {
+          std::string_view x = t(end);
+          if (x == "(" || x == "[" || x == "{" || x == "<") ++depth;
+          if (x == ")" || x == "]" || x == "}" || x == ">") --depth;
+          if (depth == 0 && x == ",") break;
+        }
+        size_t b = i;
+        while (b < end && one_of(t(b), {"public", "private", "protected", "virtual", "typename"})) ++b;
+        if (b < end) c.bases.push_back(span(b, end));
+        i = end + 1;
+      }
+    }
+    c.file = file_;
+    c.line = line_col(toks_[k].begin).first;
+    out_.classes.push_back(std::move(c));
+  }
+
   void open_block(size_t a, size_t i) {
     std::vector<std::pair<size_t, size_t>> headers;
     size_t s = strip_prefix(a, i, &headers);
@@ -561,6 +654,7 @@ class Walker {
     if (!scopes_.empty() && scopes_.back().skip) sc.skip = true;
     bool is_struct = false;
     for (size_t k = s; k < i; ++k) is_struct = is_struct || one_of(t(k), {"struct", "class", "union"});
+    if (is_struct && !sc.name.empty() && !sc.skip) class_definition(s, i, headers, join(scope(), sc.name));
     if (is_struct && !headers.empty() && !sc.name.empty()) {  // template <...> struct Cfg { ... }
       sc.tscope = join(scope(), sc.name);
       for (const auto& [h0, h1] : headers) header_parameters(h0, h1, sc.tparams, sc.tdefaults);
@@ -757,6 +851,7 @@ class Walker {
   };
 
   std::string file_;
+  const std::string& src_;  // the source as written (the scan reads it while it lives)
   Conditionals conditionals_;
   const IncludeHook* include_ = nullptr;
   std::string clean_;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "lib/lang/declarations.hpp"
+#include "lib/lang/functions.hpp"
 #include "lib/lang/preprocessor.hpp"
 
 namespace cutevis {
@@ -30,6 +31,9 @@ struct CppScan {
   // The macros at the end of the file (its own #define/#undef and its headers'): what a file
   // that #includes it reads on with.
   std::map<std::string, std::string> macros;
+  // constexpr functions (their bodies are not read for declarations) and structs/classes.
+  std::vector<FunctionDef> functions;
+  std::vector<ClassDef> classes;
 };
 
 // Called at each #include in a part of the file that is read: `name` as written, in <> or not,

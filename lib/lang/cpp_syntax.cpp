@@ -2,6 +2,7 @@
 #include "lib/lang/cpp_syntax.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <numeric>
 
@@ -75,6 +76,8 @@ Value eval_operator(Evaluator& ev, const Node& n) {
     if (op == "!") return V::boolean(!truth(ev, l, a, op));
     if (op == "+") return integer_result(int_operand(ev, l, a, op), a);
     if (op == "~") return integer_result(~int_operand(ev, l, a, op), a);
+    if (a.is(V::Kind::kTag) && !a.tag().empty() && std::isdigit(static_cast<unsigned char>(a.tag()[0])))
+      return V::tag("-" + a.tag());  // -1e30f: a floating literal, kept as written
     return integer_result(checked_sub(0, int_operand(ev, l, a, "-")), a);  // neg
   }
   const Node& r = n.children[1];
@@ -141,6 +144,18 @@ AnyLayout tile_to_mma_shape(const AnyLayout& atom, const IntTuple& mma_tile_shap
 }
 
 void register_cpp_syntax(Registry& r) {
+  // Floating literals (1e30f, 0.5) are kept as written: a kernel's softmax scale or -infinity is
+  // no layout, and cutevis computes with integers only (INFINITY and NAN say so).
+  r.add_resolver([](Evaluator& ev, const Node& n, Value& out) {
+    if (n.name.empty() || n.has_template_args || !n.args.empty()) return false;
+    if (std::isdigit(static_cast<unsigned char>(n.name[0]))) {
+      out = Value::tag(n.name);
+      return true;
+    }
+    if (n.name == "INFINITY" || n.name == "NAN" || n.name == "HUGE_VALF" || n.name == "HUGE_VAL")
+      ev.fail(n, n.name + " is a floating-point value: cutevis computes layouts with integers only");
+    return false;
+  });
   r.add("true", [](Evaluator&, const Node&) { return V::boolean(true); });
   r.add("false", [](Evaluator&, const Node&) { return V::boolean(false); });
   r.add(

@@ -181,11 +181,78 @@ void Environment::add(Declaration d) {
   declarations_.push_back(std::move(d));
   const Declaration& added = declarations_.back();
   by_name_.emplace(base_name(added.name), &added);
-  if (added.from_header && (header_files_.empty() || header_files_.back() != added.file))
+  if (added.from_header && (header_files_.empty() || header_files_.back() != added.file)) {
     header_files_.push_back(added.file);
+    header_file_set_.insert(added.file);
+  }
   if (!added.template_scope.empty() && added.template_scope != qualified(added))  // a member, not an alias template
     if (class_templates_.emplace(added.template_scope, &added).second)
       class_template_names_.insert(base_name(added.template_scope));
+}
+
+void Environment::add_function(FunctionDef f) {
+  if (f.decl.from_header) header_file_set_.insert(f.decl.file);
+  functions_.push_back(std::move(f));
+  function_names_.emplace(functions_.back().decl.name, &functions_.back());
+}
+
+void Environment::add_class(ClassDef c) {
+  classes_.push_back(std::move(c));
+  const ClassDef* added = &classes_.back();
+  class_names_.emplace(added->name, added);
+  class_members_.emplace(added->members_scope, added);
+}
+
+namespace {
+// The definitions of `name` (maybe qualified) among `by_name` seen from `scope`: those whose
+// qualified name ends in `name`, the innermost enclosing first (then the first written).
+// A header's definition (FromHeader) only where C++ finds it: from an enclosing scope or by
+// qualification (a CUTLASS member function `size()` is not CuTe's size<0>(x)).
+template <class Def, class ScopeOf, class NameOf, class FromHeader>
+std::vector<const Def*> visible(const std::multimap<std::string, const Def*>& by_name, const std::string& name,
+                                const std::string& scope, ScopeOf scope_of, NameOf name_of, FromHeader from_header) {
+  std::string n = name.rfind("::", 0) == 0 ? name.substr(2) : name;
+  for (const char* prefix : {"cute::", "cutlass::"})  // as written in CUTLASS: cute::f from inside namespace cute
+    if (n.rfind(prefix, 0) == 0 && by_name.count(base_name(n)) &&
+        n.find("::", std::string(prefix).size()) == std::string::npos)
+      n = n.substr(std::string(prefix).size());
+  auto [first, last] = by_name.equal_range(base_name(n));
+  std::vector<std::pair<long, const Def*>> found;
+  for (auto it = first; it != last; ++it) {
+    const std::string& where = scope_of(*it->second);
+    std::string full = where.empty() ? name_of(*it->second) : where + "::" + name_of(*it->second);
+    if (!qualifies(full, n)) continue;
+    long score =
+        n.find("::") != std::string::npos ? 0 : (encloses(where, scope) ? static_cast<long>(where.size()) : -1);
+    if (score < 0 && from_header(*it->second)) continue;
+    found.emplace_back(score, it->second);
+  }
+  std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::vector<const Def*> out;
+  for (const auto& [score, d] : found) out.push_back(d);
+  return out;
+}
+}  // namespace
+
+std::vector<const FunctionDef*> Environment::functions(const std::string& name, const std::string& scope) const {
+  if (function_names_.empty() || !function_names_.count(base_name(name))) return {};  // (most names)
+  return visible(
+      function_names_, name, scope, [](const FunctionDef& f) -> const std::string& { return f.decl.scope; },
+      [](const FunctionDef& f) -> const std::string& { return f.decl.name; },
+      [](const FunctionDef& f) { return f.decl.from_header; });
+}
+
+std::vector<const ClassDef*> Environment::classes(const std::string& name, const std::string& scope) const {
+  if (class_names_.empty() || !class_names_.count(base_name(name))) return {};
+  return visible(
+      class_names_, name, scope, [](const ClassDef& c) -> const std::string& { return c.scope; },
+      [](const ClassDef& c) -> const std::string& { return c.name; },
+      [&](const ClassDef& c) { return header_file_set_.count(c.file) > 0; });
+}
+
+const ClassDef* Environment::class_of_members(const std::string& members_scope) const {
+  auto it = class_members_.find(members_scope);
+  return it == class_members_.end() ? nullptr : it->second;
 }
 
 const Declaration* Environment::class_template(const std::string& name, const std::string& scope) const {
@@ -199,7 +266,7 @@ const Declaration* Environment::class_template(const std::string& name, const st
 }
 
 std::string ClassInstance::to_string() const {
-  std::string s = scope_ + "<";
+  std::string s = scope_.substr(0, scope_.find('#')) + "<";  // (a specialization's scope is Traits#2)
   for (size_t i = 0; i < params_.size(); ++i) {
     auto it = values_.find(params_[i]);
     s += (i ? "," : "") + (it == values_.end() ? std::string("?") : it->second.to_string());
@@ -460,6 +527,8 @@ const LocatedError* Environment::failed_dependency(const Node& n, const Declarat
     case Node::Kind::kName: {
       const Declaration* d = find(n.name, within.scope, &within);
       bool bare = !n.has_template_args && n.args.empty();
+      // T::L where T is an instance of a class template: its own value, not the template's (failed) member
+      if (bare && d && !d->template_scope.empty() && n.name.find("::") != std::string::npos) break;
       if (bare && d) {
         auto e = entries_.find(d);
         if (e != entries_.end() && e->second.state == Entry::State::kFailed) return e->second.failure.get();
@@ -562,24 +631,174 @@ Evaluator::Bindings Evaluator::bind(const Declaration& d, const Node& use, const
   return b;
 }
 
+namespace {
+// A class's definition as the declaration its template parameters are bound through.
+Declaration as_template(const ClassDef& c) {
+  Declaration d;
+  d.name = c.name;
+  d.scope = c.scope;
+  d.file = c.file;
+  d.line = c.line;
+  d.column = 1;
+  d.template_scope = c.members_scope;
+  d.template_params = c.tparams;
+  d.template_defaults = c.tdefaults;
+  return d;
+}
+
+// Does the value `v` match the pattern `p` of a specialization's arguments (Sm90<S>, S, 4,
+// half_t), binding its parameters `params` into `bound`?  `eval` evaluates a pattern with no parameter.
+template <class Eval>
+bool matches(const Node& p, const Value& v, const std::vector<std::string>& params, std::map<std::string, Value>& bound,
+             Eval&& eval) {
+  if (p.kind == Node::Kind::kName && !p.has_template_args && p.args.empty() &&
+      std::find(params.begin(), params.end(), p.name) != params.end()) {
+    auto it = bound.find(p.name);
+    if (it == bound.end()) {
+      bound.emplace(p.name, v);
+      return true;
+    }
+    return it->second.to_string() == v.to_string();
+  }
+  const auto* instance = v.is(Value::Kind::kObject) ? dynamic_cast<const ClassInstance*>(v.object().get()) : nullptr;
+  if (p.kind == Node::Kind::kName && p.has_template_args && p.args.empty() && instance) {
+    std::string scope = instance->scope();
+    scope = scope.substr(0, scope.find('#'));
+    if (!qualifies(scope, p.name) && !qualifies(p.name, base_name(scope))) return false;
+    if (p.template_args.size() > instance->params().size()) return false;
+    for (size_t i = 0; i < p.template_args.size(); ++i) {
+      auto it = instance->values().find(instance->params()[i]);
+      if (it == instance->values().end() || !matches(p.template_args[i], it->second, params, bound, eval)) return false;
+    }
+    return true;
+  }
+  Value w;
+  try {
+    w = eval(p);
+  } catch (const Error&) {
+    return false;
+  }
+  if (w.is(Value::Kind::kInt) && v.is(Value::Kind::kInt)) return w.as_int() == v.as_int();
+  if (w.is(Value::Kind::kBool) != v.is(Value::Kind::kBool)) {  // Policy<true> for a bool parameter given 1
+    bool wb = w.is(Value::Kind::kBool) ? w.as_bool() : w.is(Value::Kind::kInt) && w.as_int() != 0;
+    bool vb = v.is(Value::Kind::kBool) ? v.as_bool() : v.is(Value::Kind::kInt) && v.as_int() != 0;
+    return (w.is(Value::Kind::kInt) || v.is(Value::Kind::kInt)) && wb == vb;
+  }
+  return w.to_string() == v.to_string();
+}
+}  // namespace
+
 bool Evaluator::class_instance(const Node& node, Value& out) {
   if (!env_ || !node.has_template_args || !node.args.empty() || node.call == Node::Call::kParen) return false;
+  std::vector<const ClassDef*> defs = env_->classes(node.name, scope_);
+  const ClassDef* primary = nullptr;
+  bool specialized = false;
+  for (const ClassDef* c : defs) {
+    if (c->specialization.empty() && c->is_template && !primary) primary = c;
+    specialized = specialized || !c->specialization.empty();
+  }
+  if (specialized) {  // template <int S> struct Policy<Sm90<S>>: the first whose pattern the arguments match
+    std::vector<Value> given = eval_template_args(node);
+    for (const ClassDef* c : defs) {
+      if (c->specialization.empty()) continue;
+      Node pattern;
+      try {
+        pattern = parse_expression(c->name + "<" + c->specialization + ">");
+      } catch (const Error&) {
+        continue;  // written in a way cutevis does not read
+      }
+      if (pattern.template_args.size() != given.size()) continue;
+      std::map<std::string, Value> bound;
+      auto eval_pattern = [&](const Node& p) { return eval(p); };
+      bool all = true;
+      for (size_t i = 0; i < given.size() && all; ++i)
+        all = matches(pattern.template_args[i], given[i], c->tparams, bound, eval_pattern);
+      if (!all || bound.size() != c->tparams.size()) continue;
+      out = Value::object(std::make_shared<ClassInstance>(c->members_scope, c->tparams, std::move(bound)));
+      return true;
+    }
+  }
   const Declaration* d = env_->class_template(node.name, scope_);
+  if (d) {  // a specialization's member is no primary: MMA_Traits<MyAtom> leaves CuTe's MMA_Traits<Op> alone
+    const ClassDef* owner = env_->class_of_members(d->template_scope);
+    if (owner && !owner->specialization.empty()) d = nullptr;
+  }
+  Declaration from_class;
+  if (primary && (!d || d->template_scope != primary->members_scope)) {  // (one without members: Sm90<3>)
+    from_class = as_template(*primary);
+    d = &from_class;
+  }
   if (!d) return false;
   Bindings b = bind(*d, node, node.template_args);
   out = Value::object(std::make_shared<ClassInstance>(d->template_scope, d->template_params, std::move(b.values)));
   return true;
 }
 
+bool Evaluator::member_of(const Value& owner, const std::string& member, const Node& use, Value& out, int hops) {
+  const auto* instance =
+      owner.is(Value::Kind::kObject) ? dynamic_cast<const ClassInstance*>(owner.object().get()) : nullptr;
+  if (!instance) return false;
+  if (hops > 16) fail(use, "base classes nested more than 16 deep");
+  const ClassDef* c = env_->class_of_members(instance->scope());
+  const Declaration* m = env_->find(instance->scope() + "::" + member, scope_, within_);
+  if (m && m->scope != instance->scope()) m = nullptr;  // (a look-alike found through an alias)
+  if (m && (c == nullptr || c->is_template) && m->template_scope == instance->scope()) {
+    Bindings b;
+    b.scope = instance->scope();
+    b.values = instance->values();
+    b.depth = (bindings_ ? bindings_->depth : 0) + 1;
+    if (b.depth > 64) fail(use, "templates instantiated more than 64 deep");
+    const Bindings* saved = bindings_;
+    bindings_ = &b;
+    try {
+      out = instantiate(*m, use, nullptr);
+    } catch (...) {
+      bindings_ = saved;
+      throw;
+    }
+    bindings_ = saved;
+    return true;
+  }
+  if (m) {
+    out = declared_value(*m, use);
+    return true;
+  }
+  if (c)  // a member it inherits: struct Traits : Base<S> { ... }
+    for (const std::string& base : c->bases) {
+      Value b;
+      const std::vector<const ClassDef*> plain = env_->classes(base, c->scope);
+      if (!plain.empty() && !plain.front()->is_template) {  // a struct, not a template: no value of its own
+        b = Value::object(std::make_shared<ClassInstance>(plain.front()->members_scope, std::vector<std::string>{},
+                                                          std::map<std::string, Value>{}));
+      } else {
+        Bindings with;
+        with.scope = instance->scope();
+        with.values = instance->values();
+        with.depth = (bindings_ ? bindings_->depth : 0) + 1;
+        Declaration where = as_template(*c);
+        try {
+          b = InTemplate(registry_, env_, where, use, warnings_)(
+              base, "the base class " + base + ": ", with,
+              [](Evaluator& ev, const Bindings* w) { ev.set_bindings(w); });
+        } catch (const Error&) {
+          continue;  // a base cutevis cannot read (a CuTe or CUTLASS class): its members are not known
+        }
+      }
+      if (member_of(b, member, use, out, hops + 1)) return true;
+    }
+  if (hops > 0) return false;
+  fail(use, instance->to_string() + " has no member '" + member + "' that cutevis read");
+}
+
 bool Evaluator::instance_member(const Node& node, Value& out) {
-  if (!env_ || node.has_template_args || !node.args.empty()) return false;
+  if (!env_ || node.has_template_args || !node.args.empty() || node.call == Node::Call::kParen) return false;
   size_t colon = node.name.rfind("::");
   if (colon == std::string::npos || colon == 0) return false;
   const std::string owner = node.name.substr(0, colon), member = node.name.substr(colon + 2);
   Value v;
   if (bindings_ && bindings_->values.count(owner)) {
     v = bindings_->values.at(owner);
-  } else if (const Declaration* o = env_->find(owner, scope_, within_)) {
+  } else if (env_->find(owner, scope_, within_)) {
     Node owner_node = node;
     owner_node.name = owner;
     owner_node.call = Node::Call::kNone;
@@ -588,30 +807,15 @@ bool Evaluator::instance_member(const Node& node, Value& out) {
     } catch (const Error&) {
       return false;  // (the member is looked up as before)
     }
-    (void)o;
+  } else if (!env_->find(node.name, scope_, within_)) {  // Traits::X that Traits inherits
+    std::vector<const ClassDef*> defs = env_->classes(owner, scope_);
+    if (defs.empty() || defs.front()->is_template || defs.front()->bases.empty()) return false;
+    v = Value::object(std::make_shared<ClassInstance>(defs.front()->members_scope, std::vector<std::string>{},
+                                                      std::map<std::string, Value>{}));
   } else {
     return false;
   }
-  const auto* instance = v.is(Value::Kind::kObject) ? dynamic_cast<const ClassInstance*>(v.object().get()) : nullptr;
-  if (!instance) return false;
-  const Declaration* m = env_->find(instance->scope() + "::" + member, scope_, within_);
-  if (!m || m->template_scope != instance->scope())
-    fail(node, instance->to_string() + " has no member '" + member + "' that cutevis read");
-  Bindings b;
-  b.scope = instance->scope();
-  b.values = instance->values();
-  b.depth = (bindings_ ? bindings_->depth : 0) + 1;
-  if (b.depth > 64) fail(node, "templates instantiated more than 64 deep");
-  const Bindings* saved = bindings_;
-  bindings_ = &b;
-  try {
-    out = instantiate(*m, node, nullptr);
-  } catch (...) {
-    bindings_ = saved;
-    throw;
-  }
-  bindings_ = saved;
-  return true;
+  return member_of(v, member, node, out);
 }
 
 Value Evaluator::instantiate(const Declaration& d, const Node& use, const std::vector<Node>* targs) {

@@ -24,6 +24,7 @@
 #include "lib/error.hpp"
 #include "lib/lang/declarations.hpp"
 #include "lib/lang/expr.hpp"
+#include "lib/lang/functions.hpp"
 
 namespace cutevis {
 
@@ -96,6 +97,7 @@ class ClassInstance : public Object {
   std::string kind() const override { return "class"; }
   std::string to_string() const override;  // Kernel_traits<128,64,64,4>
   const std::string& scope() const { return scope_; }
+  const std::vector<std::string>& params() const { return params_; }
   const std::map<std::string, Value>& values() const { return values_; }
 
  private:
@@ -143,6 +145,16 @@ class Environment {
   bool read_header(const std::string& path_suffix) const;
   const std::deque<Declaration>& declarations() const { return declarations_; }
   const std::deque<Declaration>& defines() const { return defines_; }
+
+  // Constexpr functions and classes the sources define (lib/lang/functions.hpp).
+  void add_function(FunctionDef f);
+  void add_class(ClassDef c);
+  // The functions `name` (maybe qualified) may be from `scope`, the innermost first; none: empty.
+  std::vector<const FunctionDef*> functions(const std::string& name, const std::string& scope) const;
+  // The definitions of class `name` seen from `scope` (its primary and its specializations).
+  std::vector<const ClassDef*> classes(const std::string& name, const std::string& scope) const;
+  // The class whose members are declared in `members_scope`; nullptr if none.
+  const ClassDef* class_of_members(const std::string& members_scope) const;
 
   // A member of the class template `name` seen from `scope` (the innermost enclosing namespace
   // first): its template_params are the template's; nullptr if the sources declare none.
@@ -202,11 +214,17 @@ class Environment {
 
   std::deque<Declaration> declarations_, defines_, parameters_;  // deques: pointers to them stay valid
   std::vector<std::string> header_files_;                        // the headers declarations came from
+  std::unordered_set<std::string> header_file_set_;              // the same, and those of functions
   std::multimap<std::string, const Declaration*> by_name_;       // unqualified name -> declarations
   std::multimap<std::string, const Declaration*> parameter_names_;
   std::unordered_map<std::string, const Declaration*> class_templates_;  // a struct template -> its first member
   std::unordered_set<std::string> class_template_names_;                 // their unqualified names
-  std::unordered_map<const Declaration*, Entry> entries_;                // (references to entries stay valid)
+  std::deque<FunctionDef> functions_;
+  std::deque<ClassDef> classes_;
+  std::multimap<std::string, const FunctionDef*> function_names_;  // unqualified name -> definitions
+  std::multimap<std::string, const ClassDef*> class_names_;
+  std::unordered_map<std::string, const ClassDef*> class_members_;  // members_scope -> its class
+  std::unordered_map<const Declaration*, Entry> entries_;           // (references to entries stay valid)
   // find's answers: unqualified names by scope, then name; others by name, scope and self
   mutable std::unordered_map<std::string, std::unordered_map<std::string, const Declaration*>> found_in_scope_;
   mutable std::unordered_map<std::string, const Declaration*>* last_names_ = nullptr;  // those of last_scope_

@@ -8,6 +8,7 @@
 #include "lib/lang/dsl.hpp"
 #include "lib/lang/environment.hpp"
 #include "lib/lang/expr.hpp"
+#include "lib/lang/functions.hpp"
 #include "lib/lang/suggestions.hpp"
 
 namespace cutevis {
@@ -460,6 +461,10 @@ Value Evaluator::eval_node(const Node& node) {
         if (env_ && node.children[0].kind == Node::Kind::kName &&
             node.children[0].has_template_args) {  // Cfg<half_t>::SmemLayoutA
           const Node& t = node.children[0];
+          Value instance, member;
+          if (!env_->classes(t.name, scope_).empty() && class_instance(t, instance) &&
+              member_of(instance, node.name, node, member))
+            return member;  // Policy<Sm90<3>>::Stages (a specialization), Traits<4>::X (maybe inherited)
           if (const Declaration* d = env_->find(t.name + "::" + node.name, scope_, within_))
             if (!d->template_scope.empty()) return instantiate(*d, node, &t.template_args);
         }
@@ -482,6 +487,12 @@ Value Evaluator::eval_name(const Node& node) {
     if (const Declaration* d = env_->find(node.name, scope_, within_)) {
       if (bindings_ && !d->template_scope.empty() && d->template_scope == bindings_->scope)
         return instantiate(*d, node, nullptr);
+      if (bindings_ && !d->template_scope.empty() && !bindings_->scope.empty() &&
+          env_->class_of_members(bindings_->scope)) {  // a member of a base class template, as its instance has it
+        Value self = Value::object(
+            std::make_shared<ClassInstance>(bindings_->scope, std::vector<std::string>{}, bindings_->values));
+        if (member_of(self, node.name, node, member, 1)) return member;
+      }
       return declared_value(*d, node);
     }
   if (env_ && node.has_template_args && node.args.empty())  // an alias template: X<half_t, 32>{}
@@ -489,6 +500,8 @@ Value Evaluator::eval_name(const Node& node) {
       if (!d->template_params.empty() && d->template_scope == (d->scope.empty() ? d->name : d->scope + "::" + d->name))
         return instantiate(*d, node, &node.template_args);
   if (env_ && node.has_template_args && class_instance(node, member)) return member;  // Traits<128, 64>{}
+  if (env_ && node.call == Node::Call::kParen && call_user_function(*this, node, member))
+    return member;  // a constexpr function of the sources (lib/lang/functions.cpp)
   if (env_ && !node.has_template_args && node.call == Node::Call::kParen && !node.args.empty() &&
       !registry_.find(node.name))
     if (env_->find(node.name, scope_,

@@ -234,6 +234,11 @@ class Evaluator {
     int depth = 0;
   };
   void set_source(const std::string& text) { source_ = text; }
+  // What a constexpr function's body is evaluated with (lib/lang/functions.cpp).
+  const std::string& scope() const { return scope_; }
+  const Declaration* within() const { return within_; }
+  const Bindings* bindings() const { return bindings_; }
+  void set_bindings(const Bindings* b) { bindings_ = b; }
 
  private:
   Value eval_node(const Node& node);  // eval without the outermost frame's error positioning
@@ -245,6 +250,8 @@ class Evaluator {
   // Owner::Member where Owner is one (an alias of it, a -D of it, a parameter bound to it).
   bool class_instance(const Node& node, Value& out);
   bool instance_member(const Node& node, Value& out);
+  // `member` of `owner` when owner is a class instance: its own, else its bases' (false: not an instance).
+  bool member_of(const Value& owner, const std::string& member, const Node& use, Value& out, int hops = 0);
   const Bindings* bindings_ = nullptr;
   Value eval_name(const Node& node);
   int depth_ = 0;                                              // eval frames active (only the outermost catches)

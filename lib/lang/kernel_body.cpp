@@ -1,4 +1,5 @@
 #include "lib/lang/kernel_body.hpp"
+#include "lib/lang/cpp_text.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -105,24 +106,10 @@ class Reader {
         continue;
       }
       if (!std::isspace(static_cast<unsigned char>(ch))) line_start = false;
-      if (ch == '/' && i + 1 < c.size() && c[i + 1] == '/') {
-        size_t b = i;
-        while (i < c.size() && c[i] != '\n') c[i++] = ' ';
-        comments_[line_col(b).first] = trim(s.substr(b + 2, i - b - 2));
-        continue;
-      }
-      if (ch == '/' && i + 1 < c.size() && c[i + 1] == '*') {
-        size_t end = c.find("*/", i + 2);
-        end = end == std::string::npos ? c.size() : end + 2;
-        for (; i < end; ++i)
-          if (c[i] != '\n') c[i] = ' ';
-        continue;
-      }
-      if (ch == '"' || (ch == '\'' && !(i > 0 && std::isxdigit(static_cast<unsigned char>(c[i - 1]))))) {
-        size_t k = i + 1;
-        while (k < c.size() && c[k] != ch && c[k] != '\n') k += (c[k] == '\\') ? 2 : 1;
-        for (size_t m = i + 1; m < std::min(k, c.size()); ++m) c[m] = ' ';
-        i = std::min(k + 1, c.size());
+      const bool line_comment = ch == '/' && i + 1 < c.size() && c[i + 1] == '/';
+      if (size_t next = blank_comment_or_literal(c, i); next != i) {
+        if (line_comment) comments_[line_col(i).first] = trim(s.substr(i + 2, next - i - 2));
+        i = next;
         continue;
       }
       ++i;

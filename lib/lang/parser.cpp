@@ -94,6 +94,24 @@ bool is_known_template(const std::string& name) {
   return base.rfind("SM", 0) == 0 || base.rfind("Layout_", 0) == 0 || base.rfind("make_", 0) == 0;
 }
 
+// Where a floating literal whose digits s[i, j) begin ends (1.5, 1e30f, 2.f, 1e-3): past j, or j if none.
+size_t float_literal_end(const std::string& s, size_t i, size_t j) {
+  auto digits = [&](size_t k) {
+    while (k < s.size() && std::isdigit(static_cast<unsigned char>(s[k]))) ++k;
+    return k;
+  };
+  size_t k = j;
+  if (k < s.size() && s[k] == '.') k = digits(k + 1);
+  if (k < s.size() && (s[k] == 'e' || s[k] == 'E')) {
+    size_t e = k + 1;
+    if (e < s.size() && (s[e] == '+' || s[e] == '-')) ++e;
+    if (e < s.size() && std::isdigit(static_cast<unsigned char>(s[e]))) k = digits(e);
+  }
+  if (k == j || k == i) return j;
+  while (k < s.size() && (s[k] == 'f' || s[k] == 'F' || s[k] == 'l' || s[k] == 'L')) ++k;
+  return k < s.size() && is_ident_char(s[k]) ? j : k;
+}
+
 std::vector<Token> lex(const std::string& s) {
   std::vector<Token> out;
   size_t i = 0;
@@ -147,6 +165,13 @@ std::vector<Token> lex(const std::string& s) {
         if (__builtin_mul_overflow(v, base, &v) || __builtin_add_overflow(v, digit, &v))
           throw Error("integer too large (the limit is 2^63-1)", static_cast<int64_t>(i));
         ++j;
+      }
+      if (size_t end = float_literal_end(s, i, j); base == 10 && c != '_' && end > j) {
+        t.kind = Token::Kind::kIdent;  // 1e30f, 0.5: a name the evaluator keeps as written (builtins.cpp)
+        t.text = s.substr(i, end - i);
+        t.end = i = end;
+        out.push_back(std::move(t));
+        continue;
       }
       size_t suffix = j;  // C++ literal suffixes: 128u, 64ull, 4L
       while (suffix < s.size() && std::string("uUlL").find(s[suffix]) != std::string::npos) ++suffix;

@@ -45,8 +45,10 @@ TEST_CASE("CUTLASS's tutorials with -I: the values names resolves are CuTe's, co
   for (std::string line; std::getline(in, line);) {
     const json row = json::parse(line);
     const std::string file = std::string(cutlass) + "/" + row["file"].get<std::string>();
-    std::vector<std::string> args{"names", "--json", "--from", file, "-I", std::string(cutlass) + "/include", "-I",
-                                  std::string(cutlass) + "/examples/cute/tutorial/blackwell"};
+    std::vector<std::string> args{"names",  "--json",
+                                  "--from", file,
+                                  "-I",     std::string(cutlass) + "/include",
+                                  "-I",     std::string(cutlass) + "/examples/cute/tutorial/blackwell"};
     std::string key = file;
     for (const auto& d : row["defines"]) {
       args.insert(args.end(), {"-D", d.get<std::string>()});

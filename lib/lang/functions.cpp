@@ -1,0 +1,424 @@
+// Constexpr functions of a user's file, run statement by statement (see lib/lang/functions.hpp).
+#include "lib/lang/functions.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <optional>
+
+#include "lib/lang/environment.hpp"
+
+namespace cutevis {
+
+namespace {
+
+bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+constexpr int kMaxCallDepth = 64;
+
+// A parameter's type as far as deduction reads it: `Layout const&` -> "Layout".
+std::string bare_type(std::string t) {
+  std::string out, word;
+  auto flush = [&] {
+    if (!word.empty() && word != "const" && word != "volatile" && word != "typename" && word != "constexpr")
+      out += (out.empty() || out.back() == ':' || out.back() == '<' ? "" : " ") + word;
+    word.clear();
+  };
+  for (char c : t) {
+    if (ident_char(c)) {
+      word += c;
+      continue;
+    }
+    flush();
+    if (c == '&' || c == '*' || std::isspace(static_cast<unsigned char>(c))) continue;
+    out += c;
+  }
+  flush();
+  return out;
+}
+
+// One function call: the body of `f` run with bindings `b` (its template parameters, its
+// parameters and its locals).
+class Body {
+ public:
+  Body(Evaluator& caller, const FunctionDef& f, Evaluator::Bindings& b)
+      : f_(f), text_(f.decl.text), b_(b), ev_(caller.registry()) {
+    ev_.set_environment(caller.environment(), &f.decl, f.decl.scope);
+    ev_.set_source(text_);
+    ev_.set_bindings(&b_);
+  }
+
+  std::optional<Value> run() {
+    size_t i = 0;
+    while (skip_space(i) < text_.size()) {
+      if (auto r = statement(i, true)) return r;
+    }
+    return std::nullopt;
+  }
+
+  // The value of the expression [a, b) of the body.
+  Value eval(size_t a, size_t b) {
+    std::string padded(text_.size(), ' ');  // positions stay the body's
+    std::copy(text_.begin() + static_cast<long>(a), text_.begin() + static_cast<long>(b),
+              padded.begin() + static_cast<long>(a));
+    Node root = parse_expression(padded);
+    ev_.use_literals(f_.decl.file == kSnippetFile ? Literals::kAuto : Literals::kDynamic, root);
+    return ev_.eval(root);
+  }
+  // The value of a text outside the body (a default argument).
+  Value eval_text(const std::string& text) {
+    Evaluator ev(ev_.registry());
+    ev.set_environment(ev_.environment(), &f_.decl, f_.decl.scope);
+    ev.set_source(text);
+    ev.set_bindings(&b_);
+    Node root = parse_expression(text);
+    ev.use_literals(Literals::kDynamic, root);
+    return ev.eval(root);
+  }
+  const std::vector<Warning>& warnings() const { return ev_.warnings(); }
+
+ private:
+  [[noreturn]] void fail(size_t at, const std::string& message) const {
+    throw Error(message, static_cast<int64_t>(at));
+  }
+  size_t skip_space(size_t& i) const {
+    while (i < text_.size() && std::isspace(static_cast<unsigned char>(text_[i]))) ++i;
+    return i;
+  }
+  std::string word(size_t i) const {
+    size_t j = i;
+    while (j < text_.size() && ident_char(text_[j])) ++j;
+    return text_.substr(i, j - i);
+  }
+  // The index of the bracket closing the one at i (( [ {), every kind nested.
+  size_t match(size_t i) const {
+    int depth = 0;
+    for (size_t k = i; k < text_.size(); ++k) {
+      char c = text_[k];
+      if (c == '(' || c == '[' || c == '{') ++depth;
+      if ((c == ')' || c == ']' || c == '}') && --depth == 0) return k;
+    }
+    fail(i, "unbalanced bracket in the body of " + f_.decl.name);
+  }
+  // The `;` ending the statement that starts at i.
+  size_t semicolon(size_t i) const {
+    for (size_t k = i; k < text_.size(); ++k) {
+      char c = text_[k];
+      if (c == '(' || c == '[' || c == '{') k = match(k);
+      else if (c == ';') return k;
+    }
+    fail(i, "a statement without its ';' in the body of " + f_.decl.name);
+  }
+  bool truth(size_t a, size_t b) {
+    Value v = eval(a, b);
+    if (v.is(Value::Kind::kBool)) return v.as_bool();
+    if (v.is(Value::Kind::kInt)) return v.as_int() != 0;
+    fail(a, "a condition must be a bool or an integer, got " + v.describe());
+  }
+
+  // Runs (or, run == false, steps over) the statement at i; a `return` gives its value.
+  std::optional<Value> statement(size_t& i, bool run) {
+    skip_space(i);
+    if (i >= text_.size()) return std::nullopt;
+    const size_t at = i;
+    if (text_[i] == ';') {
+      ++i;
+      return std::nullopt;
+    }
+    if (text_[i] == '{') {
+      size_t close = match(i);
+      i = at + 1;
+      std::optional<Value> r;
+      auto saved = b_.values;  // its locals end with it
+      while (!r && skip_space(i) < close) r = statement(i, run);
+      b_.values = std::move(saved);
+      i = close + 1;
+      return r;
+    }
+    const std::string w = word(i);
+    if (w == "if") {
+      i += 2;
+      skip_space(i);
+      if (word(i) == "constexpr") i += 9;
+      skip_space(i);
+      if (i >= text_.size() || text_[i] != '(') fail(i, "expected '(' after if");
+      const size_t close = match(i);
+      const bool taken = run && truth(i + 1, close);
+      i = close + 1;
+      std::optional<Value> r = statement(i, run && taken);
+      size_t after = i;
+      if (word(skip_space(after)) == "else") {
+        i = after + 4;
+        std::optional<Value> e = statement(i, run && !taken);
+        if (!r) r = std::move(e);
+      }
+      return r;
+    }
+    if (w == "for" || w == "while" || w == "do" || w == "switch" || w == "goto" || w == "try" || w == "throw")
+      fail(at, "cutevis does not run '" + w + "' in a constexpr function (" + f_.decl.name +
+                   "): only if/if constexpr, return, local constexpr/auto/using and static_assert");
+    const size_t end = semicolon(i);
+    i = end + 1;
+    if (!run) return std::nullopt;
+    if (w == "return") return eval(at + 6, end);
+    if (w == "static_assert" || w == "CUTE_STATIC_ASSERT" || w == "CUTE_STATIC_ASSERT_V") {
+      static_assertion(at, at + w.size(), end);
+      return std::nullopt;
+    }
+    if (w == "using") {
+      size_t k = at + 5;
+      if (word(skip_space(k)) == "namespace") return std::nullopt;  // using namespace cute;
+      const std::string name = word(k);
+      size_t eq = k + name.size();
+      if (name.empty() || skip_space(eq) >= end || text_[eq] != '=') return std::nullopt;  // using Base::X;
+      size_t value = eq + 1;
+      if (word(skip_space(value)) == "typename") value += 8;
+      b_.values[name] = eval(value, end);
+      return std::nullopt;
+    }
+    if (w == "typedef") {
+      size_t name_end = end;
+      while (name_end > at && std::isspace(static_cast<unsigned char>(text_[name_end - 1]))) --name_end;
+      size_t name_begin = name_end;
+      while (name_begin > at && ident_char(text_[name_begin - 1])) --name_begin;
+      b_.values[text_.substr(name_begin, name_end - name_begin)] = eval(at + 7, name_begin);
+      return std::nullopt;
+    }
+    declaration(at, end);
+    return std::nullopt;
+  }
+
+  // static_assert(cond, "message"): a failure is an error at the assertion.
+  void static_assertion(size_t at, size_t open, size_t end) {
+    skip_space(open);
+    if (open >= end || text_[open] != '(') fail(at, "expected '(' after static_assert");
+    const size_t close = match(open);
+    size_t cond_end = close, message = std::string::npos;
+    int depth = 0;
+    for (size_t k = open + 1; k < close; ++k) {  // the message: a string literal after the last top-level comma
+      char c = text_[k];
+      if (c == '(' || c == '[' || c == '{') ++depth;
+      if (c == ')' || c == ']' || c == '}') --depth;
+      if (c == ',' && depth == 0) {
+        size_t q = k + 1;
+        if (skip_space(q) < close && text_[q] == '"') {
+          cond_end = k;
+          message = q;
+        }
+      }
+    }
+    if (truth(open + 1, cond_end)) return;
+    std::string said;
+    if (message != std::string::npos) {
+      size_t q = text_.find('"', message + 1);
+      said = f_.raw_body.substr(message + 1, (q == std::string::npos ? close : q) - message - 1);
+    }
+    fail(at, "static_assert failed" + (said.empty() ? std::string() : ": " + said));
+  }
+
+  // [constexpr|static|const] Type name = E;  Type name{...};  (void)x;
+  void declaration(size_t at, size_t end) {
+    size_t eq = std::string::npos;
+    int depth = 0;
+    for (size_t k = at; k < end; ++k) {
+      char c = text_[k];
+      if (c == '(' || c == '[' || c == '{' || c == '<') ++depth;
+      if (c == ')' || c == ']' || c == '}' || c == '>') --depth;
+      if (c == '=' && depth == 0 && text_[k + 1] != '=' && k > at && !std::strchr("=!<>", text_[k - 1])) {
+        eq = k;
+        break;
+      }
+    }
+    size_t name_end = eq == std::string::npos ? end : eq;
+    size_t open = std::string::npos;
+    if (eq == std::string::npos) {
+      size_t last = end;
+      while (last > at && std::isspace(static_cast<unsigned char>(text_[last - 1]))) --last;
+      if (last > at && text_[last - 1] == '}') {  // Type name{...}
+        int d = 0;
+        for (size_t k = last; k-- > at;) {
+          if (text_[k] == '}') ++d;
+          if (text_[k] == '{' && --d == 0) {
+            open = k;
+            break;
+          }
+        }
+        name_end = open == std::string::npos ? at : open;
+      } else if (text_[at] == '(') {
+        return;  // (void)x;
+      } else {
+        fail(at, "cutevis cannot run this statement in a constexpr function (" + f_.decl.name + ")");
+      }
+    }
+    while (name_end > at && std::isspace(static_cast<unsigned char>(text_[name_end - 1]))) --name_end;
+    size_t name_begin = name_end;
+    while (name_begin > at && ident_char(text_[name_begin - 1])) --name_begin;
+    if (name_begin == name_end || name_begin == at)
+      fail(at, "cutevis cannot run this statement in a constexpr function (" + f_.decl.name + ")");
+    const std::string name = text_.substr(name_begin, name_end - name_begin);
+    if (eq != std::string::npos) {
+      b_.values[name] = eval(eq + 1, end);
+      return;
+    }
+    // Type name{args}: the value of Type{args} (the name blanked), or of args for auto and scalars
+    size_t type_end = name_begin;
+    while (type_end > at && std::isspace(static_cast<unsigned char>(text_[type_end - 1]))) --type_end;
+    size_t type_begin = type_end;
+    while (type_begin > at && (ident_char(text_[type_begin - 1]) || text_[type_begin - 1] == ':')) --type_begin;
+    const std::string type = text_.substr(type_begin, type_end - type_begin);
+    static const char* const scalars[] = {"auto", "int", "bool", "int64_t", "int32_t", "uint32_t", "size_t", "long"};
+    for (const char* s : scalars)
+      if (type == s) {
+        b_.values[name] = eval(open + 1, match(open));
+        return;
+      }
+    std::string saved = text_.substr(name_begin, name_end - name_begin);
+    std::fill(text_.begin() + static_cast<long>(name_begin), text_.begin() + static_cast<long>(name_end), ' ');
+    try {
+      b_.values[name] = eval(skip_specifiers(at, name_begin), end);
+    } catch (...) {
+      text_.replace(name_begin, saved.size(), saved);
+      throw;
+    }
+    text_.replace(name_begin, saved.size(), saved);
+  }
+  size_t skip_specifiers(size_t i, size_t limit) const {
+    while (i < limit) {
+      size_t k = i;
+      skip_space(k);
+      std::string w = word(k);
+      if (w != "constexpr" && w != "static" && w != "const" && w != "CUTE_STATIC_V") return k;
+      i = k + w.size();
+    }
+    return i;
+  }
+
+  const FunctionDef& f_;
+  std::string text_;
+  Evaluator::Bindings& b_;
+  Evaluator ev_;
+};
+
+}  // namespace
+
+namespace {
+
+// Binds f's template parameters and parameters for the call, then runs its body.
+Value run_function(Evaluator& caller, const FunctionDef& f, const Node& call, const Evaluator::Bindings* owner) {
+  Evaluator::Bindings b;
+  b.scope = f.decl.template_scope;
+  const Evaluator::Bindings* outer = caller.bindings();
+  b.depth = (outer ? outer->depth : 0) + 1;
+  if (b.depth > kMaxCallDepth) caller.fail(call, "calls nested more than 64 deep (a recursive function?)");
+  if (owner) b.values = owner->values;
+  else if (outer && !b.scope.empty() && outer->scope == b.scope) b.values = outer->values;  // a sibling member
+  if (call.template_args.size() > f.tparams.size())
+    caller.fail(call, f.decl.name + " takes " + std::to_string(f.tparams.size()) + " template arguments, got " +
+                          std::to_string(call.template_args.size()));
+  for (size_t k = 0; k < call.template_args.size(); ++k) b.values[f.tparams[k]] = caller.eval(call.template_args[k]);
+  std::vector<Value> args;
+  for (const Node& a : call.args) args.push_back(caller.eval(a));
+  auto is_unbound_tparam = [&](const std::string& name) {
+    for (size_t k = call.template_args.size(); k < f.tparams.size(); ++k)
+      if (f.tparams[k] == name) return !b.values.count(name);
+    return false;
+  };
+  for (size_t k = 0; k < args.size(); ++k) {  // deduced from the arguments: T, T const&, Int<N>
+    std::string type = bare_type(f.param_types[k]);
+    for (const char* prefix : {"cute::", "std::"})
+      if (type.rfind(prefix, 0) == 0) type = type.substr(std::string(prefix).size());
+    if (is_unbound_tparam(type)) {
+      b.values[type] = args[k];
+    } else if ((type.rfind("Int<", 0) == 0 || type.rfind("C<", 0) == 0) && type.back() == '>') {
+      std::string n = type.substr(type.find('<') + 1, type.size() - type.find('<') - 2);
+      if (is_unbound_tparam(n) && args[k].is(Value::Kind::kInt)) b.values[n] = Value::dynamic_integer(args[k].as_int());
+    }
+  }
+  Body body(caller, f, b);
+  try {
+    for (size_t k = 0; k < f.tparams.size(); ++k) {
+      if (b.values.count(f.tparams[k])) continue;
+      if (f.tdefaults[k].empty())
+        caller.fail(call, "cannot deduce template parameter '" + f.tparams[k] + "' of " + f.decl.name + ": give it, " +
+                              f.decl.name + "<...>(...)");
+      b.values[f.tparams[k]] = body.eval_text(f.tdefaults[k]);
+    }
+    for (size_t k = 0; k < f.params.size(); ++k) {
+      if (f.params[k].empty()) continue;  // unnamed: f(Int<N>)
+      if (k < args.size()) b.values[f.params[k]] = args[k];
+      else b.values[f.params[k]] = body.eval_text(f.param_defaults[k]);
+    }
+    std::optional<Value> r = body.run();
+    for (const Warning& w : body.warnings()) caller.warn(call, w.message);
+    if (!r) throw Error(f.decl.name + " reached the end of its body without a return");
+    return *r;
+  } catch (const LocatedError& e) {
+    throw e.at(static_cast<int64_t>(call.begin));
+  } catch (const Error& e) {
+    SourceSpot spot = Environment::spot_of(f.decl, e.has_position() ? static_cast<size_t>(e.position()) : 0);
+    LocatedError located(std::string(e.what()) + (e.has_position() ? "" : " (in " + f.decl.name + ")"), spot,
+                         static_cast<int64_t>(call.begin));
+    located.set_unknown_name(dynamic_cast<const UnknownName*>(&e) != nullptr);
+    throw located;
+  }
+}
+
+bool accepts(const FunctionDef& f, const Node& call) {
+  if (call.template_args.size() > f.tparams.size() || call.args.size() > f.params.size()) return false;
+  for (size_t k = call.args.size(); k < f.params.size(); ++k)
+    if (f.param_defaults[k].empty()) return false;
+  return true;
+}
+
+}  // namespace
+
+bool call_user_function(Evaluator& ev, const Node& call, Value& out) {
+  Environment* env = ev.environment();
+  if (!env || call.call != Node::Call::kParen) return false;
+  std::vector<const FunctionDef*> found = env->functions(call.name, ev.scope());
+  const Evaluator::Bindings* owner = nullptr;
+  Evaluator::Bindings owner_bindings;
+  size_t colon = call.name.rfind("::");
+  if (colon != std::string::npos && colon > 0) {  // Traits::f() where Traits is a class template's instance
+    const std::string owner_name = call.name.substr(0, colon);
+    Value v;
+    bool have = false;
+    if (ev.bindings() && ev.bindings()->values.count(owner_name)) {
+      v = ev.bindings()->values.at(owner_name);
+      have = true;
+    } else if (env->find(owner_name, ev.scope(), ev.within())) {
+      Node owner_node = call;
+      owner_node.name = owner_name;
+      owner_node.call = Node::Call::kNone;
+      owner_node.args.clear();
+      owner_node.template_args.clear();
+      owner_node.has_template_args = false;
+      try {
+        v = ev.eval(owner_node);
+        have = true;
+      } catch (const Error&) {
+      }
+    }
+    const auto* instance =
+        have && v.is(Value::Kind::kObject) ? dynamic_cast<const ClassInstance*>(v.object().get()) : nullptr;
+    if (instance) {
+      found = env->functions(instance->scope() + "::" + call.name.substr(colon + 2), ev.scope());
+      owner_bindings.scope = instance->scope();
+      owner_bindings.values = instance->values();
+      owner = &owner_bindings;
+    }
+  }
+  if (found.empty()) return false;
+  for (const FunctionDef* f : found)
+    if (accepts(*f, call)) {
+      out = run_function(ev, *f, call, owner);
+      return true;
+    }
+  const FunctionDef& f = *found.front();
+  auto count = [](size_t n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); };
+  ev.fail(call, f.decl.name + " takes " + count(f.params.size(), "argument") + " and " +
+                    count(f.tparams.size(), "template argument") + ", got " + count(call.args.size(), "argument") +
+                    " and " + count(call.template_args.size(), "template argument"));
+}
+
+}  // namespace cutevis

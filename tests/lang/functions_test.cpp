@@ -1,0 +1,153 @@
+// Compile-time C++ of a user's file (lib/lang/functions.hpp): constexpr function bodies,
+// class template specializations and base classes.  Expected values are real CuTe's (g++ 12,
+// host only, CUTLASS's headers; tests/data/kernels/oracle.tsv, rows fn.*).
+#include <doctest/doctest.h>
+
+#include <memory>
+
+#include "lib/lang/cpp_scanner.hpp"
+#include "lib/lang/environment.hpp"
+
+using namespace cutevis;
+
+namespace {
+
+std::unique_ptr<Environment> load(const std::string& src) {
+  auto env = std::make_unique<Environment>();
+  CppScan scan = scan_cpp(src, "k.cu");
+  for (auto& d : scan.declarations) env->add(std::move(d));
+  for (auto& p : scan.parameters) env->add_parameter(std::move(p));
+  for (auto& f : scan.functions) env->add_function(std::move(f));
+  for (auto& c : scan.classes) env->add_class(std::move(c));
+  return env;
+}
+
+std::string eval_in(Environment& env, const std::string& text) {
+  return env.evaluate(parse_expression(text), text, default_registry()).to_cute_string();
+}
+
+// The error evaluating `text`, with its FILE:LINE when located.
+std::string error_of(Environment& env, const std::string& text) {
+  try {
+    eval_in(env, text);
+  } catch (const LocatedError& e) {
+    return e.spot().file + ":" + std::to_string(e.spot().line) + ": " + e.what();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+const char* const kFunctions =
+    "namespace mine {\n"                                                            // 1
+    "template <class L>\n"                                                          // 2
+    "CUTE_HOST_DEVICE constexpr auto pick(L const& layout, int min_rows = 16) {\n"  // 3
+    "  using namespace cute;\n"                                                     // 4
+    "  auto rows = size<0>(layout);\n"                                              // 5
+    "  static_assert(rows % 8 == 0, \"rows must be a multiple of 8\");\n"           // 6
+    "  if constexpr (rows >= 128) {\n"                                              // 7
+    "    return make_layout(make_shape(rows, _2{}), LayoutRight{});\n"              // 8
+    "  } else if constexpr (rows % 32 == 0) {\n"                                    // 9
+    "    constexpr auto cols = Int<4>{};\n"                                         // 10
+    "    using Shape2 = decltype(make_shape(rows, cols));\n"                        // 11
+    "    return make_layout(Shape2{});\n"                                           // 12
+    "  } else\n"                                                                    // 13
+    "    return Layout<Shape<_8, _8>>{};\n"                                         // 14
+    "}\n"                                                                           // 15
+    "template <int N, class T = int>\n"                                             // 16
+    "constexpr int twice(Int<N>) { return 2 * N; }\n"                               // 17
+    "constexpr int round_up(int x, int m = 64) { return (x + m - 1) / m * m; }\n"   // 18
+    "template <int kRows> constexpr auto blocked() { for (;;) {} }\n"               // 19
+    "}  // namespace mine\n"                                                        // 20
+    "template <int kM>\n"                                                           // 21
+    "struct Cfg {\n"                                                                // 22
+    "  using A = decltype(mine::pick(Layout<Shape<Int<kM>, _8>>{}));\n"             // 23
+    "  static constexpr auto rows() { return size<0>(A{}); }\n"                     // 24
+    "  static constexpr int kHalf = kM / 2;\n"                                      // 25
+    "};\n"                                                                          // 26
+    "using C128 = Cfg<128>;\n"                                                      // 27
+    "constexpr auto k256 = mine::round_up(200);\n"                                  // 28
+    "auto kBad = mine::pick(Layout<Shape<_12, _2>>{});\n";                          // 29
+
+}  // namespace
+
+TEST_CASE("scanner: constexpr functions are recorded with their body, template header and parameters") {
+  CppScan s = scan_cpp(kFunctions, "k.cu");
+  REQUIRE(s.functions.size() == 5);
+  const FunctionDef& pick = s.functions[0];
+  CHECK(pick.decl.name == "pick");
+  CHECK(pick.decl.scope == "mine");
+  CHECK(pick.decl.line == 3);
+  CHECK(pick.tparams == std::vector<std::string>{"L"});
+  CHECK(pick.params == std::vector<std::string>{"layout", "min_rows"});
+  CHECK(pick.param_types == std::vector<std::string>{"L const&", "int"});
+  CHECK(pick.param_defaults == std::vector<std::string>{"", "16"});
+  CHECK(pick.raw_body.find("\"rows must be a multiple of 8\"") != std::string::npos);
+  CHECK(s.functions[1].tdefaults == std::vector<std::string>{"", "int"});
+  CHECK(s.functions[4].decl.name == "rows");
+  CHECK(s.functions[4].decl.scope == "Cfg");
+  CHECK(s.functions[4].decl.template_scope == "Cfg");  // a static member of a struct template
+  // the bodies are not read for declarations
+  for (const auto& d : s.declarations) CHECK(d.scope.find("pick") == std::string::npos);
+  for (const auto& d : s.declarations) CHECK(d.name != "cols");
+  REQUIRE(s.classes.size() == 1);
+  CHECK(s.classes[0].name == "Cfg");
+  CHECK(s.classes[0].is_template);
+}
+
+TEST_CASE("constexpr functions: if constexpr chains, locals, deduction, defaults, static members") {
+  auto env = load(kFunctions);
+  CHECK(eval_in(*env, "mine::pick(Layout<Shape<_128, _8>>{})") == "(_128,_2):(_2,_1)");
+  CHECK(eval_in(*env, "mine::pick(Layout<Shape<_64, _8>>{})") == "(_64,_4):(_1,_64)");
+  CHECK(eval_in(*env, "mine::pick(Layout<Shape<_8, _8>>{})") == "(_8,_8):(_1,_8)");
+  CHECK(eval_in(*env, "C128::A{}") == "(_128,_2):(_2,_1)");
+  CHECK(eval_in(*env, "Cfg<32>::A{}") == "(_32,_4):(_1,_32)");
+  CHECK(eval_in(*env, "C128::rows()") == "_128");          // a static member function of an instance
+  CHECK(eval_in(*env, "mine::twice(Int<24>{})") == "48");  // N deduced from Int<N>
+  CHECK(eval_in(*env, "k256") == "256");
+  CHECK(eval_in(*env, "mine::round_up(200, 128)") == "256");
+  CHECK(eval_in(*env, "decltype(mine::pick(make_layout(make_shape(_256{}, _2{}))))") == "(_256,_2):(_2,_1)");
+}
+
+TEST_CASE("constexpr functions: a failed static_assert is an error at its line, with its message") {
+  auto env = load(kFunctions);
+  CHECK(error_of(*env, "kBad") == "k.cu:6: static_assert failed: rows must be a multiple of 8");
+  CHECK(error_of(*env, "mine::blocked<4>()").find("does not run 'for'") != std::string::npos);
+  CHECK(error_of(*env, "mine::twice()").find("twice takes 1 argument and 2 template arguments, got 0 arguments") !=
+        std::string::npos);
+  CHECK(error_of(*env, "mine::round_up<4>(1)").find("round_up takes 2 arguments and 0 template arguments") !=
+        std::string::npos);
+}
+
+TEST_CASE("class templates: partial and full specializations, members of base classes") {
+  auto env = load(
+      "template <int Stages_, class Cluster_ = Shape<_1, _1, _1>> struct Sm90Policy { static constexpr int Stages = "
+      "Stages_; };\n"
+      "template <int Stages_> struct Sm80Policy { static constexpr int Stages = Stages_; };\n"
+      "template <class Policy, class TileShape> struct Traits { static constexpr int kStages = 1; };\n"
+      "template <int S, class Cluster, class TileShape>\n"
+      "struct Traits<Sm90Policy<S, Cluster>, TileShape> {\n"
+      "  static constexpr int kStages = S;\n"
+      "  using SmemShape = decltype(make_shape(get<0>(TileShape{}), Int<S>{}));\n"
+      "};\n"
+      "template <class TileShape> struct Traits<Sm80Policy<2>, TileShape> { static constexpr int kStages = 20; };\n"
+      "template <int kM_> struct Base { static constexpr int kM = kM_; using L = Layout<Shape<Int<kM_>, _2>>; };\n"
+      "template <int kM_> struct Derived : public Base<kM_ * 2> {\n"
+      "  using typename Base<kM_ * 2>::L;\n"
+      "  using L2 = decltype(coalesce(L{}));\n"
+      "};\n"
+      "struct Plain { static constexpr int kWarps = 4; };\n"
+      "struct FromPlain : Plain { static constexpr int kThreads = kWarps * 32; };\n"
+      "using T3 = Traits<Sm90Policy<3, Shape<_2, _1, _1>>, Shape<_128, _64>>;\n");
+  // expected: real CuTe (oracle.tsv fn.kStagesSm90, fn.SmemShapeA, fn.kStagesSm80, fn.kStagesOther)
+  CHECK(eval_in(*env, "Traits<Sm90Policy<4>, Shape<_128, _64>>::kStages") == "4");
+  CHECK(eval_in(*env, "T3::kStages") == "3");
+  CHECK(eval_in(*env, "T3::SmemShape{}") == "(_128,_3)");
+  CHECK(eval_in(*env, "Traits<Sm80Policy<2>, Shape<_128, _64>>::kStages") == "20");
+  CHECK(eval_in(*env, "Traits<Sm80Policy<3>, Shape<_128, _64>>::kStages") == "1");  // the primary
+  CHECK(eval_in(*env, "Derived<32>::kM") == "64");
+  CHECK(eval_in(*env, "Derived<32>::L2{}") == "_128:_1");
+  CHECK(eval_in(*env, "FromPlain::kWarps") == "4");
+  CHECK(eval_in(*env, "FromPlain::kThreads") == "128");
+  CHECK(error_of(*env, "Derived<32>::kNone").find("has no member 'kNone'") != std::string::npos);
+}
