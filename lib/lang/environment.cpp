@@ -266,7 +266,8 @@ const Declaration* Environment::class_template(const std::string& name, const st
 }
 
 std::string ClassInstance::to_string() const {
-  std::string s = scope_.substr(0, scope_.find('#')) + "<";  // (a specialization's scope is Traits#2)
+  if (params_.empty()) return scope_.substr(0, scope_.find('#'));  // a plain struct: RowMajor
+  std::string s = scope_.substr(0, scope_.find('#')) + "<";        // (a specialization's scope is Traits#2)
   for (size_t i = 0; i < params_.size(); ++i) {
     auto it = values_.find(params_[i]);
     s += (i ? "," : "") + (it == values_.end() ? std::string("?") : it->second.to_string());

@@ -118,7 +118,9 @@ TEST_CASE("-I: the kernel's headers are read once; CuTe's, system and missing he
 
 TEST_CASE("without -I the headers are not found: the names they define stay open, and a note says why") {
   Tree t(kProject);
-  auto r = test::run_cutevis({"names", "--from", t / "proj/kernels/kernel.cu"});
+  // (no include folder from the environment either)
+  auto r = test::run_cutevis({"names", "--from", t / "proj/kernels/kernel.cu"},
+                             "env -u CUTLASS_PATH -u CPATH -u CPLUS_INCLUDE_PATH -u CUTEVIS_INCLUDE_PATH");
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("4 names, 1 resolved") != std::string::npos);
   CHECK(r.err.find("\"proj/tile.hpp\", \"proj/config.hpp\", \"proj/missing.hpp\" are not found in the include "
@@ -213,4 +215,20 @@ constexpr int sm100 = cutlass::arch::Sm100::kMinComputeCapability;
   CHECK(entry(names, "cc")["value"] == "90");
   CHECK(entry(names, "sm100")["value"] == "100");
   CHECK(r.err.find("not found") == std::string::npos);  // every CUTLASS header it includes was found
+}
+
+TEST_CASE("a struct the sources define is a value: tags compare with is_same_v, members through an alias") {
+  Tree t({{"inc/arch.h",
+           "namespace cutlass::arch { struct Sm90 { static int const kMinComputeCapability = 90; }; "
+           "struct OpClassTensorOp {}; }\n"},
+          {"kernel.cu",
+           "#include \"arch.h\"\nusing ArchTag = cutlass::arch::Sm90;\n"
+           "constexpr int cc = ArchTag::kMinComputeCapability;\n"
+           "constexpr bool tensor_op = cute::is_same_v<OpClass, cutlass::arch::OpClassTensorOp>;\n"}});
+  json names = names_json({"--from", t / "kernel.cu", "-I", t / "inc", "-D", "OpClass=cutlass::arch::OpClassTensorOp"});
+  CHECK(entry(names, "ArchTag")["value"] == "cutlass::arch::Sm90");
+  CHECK(entry(names, "cc")["value"] == "90");
+  CHECK(entry(names, "tensor_op")["value"] == "true");
+  json other = names_json({"--from", t / "kernel.cu", "-I", t / "inc", "-D", "OpClass=cutlass::arch::Sm90"});
+  CHECK(entry(other, "tensor_op")["value"] == "false");
 }
