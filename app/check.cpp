@@ -1,4 +1,5 @@
 #include "app/check.hpp"
+#include "app/includes.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -108,7 +109,9 @@ CheckOutcome run_check(const CheckCommandOptions& o) {
   // The files are read, scanned and their kernels read once; each configuration gets its own
   // environment (its -D change every value) over the same declarations.
   std::vector<SourceFile> files;
-  const std::map<std::string, std::string> macros = source_macros(o.sources);  // --arch and -D, for #if
+  const SourceOptions sources = resolved_sources(o.sources);  // with .cutevis's -D, --arch and include folders
+  const std::map<std::string, std::string> macros = source_macros(sources);  // --arch and -D, for #if
+  IncludeReader headers(sources.include_dirs);
   for (const std::string& path : o.sources.from) {
     SourceFile f;
     f.path = path;
@@ -118,13 +121,13 @@ CheckOutcome run_check(const CheckCommandOptions& o) {
       f.python = true;
       f.python_decls = scan_python(f.text, path);
     } else {
-      f.scan = scan_cpp(f.text, path, macros);
+      f.scan = headers.scan(f.text, path, macros);
       f.kernels = read_kernels(f.text, path);
     }
     files.push_back(std::move(f));
   }
   std::vector<Declaration> defines;
-  for (const std::string& d : o.sources.defines) defines.push_back(parse_define(d));
+  for (const std::string& d : sources.defines) defines.push_back(parse_define(d));
   const std::vector<std::vector<std::string>> configs = sweep_configs(o.sweeps);
 
   std::vector<std::pair<Finding, std::string>> all;
@@ -142,6 +145,8 @@ CheckOutcome run_check(const CheckCommandOptions& o) {
       for (const Declaration& d : f.python_decls) env.add(d);
       for (const Declaration& d : f.scan.declarations) env.add(d);
       for (const Declaration& p : f.scan.parameters) env.add_parameter(p);
+      for (const FunctionDef& fn : f.scan.functions) env.add_function(fn);
+      for (const ClassDef& c : f.scan.classes) env.add_class(c);
     }
     for (const Declaration& d : defines) env.define(d);
     for (const std::string& d : config) env.define(parse_define(d));

@@ -49,9 +49,20 @@ std::vector<Warning>& pending_warnings() {
   return w;
 }
 
+// The sources' lines for a picture's legend (an #if branch read without --arch/-D), until the
+// command's warnings are taken.
+std::vector<std::string>& pending_legend_notes() {
+  static std::vector<std::string> notes;
+  return notes;
+}
+
 // An expression or snippet, with the --from / -D names (app/sources.cpp).
 Value evaluate(const std::string& expression, const std::shared_ptr<Environment>& env = nullptr,
                Syntax syntax = Syntax::kAuto) {
+  if (env)
+    for (const std::string& note : env->source_notes())
+      if (std::find(pending_legend_notes().begin(), pending_legend_notes().end(), note) == pending_legend_notes().end())
+        pending_legend_notes().push_back(note);
   return evaluate_source(expression, env.get(), syntax, &pending_warnings());
 }
 
@@ -80,7 +91,13 @@ Output draw(const Scene& scene, const PictureOptions& p, Format fallback) {
   r.cell = p.cell;
   r.ansi_color = p.ansi_color && f == Format::kTxt;
   Output out;
-  out.bytes = render(scene, f, r);
+  if (pending_legend_notes().empty()) {
+    out.bytes = render(scene, f, r);
+  } else {  // the picture says which #if branch it was drawn from
+    Scene with_notes = scene;
+    for (const std::string& note : pending_legend_notes()) with_notes.legend.push_back(note);
+    out.bytes = render(with_notes, f, r);
+  }
   out.binary = f == Format::kPng || f == Format::kPdf;
   return out;
 }
@@ -273,6 +290,7 @@ std::vector<std::string> take_warnings() {
   std::vector<std::string> lines;
   for (const Warning& w : pending_warnings()) lines.push_back(w.message);
   pending_warnings().clear();
+  pending_legend_notes().clear();
   return lines;
 }
 

@@ -291,6 +291,11 @@ int cli_main(int argc, char** argv) {
                     "define a name the text leaves open: -D bM=128 -D TA=half_t (repeatable; wins over files)")
         ->allow_extra_args(false)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    cmd->add_option("-I", sources.include_dirs,
+                    "a folder #include looks in (repeatable), e.g. -I ~/cutlass/include: the files' CUTLASS and "
+                    "project headers are read (CuTe's and system headers are not); also CUTLASS_PATH, CPATH, .cutevis")
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     if (!cmd->get_option_no_throw("--arch"))  // (verify's --arch serves both)
       cmd->add_option("--arch", sources.arch,
                       "read the files' #if as a compile for this architecture does: --arch sm80 defines "

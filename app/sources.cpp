@@ -2,15 +2,18 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "app/diagnostics.hpp"
+#include "app/includes.hpp"
 #include "app/input_files.hpp"
 #include "lib/lang/cpp_scanner.hpp"
 #include "lib/lang/dsl.hpp"
@@ -137,8 +140,33 @@ std::map<std::string, std::string> source_macros(const SourceOptions& o) {
   return macros;
 }
 
-std::shared_ptr<Environment> load_sources(const SourceOptions& o) {
-  if (o.empty()) return nullptr;
+SourceOptions resolved_sources(const SourceOptions& given) {
+  SourceOptions o = given;
+  std::vector<std::string> settings_defines;
+  std::set<std::string> folders;
+  for (const std::string& path : given.from) {
+    if (path == "-") continue;
+    const std::string folder = std::filesystem::path(path).parent_path().string();
+    if (!folders.insert(folder).second) continue;
+    const FolderSettings s = folder_settings(folder);
+    o.include_dirs.insert(o.include_dirs.end(), s.include_dirs.begin(), s.include_dirs.end());
+    for (const std::string& d : s.defines) {
+      const std::string name = parse_define(d).name;
+      const bool given_here = std::any_of(given.defines.begin(), given.defines.end(),
+                                          [&](const std::string& g) { return parse_define(g).name == name; });
+      if (!given_here) settings_defines.push_back(d);
+    }
+    if (o.arch.empty()) o.arch = s.arch;
+  }
+  o.defines.insert(o.defines.begin(), settings_defines.begin(), settings_defines.end());
+  for (std::string& d : environment_include_dirs()) o.include_dirs.push_back(std::move(d));
+  return o;
+}
+
+std::shared_ptr<Environment> load_sources(const SourceOptions& given) {
+  if (given.empty()) return nullptr;
+  const SourceOptions o = resolved_sources(given);
+  IncludeReader headers(o.include_dirs);
   auto env = std::make_shared<Environment>();
   env->set_parser(SourceLanguage::kPython, [](const std::string& text) { return parse_dsl_expression(text); });
   const std::map<std::string, std::string> macros = source_macros(o);
@@ -157,14 +185,24 @@ std::shared_ptr<Environment> load_sources(const SourceOptions& o) {
       continue;
     }
     std::string text = read_source(path);
-    CppScan scan = scan_cpp(text, path, macros);
+    CppScan scan = headers.scan(text, path, macros);
     for (auto& d : scan.declarations) env->add(std::move(d));
     for (auto& p : scan.parameters) env->add_parameter(std::move(p));
     for (auto& f : scan.functions) env->add_function(std::move(f));
     for (auto& c : scan.classes) env->add_class(std::move(c));
-    for (auto& n : scan.notes)
-      env->add_warning(
-          {(path == "-" ? std::string("<stdin>") : path) + ":" + std::to_string(n.line) + ": " + n.message});
+    const std::string shown = path == "-" ? std::string("<stdin>") : path;
+    std::vector<const PreprocessorNote*> branches;  // #if decided without --arch/-D
+    for (auto& n : scan.notes) {
+      env->add_warning({shown + ":" + std::to_string(n.line) + ": " + n.message});
+      if (!n.branch.empty()) branches.push_back(&n);
+    }
+    if (!branches.empty()) {  // one line for the pictures' legends
+      const PreprocessorNote& first = *branches.front();
+      std::string condition = first.branch.size() > 90 ? first.branch.substr(0, 87) + "..." : first.branch;
+      env->add_source_note("read without --arch/-D: " + shown + ":" + std::to_string(first.line) + " " + condition +
+                           (branches.size() > 1 ? " (and " + std::to_string(branches.size() - 1) + " more #if)" : "") +
+                           ", the host compile's branch");
+    }
   }
   for (auto& d : defines) env->define(std::move(d));
   return env;
@@ -296,6 +334,7 @@ Output run_names(const NamesOptions& o) {
   };
   std::vector<Row> rows;
   for (const Declaration& d : env->declarations()) {
+    if (d.from_header) continue;  // the files' own names, not their headers' (read to resolve them)
     Row r{&d, "", "", "", {}, {}};
     Value v;
     const LocatedError* failure = nullptr;
@@ -312,8 +351,8 @@ Output run_names(const NamesOptions& o) {
       r.kind = "unresolved";
       auto uses = env->undefined_names_of(d, default_registry());
       for (const auto& u : uses)
-        if (is_runtime_name(u.name)) r.runtime.push_back(u.name);  // (no -D gives nullptr or threadIdx)
-        else r.needs.push_back(u.name);
+        if (is_runtime_name(u.name)) r.runtime.push_back(u.name);        // (no -D gives nullptr or threadIdx)
+        else if (!cutlass_header_of(u.name)) r.needs.push_back(u.name);  // (its blocker says -I, or which -D)
       const LocatedError* l = failure;
       r.error = !l                         ? other
                 : l->spot().name != d.name ? where(l->spot()) + " (" + l->spot().name + "): " + l->what()
@@ -322,6 +361,9 @@ Output run_names(const NamesOptions& o) {
     rows.push_back(std::move(r));
   }
   auto qualified = [](const Declaration& d) { return d.scope.empty() ? d.name : d.scope + "::" + d.name; };
+  std::vector<const Declaration*> parameters;  // the files' own
+  for (const auto& p : env->parameters())
+    if (!p.from_header) parameters.push_back(&p);
   if (o.json) {
     // Written directly (nlohmann's dump took a fifth of a 3,000-line file's time), byte for byte
     // what dump() writes: keys in order, the same escapes; text with non-ASCII bytes goes through
@@ -335,13 +377,13 @@ Output run_names(const NamesOptions& o) {
       plain(r.d->text), plain(r.d->file), plain(r.error), plain(r.value), plain(qualified(*r.d));
       for (const auto& n : r.needs) plain(n);
     }
-    for (const auto& p : env->parameters()) plain(qualified(p)), plain(p.file);
+    for (const Declaration* p : parameters) plain(qualified(*p)), plain(p->file);
     if (ascii) {
       size_t size = 64;  // the document is written once, in place: no copy of a megabyte as it grows
       for (const auto& r : rows)
         size += r.d->text.size() + r.d->file.size() + r.d->name.size() + r.d->scope.size() + r.error.size() +
                 r.value.size() + 32 * r.needs.size() + 160;
-      for (const auto& p : env->parameters()) size += p.file.size() + p.name.size() + p.scope.size() + 64;
+      for (const Declaration* p : parameters) size += p->file.size() + p->name.size() + p->scope.size() + 64;
       std::string out;
       out.reserve(size);
       out += "{\"names\":[";
@@ -362,9 +404,9 @@ Output run_names(const NamesOptions& o) {
       }
       out += "],\"parameters\":[";
       bool first = true;
-      for (const auto& p : env->parameters()) {
-        out += std::string(first ? "" : ",") + "{\"file\":" + json_string(p.file) +
-               ",\"line\":" + std::to_string(p.line) + ",\"name\":" + json_string(qualified(p)) + "}";
+      for (const Declaration* p : parameters) {
+        out += std::string(first ? "" : ",") + "{\"file\":" + json_string(p->file) +
+               ",\"line\":" + std::to_string(p->line) + ",\"name\":" + json_string(qualified(*p)) + "}";
         first = false;
       }
       out += "]}\n";
@@ -383,8 +425,8 @@ Output run_names(const NamesOptions& o) {
       names.push_back(j);
     }
     nlohmann::json params = nlohmann::json::array();
-    for (const auto& p : env->parameters())
-      params.push_back({{"name", qualified(p)}, {"file", p.file}, {"line", p.line}});
+    for (const Declaration* p : parameters)
+      params.push_back({{"name", qualified(*p)}, {"file", p->file}, {"line", p->line}});
     // Declarations are the file's bytes: invalid UTF-8 becomes U+FFFD rather than an error.
     const nlohmann::json all{{"names", names}, {"parameters", params}};
     return Output{all.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n", false};

@@ -21,11 +21,18 @@
 namespace cutevis {
 
 struct SourceOptions {
-  std::vector<std::string> from;     // --from FILE (repeatable; "-" is standard input)
-  std::vector<std::string> defines;  // -D NAME=VALUE (repeatable)
-  std::string arch;                  // --arch smXX: #if reads __CUDA_ARCH__ = XX*10 (lib/lang/preprocessor.hpp)
+  std::vector<std::string> from;          // --from FILE (repeatable; "-" is standard input)
+  std::vector<std::string> defines;       // -D NAME=VALUE (repeatable)
+  std::string arch;                       // --arch smXX: #if reads __CUDA_ARCH__ = XX*10 (lib/lang/preprocessor.hpp)
+  std::vector<std::string> include_dirs;  // -I DIR (repeatable): where #include looks (app/includes.hpp)
   bool empty() const { return from.empty() && defines.empty(); }
 };
+
+// The options as the files are read with: each --from file's folder settings (.cutevis or
+// cutevis.toml, app/includes.hpp) add their -D where the command line gives none of that name and
+// their --arch when none is given; include_dirs becomes the whole search path (-I, the settings'
+// folders, then the environment's: CUTEVIS_INCLUDE_PATH, CPATH, CPLUS_INCLUDE_PATH, CUTLASS_PATH).
+SourceOptions resolved_sources(const SourceOptions& options);
 
 // The declarations of the files and the -D definitions; nullptr when there are none (the
 // plain expression path stays as fast as it was).  Throws Error for unreadable, oversized,

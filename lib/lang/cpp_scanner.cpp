@@ -118,13 +118,16 @@ bool is_scalar_type(std::string_view s) {
 
 class Walker {
  public:
-  Walker(const std::string& text, const std::string& file, const std::map<std::string, std::string>& macros)
-      : file_(file), src_(text), conditionals_(macros) {
+  Walker(const std::string& text, const std::string& file, const std::map<std::string, std::string>& macros,
+         const IncludeHook* include = nullptr, const std::map<std::string, std::string>* state = nullptr)
+      : file_(file), src_(text), conditionals_(macros), include_(include) {
+    if (state) conditionals_.set_macros(*state);
     // lines first (blanking keeps every newline): blank() declares #defines as it meets them, with their line
     for (size_t i = 0; i < text.size(); ++i)
       if (text[i] == '\n') line_starts_.push_back(i + 1);
     clean_ = blank(text);
     out_.notes = conditionals_.notes();
+    out_.macros = conditionals_.macros();
     lex();
   }
 
@@ -180,6 +183,13 @@ class Walker {
           k += joins;
         }
         conditionals_.directive(directive, line_col(i).first);
+        std::string header;
+        bool angled = false;
+        if (was_active && include_ && include_directive(directive, header, angled)) {
+          std::map<std::string, std::string> macros = conditionals_.macros();
+          (*include_)(header, angled, line_col(i).first, macros);  // the header's #defines count from here on
+          conditionals_.set_macros(std::move(macros));
+        }
         for (size_t k = i; k < end; ++k)
           if (c[k] != '\n') c[k] = ' ';
         if (!was_active && conditionals_.active()) blank_span(c, skipped_from, i);
@@ -854,6 +864,7 @@ class Walker {
   std::string file_;
   const std::string& src_;  // the source as written (the scan reads it while it lives)
   Conditionals conditionals_;
+  const IncludeHook* include_ = nullptr;
   std::string clean_;
   std::vector<size_t> line_starts_{0};
   std::vector<Tok> toks_;
@@ -866,8 +877,9 @@ class Walker {
 
 }  // namespace
 
-CppScan scan_cpp(const std::string& text, const std::string& file, const std::map<std::string, std::string>& macros) {
-  return Walker(text, file, macros).scan();
+CppScan scan_cpp(const std::string& text, const std::string& file, const std::map<std::string, std::string>& macros,
+                 const IncludeHook* include, const std::map<std::string, std::string>* state) {
+  return Walker(text, file, macros, include, state).scan();
 }
 
 CppSnippet scan_cpp_snippet(const std::string& text, const std::string& file) {

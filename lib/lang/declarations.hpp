@@ -26,6 +26,9 @@ struct Declaration {
   // Cfg<half_t>::SmemLayoutA and SmemLayoutAtom<half_t, 32> bind them (lib/lang/environment.cpp).
   std::string template_scope;
   std::vector<std::string> template_params, template_defaults;
+  // Read from a header the file #includes (-I): found only where C++ finds it, from an enclosing
+  // namespace or by qualification, never as a look-alike of a name the file leaves open.
+  bool from_header = false;
 };
 
 }  // namespace cutevis

@@ -153,12 +153,11 @@ bool evaluates_every_argument(const std::string& builtin) {
 
 }  // namespace
 
-UndefinedNames::UndefinedNames(std::vector<NameUse> uses)
+UndefinedNames::UndefinedNames(std::vector<NameUse> uses, bool cutlass_read)
     : Error(
           [&] {
             if (uses.size() == 1 && cutlass_header_of(uses[0].name))  // not CuTe: say so, suggest nothing
-              return "undefined name '" + uses[0].name + "': it is CUTLASS code (" + cutlass_header_of(uses[0].name) +
-                     "), which cutevis does not read; give its result with -D";
+              return cutlass_code_message(uses[0].name, cutlass_read);
             if (uses.size() == 1)
               return "undefined name '" + uses[0].name + "'" +
                      (uses[0].nearest.empty() ? "" : "; did you mean " + quoted_alternatives(uses[0].nearest) + "?");
@@ -182,12 +181,17 @@ void Environment::add(Declaration d) {
   declarations_.push_back(std::move(d));
   const Declaration& added = declarations_.back();
   by_name_.emplace(base_name(added.name), &added);
+  if (added.from_header && (header_files_.empty() || header_files_.back() != added.file)) {
+    header_files_.push_back(added.file);
+    header_file_set_.insert(added.file);
+  }
   if (!added.template_scope.empty() && added.template_scope != qualified(added))  // a member, not an alias template
     if (class_templates_.emplace(added.template_scope, &added).second)
       class_template_names_.insert(base_name(added.template_scope));
 }
 
 void Environment::add_function(FunctionDef f) {
+  if (f.decl.from_header) header_file_set_.insert(f.decl.file);
   functions_.push_back(std::move(f));
   function_names_.emplace(functions_.back().decl.name, &functions_.back());
 }
@@ -202,9 +206,11 @@ void Environment::add_class(ClassDef c) {
 namespace {
 // The definitions of `name` (maybe qualified) among `by_name` seen from `scope`: those whose
 // qualified name ends in `name`, the innermost enclosing first (then the first written).
-template <class Def, class ScopeOf, class NameOf>
+// A header's definition (FromHeader) only where C++ finds it: from an enclosing scope or by
+// qualification (a CUTLASS member function `size()` is not CuTe's size<0>(x)).
+template <class Def, class ScopeOf, class NameOf, class FromHeader>
 std::vector<const Def*> visible(const std::multimap<std::string, const Def*>& by_name, const std::string& name,
-                                const std::string& scope, ScopeOf scope_of, NameOf name_of) {
+                                const std::string& scope, ScopeOf scope_of, NameOf name_of, FromHeader from_header) {
   std::string n = name.rfind("::", 0) == 0 ? name.substr(2) : name;
   for (const char* prefix : {"cute::", "cutlass::"})  // as written in CUTLASS: cute::f from inside namespace cute
     if (n.rfind(prefix, 0) == 0 && by_name.count(base_name(n)) &&
@@ -218,6 +224,7 @@ std::vector<const Def*> visible(const std::multimap<std::string, const Def*>& by
     if (!qualifies(full, n)) continue;
     long score =
         n.find("::") != std::string::npos ? 0 : (encloses(where, scope) ? static_cast<long>(where.size()) : -1);
+    if (score < 0 && from_header(*it->second)) continue;
     found.emplace_back(score, it->second);
   }
   std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
@@ -231,14 +238,16 @@ std::vector<const FunctionDef*> Environment::functions(const std::string& name, 
   if (function_names_.empty() || !function_names_.count(base_name(name))) return {};  // (most names)
   return visible(
       function_names_, name, scope, [](const FunctionDef& f) -> const std::string& { return f.decl.scope; },
-      [](const FunctionDef& f) -> const std::string& { return f.decl.name; });
+      [](const FunctionDef& f) -> const std::string& { return f.decl.name; },
+      [](const FunctionDef& f) { return f.decl.from_header; });
 }
 
 std::vector<const ClassDef*> Environment::classes(const std::string& name, const std::string& scope) const {
   if (class_names_.empty() || !class_names_.count(base_name(name))) return {};
   return visible(
       class_names_, name, scope, [](const ClassDef& c) -> const std::string& { return c.scope; },
-      [](const ClassDef& c) -> const std::string& { return c.name; });
+      [](const ClassDef& c) -> const std::string& { return c.name; },
+      [&](const ClassDef& c) { return header_file_set_.count(c.file) > 0; });
 }
 
 const ClassDef* Environment::class_of_members(const std::string& members_scope) const {
@@ -257,7 +266,8 @@ const Declaration* Environment::class_template(const std::string& name, const st
 }
 
 std::string ClassInstance::to_string() const {
-  std::string s = scope_.substr(0, scope_.find('#')) + "<";  // (a specialization's scope is Traits#2)
+  if (params_.empty()) return scope_.substr(0, scope_.find('#'));  // a plain struct: RowMajor
+  std::string s = scope_.substr(0, scope_.find('#')) + "<";        // (a specialization's scope is Traits#2)
   for (size_t i = 0; i < params_.size(); ++i) {
     auto it = values_.find(params_[i]);
     s += (i ? "," : "") + (it == values_.end() ? std::string("?") : it->second.to_string());
@@ -339,6 +349,8 @@ const Declaration* Environment::find_here(const std::string& name, const std::st
           full.substr(0, full.size() - base_name(full).size() - (full.size() > base_name(full).size() ? 2 : 0));
       score = is_qualified ? 0 : (encloses(where, scope) ? static_cast<long>(where.size()) : -1);
     }
+    // a header's declaration only where C++ finds it: from an enclosing scope or by qualification
+    if (score < 0 && d->from_header) continue;
     // -D first; then the innermost enclosing scope; then any scope; ties: the last one
     if (d->file.empty()) score += 1L << 30;
     if (score >= best_score) {
@@ -355,6 +367,17 @@ const Declaration* Environment::find_here(const std::string& name, const std::st
         return nullptr;
   }
   return best;
+}
+
+bool Environment::read_header(const std::string& path_suffix) const {
+  for (const std::string& f : header_files_)
+    if (path_suffix.back() == '/'
+            ? f.rfind(path_suffix, 0) == 0 || f.find("/" + path_suffix) != std::string::npos
+            : f.size() >= path_suffix.size() &&
+                  f.compare(f.size() - path_suffix.size(), path_suffix.size(), path_suffix) == 0 &&
+                  (f.size() == path_suffix.size() || f[f.size() - path_suffix.size() - 1] == '/'))
+      return true;
+  return false;
 }
 
 bool Environment::is_enclosing_parameter(const std::string& name, const std::string& scope) const {
@@ -951,18 +974,22 @@ Value Environment::evaluate(const Node& root, const std::string& source, const R
     }
     return out;
   };
+  auto undefined_names = [&](std::vector<NameUse> uses) {
+    const char* header = uses.size() == 1 ? cutlass_header_of(uses[0].name) : nullptr;
+    return UndefinedNames(std::move(uses), header && read_header(header));
+  };
   try {
     Value v = ev.eval(root);
     warnings_.insert(warnings_.end(), ev.warnings().begin(), ev.warnings().end());
     return v;
   } catch (const UnknownName&) {
     auto uses = undefined();
-    if (!uses.empty()) throw UndefinedNames(std::move(uses));
+    if (!uses.empty()) throw undefined_names(std::move(uses));
     throw;
   } catch (const LocatedError& e) {
     if (e.unknown_name()) {
       auto uses = undefined();
-      if (!uses.empty()) throw UndefinedNames(std::move(uses));
+      if (!uses.empty()) throw undefined_names(std::move(uses));
     }
     throw;
   }

@@ -79,7 +79,8 @@ struct NameUse {
 // -D a user needs.  what(): "undefined name 'bM'" or "3 undefined names: bM, bN, TA".
 class UndefinedNames : public Error {
  public:
-  explicit UndefinedNames(std::vector<NameUse> uses);
+  // cutlass_read: a CUTLASS helper's header was read (-I), so its message does not ask for -I.
+  explicit UndefinedNames(std::vector<NameUse> uses, bool cutlass_read = false);
   const std::vector<NameUse>& uses() const { return uses_; }
 
  private:
@@ -140,6 +141,8 @@ class Environment {
   // name (a kernel's `Layout layout` or `Tensor S` parameter).
   bool is_enclosing_parameter(const std::string& name, const std::string& scope) const;
   bool empty() const { return declarations_.empty() && defines_.empty(); }
+  // Whether a header (Declaration::from_header) whose path ends in `path_suffix` was read.
+  bool read_header(const std::string& path_suffix) const;
   const std::deque<Declaration>& declarations() const { return declarations_; }
   const std::deque<Declaration>& defines() const { return defines_; }
 
@@ -175,6 +178,10 @@ class Environment {
   std::vector<Warning> take_warnings() { return std::exchange(warnings_, {}); }
   // A warning of reading the sources (a preprocessor condition decided without a value).
   void add_warning(Warning w) { warnings_.push_back(std::move(w)); }
+  // A line for the legend of every picture drawn from these sources (an #if branch chosen
+  // without --arch or -D): kept, not handed over.
+  void add_source_note(std::string line) { source_notes_.push_back(std::move(line)); }
+  const std::vector<std::string>& source_notes() const { return source_notes_; }
 
   // The undefined names `d` needs (transitively), for `cutevis names`.
   std::vector<NameUse> undefined_names_of(const Declaration& d, const Registry& registry);
@@ -206,6 +213,8 @@ class Environment {
                          std::vector<NameUse>& out, std::vector<const Declaration*>& visited);
 
   std::deque<Declaration> declarations_, defines_, parameters_;  // deques: pointers to them stay valid
+  std::vector<std::string> header_files_;                        // the headers declarations came from
+  std::unordered_set<std::string> header_file_set_;              // the same, and those of functions
   std::multimap<std::string, const Declaration*> by_name_;       // unqualified name -> declarations
   std::multimap<std::string, const Declaration*> parameter_names_;
   std::unordered_map<std::string, const Declaration*> class_templates_;  // a struct template -> its first member
@@ -230,6 +239,7 @@ class Environment {
   std::vector<const Declaration*> stack_;  // declarations being evaluated, for cycles
   std::string top_scope_;                  // the scope of the expression being evaluated
   std::vector<Warning> warnings_;
+  std::vector<std::string> source_notes_;
   size_t failures_ = 0;  // declarations failed so far (none: nothing to look for before evaluating)
 };
 

@@ -529,10 +529,15 @@ Value Evaluator::eval_name(const Node& node) {
   if (lookup_value_type(node.name, t) && node.args.size() == 1) return cast_value(*this, node, t);  // int(6)
   if (lookup_value_type(text_of(node), t) || lookup_value_type(node.name, t)) return Value::type(t);
   bool bare = node.call == Node::Call::kNone || (node.call == Node::Call::kBrace && node.args.empty());  // X or X{}
+  if (env_ && bare &&
+      !node.has_template_args)  // a struct the sources define (a tag: KernelTmaWarpSpecialized, RowMajor)
+    for (const ClassDef* c : env_->classes(node.name, scope_))
+      if (!c->is_template && c->specialization.empty())
+        return Value::object(std::make_shared<ClassInstance>(c->members_scope, std::vector<std::string>{},
+                                                             std::map<std::string, Value>{}));
   std::string msg = (bare ? "unknown name '" : "unknown function '") + node.name + "'";
   if (const char* header = cutlass_header_of(node.name))  // not CuTe: say so, rather than suggest look-alikes
-    throw UnknownName(msg + ": it is CUTLASS code (" + header +
-                          "), which cutevis does not read; give its result with -D " + node.name + "=...",
+    throw UnknownName(cutlass_code_message(node.name, env_ && env_->read_header(header)),
                       static_cast<int64_t>(node.begin));
   // (not inside a file's declarations: kernel bodies name runtime functions by the hundred)
   auto s = within_ ? std::vector<std::string>{} : registry_.suggestions(node.name);

@@ -348,8 +348,10 @@ void Conditionals::open(bool value, int line) {
 bool Conditionals::condition(std::string_view word, std::string_view expression, int line) {
   ConditionValue v = evaluate_condition(expression, macros_, &expansions_left_);
   if (!v.readable) {
-    problems_.push_back({line, "#" + std::string(word) + " " + shortened(expression) +
-                                   ": not a condition cutevis can read; its branch is skipped (as if false)"});
+    problems_.push_back({line,
+                         "#" + std::string(word) + " " + shortened(expression) +
+                             ": not a condition cutevis can read; its branch is skipped (as if false)",
+                         ""});
   } else if (!v.undefined.empty()) {
     note_unasked(v, "#" + std::string(word) + " " + shortened(expression), line);
   }
@@ -427,7 +429,7 @@ void Conditionals::directive(std::string_view raw, int line) {
     open(value, line);
   } else if (word == "elif" || word == "elifdef" || word == "elifndef" || word == "else") {
     if (groups_.empty()) {
-      problems_.push_back({line, "#" + std::string(word) + " without #if: ignored"});
+      problems_.push_back({line, "#" + std::string(word) + " without #if: ignored", ""});
       return;
     }
     Group& g = groups_.back();
@@ -450,7 +452,7 @@ void Conditionals::directive(std::string_view raw, int line) {
     if (!was_active && now) --inactive_depth_;
   } else if (word == "endif") {
     if (groups_.empty()) {
-      problems_.push_back({line, "#endif without #if: ignored"});
+      problems_.push_back({line, "#endif without #if: ignored", ""});
       return;
     }
     if (!groups_.back().active) --inactive_depth_;
@@ -470,6 +472,23 @@ void Conditionals::directive(std::string_view raw, int line) {
     std::string name(first_identifier(rest));
     if (!given_.count(name)) macros_.erase(name);
   }
+}
+
+void Conditionals::set_macros(std::map<std::string, std::string> macros) {
+  macros_ = std::move(macros);
+  for (const auto& [name, value] : given_) macros_[name] = value;
+}
+
+bool include_directive(std::string_view directive, std::string& name, bool& angled) {
+  size_t i = directive.find_first_not_of(" \t");
+  if (i == std::string_view::npos || directive.compare(i, 7, "include") != 0) return false;
+  i = directive.find_first_not_of(" \t", i + 7);
+  if (i == std::string_view::npos || (directive[i] != '"' && directive[i] != '<')) return false;
+  angled = directive[i] == '<';
+  const size_t end = directive.find(angled ? '>' : '"', i + 1);
+  if (end == std::string_view::npos || end == i + 1) return false;
+  name = std::string(directive.substr(i + 1, end - i - 1));
+  return true;
 }
 
 std::vector<PreprocessorNote> Conditionals::notes() const {
@@ -495,14 +514,14 @@ std::vector<PreprocessorNote> Conditionals::notes() const {
         m += (i ? " " : "") + std::string("-D ") + u.macros[i] + "=1";
       if (u.macros.size() > kMaxNamed) m += " ...";
     }
-    out.push_back({u.lines.front(), m});
+    out.push_back({u.lines.front(), m, u.first_condition + " is " + (u.first_value ? "true" : "false")});
   }
-  for (const Group& g : groups_) out.push_back({g.line, "#if without #endif"});
+  for (const Group& g : groups_) out.push_back({g.line, "#if without #endif", ""});
   std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.line < b.line; });
   if (out.size() > kMaxNotes) {  // a file of 30,000 #if's: its first notes, then how many more
     const size_t more = out.size() - kMaxNotes;
     out.resize(kMaxNotes);
-    out.push_back({out.back().line, std::to_string(more) + " more notes like these in this file (not listed)"});
+    out.push_back({out.back().line, std::to_string(more) + " more notes like these in this file (not listed)", ""});
   }
   return out;
 }

@@ -25,6 +25,9 @@ namespace cutevis {
 struct PreprocessorNote {
   int line = 0;  // 1-based, in the file
   std::string message;
+  // For a condition decided without a value: which branch was read, short enough for a
+  // picture's legend ("#if __CUDA_ARCH__ >= 800 is false"); "" for other notes.
+  std::string branch;
 };
 
 // What a condition's value is made of: its integer, and the macros it read that nothing defines.
@@ -40,6 +43,10 @@ struct ConditionValue {
 // conditions (nullptr: only the per-condition bound, 10,000); past it the condition is unreadable.
 ConditionValue evaluate_condition(std::string_view expression, const std::map<std::string, std::string>& macros,
                                   size_t* expansions_left = nullptr);
+
+// `#include "x.hpp"` / `#include <x.hpp>`: the directive's text after `#` -> the name and whether it
+// is in angle brackets; false for any other directive (or a computed #include MACRO).
+bool include_directive(std::string_view directive, std::string& name, bool& angled);
 
 // The `--arch smXX` value as the macros it defines: __CUDA_ARCH__ = XX*10 and __CUDACC__.
 // Throws Error for a spelling that is not an architecture.
@@ -60,6 +67,8 @@ class Conditionals {
   // and for unbalanced groups; the end of the file should have been reached.
   std::vector<PreprocessorNote> notes() const;
   const std::map<std::string, std::string>& macros() const { return macros_; }
+  // The macros after an #include read the header (its #define/#undef); -D values still win.
+  void set_macros(std::map<std::string, std::string> macros);
 
  private:
   struct Group {

@@ -41,7 +41,23 @@ const char* cutlass_header_of(const std::string& name) {
   const std::string base = colon == std::string::npos ? name : name.substr(colon + 2);
   for (const auto& [helper, header] : helpers)
     if (base == helper) return header;
+  const bool arch_tag = base.size() > 2 && base.compare(0, 2, "Sm") == 0 &&  // cutlass::arch::Sm90, arch::Sm100
+                        base.find_first_not_of("0123456789", 2) == std::string::npos &&
+                        name.find("arch::") != std::string::npos;
+  if (arch_tag) return "cutlass/arch/arch.h";
+  if (name.rfind("cutlass::", 0) == 0) return "cutlass/";  // anything else of CUTLASS's namespace (not CuTe's)
   return nullptr;
+}
+
+std::string cutlass_code_message(const std::string& name, bool header_read) {
+  const size_t colon = name.rfind("::");
+  // cutlass::gemm::collective::detail::ss_smem_selector says ss_smem_selector; ArchTag::kMinComputeCapability itself
+  const std::string shown =
+      name.rfind("cutlass::", 0) == 0 && colon != std::string::npos ? name.substr(colon + 2) : name;
+  if (!header_read) return shown + " is CUTLASS code: give -I path/to/cutlass/include";
+  const std::string header = cutlass_header_of(name);
+  return shown + " is CUTLASS code (" + (header == "cutlass/" ? std::string("a header under cutlass/") : header) +
+         ", read with -I) that cutevis cannot evaluate yet: give its result with -D " + name + "=...";
 }
 
 bool is_runtime_name(const std::string& name) {

@@ -18,6 +18,9 @@ bool is_runtime_name(const std::string& name);
 // A CUTLASS helper above CuTe that kernels call (ss_smem_selector, round_up, ...): the header that
 // defines it, for the error of a name cutevis does not define; nullptr for any other name.
 const char* cutlass_header_of(const std::string& name);
+// The one-line blocker for such a helper: without its header, "ss_smem_selector is CUTLASS code:
+// give -I path/to/cutlass/include"; with it read (-I) but not evaluated, which header and -D.
+std::string cutlass_code_message(const std::string& name, bool header_read = false);
 
 // "'a'", "'a' or 'b'", "'a', 'b' or 'c'": suggestions as a message lists them.
 std::string quoted_alternatives(const std::vector<std::string>& words);

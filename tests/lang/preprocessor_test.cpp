@@ -193,3 +193,37 @@ TEST_CASE("preprocessor: hostile files are bounded: macro expansion, long condit
   CHECK(text_of(s, "Z") == "Shape<_3>");
   CHECK(s.notes.empty());
 }
+
+TEST_CASE("#include: the directive read, and the scanner's hook sees the macros and changes them") {
+  std::string name;
+  bool angled = false;
+  CHECK(include_directive(" include \"cutlass/arch/arch.h\"", name, angled));
+  CHECK(name == "cutlass/arch/arch.h");
+  CHECK_FALSE(angled);
+  CHECK(include_directive("include <cute/tensor.hpp>", name, angled));
+  CHECK(name == "cute/tensor.hpp");
+  CHECK(angled);
+  CHECK_FALSE(include_directive("include MACRO_HEADER", name, angled));  // computed: not followed
+  CHECK_FALSE(include_directive("define X 1", name, angled));
+
+  std::vector<std::string> seen;
+  const IncludeHook hook = [&](const std::string& header, bool, int line, std::map<std::string, std::string>& m) {
+    seen.push_back(header + ":" + std::to_string(line) + (m.count("BEFORE") ? " BEFORE" : ""));
+    m["FROM_HEADER"] = "1";  // as the header's #define would
+  };
+  const char* text =
+      "#define BEFORE 1\n#include \"a.h\"\n#if FROM_HEADER\nusing L = Shape<_1>;\n#else\nusing L = Shape<_2>;\n#endif\n"
+      "#if 0\n#include \"skipped.h\"\n#endif\n";
+  CppScan s = scan_cpp(text, "k.cu", {}, &hook);
+  CHECK(seen == std::vector<std::string>{"a.h:2 BEFORE"});  // (not the one in #if 0)
+  REQUIRE(s.declarations.size() >= 1);
+  bool found = false;
+  for (const auto& d : s.declarations)
+    if (d.name == "L") found = d.text == "Shape<_1>";
+  CHECK(found);
+  CHECK(s.macros.count("FROM_HEADER"));
+  // -D wins over what a header defines
+  CppScan given = scan_cpp(text, "k.cu", {{"FROM_HEADER", "0"}}, &hook);
+  for (const auto& d : given.declarations)
+    if (d.name == "L") CHECK(d.text == "Shape<_2>");
+}

@@ -1,0 +1,121 @@
+// The header cache (app/header_cache.hpp): what a --from file's #include read is kept on disk;
+// a corrupt entry, an entry of a changed file or another key is never used.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "app/header_cache.hpp"
+#include "tests/support/run.hpp"
+
+using namespace cutevis;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path fresh_folder(const std::string& name) {
+  fs::path p = fs::temp_directory_path() / ("cutevis_hcache_" + std::to_string(::getpid()) + "_" + name);
+  fs::remove_all(p);
+  fs::create_directories(p);
+  return p;
+}
+
+Declaration member(const std::string& name, const std::string& text) {
+  Declaration d;
+  d.name = name;
+  d.scope = "cutlass::arch::Sm90";
+  d.text = text;
+  d.file = "/x/cutlass/arch/arch.h";
+  d.line = 12, d.column = 5;
+  d.template_scope = "cutlass::arch::Cfg";
+  d.template_params = {"T", "N"};
+  d.template_defaults = {"", "4"};
+  d.from_header = true;
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("header cache: an entry comes back as stored; a corrupt, stale or other entry does not") {
+  const fs::path dir = fresh_folder("unit");
+  const fs::path header = dir / "arch.h";
+  std::ofstream(header) << "struct Sm90 {};\n";
+  HeaderCache cache(dir.string() + "/entries");
+  HeaderCacheEntry e;
+  e.declarations = {member("kMinComputeCapability", "90"), member("kOther", "Int<4>{}")};
+  e.parameters = {member("N", "")};
+  e.macros_after = {{"CUTLASS_ARCH_H", ""}, {"__CUDACC__", "1"}};
+  CachedFile f;
+  f.path = f.canonical = header.string();
+  REQUIRE(HeaderCache::stat_file(f.path, f.size, f.mtime_ns));
+  e.files = {f};
+  e.not_found = {"cuda/std/utility"};
+  e.bytes_read = 16;
+  cache.store(42, e);
+
+  auto back = cache.load(42);
+  REQUIRE(back);
+  REQUIRE(back->declarations.size() == 2);
+  CHECK(back->declarations[1].name == "kOther");
+  CHECK(back->declarations[1].text == "Int<4>{}");
+  CHECK(back->declarations[0].scope == "cutlass::arch::Sm90");
+  CHECK(back->declarations[0].line == 12);
+  CHECK(back->declarations[0].template_defaults == std::vector<std::string>{"", "4"});
+  CHECK(back->declarations[0].from_header);
+  CHECK(back->parameters.size() == 1);
+  CHECK(back->macros_after == e.macros_after);
+  CHECK(back->not_found == e.not_found);
+  CHECK(back->bytes_read == 16);
+  CHECK_FALSE(cache.load(43));  // no such key
+
+  // a byte changed anywhere: ignored (the checksum), never half-read
+  fs::path entry;
+  for (const auto& p : fs::directory_iterator(dir / "entries")) entry = p.path();
+  std::string bytes;
+  {
+    std::ifstream in(entry, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  std::string corrupt = bytes;
+  corrupt[corrupt.size() / 2] ^= 0x20;
+  std::ofstream(entry, std::ios::binary | std::ios::trunc) << corrupt;
+  CHECK_FALSE(cache.load(42));
+  std::ofstream(entry, std::ios::binary | std::ios::trunc) << bytes.substr(0, bytes.size() / 3);  // truncated
+  CHECK_FALSE(cache.load(42));
+  std::ofstream(entry, std::ios::binary | std::ios::trunc) << bytes;
+  CHECK(cache.load(42));
+
+  // a file the entry read changed since: stale
+  std::ofstream(header, std::ios::app) << "struct Sm100 {};\n";
+  CHECK_FALSE(cache.load(42));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("header cache through the CLI: the second run reads the cache and answers the same; an edit is seen") {
+  const fs::path dir = fresh_folder("cli");
+  fs::create_directories(dir / "inc/proj");
+  std::ofstream(dir / "inc/proj/cfg.hpp") << "#pragma once\nnamespace proj { constexpr int kBlock = 64; }\n";
+  std::ofstream(dir / "kernel.cu") << "#include \"proj/cfg.hpp\"\nusing L = Layout<Shape<Int<proj::kBlock>>>;\n";
+  const std::string env = "CUTEVIS_CACHE_DIR=" + (dir / "cache").string();
+  const std::vector<std::string> args{"names", "--from", (dir / "kernel.cu").string(), "-I", (dir / "inc").string()};
+  auto first = test::run_cutevis(args, env);
+  REQUIRE(first.exit_code == 0);
+  CHECK(first.out.find("(64):(1)") != std::string::npos);
+  size_t entries = 0;
+  for (const auto& p : fs::directory_iterator(dir / "cache")) entries += p.path().extension() == ".cvh";
+  CHECK(entries == 1);
+  auto second = test::run_cutevis(args, env);
+  CHECK(second.out == first.out);
+  CHECK(second.err == first.err);
+  // the header edited (size changes): read anew
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  std::ofstream(dir / "inc/proj/cfg.hpp") << "#pragma once\nnamespace proj { constexpr int kBlock = 128; }\n";
+  auto third = test::run_cutevis(args, env);
+  CHECK(third.out.find("(128):(1)") != std::string::npos);
+  // CUTEVIS_CACHE_DIR=off: nothing written
+  fs::remove_all(dir / "cache");
+  CHECK(test::run_cutevis(args, "CUTEVIS_CACHE_DIR=off").out == third.out);
+  CHECK_FALSE(fs::exists(dir / "cache"));
+  fs::remove_all(dir);
+}

@@ -1,0 +1,234 @@
+// #include followed (app/includes.cpp): -I, CUTLASS_PATH, .cutevis, what is read and what is not,
+// the CUTLASS helper's one-line blocker without -I, and the real CUTLASS headers (a test that
+// skips, visibly, without CUTLASS_PATH).
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "app/includes.hpp"
+#include "lib/error.hpp"
+#include "tests/support/run.hpp"
+#include "tests/support/skip.hpp"
+
+using namespace cutevis;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A fresh folder with the files given (path relative to it -> text).
+struct Tree {
+  fs::path root;
+  explicit Tree(const std::map<std::string, std::string>& files) {
+    static int counter = 0;
+    root = fs::temp_directory_path() /
+           ("cutevis_includes_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
+    fs::remove_all(root);
+    for (const auto& [path, text] : files) {
+      fs::create_directories((root / path).parent_path());
+      std::ofstream(root / path, std::ios::binary) << text;
+    }
+  }
+  ~Tree() {
+    std::error_code ec;
+    fs::remove_all(root, ec);
+  }
+  std::string operator/(const std::string& p) const { return (root / p).string(); }
+};
+
+json names_json(const std::vector<std::string>& args, const std::string& env = "") {
+  std::vector<std::string> all{"names", "--json"};
+  all.insert(all.end(), args.begin(), args.end());
+  auto r = test::run_cutevis(all, env);
+  CAPTURE(r.err);
+  REQUIRE(r.exit_code == 0);
+  return json::parse(r.out)["names"];
+}
+
+json entry(const json& names, const std::string& name) {
+  for (const auto& n : names)
+    if (n["name"] == name) return n;
+  FAIL("no declaration " << name);
+  return {};
+}
+
+// A project header, a CUTLASS-like header tree, and a kernel that includes both.
+const std::map<std::string, std::string> kProject = {
+    {"proj/include/proj/tile.hpp", R"(#pragma once
+#include <cstdint>
+#include <cuda_runtime.h>
+#include "cute/layout.hpp"
+#include "proj/config.hpp"
+namespace proj {
+constexpr int kBlockM = 128;
+using AtomLayout = Layout<Shape<_8, _64>, Stride<_64, _1>>;
+struct Traits { static constexpr int bM = 64; };
+}  // namespace proj
+#define PROJ_HAS_TILE 1
+)"},
+    {"proj/include/proj/config.hpp", R"(#ifndef PROJ_CONFIG_HPP
+#define PROJ_CONFIG_HPP
+namespace proj { constexpr int kStages = 3; }
+#endif
+)"},
+    // a CuTe header in an -I folder: CuTe is built in, so this one must never be read
+    {"proj/include/cute/layout.hpp", "namespace proj { constexpr int kBlockM = 7; }\n"},
+    // nor a system header, even where -I finds one
+    {"proj/include/cstdint", "namespace proj { constexpr int kStages = 9; }\n"},
+    {"proj/kernels/kernel.cu", R"(#include "proj/tile.hpp"
+#include "proj/config.hpp"
+#include "proj/missing.hpp"
+using SmemLayout = decltype(tile_to_shape(proj::AtomLayout{}, make_shape(Int<proj::kBlockM>{}, _64{})));
+constexpr int stages = proj::kStages;
+#if PROJ_HAS_TILE
+using Chosen = Layout<Shape<_4>>;
+#else
+using Chosen = Layout<Shape<_2>>;
+#endif
+using Open = Layout<Shape<Int<bM>>>;
+)"},
+};
+
+}  // namespace
+
+TEST_CASE("-I: the kernel's headers are read once; CuTe's, system and missing headers are not") {
+  Tree t(kProject);
+  auto r = test::run_cutevis({"names", "--json", "--from", t / "proj/kernels/kernel.cu", "-I", t / "proj/include"});
+  CAPTURE(r.err);
+  REQUIRE(r.exit_code == 0);
+  json names = json::parse(r.out)["names"];
+  CHECK(entry(names, "SmemLayout")["value"] == "((8,16),(64,1)):((64,512),(1,0))");
+  CHECK(entry(names, "stages")["value"] == "3");        // config.hpp, not the fake <cstdint>
+  CHECK(entry(names, "Chosen")["value"] == "(4):(1)");  // the header's #define reaches the file's #if
+  // only the file's own names are listed, not the headers'
+  CHECK(names.size() == 4);
+  for (const auto& n : names) CHECK(n["file"] == t / "proj/kernels/kernel.cu");
+  // a header's struct member is not a look-alike of a name the file leaves open
+  CHECK(entry(names, "Open")["kind"] == "unresolved");
+  CHECK(entry(names, "Open")["needs"] == json::array({"bM"}));
+  // the missing header is a note (one line), not an error
+  CHECK(r.err.find("kernel.cu:3: #include \"proj/missing.hpp\" is not found in the include folders") !=
+        std::string::npos);
+  CHECK(r.err.find("cstdint") == std::string::npos);
+  CHECK(r.err.find("cuda_runtime") == std::string::npos);
+}
+
+TEST_CASE("without -I the headers are not found: the names they define stay open, and a note says why") {
+  Tree t(kProject);
+  // (no include folder from the environment either)
+  auto r = test::run_cutevis({"names", "--from", t / "proj/kernels/kernel.cu"},
+                             "env -u CUTLASS_PATH -u CPATH -u CPLUS_INCLUDE_PATH -u CUTEVIS_INCLUDE_PATH");
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("4 names, 1 resolved") != std::string::npos);
+  CHECK(r.err.find("\"proj/tile.hpp\", \"proj/config.hpp\", \"proj/missing.hpp\" are not found in the include "
+                   "folders (none: give -I DIR, CUTLASS_PATH or a .cutevis file)") != std::string::npos);
+}
+
+TEST_CASE("#include \"x\" looks beside the including file first; -D wins over a header's #define") {
+  Tree t({{"k/traits.h", "#define BLOCK 64\nconstexpr int kBlock = BLOCK;\n"},
+          {"k/kernel.cu", "#include \"traits.h\"\nusing L = Layout<Shape<Int<kBlock>>>;\n"}});
+  CHECK(entry(names_json({"--from", t / "k/kernel.cu"}), "L")["value"] == "(64):(1)");
+  // a header's error says where it is: its file and line
+  Tree bad({{"k/traits.h", "\n\nconstexpr int kBlock = Int<>{};\n"},
+            {"k/kernel.cu", "#include \"traits.h\"\nusing L = Layout<Shape<Int<kBlock>>>;\n"}});
+  auto r = test::run_cutevis({"eval", "--from", bad / "k/kernel.cu", "L{}"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find(bad / "k/traits.h" + ":3:") != std::string::npos);
+}
+
+TEST_CASE("CUTLASS_PATH and CUTEVIS_INCLUDE_PATH are include folders") {
+  Tree t({{"cutlass/include/cutlass/arch/arch.h",
+           "namespace cutlass { namespace arch { struct Sm90 { static int const kMinComputeCapability = 90; }; } }\n"},
+          {"kernel.cu",
+           "#include <cutlass/arch/arch.h>\nconstexpr int cc = cutlass::arch::Sm90::kMinComputeCapability;\n"}});
+  CHECK(entry(names_json({"--from", t / "kernel.cu"}, "CUTLASS_PATH=" + t / "cutlass"), "cc")["value"] == "90");
+  CHECK(entry(names_json({"--from", t / "kernel.cu"}, "CUTEVIS_INCLUDE_PATH=/nonexistent:" + t / "cutlass/include"),
+              "cc")["value"] == "90");
+}
+
+TEST_CASE(".cutevis in the kernel's folder: include folders, default -D and --arch") {
+  Tree t({{"inc/cfg.hpp", "constexpr int kHead = HEAD;\n"},
+          {"k/.cutevis",
+           "# settings\ninclude = [\n  \"../inc\",  # relative to this file\n]\n"
+           "define = [\"HEAD=96\", \"bN=32\"]\narch = \"sm80\"\n"},
+          {"k/kernel.cu",
+           "#include \"cfg.hpp\"\nusing A = Layout<Shape<Int<kHead>, Int<bN>>>;\n"
+           "#if __CUDA_ARCH__ >= 800\nusing B = Layout<_8>;\n#else\nusing B = Layout<_1>;\n#endif\n"}});
+  json names = names_json({"--from", t / "k/kernel.cu"});
+  CHECK(entry(names, "A")["value"] == "(96,32):(1,96)");
+  CHECK(entry(names, "B")["value"] == "8:1");
+  // a -D given wins over the file's default
+  CHECK(entry(names_json({"--from", t / "k/kernel.cu", "-D", "bN=16"}), "A")["value"] == "(96,16):(1,96)");
+
+  Tree bad({{"k/cutevis.toml", "include = \"a\"\nflags = [\"-O3\"]\n"}, {"k/kernel.cu", "using A = Layout<_2>;\n"}});
+  auto r = test::run_cutevis({"names", "--from", bad / "k/kernel.cu"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find(bad / "k/cutevis.toml" + ":2: unknown key 'flags'") != std::string::npos);
+}
+
+TEST_CASE("folder_settings reads strings and arrays and refuses what it does not know") {
+  Tree t({{"a/.cutevis", "include = \"/abs\"  # one\ndefine = [\"X=1\",\n \"Y=cute::Int<2>\"]\n"},
+          {"b/.cutevis", "include = [\"x\"\n"},
+          {"c/.cutevis", "arch = 80\n"}});
+  FolderSettings s = folder_settings(t / "a");
+  CHECK(s.include_dirs == std::vector<std::string>{"/abs"});
+  CHECK(s.defines == std::vector<std::string>{"X=1", "Y=cute::Int<2>"});
+  CHECK_THROWS_WITH_AS(folder_settings(t / "b"), doctest::Contains("an array without its closing ']'"), Error);
+  CHECK_THROWS_WITH_AS(folder_settings(t / "c"), doctest::Contains(":1: expected a \"string\""), Error);
+  CHECK(folder_settings(t / "none").file.empty());
+}
+
+TEST_CASE("a CUTLASS helper without -I: one line, the blocker in names") {
+  Tree t(std::map<std::string, std::string>{
+      {"kernel.cu",
+       "using SmemLayoutAtom = decltype(cutlass::gemm::collective::detail::ss_smem_selector<GMMA::Major::K, "
+       "half_t, _128, _64>());\nconstexpr int cc = ArchTag::kMinComputeCapability;\n"}});
+  auto r = test::run_cutevis({"names", "--from", t / "kernel.cu"});
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("ss_smem_selector is CUTLASS code: give -I path/to/cutlass/include\n") != std::string::npos);
+  CHECK(r.out.find("ArchTag::kMinComputeCapability is CUTLASS code: give -I path/to/cutlass/include") !=
+        std::string::npos);
+  auto e = test::run_cutevis({"eval", "cutlass::round_up(5, 4)"});
+  CHECK(e.exit_code == 2);
+  CHECK(e.err.find("round_up is CUTLASS code: give -I path/to/cutlass/include") != std::string::npos);
+}
+
+TEST_CASE("real CUTLASS headers (CUTLASS_PATH): a Hopper kernel's arch tag and its helpers' headers") {
+  const char* cutlass = std::getenv("CUTLASS_PATH");
+  if (!cutlass || !fs::exists(fs::path(cutlass) / "include/cutlass/arch/arch.h"))
+    CUTEVIS_SKIP("needs a CUTLASS checkout: CUTLASS_PATH=path/to/cutlass");
+  Tree t(std::map<std::string, std::string>{{"kernel.cu", R"(#include <cute/tensor.hpp>
+#include "cutlass/arch/arch.h"
+#include "cutlass/gemm/collective/builders/sm90_common.inl"
+#include "cutlass/detail/sm100_blockscaled_layout.hpp"
+using ArchTag = cutlass::arch::Sm90;
+constexpr int cc = ArchTag::kMinComputeCapability;
+constexpr int sm100 = cutlass::arch::Sm100::kMinComputeCapability;
+)"}});
+  auto r = test::run_cutevis({"names", "--json", "--from", t / "kernel.cu"}, std::string("CUTLASS_PATH=") + cutlass);
+  CAPTURE(r.err);
+  REQUIRE(r.exit_code == 0);
+  json names = json::parse(r.out)["names"];
+  CHECK(entry(names, "cc")["value"] == "90");
+  CHECK(entry(names, "sm100")["value"] == "100");
+  CHECK(r.err.find("not found") == std::string::npos);  // every CUTLASS header it includes was found
+}
+
+TEST_CASE("a struct the sources define is a value: tags compare with is_same_v, members through an alias") {
+  Tree t({{"inc/arch.h",
+           "namespace cutlass::arch { struct Sm90 { static int const kMinComputeCapability = 90; }; "
+           "struct OpClassTensorOp {}; }\n"},
+          {"kernel.cu",
+           "#include \"arch.h\"\nusing ArchTag = cutlass::arch::Sm90;\n"
+           "constexpr int cc = ArchTag::kMinComputeCapability;\n"
+           "constexpr bool tensor_op = cute::is_same_v<OpClass, cutlass::arch::OpClassTensorOp>;\n"}});
+  json names = names_json({"--from", t / "kernel.cu", "-I", t / "inc", "-D", "OpClass=cutlass::arch::OpClassTensorOp"});
+  CHECK(entry(names, "ArchTag")["value"] == "cutlass::arch::Sm90");
+  CHECK(entry(names, "cc")["value"] == "90");
+  CHECK(entry(names, "tensor_op")["value"] == "true");
+  json other = names_json({"--from", t / "kernel.cu", "-I", t / "inc", "-D", "OpClass=cutlass::arch::Sm90"});
+  CHECK(entry(other, "tensor_op")["value"] == "false");
+}

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Whole-process medians of `names --from` a 3,000-line kernel file that #includes CUTLASS
+# (issue 19): the file of paste_kernel_bench.sh with a CUTLASS kernel's includes on top
+# (cutlass.h, dispatch_policy, collective_builder, sm90_pipeline, mma_sm90, barrier: ~190
+# headers, ~5 MB), read with -I: without the header cache, with it cold (first run) and warm.
+# Usage: include_bench.sh [BUILD_DIR] [RUNS]; needs CUTLASS_PATH (exit 77 without it).
+set -euo pipefail
+here=$(cd "$(dirname "$0")/../.." && pwd)
+build=${1:-$here/build}
+runs=${2:-21}
+exe=$build/bin/cutevis
+if [ -z "${CUTLASS_PATH:-}" ] || [ ! -d "$CUTLASS_PATH/include/cutlass" ]; then
+  echo "SKIPPED: set CUTLASS_PATH to a CUTLASS checkout" >&2
+  exit 77
+fi
+inc=$CUTLASS_PATH/include
+unset CUTLASS_PATH  # (cutevis would read it too: the runs below give -I or nothing)
+header=$here/samples/sm90_collective_config.hpp
+work=$(mktemp -d /tmp/cutevis_include_bench_XXXX)
+trap 'rm -rf "$work"' EXIT
+big=$work/kernel3000.cu
+printf '%s\n' '#include <cute/tensor.hpp>' '#include "cutlass/cutlass.h"' '#include "cutlass/gemm/dispatch_policy.hpp"' \
+  '#include "cutlass/gemm/collective/collective_builder.hpp"' '#include "cutlass/pipeline/sm90_pipeline.hpp"' \
+  '#include "cutlass/arch/mma_sm90.h"' '#include "cutlass/arch/barrier.h"' > "$big"
+i=0
+while [ "$(wc -l < "$big")" -lt 3000 ]; do
+  sed -e "s/CollectiveConfig/CollectiveConfig$i/g" -e "s/namespace example/namespace example$i/" -e '/#pragma once/d' \
+      -e '/#include/d' "$header" >> "$big"
+  printf '__global__ void scale_%d(float* out, int n) {\n  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)\n    out[i] = out[i] * 2.0f + 1.0f;\n}\n' "$i" >> "$big"
+  i=$((i + 1))
+done
+# One run's wall and CPU (user + system) times in ms, as "WALL CPU".
+run_once() {
+  local t0=$(date +%s%N)
+  /usr/bin/time -f "%U %S" -o "$work/time" "$@" > /dev/null 2>&1 || true
+  local t1=$(date +%s%N)
+  awk -v wall=$(( (t1 - t0) / 1000 )) '{printf "%d %d\n", wall, ($1 + $2) * 1000000}' "$work/time"
+}
+medians() {  # "WALL ms wall, CPU ms CPU": medians of the lines "WALL CPU" on stdin
+  sort -n -k1 > "$work/w"; sort -n -k2 "$work/w" > "$work/c"
+  awk '{a[NR]=$1} END {printf "%.1f ms wall, ", a[int((NR+1)/2)]/1000}' "$work/w"
+  awk '{a[NR]=$2} END {printf "%.1f ms CPU\n", a[int((NR+1)/2)]/1000}' "$work/c"
+}
+median() {  # medians of RUNS runs (after 3 warm-up runs)
+  for _ in 1 2 3; do "$@" > /dev/null 2>&1 || true; done
+  for _ in $(seq "$runs"); do run_once "$@"; done | medians
+}
+cold() {  # medians of RUNS first runs (the cache emptied before each)
+  for _ in $(seq "$runs"); do rm -rf "$work/cache"; run_once "$@"; done | medians
+}
+echo "kernel file: $(wc -l < "$big") lines, $(wc -c < "$big") bytes; load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "names --from, no -I (headers not found):       $(CUTEVIS_CACHE_DIR=off median "$exe" names --from "$big" -D ElementA_=half_t)"
+echo "names --from -I cutlass, no cache:             $(CUTEVIS_CACHE_DIR=off median "$exe" names --from "$big" -D ElementA_=half_t -I "$inc")"
+echo "names --from -I cutlass, cache cold:           $(CUTEVIS_CACHE_DIR=$work/cache cold "$exe" names --from "$big" -D ElementA_=half_t -I "$inc")"
+echo "names --from -I cutlass, cache warm:           $(CUTEVIS_CACHE_DIR=$work/cache median "$exe" names --from "$big" -D ElementA_=half_t -I "$inc")"
+echo "cache: $(du -sh "$work/cache" | cut -f1) in $(ls "$work/cache" | wc -l) entries"
