@@ -336,6 +336,36 @@ void register_cpp_syntax(Registry& r) {
           return V::boolean(std::any_of(t.begin() + 1, t.end(), [&](const Value& x) { return same_value(t[0], x); }));
         },
         std::string(name) + "<T, Ts...>");
+  // tuple_size_v<T>, tuple_element_t<I, T>, is_tuple<T>::value on CuTe's tuples (cute/container/tuple.hpp)
+  r.add(
+      "tuple_size_v",
+      [](Evaluator& ev, const Node& n) {
+        Value t = template_value(ev, n, 0, "tuple_size_v<T>");
+        if (!t.is(V::Kind::kTuple)) ev.fail(n.template_args[0], "tuple_size_v<T> needs a tuple, got " + t.describe());
+        return V::integer(static_cast<int64_t>(t.elements().size()));
+      },
+      "tuple_size_v<T>");
+  r.add(
+      "tuple_element_t",
+      [](Evaluator& ev, const Node& n) {
+        if (n.template_args.size() != 2) ev.fail(n, "tuple_element_t<I, T> takes two template arguments");
+        auto a = ev.eval_template_args(n);
+        if (!a[1].is(V::Kind::kTuple))
+          ev.fail(n.template_args[1], "tuple_element_t<I, T> needs a tuple, got " + a[1].describe());
+        int64_t i = a[0].as_int();
+        if (i < 0 || static_cast<size_t>(i) >= a[1].elements().size())
+          ev.fail(n.template_args[0], "tuple_element_t: index " + std::to_string(i) + " out of range");
+        return a[1].elements()[static_cast<size_t>(i)];
+      },
+      "tuple_element_t<I, T>");
+  for (const char* name : {"is_tuple", "is_tuple_v"})
+    r.add(
+        name,
+        [](Evaluator& ev, const Node& n) {
+          if (n.template_args.size() != 1) ev.fail(n, n.name + "<T> takes one template argument");
+          return V::boolean(ev.eval(n.template_args[0]).is(V::Kind::kTuple));
+        },
+        std::string(name) + "<T>");
   // is_base_of_v<B, D>: D is B or derives from it, through the bases of the structs the sources define
   for (const char* name : {"is_base_of_v", "is_base_of"})
     r.add(

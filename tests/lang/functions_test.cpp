@@ -230,3 +230,22 @@ TEST_CASE("a using-declaration brings a namespace's alias template into another:
   CHECK(eval_in(*env, "my::gemm::TagToStride_t<my::layout::RowMajor>") !=
         eval_in(*env, "my::gemm::TagToStride_t<my::layout::ColumnMajor>"));
 }
+
+TEST_CASE("tuple traits: a mixed-input builder's (Element, Scale) pair or a plain element, read by index") {
+  auto env = load(
+      "template <size_t I, class Tuple>\n"
+      "struct pick_dtype {\n"
+      "  using underlying = cute::conditional_t<cute::is_tuple<Tuple>::value, Tuple, cute::tuple<Tuple>>;\n"
+      "  static constexpr size_t valid = cute::min(I, cute::tuple_size_v<underlying> - 1);\n"
+      "  using type = cute::conditional_t<(I < cute::tuple_size_v<underlying>),\n"
+      "                                   cute::tuple_element_t<valid, underlying>, void>;\n"
+      "};\n");
+  CHECK(eval_in(*env, "pick_dtype<0, cute::tuple<int8_t, half_t>>::type") == eval_in(*env, "int8_t"));
+  CHECK(eval_in(*env, "pick_dtype<1, cute::tuple<int8_t, half_t>>::type") == eval_in(*env, "half_t"));
+  CHECK(eval_in(*env, "pick_dtype<0, half_t>::type") == eval_in(*env, "half_t"));
+  CHECK(eval_in(*env, "pick_dtype<1, half_t>::type") == "void");
+  CHECK(eval_in(*env, "cute::tuple_size_v<cute::tuple<int8_t, half_t, float>>") == eval_in(*env, "3"));
+  CHECK(eval_in(*env, "cute::tuple_size_v<cute::tuple<int8_t, half_t, float>>") != eval_in(*env, "2"));
+  CHECK(error_of(*env, "cute::tuple_element_t<2, cute::tuple<int8_t, half_t>>").find("out of range") !=
+        std::string::npos);
+}
