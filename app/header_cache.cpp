@@ -46,7 +46,7 @@ struct Writer {
     str(d.name), str(d.text);
     interned(d.scope), interned(d.file), interned(d.template_scope);
     u64(static_cast<uint64_t>(d.line)), u64(static_cast<uint64_t>(d.column));
-    u64(d.language == SourceLanguage::kPython);
+    u64((d.language == SourceLanguage::kPython ? 1U : 0U) | (d.using_declaration ? 2U : 0U));
     u64(d.template_params.size());
     for (const auto& p : d.template_params) interned(p);
     u64(d.template_defaults.size());
@@ -107,7 +107,9 @@ struct Reader {
     d.name = str(), d.text = str();
     d.scope = interned(), d.file = interned(), d.template_scope = interned();
     d.line = static_cast<int>(u64()), d.column = static_cast<int>(u64());
-    d.language = u64() ? SourceLanguage::kPython : SourceLanguage::kCpp;
+    const uint64_t flags = u64();
+    d.language = (flags & 1U) ? SourceLanguage::kPython : SourceLanguage::kCpp;
+    d.using_declaration = (flags & 2U) != 0;
     for (uint64_t n = u64(), i = 0; ok && i < n && i < 4096; ++i) d.template_params.push_back(interned());
     for (uint64_t n = u64(), i = 0; ok && i < n && i < 4096; ++i) d.template_defaults.push_back(interned());
     d.from_header = true;

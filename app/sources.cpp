@@ -334,7 +334,8 @@ Output run_names(const NamesOptions& o) {
   };
   std::vector<Row> rows;
   for (const Declaration& d : env->declarations()) {
-    if (d.from_header) continue;  // the files' own names, not their headers' (read to resolve them)
+    if (d.from_header || d.using_declaration)
+      continue;  // the files' own names, not their headers' (read to resolve them)
     Row r{&d, "", "", "", {}, {}};
     Value v;
     const LocatedError* failure = nullptr;

@@ -727,6 +727,15 @@ class Walker {
     return angle == 0;
   }
 
+  // Tokens [a, b) are ns::...::Name (a leading :: allowed), with one :: at least.
+  bool is_qualified_name(size_t a, size_t b) const {
+    if (a < b && t(a) == "::") ++a;
+    if (a >= b || (b - a) % 2 == 0 || b - a < 3) return false;
+    for (size_t k = a; k < b; ++k)
+      if ((k - a) % 2 == 0 ? !is_ident(k) : t(k) != "::") return false;
+    return true;
+  }
+
   void declaration(size_t a, size_t b, bool templated) {
     std::string_view first = t(a);
     if (first == "using") {
@@ -734,6 +743,10 @@ class Walker {
         size_t r = a + 3;
         while (r < b && t(r) == "typename") ++r;
         if (r < b) add(str(a + 1), scope(), span(r, b), toks_[r].begin);
+      } else if (!templated && b > a + 3 && t(a + 1) != "namespace" && is_qualified_name(a + 1, b)) {
+        size_t q = t(a + 1) == "::" ? a + 2 : a + 1;  // using ns::Name; (::ns::Name: the same name)
+        add(str(b - 1), scope(), span(q, b), toks_[q].begin);
+        out_.declarations.back().using_declaration = true;
       }
       return;
     }

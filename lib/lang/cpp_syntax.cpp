@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <numeric>
 
+#include "lib/lang/environment.hpp"
+#include "lib/lang/functions.hpp"
 #include "lib/lang/tensor.hpp"
 
 namespace cutevis {
@@ -34,6 +36,29 @@ int64_t shift(Evaluator& ev, const Node& at, int64_t a, int64_t b, bool left) {
 
 // x == y for values other than integers: the same kind printing the same (is_same for types)
 bool same_value(const Value& a, const Value& b) { return a.kind() == b.kind() && a.to_string() == b.to_string(); }
+
+// Whether d is b or derives from it: the bases of the structs the sources define, followed by name
+// (a base written with template arguments cutevis does not compare: an error, not a guess).
+bool derives_from(Evaluator& ev, const Node& at, const Value& d, const Value& b, int hops = 0) {
+  if (same_value(d, b)) return true;
+  const auto* instance = d.is(Value::Kind::kObject) ? dynamic_cast<const ClassInstance*>(d.object().get()) : nullptr;
+  const Environment* env = ev.environment();
+  if (!instance || !env) return false;
+  if (hops > 16) ev.fail(at, "base classes nested more than 16 deep");
+  const ClassDef* c = env->class_of_members(instance->scope());
+  if (!c) return false;
+  for (const std::string& base : c->bases) {
+    const std::vector<const ClassDef*> defs = env->classes(base, c->scope);
+    if (defs.empty()) continue;  // a base the sources do not define (CuTe's, the standard library's)
+    if (defs.front()->is_template)
+      ev.fail(at, "is_base_of_v: " + instance->to_string() + " derives from the template " + base +
+                      ", which cutevis does not compare");
+    Value v = Value::object(std::make_shared<ClassInstance>(defs.front()->members_scope, std::vector<std::string>{},
+                                                            std::map<std::string, Value>{}));
+    if (derives_from(ev, at, v, b, hops + 1)) return true;
+  }
+  return false;
+}
 
 Value template_value(Evaluator& ev, const Node& n, size_t i, const char* usage) {
   if (n.template_args.size() <= i) ev.fail(n, std::string("usage: ") + usage);
@@ -301,6 +326,86 @@ void register_cpp_syntax(Registry& r) {
           return V::boolean(same_value(t[0], t[1]));
         },
         std::string(name) + "<A, B>");
+  // is_any_of_v<T, Ts...> (cute/util/type_traits.hpp): T is one of Ts
+  for (const char* name : {"is_any_of_v", "is_any_of"})
+    r.add(
+        name,
+        [](Evaluator& ev, const Node& n) {
+          if (n.template_args.size() < 2) ev.fail(n, n.name + "<T, Ts...> takes two or more template arguments");
+          auto t = ev.eval_template_args(n);
+          return V::boolean(std::any_of(t.begin() + 1, t.end(), [&](const Value& x) { return same_value(t[0], x); }));
+        },
+        std::string(name) + "<T, Ts...>");
+  // tuple_size_v<T>, tuple_element_t<I, T>, is_tuple<T>::value on CuTe's tuples (cute/container/tuple.hpp)
+  r.add(
+      "tuple_size_v",
+      [](Evaluator& ev, const Node& n) {
+        Value t = template_value(ev, n, 0, "tuple_size_v<T>");
+        if (!t.is(V::Kind::kTuple)) ev.fail(n.template_args[0], "tuple_size_v<T> needs a tuple, got " + t.describe());
+        return V::integer(static_cast<int64_t>(t.elements().size()));
+      },
+      "tuple_size_v<T>");
+  r.add(
+      "tuple_element_t",
+      [](Evaluator& ev, const Node& n) {
+        if (n.template_args.size() != 2) ev.fail(n, "tuple_element_t<I, T> takes two template arguments");
+        auto a = ev.eval_template_args(n);
+        if (!a[1].is(V::Kind::kTuple))
+          ev.fail(n.template_args[1], "tuple_element_t<I, T> needs a tuple, got " + a[1].describe());
+        int64_t i = a[0].as_int();
+        if (i < 0 || static_cast<size_t>(i) >= a[1].elements().size())
+          ev.fail(n.template_args[0], "tuple_element_t: index " + std::to_string(i) + " out of range");
+        return a[1].elements()[static_cast<size_t>(i)];
+      },
+      "tuple_element_t<I, T>");
+  for (const char* name : {"is_tuple", "is_tuple_v"})
+    r.add(
+        name,
+        [](Evaluator& ev, const Node& n) {
+          if (n.template_args.size() != 1) ev.fail(n, n.name + "<T> takes one template argument");
+          return V::boolean(ev.eval(n.template_args[0]).is(V::Kind::kTuple));
+        },
+        std::string(name) + "<T>");
+  // is_base_of_v<B, D>: D is B or derives from it, through the bases of the structs the sources define
+  for (const char* name : {"is_base_of_v", "is_base_of"})
+    r.add(
+        name,
+        [](Evaluator& ev, const Node& n) {
+          if (n.template_args.size() != 2) ev.fail(n, n.name + "<B, D> takes two template arguments");
+          auto t = ev.eval_template_args(n);
+          return V::boolean(derives_from(ev, n, t[1], t[0]));
+        },
+        std::string(name) + "<B, D>");
+  // remove_pointer_t, remove_cvref_t, ... : cutevis's values carry no pointer, reference or cv
+  // qualifier (int* is int to it), so each is its argument
+  for (const char* name : {"remove_pointer_t", "remove_pointer", "remove_cvref_t", "remove_cvref", "remove_reference_t",
+                           "remove_reference", "remove_cv_t", "remove_cv", "remove_const_t", "remove_const", "decay_t",
+                           "decay", "type_identity_t", "type_identity"})
+    r.add(
+        name,
+        [](Evaluator& ev, const Node& n) {
+          if (n.template_args.size() != 1) ev.fail(n, n.name + "<T> takes one template argument");
+          return ev.eval(n.template_args[0]);
+        },
+        std::string(name) + "<T>");
+  // cute::uint_byte_t<N> (cute/numeric/int.hpp): the unsigned integer of N bytes
+  for (const char* name : {"uint_byte_t", "uint_byte"})
+    r.add(
+        name,
+        [](Evaluator& ev, const Node& n) {
+          int64_t bytes = template_value(ev, n, 0, "uint_byte_t<N>").as_int();
+          if (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8 && bytes != 16)
+            ev.fail(n.template_args[0], "uint_byte_t<N> is defined for N = 1, 2, 4, 8, 16 bytes");
+          Node type = n;
+          type.name = "uint" + std::to_string(bytes * 8) + "_t";
+          type.has_template_args = false;
+          type.template_args.clear();
+          type.call = Node::Call::kNone;
+          type.args.clear();
+          type.children.clear();
+          return ev.eval(type);
+        },
+        "uint_byte_t<N>");
   r.add(
       "static_cast",
       [](Evaluator& ev, const Node& n) {

@@ -29,6 +29,9 @@ struct Declaration {
   // Read from a header the file #includes (-I): found only where C++ finds it, from an enclosing
   // namespace or by qualification, never as a look-alike of a name the file leaves open.
   bool from_header = false;
+  // `using cutlass::detail::TagToStrideA_t;` in a namespace: text is the qualified name it brings
+  // in, found where that name is (lib/lang/environment.cpp)
+  bool using_declaration = false;
 };
 
 }  // namespace cutevis

@@ -306,7 +306,12 @@ const Declaration* Environment::find(const std::string& name, const std::string&
 
 const Declaration* Environment::lookup(const std::string& name, const std::string& scope,
                                        const Declaration* self) const {
-  const Declaration* d = find_here(name, scope, self);
+  // `using ns::Name;` stands for the declaration of ns::Name (none: a CuTe name, built in)
+  auto follow = [&](const Declaration* d) {
+    for (int hops = 0; d && d->using_declaration; ++hops) d = hops < 8 ? find_here(d->text, d->scope, d) : nullptr;
+    return d;
+  };
+  const Declaration* d = follow(find_here(name, scope, self));
   if (d || name.find("::") == std::string::npos) return d;
   // Config::SmemLayoutA where Config names a struct (using Config = GemmConfig<half_t>; or
   // -D Config=GemmConfig): look in that struct, its template arguments set aside
@@ -323,7 +328,7 @@ const Declaration* Environment::lookup(const std::string& name, const std::strin
     if (target.empty() || target == owner) return nullptr;
     for (char c : target)
       if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == ':')) return nullptr;
-    if ((d = find_here(target + name.substr(colon), scope, self))) return d;
+    if ((d = follow(find_here(target + name.substr(colon), scope, self)))) return d;
     owner = target;
   }
   return nullptr;

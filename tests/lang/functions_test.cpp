@@ -181,3 +181,71 @@ TEST_CASE("class templates: the more specialized of two matching specializations
   CHECK(eval_in(*env, "TT<float, true>::k") == "4");
   CHECK(eval_in(*env, "TT<float>::k") == "5");  // B = false by the primary's default
 }
+
+TEST_CASE(
+    "type traits CUTLASS's builders use: is_base_of_v through bases, is_any_of_v, remove_pointer_t, uint_byte_t") {
+  auto env = load(
+      "namespace my::gemm {\n"
+      "struct KernelWs {};\n"
+      "struct KernelWsCooperative : KernelWs {};\n"
+      "struct KernelWsCooperativeFast : KernelWsCooperative {};\n"
+      "struct KernelPingpong {};\n"
+      "}\n");
+  CHECK(eval_in(*env, "cute::is_base_of_v<my::gemm::KernelWs, my::gemm::KernelWsCooperativeFast>") == "true");
+  CHECK(eval_in(*env, "std::is_base_of_v<my::gemm::KernelWsCooperative, my::gemm::KernelWsCooperative>") == "true");
+  CHECK(eval_in(*env, "cute::is_base_of_v<my::gemm::KernelWsCooperativeFast, my::gemm::KernelWs>") == "false");
+  CHECK(eval_in(*env, "cute::is_base_of_v<my::gemm::KernelPingpong, my::gemm::KernelWsCooperative>") == "false");
+  CHECK(eval_in(*env, "cute::is_any_of_v<my::gemm::KernelPingpong, my::gemm::KernelWs, my::gemm::KernelPingpong>") ==
+        "true");
+  CHECK(eval_in(*env, "cute::is_any_of_v<my::gemm::KernelWs, my::gemm::KernelWsCooperative>") == "false");
+  CHECK(eval_in(*env, "cute::remove_pointer_t<Stride<_1, int64_t, int64_t> *>") ==
+        eval_in(*env, "Stride<_1, int64_t, int64_t>{}"));
+  CHECK(eval_in(*env, "cute::uint_byte_t<2>") == eval_in(*env, "uint16_t"));
+  CHECK(eval_in(*env, "cute::uint_byte_t<static_cast<int>(sizeof(half_t)) * 8>") == eval_in(*env, "cute::uint128_t"));
+  CHECK(error_of(*env, "cute::uint_byte_t<3>").find("N = 1, 2, 4, 8, 16") != std::string::npos);
+}
+
+TEST_CASE("a using-declaration brings a namespace's alias template into another: using ns::Name_t;") {
+  auto env = load(
+      "namespace my { namespace layout { struct RowMajor {}; struct ColumnMajor {}; } }\n"
+      "namespace my::detail {\n"
+      "template <class L> struct TagToStride { using type = L; };\n"
+      "template <> struct TagToStride<layout::RowMajor> { using type = cute::Stride<int64_t, cute::Int<1>, int64_t>; "
+      "};\n"
+      "template <> struct TagToStride<layout::ColumnMajor> { using type = cute::Stride<cute::Int<1>, int64_t, "
+      "int64_t>; };\n"
+      "template <class Tag> using TagToStride_t = typename TagToStride<Tag>::type;\n"
+      "constexpr int kStages = 4;\n"
+      "}\n"
+      "namespace my::gemm {\n"
+      "using my::detail::TagToStride_t;\n"
+      "using ::my::detail::kStages;\n"
+      "}\n"
+      "namespace my::gemm::collective { using StrideA = TagToStride_t<my::layout::ColumnMajor>; }\n");
+  CHECK(eval_in(*env, "my::gemm::TagToStride_t<my::layout::RowMajor>") ==
+        eval_in(*env, "cute::Stride<int64_t, cute::Int<1>, int64_t>{}"));
+  CHECK(eval_in(*env, "my::gemm::collective::StrideA") ==
+        eval_in(*env, "cute::Stride<cute::Int<1>, int64_t, int64_t>{}"));
+  CHECK(eval_in(*env, "my::gemm::kStages * 2") == "8");
+  CHECK(eval_in(*env, "my::gemm::TagToStride_t<my::layout::RowMajor>") !=
+        eval_in(*env, "my::gemm::TagToStride_t<my::layout::ColumnMajor>"));
+}
+
+TEST_CASE("tuple traits: a mixed-input builder's (Element, Scale) pair or a plain element, read by index") {
+  auto env = load(
+      "template <size_t I, class Tuple>\n"
+      "struct pick_dtype {\n"
+      "  using underlying = cute::conditional_t<cute::is_tuple<Tuple>::value, Tuple, cute::tuple<Tuple>>;\n"
+      "  static constexpr size_t valid = cute::min(I, cute::tuple_size_v<underlying> - 1);\n"
+      "  using type = cute::conditional_t<(I < cute::tuple_size_v<underlying>),\n"
+      "                                   cute::tuple_element_t<valid, underlying>, void>;\n"
+      "};\n");
+  CHECK(eval_in(*env, "pick_dtype<0, cute::tuple<int8_t, half_t>>::type") == eval_in(*env, "int8_t"));
+  CHECK(eval_in(*env, "pick_dtype<1, cute::tuple<int8_t, half_t>>::type") == eval_in(*env, "half_t"));
+  CHECK(eval_in(*env, "pick_dtype<0, half_t>::type") == eval_in(*env, "half_t"));
+  CHECK(eval_in(*env, "pick_dtype<1, half_t>::type") == "void");
+  CHECK(eval_in(*env, "cute::tuple_size_v<cute::tuple<int8_t, half_t, float>>") == eval_in(*env, "3"));
+  CHECK(eval_in(*env, "cute::tuple_size_v<cute::tuple<int8_t, half_t, float>>") != eval_in(*env, "2"));
+  CHECK(error_of(*env, "cute::tuple_element_t<2, cute::tuple<int8_t, half_t>>").find("out of range") !=
+        std::string::npos);
+}
