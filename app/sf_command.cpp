@@ -248,6 +248,19 @@ nlohmann::ordered_json sm120_json(const Sm120Side& s, int64_t k, int vec) {
   return a;
 }
 
+// The panels as the picture format asks (both SF views end here).
+Output draw_sf_panels(const ShowOptions& show, const std::vector<GridPanel>& panels,
+                      const std::vector<std::string>& legend) {
+  RenderOptions r;
+  r.scale = show.picture.scale;
+  r.cell = show.picture.cell;
+  r.ansi_color = show.picture.ansi_color && *show.picture.format == Format::kTxt;
+  Output out;
+  out.bytes = render(grid_panels_scene(show.input, panels, legend, GridColours::kCategory), *show.picture.format, r);
+  out.binary = *show.picture.format == Format::kPng || *show.picture.format == Format::kPdf;
+  return out;
+}
+
 Output run_sm120_sf(const ShowOptions& show, const MmaAtom& atom) {
   const int vec = atom.sf_vec_size;
   const int64_t k = atom.shape_mnk[2].value();
@@ -301,14 +314,7 @@ Output run_sm120_sf(const ShowOptions& show, const MmaAtom& atom) {
   std::vector<GridPanel> panels;
   sm120_panels(panels, a, k, vec);
   sm120_panels(panels, b, k, vec);
-  RenderOptions r;
-  r.scale = show.picture.scale;
-  r.cell = show.picture.cell;
-  r.ansi_color = show.picture.ansi_color && *show.picture.format == Format::kTxt;
-  Output out;
-  out.bytes = render(grid_panels_scene(show.input, panels, legend, GridColours::kCategory), *show.picture.format, r);
-  out.binary = *show.picture.format == Format::kPng || *show.picture.format == Format::kPdf;
-  return out;
+  return draw_sf_panels(show, panels, legend);
 }
 
 }  // namespace
@@ -385,14 +391,7 @@ Output run_mma_sf(const ShowOptions& show, const SfOptions& options) {
     for (const auto& l : legend) t += l + "\n";
     return Output{t, false};
   }
-  RenderOptions r;
-  r.scale = show.picture.scale;
-  r.cell = show.picture.cell;
-  r.ansi_color = show.picture.ansi_color && *show.picture.format == Format::kTxt;
-  Output out;
-  out.bytes = render(grid_panels_scene(show.input, panels, legend, GridColours::kCategory), *show.picture.format, r);
-  out.binary = *show.picture.format == Format::kPng || *show.picture.format == Format::kPdf;
-  return out;
+  return draw_sf_panels(show, panels, legend);
 }
 
 }  // namespace cutevis
