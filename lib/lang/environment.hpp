@@ -151,6 +151,8 @@ class Environment {
   void add_class(ClassDef c);
   // The functions `name` (maybe qualified) may be from `scope`, the innermost first; none: empty.
   std::vector<const FunctionDef*> functions(const std::string& name, const std::string& scope) const;
+  // Whether any function of the sources, in any scope, has this unqualified name (a cheap first test).
+  bool has_function_named(const std::string& base) const { return function_names_.count(base) > 0; }
   // The definitions of class `name` seen from `scope` (its primary and its specializations).
   std::vector<const ClassDef*> classes(const std::string& name, const std::string& scope) const;
   // The class whose members are declared in `members_scope`; nullptr if none.

@@ -377,7 +377,7 @@ bool call_user_function(Evaluator& ev, const Node& call, Value& out) {
   Environment* env = ev.environment();
   if (!env || call.call != Node::Call::kParen) return false;
   const size_t colon = call.name.rfind("::");
-  if (env->functions(colon == std::string::npos ? call.name : call.name.substr(colon + 2), "").empty())
+  if (!env->has_function_named(colon == std::string::npos ? call.name : call.name.substr(colon + 2)))
     return false;  // (most calls: no function of the sources has the name)
   std::vector<const FunctionDef*> found = env->functions(call.name, ev.scope());
   const Evaluator::Bindings* owner = nullptr;

@@ -232,3 +232,24 @@ TEST_CASE("a struct the sources define is a value: tags compare with is_same_v, 
   json other = names_json({"--from", t / "kernel.cu", "-I", t / "inc", "-D", "OpClass=cutlass::arch::Sm90"});
   CHECK(entry(other, "tensor_op")["value"] == "false");
 }
+
+TEST_CASE("a header's constexpr functions in a namespace are called from the kernel, qualified or from inside") {
+  // (the first test of a call looked the name up from the global scope, where C++ does not find a
+  // header's namespaced function: every such call was "unknown function")
+  Tree t({{"inc/common.inl",
+           "namespace cutlass::gemm::collective::detail {\n"
+           "template <class ElementA, class ElementB>\nconstexpr bool\n"
+           "is_input_size_two_bytes() { return sizeof(ElementA) == 2 && sizeof(ElementB) == 2; }\n"
+           "constexpr int stages() { return 4; }\n}\n"},
+          {"kernel.cu",
+           "#include \"common.inl\"\n"
+           "constexpr bool two = cutlass::gemm::collective::detail::is_input_size_two_bytes<half_t, half_t>();\n"
+           "constexpr bool mixed = cutlass::gemm::collective::detail::is_input_size_two_bytes<half_t, float>();\n"
+           "namespace cutlass::gemm::collective { constexpr int s = detail::stages(); }\n"
+           "constexpr int hidden = stages();\n"}});
+  json names = names_json({"--from", t / "kernel.cu", "-I", t / "inc"});
+  CHECK(entry(names, "two")["value"] == "true");
+  CHECK(entry(names, "mixed")["value"] == "false");
+  CHECK(entry(names, "cutlass::gemm::collective::s")["value"] == "4");
+  CHECK(entry(names, "hidden")["kind"] == "unresolved");  // not visible from the global scope, as in C++
+}
