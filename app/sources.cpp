@@ -17,6 +17,8 @@
 #include "app/input_files.hpp"
 #include "lib/lang/cpp_scanner.hpp"
 #include "lib/lang/dsl.hpp"
+#include "lib/lang/kernel_body.hpp"
+#include "lib/lang/launch_binding.hpp"
 #include "lib/lang/suggestions.hpp"
 
 namespace cutevis {
@@ -191,6 +193,9 @@ std::shared_ptr<Environment> load_sources(const SourceOptions& given) {
     for (auto& f : scan.functions) env->add_function(std::move(f));
     for (auto& c : scan.classes) env->add_class(std::move(c));
     const std::string shown = path == "-" ? std::string("<stdin>") : path;
+    if (text.find("__global__") != std::string::npos)  // a kernel's parameters, as its launch here gives them
+      for (const LaunchBindingNote& n : bind_launches(*env, read_kernels(text, path), text, path))
+        env->add_warning({n.message});
     std::vector<const PreprocessorNote*> branches;  // #if decided without --arch/-D
     for (auto& n : scan.notes) {
       env->add_warning({shown + ":" + std::to_string(n.line) + ": " + n.message});
@@ -334,8 +339,8 @@ Output run_names(const NamesOptions& o) {
   };
   std::vector<Row> rows;
   for (const Declaration& d : env->declarations()) {
-    if (d.from_header || d.using_declaration)
-      continue;  // the files' own names, not their headers' (read to resolve them)
+    if (d.from_header || d.using_declaration || !d.read_in.empty())
+      continue;  // the files' own names, not their headers' (read to resolve them) nor a launch's arguments
     Row r{&d, "", "", "", {}, {}};
     Value v;
     const LocatedError* failure = nullptr;

@@ -32,6 +32,13 @@ struct Declaration {
   // `using cutlass::detail::TagToStrideA_t;` in a namespace: text is the qualified name it brings
   // in, found where that name is (lib/lang/environment.cpp)
   bool using_declaration = false;
+  // A parameter bound from a call in the same file (a kernel's `class SmemLayoutA` from its launch
+  // `gemm_device<decltype(sA), ...>` or `gemm_device<<<...>>>(..., sA, ...)`): text is the caller's
+  // argument, read in the caller's scope (`gemm_nt`), not in `scope` where the name is found.
+  std::string read_in = {};
 };
+
+// The scope a declaration's text is read in: the caller's for a bound parameter, else its own.
+inline const std::string& reading_scope(const Declaration& d) { return d.read_in.empty() ? d.scope : d.read_in; }
 
 }  // namespace cutevis

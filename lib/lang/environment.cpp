@@ -364,8 +364,9 @@ const Declaration* Environment::find_here(const std::string& name, const std::st
     }
   }
   // a parameter of an enclosing function or template shadows what is farther out: it is
-  // undefined (a -D gives it), not another function's variable of the same name
-  if (best && !is_qualified && best_score < (1L << 30)) {
+  // undefined (a -D gives it), not another function's variable of the same name; a parameter
+  // a launch binds (Declaration::read_in) is that parameter
+  if (best && !is_qualified && best_score < (1L << 30) && best->read_in.empty()) {
     auto [p0, p1] = parameter_names_.equal_range(name);
     for (auto it = p0; it != p1; ++it)
       if (encloses(it->second->scope, scope) && static_cast<long>(it->second->scope.size()) >= best_score)
@@ -469,7 +470,7 @@ const LocatedError* Environment::resolve(const Declaration& d, const Registry& r
       return failed.failure.get();
     }
     Evaluator ev(registry);
-    ev.set_environment(this, &d, d.scope);
+    ev.set_environment(this, &d, reading_scope(d));
     ev.set_source(d.text);
     ev.use_literals(literals_of(d), root);
     Value v = ev.eval(root);
@@ -531,7 +532,7 @@ const LocatedError* Environment::failed_dependency(const Node& n, const Declarat
       if (n.children[0].kind == Node::Kind::kName && n.children[0].has_template_args) break;  // Cfg<T>::X
       return walk(n.children, false);
     case Node::Kind::kName: {
-      const Declaration* d = find(n.name, within.scope, &within);
+      const Declaration* d = find(n.name, reading_scope(within), &within);
       bool bare = !n.has_template_args && n.args.empty();
       // T::L where T is an instance of a class template: its own value, not the template's (failed) member
       if (bare && d && !d->template_scope.empty() && n.name.find("::") != std::string::npos) break;
@@ -589,7 +590,7 @@ class InTemplate {
   template <class Bindings, class Set>
   Value operator()(const std::string& text, const std::string& what, const Bindings& b, Set set_bindings) {
     Evaluator ev(registry_);
-    ev.set_environment(env_, &d_, d_.scope);
+    ev.set_environment(env_, &d_, reading_scope(d_));
     ev.set_source(text);
     set_bindings(ev, &b);
     try {
@@ -859,7 +860,7 @@ void Environment::collect_undefined(const Node& n, const std::string& source, co
   auto descend = [&](const std::vector<Node>& nodes) {
     for (const auto& c : nodes) collect_undefined(c, source, within, registry, out, visited);
   };
-  const std::string scope = within ? within->scope : top_scope_;
+  const std::string scope = within ? reading_scope(*within) : top_scope_;
   if (n.kind == Node::Kind::kName) {
     bool bare = !n.has_template_args && n.args.empty();
     if (bare) {

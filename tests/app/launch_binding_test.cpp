@@ -1,0 +1,160 @@
+// A kernel's template parameters and parameters bound from its launch in the same file
+// (lib/lang/launch_binding.cpp), on a hand-written file in the style of CuTe's GEMM tutorials;
+// the expected values are real CuTe's (tests/data/kernels/tutorial_oracle.tsv).
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <unistd.h>
+
+#include "app/exit_codes.hpp"
+#include "tests/support/run.hpp"
+#include "tests/support/skip.hpp"
+
+using namespace cutevis;
+using nlohmann::json;
+
+namespace {
+
+const std::string kFile = std::string(CUTEVIS_SOURCE_DIR) + "/tests/data/kernels/tutorial_style_launch.cu";
+
+// CuTe's printed values by key, static ints written as ours (_8 -> 8)
+std::map<std::string, std::string> oracle() {
+  std::ifstream in(std::string(CUTEVIS_SOURCE_DIR) + "/tests/data/kernels/tutorial_oracle.tsv");
+  std::map<std::string, std::string> out;
+  static const std::regex underscore("_(?=[0-9(])");
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    const size_t tab = line.find('\t');
+    out[line.substr(0, tab)] = std::regex_replace(line.substr(tab + 1), underscore, "");
+  }
+  return out;
+}
+
+std::string eval_ok(const std::vector<std::string>& args) {
+  std::vector<std::string> full{"eval"};
+  full.insert(full.end(), args.begin(), args.end());
+  auto r = test::run_cutevis(full);
+  CAPTURE(r.err);
+  CHECK(r.exit_code == 0);
+  return r.out.empty() ? r.out : r.out.substr(0, r.out.size() - 1);
+}
+
+// "TiledLayout_TV: ((8,16),8):((128,1),16)" in a printed TiledCopy / TiledMMA: the value
+std::string field(const std::string& printed, const std::string& name) {
+  const size_t at = printed.find(name + ":");
+  if (at == std::string::npos) return "(no " + name + ")";
+  const size_t b = printed.find_first_not_of(' ', at + name.size() + 1);
+  return printed.substr(b, printed.find('\n', b) - b);
+}
+
+json names_of(const std::vector<std::string>& args) {
+  std::vector<std::string> full{"names", "--json"};
+  full.insert(full.end(), args.begin(), args.end());
+  auto r = test::run_cutevis(full);
+  CAPTURE(r.err);
+  REQUIRE(r.exit_code == 0);
+  return json::parse(r.out)["names"];
+}
+
+const json* row(const json& names, const std::string& name) {
+  for (const json& n : names)
+    if (n["name"] == name) return &n;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("a kernel's template parameters from its launch: the smem layout, TiledMMA and TiledCopy CuTe builds") {
+  const auto cute = oracle();
+  REQUIRE(cute.size() > 50);
+  auto value = [&](const std::string& expression) { return eval_ok({"--from", kFile, "-D", "TA=half_t", expression}); };
+  // run_nt's launch `tiled_gemm<<<...>>>(prob_shape, cta_tiler, A, sA, copyA, mmaC)`: ASmemLayout sA_layout
+  // deduces ASmemLayout = decltype(sA), as C++ does; the launching function's locals are read in its scope
+  CHECK(value("tiled_gemm::smem_layout") == cute.at("wgmma_nt.sA"));
+  CHECK(value("tiled_gemm::ASmemLayout") == cute.at("wgmma_nt.sA"));
+  CHECK(value("cosize(tiled_gemm::sA_layout)") == cute.at("wgmma_nt.cosize_sA"));
+  CHECK(value("tiled_gemm::stages") == "3");
+  CHECK(value("tiled_gemm::tile_m") == "128");
+  CHECK(value("size(tiled_gemm::copy_a)") == cute.at("wgmma_nt.copyA.size"));
+  CHECK(field(value("tiled_gemm::TiledCopyA"), "TiledLayout_TV") == cute.at("wgmma_nt.copyA.TiledLayout_TV"));
+  CHECK(field(value("tiled_gemm::copy_a"), "Tiler_MN") == cute.at("wgmma_nt.copyA.Tiler_MN"));
+  CHECK(value("size(tiled_gemm::mma)") == cute.at("sgemm80_tn_half.mmaC.size"));
+  CHECK(value("tiled_gemm::mma.get_layoutC_TV()") == cute.at("sgemm80_tn_half.mmaC.TiledLayoutC_TV"));
+  // a kernel local built from a bound parameter: make_tiled_copy_A(LDSM atom, mma)
+  CHECK(field(value("tiled_gemm::s2r_a"), "TiledLayout_TV") == cute.at("sgemm80_tn_half.s2r_copy_a.TiledLayout_TV"));
+  CHECK(field(value("tiled_gemm::s2r_a"), "Tiler_MN") == cute.at("sgemm80_tn_half.s2r_copy_a.Tiler_MN"));
+  // &kernel<decltype(tiled_mma), decltype(cluster_shape)> through launch_kernel_on_cluster: the named arguments
+  CHECK(value("umma_kernel::cluster_layout_vmnk") == cute.at("sm100_04.cluster_layout_vmnk"));
+  CHECK(value("umma_kernel::num_mcast_participants") == cute.at("sm100_04.num_mcast_participants"));
+  CHECK(value("umma_kernel::tiled_mma.get_layoutC_TV()") == cute.at("sm100_04.tiled_mma.TiledLayoutC_TV"));
+  CHECK(value("size(umma_kernel::TiledMma{})") == cute.at("sm100_04.tiled_mma.size"));
+  // a -D of a template parameter replaces what the launch gives
+  CHECK(eval_ok({"--from", kFile, "-D", "TA=half_t", "-D", "ASmemLayout=Layout<Shape<_64,_32,_2>>",
+                 "tiled_gemm::smem_layout"}) == "(64,32,2):(1,64,2048)");
+}
+
+TEST_CASE("launch binding in names: the launch used is named, run-time values stay unresolved with their reason") {
+  auto r = test::run_cutevis({"names", "--from", kFile, "-D", "TA=half_t"});
+  CAPTURE(r.err);
+  REQUIRE(r.exit_code == 0);
+  // two launches of tiled_gemm: the first in the file binds, the note names both
+  CHECK(r.err.find("tiled_gemm's parameters are bound from its launch in run_nt (" + kFile + ":39); also launched "
+                   "from run_tn (line 52)") != std::string::npos);
+  CHECK(r.err.find("umma_kernel's parameters") == std::string::npos);  // one launch: nothing to choose
+  json names = names_of({"--from", kFile, "-D", "TA=half_t"});
+  CHECK(row(names, "tiled_gemm::ASmemLayout") == nullptr);  // a launch's argument is not a row of its own
+  REQUIRE(row(names, "tiled_gemm::Buffers") != nullptr);
+  CHECK((*row(names, "tiled_gemm::Buffers"))["kind"] == "class");
+  // the global tensor's shape is run_nt's `int m`: a run-time value, unresolved, its parameter named
+  const json* mA = row(names, "tiled_gemm::mA");
+  REQUIRE(mA != nullptr);
+  CHECK((*mA)["kind"] == "unresolved");
+  CHECK((*mA)["error"].get<std::string>().find("unknown name 'm'") != std::string::npos);
+  const json* coord = row(names, "tiled_gemm::coord");
+  REQUIRE(coord != nullptr);
+  CHECK((*coord)["kind"] == "unresolved");
+  // without the launches the kernel's parameters are what a -D should give
+  const std::string kernel_only = "/tmp/cutevis_launch_" + std::to_string(::getpid()) + ".cu";
+  std::ifstream in(kFile);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::ofstream(kernel_only) << text.substr(0, text.find("template <class TA>\nvoid run_nt"));
+  json alone = names_of({"--from", kernel_only, "-D", "TA=half_t"});
+  std::remove(kernel_only.c_str());
+  REQUIRE(row(alone, "tiled_gemm::smem_layout") != nullptr);
+  CHECK((*row(alone, "tiled_gemm::smem_layout"))["kind"] == "unresolved");
+  CHECK((*row(alone, "tiled_gemm::smem_layout"))["needs"] == json::array({"ASmemLayout"}));
+}
+
+TEST_CASE("real CUTLASS tutorials (CUTLASS_PATH): the kernels' layouts as their launches instantiate them") {
+  const char* cutlass = std::getenv("CUTLASS_PATH");
+  namespace fs = std::filesystem;
+  if (!cutlass || !fs::exists(fs::path(cutlass) / "examples/cute/tutorial/hopper/wgmma_sm90.cu"))
+    CUTEVIS_SKIP("needs a CUTLASS checkout: CUTLASS_PATH=path/to/cutlass");
+  const auto cute = oracle();
+  const std::string root = cutlass;
+  const std::vector<std::string> half{"-I", root + "/include", "-D", "TA=cute::half_t", "-D", "TB=cute::half_t",
+                                      "-D", "TC=cute::half_t"};
+  const std::vector<std::string> blackwell{"-I", root + "/include", "-D", "TypeA=cutlass::half_t",
+                                           "-D", "TypeB=cutlass::half_t", "-D", "TypeC=float", "-D", "TypeD=float"};
+  auto value = [&](const std::string& file, const std::vector<std::string>& defines, const std::string& expression) {
+    std::vector<std::string> args{"--from", root + "/examples/cute/tutorial/" + file};
+    args.insert(args.end(), defines.begin(), defines.end());
+    args.push_back(expression);
+    return eval_ok(args);
+  };
+  CHECK(value("hopper/wgmma_sm90.cu", half, "gemm_device::ASmemLayout") == cute.at("wgmma_nt.sA"));
+  CHECK(value("hopper/wgmma_sm90.cu", half, "gemm_device::mma.get_layoutC_TV()") ==
+        cute.at("wgmma_nt.tiled_mma.TiledLayoutC_TV"));
+  CHECK(value("blackwell/01_mma_sm100.cu", blackwell, "gemm_device::mma_tiler") == cute.at("sm100_01.mma_tiler"));
+  CHECK(value("blackwell/03_mma_tma_multicast_sm100.cu", blackwell, "gemm_device::cluster_layout_vmnk") ==
+        cute.at("sm100_03.cluster_layout_vmnk"));
+  CHECK(value("blackwell/04_mma_tma_2sm_sm100.cu", blackwell, "gemm_device::num_mcast_participants") ==
+        cute.at("sm100_04.num_mcast_participants"));
+  CHECK(field(value("sgemm_sm80.cu", half, "gemm_device::s2r_copy_b"), "TiledLayout_TV") ==
+        cute.at("sgemm80_tn_half.s2r_copy_b.TiledLayout_TV"));
+}
