@@ -95,6 +95,12 @@ Value integer_result(int64_t value, const Value& a, const Value* b) {
 Value eval_operator(Evaluator& ev, const Node& n) {
   const std::string& op = n.name;
   const Node& l = n.children[0];
+  if (op.size() > 1 && op[0] == '.') {  // x.member (the parser keeps it for a pointer that is only named)
+    const std::string object = ev.text_of(l);
+    ev.fail(n, "'" + (object.size() <= 60 ? object : std::string("x")) + op +
+                   "' reads a data member, a run-time value to cutevis: give what uses it with -D (member "
+                   "functions such as x.shape(), x.stride() work)");
+  }
   if (op == "?:") return truth(ev, l, ev.eval(l), "?:") ? ev.eval(n.children[1]) : ev.eval(n.children[2]);
   Value a = ev.eval(l);
   if (n.children.size() == 1) {

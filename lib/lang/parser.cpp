@@ -425,12 +425,14 @@ class Parser {
         next();
         if (peek().text == "template") next();
         Node call = name();
-        if (call.call == Node::Call::kNone)
-          fail("'" + (n.end > n.begin && n.end - n.begin <= 60 ? text_.substr(n.begin, n.end - n.begin) : "x") + "." +
-                   call.name +
-                   "' reads a data member, a run-time value to cutevis: give what uses it with -D (member "
-                   "functions such as x.shape(), x.stride() work)",
-               toks_[pos_ - 1]);
+        if (call.call == Node::Call::kNone) {
+          // x.member: a run-time value, an error where it is evaluated (cpp_syntax.cpp's eval_operator),
+          // but a pointer only named is fine: make_smem_ptr(smem.A.begin())
+          Node member = op_node("." + call.name, {std::move(n)});
+          member.end = call.end;
+          n = std::move(member);
+          continue;
+        }
         call.begin = n.begin;
         call.args.insert(call.args.begin(), std::move(n));
         n = std::move(call);

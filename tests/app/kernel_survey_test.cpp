@@ -216,6 +216,23 @@ __global__ void kernel(Params params) {
   std::remove(f.c_str());
 }
 
+TEST_CASE("survey: a pointer that is a data member is only named: make_smem_ptr(smem.A.begin()) (the tutorials)") {
+  std::string f = write_temp("smem_member.cu", R"(
+template <class ASmemLayout>
+__global__ void kernel(ASmemLayout sA_layout) {
+  Tensor sA = make_tensor(make_smem_ptr(smem.A.begin()), sA_layout);
+  auto stages = size<2>(sA);
+  auto bad = size(smem.A) + 1;
+}
+)");
+  json n = names_of(f, {"sA_layout=Layout<Shape<_64,_32,_3>>"});
+  CHECK(entry(n, "kernel::sA")["value"] == "smem_ptr[?b](smem.A.begin()) o (_64,_32,_3):(_1,_64,_2048)");
+  CHECK(entry(n, "kernel::stages")["value"] == "3");
+  // a data member's value is still a run-time value, where it is evaluated
+  CHECK(entry(n, "kernel::bad")["error"].get<std::string>().find("'smem.A' reads a data member") == 0);
+  std::remove(f.c_str());
+}
+
 TEST_CASE("survey: not/and/or, is_void_v and void, static_cast<size_t> (CUTLASS's epilogue collectives)") {
   std::string f = write_temp("epi_flags.hpp", R"(
 template <class ElementC, bool ReuseSmemC_>

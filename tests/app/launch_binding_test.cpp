@@ -3,13 +3,13 @@
 // the expected values are real CuTe's (tests/data/kernels/tutorial_oracle.tsv).
 #include <doctest/doctest.h>
 
+#include <unistd.h>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
-#include <unistd.h>
 
 #include "app/exit_codes.hpp"
 #include "tests/support/run.hpp"
@@ -103,7 +103,8 @@ TEST_CASE("launch binding in names: the launch used is named, run-time values st
   CAPTURE(r.err);
   REQUIRE(r.exit_code == 0);
   // two launches of tiled_gemm: the first in the file binds, the note names both
-  CHECK(r.err.find("tiled_gemm's parameters are bound from its launch in run_nt (" + kFile + ":39); also launched "
+  CHECK(r.err.find("tiled_gemm's parameters are bound from its launch in run_nt (" + kFile +
+                   ":39); also launched "
                    "from run_tn (line 52)") != std::string::npos);
   CHECK(r.err.find("umma_kernel's parameters") == std::string::npos);  // one launch: nothing to choose
   json names = names_of({"--from", kFile, "-D", "TA=half_t"});
@@ -137,10 +138,11 @@ TEST_CASE("real CUTLASS tutorials (CUTLASS_PATH): the kernels' layouts as their 
     CUTEVIS_SKIP("needs a CUTLASS checkout: CUTLASS_PATH=path/to/cutlass");
   const auto cute = oracle();
   const std::string root = cutlass;
-  const std::vector<std::string> half{"-I", root + "/include", "-D", "TA=cute::half_t", "-D", "TB=cute::half_t",
-                                      "-D", "TC=cute::half_t"};
-  const std::vector<std::string> blackwell{"-I", root + "/include", "-D", "TypeA=cutlass::half_t",
-                                           "-D", "TypeB=cutlass::half_t", "-D", "TypeC=float", "-D", "TypeD=float"};
+  const std::vector<std::string> half{"-I", root + "/include", "-D", "TA=cute::half_t",
+                                      "-D", "TB=cute::half_t", "-D", "TC=cute::half_t"};
+  const std::vector<std::string> blackwell{
+      "-I", root + "/include", "-D", "TypeA=cutlass::half_t", "-D", "TypeB=cutlass::half_t", "-D", "TypeC=float",
+      "-D", "TypeD=float"};
   auto value = [&](const std::string& file, const std::vector<std::string>& defines, const std::string& expression) {
     std::vector<std::string> args{"--from", root + "/examples/cute/tutorial/" + file};
     args.insert(args.end(), defines.begin(), defines.end());
@@ -150,6 +152,9 @@ TEST_CASE("real CUTLASS tutorials (CUTLASS_PATH): the kernels' layouts as their 
   CHECK(value("hopper/wgmma_sm90.cu", half, "gemm_device::ASmemLayout") == cute.at("wgmma_nt.sA"));
   CHECK(value("hopper/wgmma_sm90.cu", half, "gemm_device::mma.get_layoutC_TV()") ==
         cute.at("wgmma_nt.tiled_mma.TiledLayoutC_TV"));
+  // the kernel's smem tensor, make_tensor(make_smem_ptr(smem.A.begin()), ASmemLayout{})
+  CHECK(value("hopper/wgmma_sm90.cu", half, "gemm_device::sA.layout()") == cute.at("wgmma_nt.smem_tensor_sA.layout"));
+  CHECK(value("sgemm_sm80.cu", half, "gemm_device::sA.layout()") == cute.at("sgemm80_tn_half.smem_tensor_sA.layout"));
   CHECK(value("blackwell/01_mma_sm100.cu", blackwell, "gemm_device::mma_tiler") == cute.at("sm100_01.mma_tiler"));
   CHECK(value("blackwell/03_mma_tma_multicast_sm100.cu", blackwell, "gemm_device::cluster_layout_vmnk") ==
         cute.at("sm100_03.cluster_layout_vmnk"));
