@@ -411,6 +411,29 @@ bool call_user_function(Evaluator& ev, const Node& call, Value& out) {
       owner = &owner_bindings;
     }
   }
+  // obj.f(args), read as f(obj, args): a member function of the class obj is an instance of
+  // (shared_storage.tensor_sA(), with the instance's template parameters bound)
+  if (colon == std::string::npos && !call.args.empty() &&
+      std::none_of(found.begin(), found.end(), [&](const FunctionDef* f) { return accepts(*f, call); })) {
+    Value self;
+    try {
+      self = ev.eval(call.args[0]);
+    } catch (const Error&) {
+    }
+    const auto* instance =
+        self.is(Value::Kind::kObject) ? dynamic_cast<const ClassInstance*>(self.object().get()) : nullptr;
+    if (instance) {
+      Node rest = call;
+      rest.args.erase(rest.args.begin());
+      owner_bindings.scope = instance->scope();
+      owner_bindings.values = instance->values();
+      for (const FunctionDef* f : env->functions(instance->scope() + "::" + call.name, ev.scope()))
+        if (accepts(*f, rest)) {
+          out = run_function(ev, *f, rest, &owner_bindings);
+          return true;
+        }
+    }
+  }
   if (found.empty()) return false;
   for (const FunctionDef* f : found)
     if (accepts(*f, call)) {

@@ -414,6 +414,20 @@ class Parser {
       n.begin = t.begin;
       return n;
     }
+    if (is_punct("*") && peek(1).kind == Token::Kind::kIdent) {
+      // *reinterpret_cast<SharedStorage*>(smem): the object at a pointer a cast gave its class, SharedStorage{}
+      // (a kernel's shared storage, whose member functions build its smem tensors); another * is unexpected
+      const Token& star = next();
+      Node operand = unary();
+      if (operand.kind != Node::Kind::kName || operand.name != "recast_ptr" || operand.template_args.size() != 1)
+        fail("unexpected '*'", star);
+      Node object = operand.template_args[0];
+      object.call = Node::Call::kBrace;
+      object.args.clear();
+      object.begin = star.begin;
+      object.end = operand.end;
+      return postfix(std::move(object));
+    }
     return postfix(primary());
   }
 

@@ -93,6 +93,10 @@ TEST_CASE("a kernel's template parameters from its launch: the smem layout, Tile
   CHECK(value("umma_kernel::num_mcast_participants") == cute.at("sm100_04.num_mcast_participants"));
   CHECK(value("umma_kernel::tiled_mma.get_layoutC_TV()") == cute.at("sm100_04.tiled_mma.TiledLayoutC_TV"));
   CHECK(value("size(umma_kernel::TiledMma{})") == cute.at("sm100_04.tiled_mma.size"));
+  // Storage& storage = *reinterpret_cast<Storage*>(smem); storage.tensor_sA(): the member function of the
+  // launch's Storage, its LayoutA bound
+  CHECK(value("umma_kernel::tCsA.layout()") == cute.at("sm100_04.smem_tensor_sA.layout"));
+  CHECK(value("run_umma::mma_shape_A") == cute.at("sm100_04.mma_shape_A"));
   // a -D of a template parameter replaces what the launch gives
   CHECK(eval_ok({"--from", kFile, "-D", "TA=half_t", "-D", "ASmemLayout=Layout<Shape<_64,_32,_2>>",
                  "tiled_gemm::smem_layout"}) == "(64,32,2):(1,64,2048)");
@@ -155,6 +159,8 @@ TEST_CASE("real CUTLASS tutorials (CUTLASS_PATH): the kernels' layouts as their 
   // the kernel's smem tensor, make_tensor(make_smem_ptr(smem.A.begin()), ASmemLayout{})
   CHECK(value("hopper/wgmma_sm90.cu", half, "gemm_device::sA.layout()") == cute.at("wgmma_nt.smem_tensor_sA.layout"));
   CHECK(value("sgemm_sm80.cu", half, "gemm_device::sA.layout()") == cute.at("sgemm80_tn_half.smem_tensor_sA.layout"));
+  CHECK(value("blackwell/01_mma_sm100.cu", blackwell, "gemm_device::tCsA.layout()") ==
+        cute.at("sm100_01.smem_tensor_sA.layout"));
   CHECK(value("blackwell/01_mma_sm100.cu", blackwell, "gemm_device::mma_tiler") == cute.at("sm100_01.mma_tiler"));
   CHECK(value("blackwell/03_mma_tma_multicast_sm100.cu", blackwell, "gemm_device::cluster_layout_vmnk") ==
         cute.at("sm100_03.cluster_layout_vmnk"));

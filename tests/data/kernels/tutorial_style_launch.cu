@@ -52,9 +52,19 @@ void run_tn(int m, int n, int k, TA const* A) {
   cutlass::launch_kernel_on_cluster(params, (void const*)kernel, prob_shape, cta_tiler, A, sA, copyA, mmaC);
 }
 
-// Blackwell style: the cluster's layout is built in the kernel from the launch's cluster shape.
-template <class TiledMma, class ClusterShape>
+// Blackwell style: the cluster's layout is built in the kernel from the launch's cluster shape; the
+// smem tensors come from the shared storage's member functions.
+template <class ElemA, class LayoutA>
+struct UmmaStorage {
+  alignas(128) cute::ArrayEngine<ElemA, cute::cosize_v<LayoutA>> A;
+  CUTE_DEVICE constexpr auto tensor_sA() { return make_tensor(make_smem_ptr(A.begin()), LayoutA{}); }
+};
+
+template <class Storage, class TiledMma, class ClusterShape>
 __global__ void umma_kernel(TiledMma tiled_mma, ClusterShape cluster_shape) {
+  extern __shared__ char smem_buf[];
+  Storage& storage = *reinterpret_cast<Storage*>(smem_buf);
+  Tensor tCsA = storage.tensor_sA();  // (MmaA, NumMma_M, NumMma_K)
   Layout cluster_layout_vmnk = tiled_divide(make_layout(cluster_shape),
                                             make_tile(typename TiledMma::AtomThrID{}));  // (V,M,N,K)
   int num_mcast_participants = size<1>(cluster_layout_vmnk) + size<2>(cluster_layout_vmnk) - 1;
@@ -64,6 +74,9 @@ void run_umma() {
   TiledMMA tiled_mma = make_tiled_mma(SM100_MMA_F16BF16_2x1SM_SS<half_t, half_t, float, 256, 256,
                                                                  UMMA::Major::K, UMMA::Major::K>{});
   auto cluster_shape = make_shape(Int<4>{}, Int<4>{}, Int<1>{});
-  auto* kernel_ptr = &umma_kernel<decltype(tiled_mma), decltype(cluster_shape)>;
+  auto mma_shape_A = partition_shape_A(tiled_mma, make_shape(Int<256>{}, Int<64>{}));
+  auto sA_layout = UMMA::tile_to_mma_shape(UMMA::Layout_K_SW128_Atom<half_t>{}, mma_shape_A);
+  using Storage = UmmaStorage<half_t, decltype(sA_layout)>;
+  auto* kernel_ptr = &umma_kernel<Storage, decltype(tiled_mma), decltype(cluster_shape)>;
   cutlass::launch_kernel_on_cluster(params, (void const*)kernel_ptr, tiled_mma, cluster_shape);
 }
