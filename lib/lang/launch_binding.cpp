@@ -1,7 +1,9 @@
 #include "lib/lang/launch_binding.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
+#include <tuple>
 
 namespace cutevis {
 
