@@ -111,6 +111,13 @@ int emit(const Output& out, const std::string& path) {
   return out.exit_code;
 }
 
+// The page (web/cli_main.cpp) builds the whole CLI11 parser anew for every request, and the
+// flag sets many commands share (pictures, --from/-D/-I/--arch, -o) are most of that work:
+// there they go only on the command the line names, unless it names none (help, --help,
+// --version: every command's flags).  The native CLI builds them all.
+const char* g_named_command = nullptr;
+bool builds(const CLI::App* cmd) { return !g_named_command || cmd->get_name() == g_named_command; }
+
 // The picture flags every drawing command takes.
 struct PictureFlags {
   bool tex = false, svg = false, png = false, pdf = false, txt = false, html = false;
@@ -122,6 +129,7 @@ struct PictureFlags {
   bool banks = false;
 
   void add_to(CLI::App* cmd) {
+    if (!builds(cmd)) return;
     auto* g = cmd->add_option_group("format", "picture format (one of)");
     g->add_flag("--tex", tex, "TikZ (a standalone LaTeX document for pdflatex)");
     g->add_flag("--svg", svg, "SVG (with tooltips)");
@@ -274,15 +282,20 @@ int cli_main(int argc, char** argv) {
       "or its C++ syntax Layout<Shape<_4,_8>,Stride<_1,_4>>{}, make_layout(make_shape(4,8), LayoutRight{})\n"
       "or CuTeDSL's Python cute.make_layout((4, 8), stride=(1, 4)) (detected; --dsl forces it).");
 
+#ifdef CUTEVIS_WEB
+  g_named_command = argc >= 2 && argv[1][0] != '-' && std::string(argv[1]) != "help" ? argv[1] : nullptr;
+#endif
   std::string output_path;
   std::string source;  // the expression being evaluated, for the caret under errors
   auto add_output = [&](CLI::App* cmd) {
+    if (!builds(cmd)) return;
     cmd->add_option("-o,--output", output_path,
                     "write to FILE (atomically) instead of stdout; its extension (.png .svg .tex .pdf .txt .html "
                     ".json) picks the format");
   };
   SourceOptions sources;  // --from FILE, -D NAME=VALUE (app/sources.hpp)
   auto add_sources = [&](CLI::App* cmd) {
+    if (!builds(cmd)) return;
     cmd->add_option("--from", sources.from,
                     "read the declarations of a C++ file (repeatable; - is stdin): using X = ..., auto x = ..., ...")
         ->allow_extra_args(false)
