@@ -366,6 +366,40 @@ void register_cpp_syntax(Registry& r) {
           return V::boolean(ev.eval(n.template_args[0]).is(V::Kind::kTuple));
         },
         std::string(name) + "<T>");
+  // is_constant<n, T>::value (cute/numeric/integral_constant.hpp): T is a static integer (Int<v>, C<v>)
+  // equal to n; a run-time int (int64_t in a stride) is not
+  for (const char* name : {"is_constant", "is_constant_v"})
+    r.add(
+        name,
+        [](Evaluator& ev, const Node& n) {
+          if (n.template_args.size() != 2) ev.fail(n, n.name + "<n, T> takes two template arguments");
+          auto t = ev.eval_template_args(n);
+          const Value& v = t[1];
+          bool is_static = v.is(V::Kind::kInt) && v.leaf().basis().empty() && !v.as_integer().dynamic;
+          return V::boolean(is_static && v.leaf().value() == t[0].as_int());
+        },
+        std::string(name) + "<n, T>");
+  // is_layout<T>::value (cute/layout.hpp, layout_composed.hpp): a Layout or a ComposedLayout
+  for (const char* name : {"is_layout", "is_layout_v"})
+    r.add(
+        name,
+        [](Evaluator& ev, const Node& n) {
+          if (n.template_args.size() != 1) ev.fail(n, n.name + "<T> takes one template argument");
+          Value v = ev.eval(n.template_args[0]);
+          return V::boolean(v.is(V::Kind::kLayout));
+        },
+        std::string(name) + "<T>");
+  // is_pointer_v<T>: cutevis's values carry no pointer (see remove_pointer_t below), so a type it
+  // evaluates is never one: a pointer-array GEMM's `T *` reads as T
+  for (const char* name : {"is_pointer_v", "is_pointer"})
+    r.add(
+        name,
+        [](Evaluator& ev, const Node& n) {
+          if (n.template_args.size() != 1) ev.fail(n, n.name + "<T> takes one template argument");
+          ev.eval(n.template_args[0]);
+          return V::boolean(false);
+        },
+        std::string(name) + "<T>");
   // is_base_of_v<B, D>: D is B or derives from it, through the bases of the structs the sources define
   for (const char* name : {"is_base_of_v", "is_base_of"})
     r.add(

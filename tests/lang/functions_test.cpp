@@ -249,3 +249,34 @@ TEST_CASE("tuple traits: a mixed-input builder's (Element, Scale) pair or a plai
   CHECK(error_of(*env, "cute::tuple_element_t<2, cute::tuple<int8_t, half_t>>").find("out of range") !=
         std::string::npos);
 }
+
+TEST_CASE("a stride's major mode, as CUTLASS's is_major reads it: is_constant, front, is_layout, is_pointer_v") {
+  auto env = load(
+      "namespace my::detail {\n"
+      "template <int Mode, class Stride>\n"
+      "constexpr bool major(Stride = {}) {\n"
+      "  return cute::is_constant<1, "
+      "decltype(cute::front(cute::get<Mode>(cute::remove_pointer_t<Stride>{})))>::value;\n"
+      "}\n"
+      "template <class S>\n"
+      "constexpr int kind() {\n"
+      "  if constexpr (cute::is_layout<S>::value) return 2;\n"
+      "  else if constexpr (cute::is_pointer_v<S>) return 1;\n"
+      "  else return 0;\n"
+      "}\n"
+      "}\n");
+  // a row-major A (M,K,L): K is the unit-stride mode; a batched stride's nested mode reads its first leaf
+  CHECK(eval_in(*env, "my::detail::major<1, cute::Stride<int64_t, cute::Int<1>, int64_t>>()") == "true");
+  CHECK(eval_in(*env, "my::detail::major<0, cute::Stride<int64_t, cute::Int<1>, int64_t>>()") == "false");
+  CHECK(eval_in(*env, "my::detail::major<0, cute::Stride<cute::Stride<cute::_1, int>, int64_t>>()") == "true");
+  // a run-time 1 is not the static 1 (CuTe's is_constant looks at the type)
+  CHECK(eval_in(*env, "cute::is_constant<1, int>::value") == "false");
+  CHECK(eval_in(*env, "cute::is_constant<1, cute::_1>::value") == "true");
+  CHECK(eval_in(*env, "cute::is_constant<2, cute::_1>::value") == "false");
+  CHECK(eval_in(*env, "cute::front(make_shape(make_shape(_3, 4), _5))") == "_3");
+  CHECK(eval_in(*env, "cute::back(make_shape(_3, make_shape(4, _5)))") == "_5");
+  CHECK(eval_in(*env, "my::detail::kind<Layout<Shape<_8, _8>>>()") == "2");
+  CHECK(eval_in(*env, "my::detail::kind<cute::Stride<int64_t, cute::Int<1>, int64_t>>()") == "0");
+  CHECK(eval_in(*env, "cute::is_layout<decltype(composition(Swizzle<3,4,3>{}, Layout<Shape<_8, _64>>{}))>::value") ==
+        "true");
+}
