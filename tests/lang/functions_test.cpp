@@ -280,3 +280,30 @@ TEST_CASE("a stride's major mode, as CUTLASS's is_major reads it: is_constant, f
   CHECK(eval_in(*env, "cute::is_layout<decltype(composition(Swizzle<3,4,3>{}, Layout<Shape<_8, _64>>{}))>::value") ==
         "true");
 }
+
+TEST_CASE("overloads chosen by their parameter's class template, as a builder's stage count is: Count<N> or Auto<B>") {
+  auto env = load(
+      "namespace my {\n"
+      "template <int n> struct Count { static constexpr int value = n; };\n"
+      "template <int bytes> struct AutoCarveout { static constexpr int carve = bytes; };\n"
+      "using Auto = AutoCarveout<0>;\n"
+      "namespace detail {\n"
+      "template <int capacity, class T, int stages>\n"
+      "constexpr int stage_count(Count<stages> c) { return stages; }\n"
+      "template <int capacity, class T, int stages>\n"
+      "constexpr int stage_count(cute::Int<stages> c) { return stages + 100; }\n"
+      "template <int capacity_, class T, int carveout_>\n"
+      "constexpr int stage_count(AutoCarveout<carveout_> c) {\n"
+      "  return (capacity_ - carveout_) / (sizeof_bits_v<T> * 128 * 64 / 8);\n"
+      "}\n"
+      "}\n"
+      "}\n");
+  CHECK(eval_in(*env, "my::detail::stage_count<232448, half_t>(my::Count<5>{})") ==
+        eval_in(*env, "my::Count<5>::value"));
+  CHECK(eval_in(*env, "my::detail::stage_count<232448, half_t>(my::Count<5>{}) == 5") == "true");
+  CHECK(eval_in(*env, "my::detail::stage_count<232448, half_t>(cute::Int<3>{})") == "103");
+  CHECK(eval_in(*env, "my::detail::stage_count<232448, half_t>(my::Auto{})") == "14");
+  CHECK(eval_in(*env, "my::detail::stage_count<232448, half_t>(my::AutoCarveout<16384>{})") == "13");
+  CHECK(error_of(*env, "my::detail::stage_count<232448, half_t>(make_shape(4, 4))").find("no stage_count") !=
+        std::string::npos);
+}
