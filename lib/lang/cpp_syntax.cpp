@@ -309,6 +309,16 @@ void register_cpp_syntax(Registry& r) {
         },
         std::string(name) + "(a, b)");
   }
+  // cute::abs(x) (cute/numeric/math.hpp), as alignment_for_swizzle reads a swizzle's shift
+  r.add(
+      "abs",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 1, 1);
+        Value a = ev.eval(n.args[0]);
+        int64_t x = int_operand(ev, n.args[0], a, n.name);
+        return integer_result(x < 0 ? checked_sub(0, x) : x, a);
+      },
+      "abs(x)");
   // CUTE_STATIC_V(x) is decltype(x)::value: the static value of x
   r.add(
       "CUTE_STATIC_V",
@@ -485,6 +495,23 @@ void register_cpp_syntax(Registry& r) {
             return is_major(ev, n, m, ev.eval(n.template_args[0]));
           },
           b + "<Stride>()");
+  }
+  // get_swizzle_portion(L) / get_nonswizzle_portion(L) (cute/swizzle_layout.hpp): a swizzled layout's
+  // swizzle and its layout; a plain layout's are the identity Swizzle<0,4,3> and itself
+  for (const char* name : {"get_swizzle_portion", "get_nonswizzle_portion"}) {
+    const bool swizzle = std::string(name) == "get_swizzle_portion";
+    r.add(
+        name,
+        [swizzle](Evaluator& ev, const Node& n) {
+          ev.expect_args(n, 1, 1);
+          Value v = ev.eval(n.args[0]);
+          if (!v.is(V::Kind::kLayout)) ev.fail(n.args[0], n.name + "(L) needs a layout, got " + v.describe());
+          const auto* c = std::get_if<ComposedLayout>(&v.any_layout());
+          if (!c) return swizzle ? V::swizzle(Swizzle(0, 4, 3)) : v;
+          if (!c->a_is_swizzle()) ev.fail(n.args[0], n.name + "(L) needs a swizzled layout, got " + v.describe());
+          return swizzle ? V::swizzle(c->swizzle()) : V::layout(c->layout_b());
+        },
+        std::string(name) + "(L)");
   }
   // A ComposedLayout's parts, as its members name them: L.layout_a(), L.offset(), L.layout_b()
   for (const char* part : {"layout_a", "offset", "layout_b"}) {

@@ -304,8 +304,8 @@ class Body {
 
 namespace {
 
-// The top-level template arguments of a template-id as written: "A<x, B<y, z>>" -> {"x", "B<y,z>"}
-// (bare_type has taken the spaces out); empty when `type` is no template-id.
+// The top-level template arguments of a template-id as bare_type writes it: "A<x, B<y, z>>" ->
+// {"x", "B<y, z>"}; empty when `type` is no template-id.
 std::vector<std::string> template_id_args(const std::string& type) {
   std::vector<std::string> out;
   size_t open = type.find('<');
@@ -322,6 +322,10 @@ std::vector<std::string> template_id_args(const std::string& type) {
     }
   }
   out.push_back(type.substr(start, type.size() - 1 - start));
+  for (std::string& a : out) {
+    a.erase(0, a.find_first_not_of(' '));
+    a.erase(a.find_last_not_of(' ') + 1);
+  }
   return out;
 }
 
@@ -355,6 +359,12 @@ bool deduce(const FunctionDef& f, size_t explicit_count, const std::vector<Value
     } else if ((tmpl == "Int" || tmpl == "C") && targs.size() == 1) {
       if (!args[k].is(Value::Kind::kInt)) return false;  // Int<N> takes an integer only
       if (is_unbound_tparam(targs[0])) b.values[targs[0]] = Value::dynamic_integer(args[k].as_int());
+    } else if (tmpl == "Swizzle" && targs.size() == 3) {  // Swizzle<B, M, S>
+      if (!args[k].is(Value::Kind::kSwizzle)) return false;
+      const Swizzle& z = args[k].swizzle();
+      const int bms[] = {z.bits, z.base, z.shift};
+      for (size_t i = 0; i < 3; ++i)
+        if (is_unbound_tparam(targs[i])) b.values[targs[i]] = Value::dynamic_integer(bms[i]);
     } else if (!targs.empty()) {
       const bool deduces = std::any_of(targs.begin(), targs.end(), is_unbound_tparam);
       if (!instance) {

@@ -307,3 +307,23 @@ TEST_CASE("overloads chosen by their parameter's class template, as a builder's 
   CHECK(error_of(*env, "my::detail::stage_count<232448, half_t>(make_shape(4, 4))").find("no stage_count") !=
         std::string::npos);
 }
+
+TEST_CASE("a swizzle's alignment, as CUTLASS computes it: Swizzle<B, M, S> deduced, get_swizzle_portion, abs") {
+  auto env = load(
+      "namespace my::detail {\n"
+      "template <int B, int M, int S>\n"
+      "constexpr size_t align_of(cute::Swizzle<B, M, S>) { return size_t(1) << size_t(B + M + cute::abs(S)); }\n"
+      "template <class Layout>\n"
+      "constexpr size_t align_of(Layout layout) { return align_of(cute::get_swizzle_portion(layout)); }\n"
+      "}\n");
+  CHECK(eval_in(*env,
+                "my::detail::align_of(composition(Swizzle<3, 4, 3>{}, Layout<Shape<_8, _64>, Stride<_64, _1>>{}))") ==
+        "1024");
+  CHECK(eval_in(*env, "my::detail::align_of(composition(Swizzle<2, 4, 3>{}, Layout<Shape<_32, _8>>{}))") == "512");
+  CHECK(eval_in(*env, "my::detail::align_of(Layout<Shape<_8, _8>>{})") == "128");  // the identity Swizzle<0,4,3>
+  CHECK(eval_in(*env, "my::detail::align_of(Swizzle<2, 4, -3>{})") == "512");
+  CHECK(eval_in(*env,
+                "cute::get_nonswizzle_portion(composition(Swizzle<1, 4, 3>{}, Layout<Shape<_8, _16>, Stride<_16, "
+                "_1>>{}))") == "(_8,_16):(_16,_1)");
+  CHECK(eval_in(*env, "cute::get_swizzle_portion(Layout<Shape<_8, _16>>{})") == "Sw<0,4,3>");
+}
