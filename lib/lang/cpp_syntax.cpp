@@ -211,6 +211,10 @@ void register_cpp_syntax(Registry& r) {
       [](Evaluator& ev, const Node& n) {
         ev.expect_args(n, 1, 1);
         Value v = ev.eval(n.args[0]);
+        if (const auto* c = v.is(V::Kind::kObject) ? dynamic_cast<const ClassInstance*>(v.object().get()) : nullptr) {
+          int64_t align = 1;  // a struct the sources define: PipelineTmaAsync<1>::SharedStorage
+          return V::integer(class_size(ev, *c, n.args[0], align));
+        }
         const ValueType& t = type_arg(ev, n.args[0], v, "sizeof");
         return V::integer(std::max(1, t.bits / 8));
       },

@@ -327,3 +327,39 @@ TEST_CASE("a swizzle's alignment, as CUTLASS computes it: Swizzle<B, M, S> deduc
                 "_1>>{}))") == "(_8,_16):(_16,_1)");
   CHECK(eval_in(*env, "cute::get_swizzle_portion(Layout<Shape<_8, _16>>{})") == "Sw<0,4,3>");
 }
+
+TEST_CASE("sizeof a struct the sources define, as a builder sizes its pipeline's barriers; R(x) of a type parameter") {
+  auto env = load(
+      "namespace my::arch {\n"
+      "struct Barrier { using ValueType = uint64_t; ValueType barrier_; };\n"
+      "struct TxBarrier : public Barrier {};\n"
+      "struct Tag {};\n"
+      "struct Mixed { uint8_t flag; uint32_t count; uint16_t tail; };\n"
+      "struct alignas(64) Descriptor { char bytes[64]; };\n"
+      "}\n"
+      "namespace my {\n"
+      "template <int Stages_>\n"
+      "class Pipeline {\n"
+      " public:\n"
+      "  static constexpr uint32_t Stages = Stages_;\n"
+      "  using FullBarrier = my::arch::TxBarrier;\n"
+      "  struct SharedStorage {\n"
+      "    FullBarrier full_[Stages];\n"
+      "    my::arch::Barrier empty_[Stages];\n"
+      "  };\n"
+      "  CUTLASS_DEVICE void wait(int phase);\n"
+      "};\n"
+      "template <class R = int, class T>\n"
+      "CUTLASS_HOST_DEVICE constexpr R to_bytes(T bits) { return (R(bits) + R(7)) / R(8); }\n"
+      "CUTLASS_HOST_DEVICE CUTLASS_CONSTEXPR_IF_CXX17 int up(int a, int b) { return ((a + b - 1) / b) * b; }\n"
+      "}\n");
+  CHECK(eval_in(*env, "sizeof(my::arch::Barrier)") == "_8");
+  CHECK(eval_in(*env, "sizeof(my::arch::TxBarrier)") == "_8");  // an empty derived struct adds nothing
+  CHECK(eval_in(*env, "sizeof(my::arch::Tag)") == "_1");
+  CHECK(eval_in(*env, "sizeof(my::arch::Mixed)") == "_12");  // 1, padded to 4, 4, 2, padded to 12
+  CHECK(eval_in(*env, "sizeof(typename my::Pipeline<1>::SharedStorage)") == "_16");
+  CHECK(eval_in(*env, "sizeof(typename my::Pipeline<4>::SharedStorage)") == "_64");
+  CHECK(error_of(*env, "sizeof(my::arch::Descriptor)").find("alignas") != std::string::npos);
+  CHECK(eval_in(*env, "my::to_bytes(9)") == "2");
+  CHECK(eval_in(*env, "my::up(200, 128)") == "256");
+}
