@@ -163,7 +163,8 @@ void register_algebra(Registry& r) {
             ev.fail(n, std::string(name) + " is used here as a type; write " + name + "(N) for a run-time integer");
           }
           ev.expect_args(n, 1, 1);
-          return V::dynamic_integer(ev.eval_args(n)[0].as_int());
+          Value v = ev.eval_args(n)[0];  // size_t(IsMixedInput): a bool converts
+          return V::dynamic_integer(v.is(V::Kind::kBool) ? (v.as_bool() ? 1 : 0) : v.as_int());
         },
         std::string(name) + "(N)");
   }

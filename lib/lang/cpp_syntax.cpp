@@ -275,6 +275,11 @@ void register_cpp_syntax(Registry& r) {
         return ev.eval(call);
       },
       "cosize_v<Layout>");
+  // cute::identity (cute/algorithm/functional.hpp): the do-nothing transform a CollectiveMma is given
+  r.add("identity", [](Evaluator&, const Node&) { return V::tag("identity"); });
+  // cute::TmaDescriptor (cute/arch/copy_sm90_desc.hpp): CUtensorMap, 128 bytes, as builders size their
+  // tensor-map workspace with sizeof(cute::TmaDescriptor)
+  r.add("TmaDescriptor", [](Evaluator&, const Node&) { return V::type(ValueType{"TmaDescriptor", 128 * 8}); });
   // `void` as CUTLASS's epilogues use it (ElementC = void: no source), and is_void_v<T> asking for it
   r.add("void", [](Evaluator&, const Node&) { return V::type(ValueType{"void", 0}); });
   for (const char* name : {"is_void_v", "is_void"})

@@ -363,3 +363,15 @@ TEST_CASE("sizeof a struct the sources define, as a builder sizes its pipeline's
   CHECK(eval_in(*env, "my::to_bytes(9)") == "2");
   CHECK(eval_in(*env, "my::up(200, 128)") == "256");
 }
+
+TEST_CASE("a builder's tensor-map workspace: sizeof(cute::TmaDescriptor), size_t(bool), cute::identity as a type") {
+  auto env = load(
+      "template <bool IsMixed>\n"
+      "struct Cfg {\n"
+      "  static constexpr size_t kMaps = sizeof(cute::TmaDescriptor) * size_t(IsMixed) * 4;\n"
+      "  using Transform = cute::identity;\n"
+      "};\n");
+  CHECK(eval_in(*env, "Cfg<true>::kMaps") == "512");
+  CHECK(eval_in(*env, "Cfg<false>::kMaps") == "0");
+  CHECK(eval_in(*env, "cute::is_same_v<Cfg<true>::Transform, cute::identity>") == "true");
+}
