@@ -723,7 +723,20 @@ bool Evaluator::class_instance(const Node& node, Value& out) {
       }
       if (pattern.template_args.size() != given.size()) continue;
       std::map<std::string, Value> bound;
-      auto eval_pattern = [&](const Node& p) { return eval(p); };
+      // a pattern is read where the specialization is written, with the parameters bound so far
+      // (struct CollectiveBuilder<arch::Sm90, ..., enable_if_t<is_any_of_v<KernelScheduleType, ...>>>)
+      const std::string pattern_text = c->name + "<" + c->specialization + ">";
+      const Declaration where = as_template(*c);
+      auto eval_pattern = [&](const Node& p) {
+        Bindings with;
+        with.scope = c->members_scope;
+        with.values = bound;
+        with.depth = (bindings_ ? bindings_->depth : 0) + 1;
+        if (with.depth > 64) fail(node, "templates instantiated more than 64 deep");
+        return InTemplate(registry_, env_, where, node, warnings_)(
+            pattern_text.substr(p.begin, p.end - p.begin), "", with,
+            [](Evaluator& ev, const Bindings* w) { ev.set_bindings(w); });
+      };
       bool all = true;
       for (size_t i = 0; i < given.size() && all; ++i)
         all = matches(pattern.template_args[i], given[i], c->tparams, bound, eval_pattern);
