@@ -375,3 +375,26 @@ TEST_CASE("a builder's tensor-map workspace: sizeof(cute::TmaDescriptor), size_t
   CHECK(eval_in(*env, "Cfg<false>::kMaps") == "0");
   CHECK(eval_in(*env, "cute::is_same_v<Cfg<true>::Transform, cute::identity>") == "true");
 }
+
+TEST_CASE("a builder's specialization chosen by enable_if_t on its parameters, its pattern read in its namespace") {
+  auto env = load(
+      "namespace my::gemm {\n"
+      "namespace arch { struct Sm90 {}; }\n"
+      "struct KernelA {};\n"
+      "struct KernelB {};\n"
+      "template <class Arch, class T, class Sched, class Enable = void>\n"
+      "struct Builder { static constexpr int which = 0; };\n"
+      "template <class T, class Sched>\n"
+      "struct Builder<arch::Sm90, T, Sched, cute::enable_if_t<cute::is_any_of_v<Sched, KernelA>>> {\n"
+      "  static constexpr int which = 1;\n"
+      "};\n"
+      "template <class T, class Sched>\n"
+      "struct Builder<arch::Sm90, T, Sched,\n"
+      "               cute::enable_if_t<cute::is_same_v<Sched, KernelB> && (cute::sizeof_bits_v<T> == 16)>> {\n"
+      "  static constexpr int which = 2;\n"
+      "};\n"
+      "}\n");
+  CHECK(eval_in(*env, "my::gemm::Builder<my::gemm::arch::Sm90, half_t, my::gemm::KernelA>::which") == "1");
+  CHECK(eval_in(*env, "my::gemm::Builder<my::gemm::arch::Sm90, half_t, my::gemm::KernelB>::which") == "2");
+  CHECK(eval_in(*env, "my::gemm::Builder<my::gemm::arch::Sm90, float, my::gemm::KernelB>::which") == "0");
+}
