@@ -525,19 +525,25 @@ class Walker {
   // and the index after its body returned; 0 if [a, open) is something else.
   [[gnu::noinline]] size_t function_definition(size_t a, size_t open) {  // (out of walk's loop: it stays small)
     if (!scopes_.empty() && scopes_.back().skip) return 0;
+    // a struct's `static auto f(...)` is read as well: its type is what decltype(f(x)) asks of its body
+    // (a CUTLASS builder's get_stride), though it is not constexpr
+    const bool in_class = !scopes_.empty() && scopes_.back().class_index >= 0;
     bool has_constexpr = false;  // (most blocks: none, and nothing more is looked at)
     for (size_t k = a; k < open && !has_constexpr; ++k)
-      has_constexpr =
-          (toks_[k].text.size() == 9 && (t(k) == "constexpr" || t(k) == "consteval")) || is_cxx17_constexpr(t(k));
+      has_constexpr = (toks_[k].text.size() == 9 && (t(k) == "constexpr" || t(k) == "consteval")) ||
+                      is_cxx17_constexpr(t(k)) || (in_class && toks_[k].text.size() == 4 && t(k) == "auto");
     if (!has_constexpr) return 0;
     std::vector<std::pair<size_t, size_t>> headers;
     size_t s = strip_prefix(a, open, &headers);
-    bool is_constexpr = false;
+    bool is_constexpr = false, is_static = false;
     size_t paren = open;
     for (size_t k = s; k < open && paren == open; ++k) {
       std::string_view x = t(k);
       if (one_of(x, {"struct", "class", "union", "namespace", "enum", "operator", "=", "[", "extern"})) return 0;
       if (x == "constexpr" || x == "consteval" || is_cxx17_constexpr(x)) is_constexpr = true;
+      if (x == "static") is_static = true;
+      if (x == "auto" && in_class && is_static && paren == open && k + 2 < open && is_ident(k + 1) && t(k + 2) == "(")
+        is_constexpr = true;  // static auto f(...)
       if (x == "<") k = skip_balanced(k, open) - 1;
       if (x == "(") {
         if (k > s && (is_specifier_call(t(k - 1)) || t(k - 1) == "decltype")) k = skip_balanced(k, open) - 1;

@@ -398,3 +398,21 @@ TEST_CASE("a builder's specialization chosen by enable_if_t on its parameters, i
   CHECK(eval_in(*env, "my::gemm::Builder<my::gemm::arch::Sm90, half_t, my::gemm::KernelB>::which") == "2");
   CHECK(eval_in(*env, "my::gemm::Builder<my::gemm::arch::Sm90, float, my::gemm::KernelB>::which") == "0");
 }
+
+TEST_CASE("a struct's static auto member function, as a builder's decltype(get_stride(Tag{})) reads it") {
+  auto env = load(
+      "namespace my { struct RowMajor {}; }\n"
+      "template <class LayoutOrTag>\n"
+      "struct Builder {\n"
+      "  template <class T>\n"
+      "  static auto get_stride(T const& t) {\n"
+      "    if constexpr (not cute::is_layout<cute::remove_pointer_t<T>>::value) { return t; }\n"
+      "    else { return cute::stride(t); }\n"
+      "  }\n"
+      "  using Tag = decltype(get_stride(LayoutOrTag{}));\n"
+      "  auto run(int k) { return k; }\n"
+      "};\n");
+  CHECK(eval_in(*env, "Builder<Layout<Shape<_8, _4>, Stride<_4, _1>>>::Tag") == "(_4,_1)");
+  CHECK(eval_in(*env, "cute::is_same_v<Builder<my::RowMajor>::Tag, my::RowMajor>") == "true");
+  CHECK(error_of(*env, "Builder<my::RowMajor>::run(3)").find("run") != std::string::npos);  // not static: not read
+}
