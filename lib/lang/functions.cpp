@@ -336,8 +336,9 @@ std::string last_component(const std::string& name) {
 }
 
 // Deduces f's template parameters from the call's arguments, as C++ matches a parameter's type
-// against an argument's: T, T const& (anything), Int<N> / C<N> (a static integer), and a class
-// template's instance, Tmpl<a, N> against Tmpl<half_t, 4> (its template arguments by position).
+// against an argument's: T, T const& (anything), Int<N> / C<N> (a static integer), Swizzle<B, M, S>,
+// Layout<Shape, Stride> (a layout, not a composed one), and a class template's instance, Tmpl<a, N>
+// against Tmpl<half_t, 4> (its template arguments by position).
 // False where an argument cannot match its parameter (another overload is then tried):
 // StageCount<stages> does not take a StageCountAutoCarveout<0>.
 bool deduce(const FunctionDef& f, size_t explicit_count, const std::vector<Value>& args, Evaluator::Bindings& b) {
@@ -365,6 +366,11 @@ bool deduce(const FunctionDef& f, size_t explicit_count, const std::vector<Value
       const int bms[] = {z.bits, z.base, z.shift};
       for (size_t i = 0; i < 3; ++i)
         if (is_unbound_tparam(targs[i])) b.values[targs[i]] = Value::dynamic_integer(bms[i]);
+    } else if (tmpl == "Layout" && targs.size() == 2) {  // Layout<Shape, Stride>: a plain layout only
+      const Layout* l = args[k].is(Value::Kind::kLayout) ? std::get_if<Layout>(&args[k].any_layout()) : nullptr;
+      if (!l) return false;
+      if (is_unbound_tparam(targs[0])) b.values[targs[0]] = Value::from(l->shape);
+      if (is_unbound_tparam(targs[1])) b.values[targs[1]] = Value::from(l->stride);
     } else if (!targs.empty()) {
       const bool deduces = std::any_of(targs.begin(), targs.end(), is_unbound_tparam);
       if (!instance) {

@@ -326,6 +326,12 @@ TEST_CASE("a swizzle's alignment, as CUTLASS computes it: Swizzle<B, M, S> deduc
                 "cute::get_nonswizzle_portion(composition(Swizzle<1, 4, 3>{}, Layout<Shape<_8, _16>, Stride<_16, "
                 "_1>>{}))") == "(_8,_16):(_16,_1)");
   CHECK(eval_in(*env, "cute::get_swizzle_portion(Layout<Shape<_8, _16>>{})") == "Sw<0,4,3>");
+  // Layout<Shape, Stride> takes a plain layout only, as C++ matches it: the composed one goes elsewhere
+  auto picks = load(
+      "template <class Shape, class Stride> constexpr int kind(Layout<Shape, Stride>) { return rank(Shape{}); }\n"
+      "template <class L> constexpr int kind(L) { return 100; }\n");
+  CHECK(eval_in(*picks, "kind(Layout<Shape<_8, _16, _2>>{})") == "_3");
+  CHECK(eval_in(*picks, "kind(composition(Swizzle<3, 4, 3>{}, Layout<Shape<_8, _64>>{}))") == "100");
 }
 
 TEST_CASE("sizeof a struct the sources define, as a builder sizes its pipeline's barriers; R(x) of a type parameter") {
