@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr char kMagic[8] = {'c', 'v', 'h', 'd', 'r', '0', '0', '2'};
+constexpr char kMagic[8] = {'c', 'v', 'h', 'd', 'r', '0', '0', '3'};
 
 // --- a plain binary form: little-endian integers, strings with their length -------------------
 struct Writer {
@@ -65,6 +65,7 @@ struct Writer {
     interned(c.name), interned(c.scope), interned(c.members_scope), interned(c.specialization), interned(c.file);
     u64(c.is_template), u64(static_cast<uint64_t>(c.line));
     strings(c.tparams), strings(c.tdefaults), strings(c.bases);
+    strings(c.field_types), strings(c.field_extents), u64(c.unsized);
   }
 };
 
@@ -134,6 +135,7 @@ struct Reader {
     c.file = interned();
     c.is_template = u64() != 0, c.line = static_cast<int>(u64());
     c.tparams = strings(), c.tdefaults = strings(), c.bases = strings();
+    c.field_types = strings(), c.field_extents = strings(), c.unsized = u64() != 0;
     return c;
   }
 };

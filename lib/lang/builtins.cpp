@@ -163,7 +163,8 @@ void register_algebra(Registry& r) {
             ev.fail(n, std::string(name) + " is used here as a type; write " + name + "(N) for a run-time integer");
           }
           ev.expect_args(n, 1, 1);
-          return V::dynamic_integer(ev.eval_args(n)[0].as_int());
+          Value v = ev.eval_args(n)[0];  // size_t(IsMixedInput): a bool converts
+          return V::dynamic_integer(v.is(V::Kind::kBool) ? (v.as_bool() ? 1 : 0) : v.as_int());
         },
         std::string(name) + "(N)");
   }
@@ -360,6 +361,23 @@ void register_algebra(Registry& r) {
           return v;
         },
         std::string(name) + "<I...>(x)");
+  }
+  // front(t) / back(t) (cute/algorithm/tuple_algorithms.hpp): the first / last leaf of a tuple,
+  // recursively (front((_1,(2,3))) = _1); a non-tuple is itself
+  for (const char* name : {"front", "back"}) {
+    const bool first = std::string(name) == "front";
+    r.add(
+        name,
+        [first](Evaluator& ev, const Node& n) {
+          ev.expect_args(n, 1, 1);
+          Value v = ev.eval_args(n)[0];
+          while (v.is(V::Kind::kTuple)) {
+            if (v.elements().empty()) ev.fail(n, n.name + "(t) of an empty tuple");
+            v = first ? v.elements().front() : v.elements().back();
+          }
+          return v;
+        },
+        std::string(name) + "(t)");
   }
   r.add(
       "shape",

@@ -33,6 +33,9 @@ bool one_of(std::string_view s, std::initializer_list<std::string_view> words) {
   return false;
 }
 
+// CUTLASS's constexpr under C++17 (cutlass/cutlass.h), which its builders need: cutlass::round_up
+bool is_cxx17_constexpr(std::string_view s) { return s.size() == 26 && s == "CUTLASS_CONSTEXPR_IF_CXX17"; }
+
 // Words before a declaration that only qualify it.
 bool is_specifier(std::string_view s) {
   return one_of(s, {"static",
@@ -63,7 +66,8 @@ bool is_specifier(std::string_view s) {
                     "__inline__",
                     "__restrict__",
                     "CUTE_INLINE_CONSTANT",
-                    "CUTLASS_INLINE_CONSTANT"});
+                    "CUTLASS_INLINE_CONSTANT",
+                    "CUTLASS_CONSTEXPR_IF_CXX17"});
 }
 
 // Specifiers with a parenthesized argument: alignas(16), __launch_bounds__(128), ...
@@ -521,18 +525,25 @@ class Walker {
   // and the index after its body returned; 0 if [a, open) is something else.
   [[gnu::noinline]] size_t function_definition(size_t a, size_t open) {  // (out of walk's loop: it stays small)
     if (!scopes_.empty() && scopes_.back().skip) return 0;
+    // a struct's `static auto f(...)` is read as well: its type is what decltype(f(x)) asks of its body
+    // (a CUTLASS builder's get_stride), though it is not constexpr
+    const bool in_class = !scopes_.empty() && scopes_.back().class_index >= 0;
     bool has_constexpr = false;  // (most blocks: none, and nothing more is looked at)
     for (size_t k = a; k < open && !has_constexpr; ++k)
-      has_constexpr = toks_[k].text.size() == 9 && (t(k) == "constexpr" || t(k) == "consteval");
+      has_constexpr = (toks_[k].text.size() == 9 && (t(k) == "constexpr" || t(k) == "consteval")) ||
+                      is_cxx17_constexpr(t(k)) || (in_class && toks_[k].text.size() == 4 && t(k) == "auto");
     if (!has_constexpr) return 0;
     std::vector<std::pair<size_t, size_t>> headers;
     size_t s = strip_prefix(a, open, &headers);
-    bool is_constexpr = false;
+    bool is_constexpr = false, is_static = false;
     size_t paren = open;
     for (size_t k = s; k < open && paren == open; ++k) {
       std::string_view x = t(k);
       if (one_of(x, {"struct", "class", "union", "namespace", "enum", "operator", "=", "[", "extern"})) return 0;
-      if (x == "constexpr" || x == "consteval") is_constexpr = true;
+      if (x == "constexpr" || x == "consteval" || is_cxx17_constexpr(x)) is_constexpr = true;
+      if (x == "static") is_static = true;
+      if (x == "auto" && in_class && is_static && paren == open && k + 2 < open && is_ident(k + 1) && t(k + 2) == "(")
+        is_constexpr = true;  // static auto f(...)
       if (x == "<") k = skip_balanced(k, open) - 1;
       if (x == "(") {
         if (k > s && (is_specifier_call(t(k - 1)) || t(k - 1) == "decltype")) k = skip_balanced(k, open) - 1;
@@ -665,7 +676,15 @@ class Walker {
     if (!scopes_.empty() && scopes_.back().skip) sc.skip = true;
     bool is_struct = false;
     for (size_t k = s; k < i; ++k) is_struct = is_struct || one_of(t(k), {"struct", "class", "union"});
-    if (is_struct && !sc.name.empty() && !sc.skip) class_definition(s, i, headers, join(scope(), sc.name));
+    if (is_struct && !sc.name.empty() && !sc.skip) {
+      const size_t before = out_.classes.size();
+      class_definition(s, i, headers, join(scope(), sc.name));
+      if (out_.classes.size() > before) {
+        sc.class_index = static_cast<long>(before);
+        for (size_t k = s; k < i; ++k)  // alignas(64) struct, a union: no plain sum of members
+          if (one_of(t(k), {"alignas", "union"})) out_.classes.back().unsized = true;
+      }
+    }
     if (is_struct && !headers.empty() && !sc.name.empty()) {  // template <...> struct Cfg { ... }
       sc.tscope = join(scope(), sc.name);
       for (const auto& [h0, h1] : headers) header_parameters(h0, h1, sc.tparams, sc.tdefaults);
@@ -688,6 +707,8 @@ class Walker {
       last_decl_ = -1;
     }
     record_headers(headers, s, b);
+    if (headers.empty() && !scopes_.empty() && scopes_.back().class_index >= 0)
+      data_member(s, b, out_.classes[static_cast<size_t>(scopes_.back().class_index)]);
     size_t before = out_.declarations.size();
     if (!headers.empty() && t(s) == "using" && b > s + 3 && is_ident(s + 1) && t(s + 2) == "=") {
       // template <class T, int N = 4> using X = E;  an alias template: X<half_t>{} binds T and N
@@ -705,6 +726,39 @@ class Walker {
     declaration(s, b, !headers.empty());
     if (scopes_.empty() && out_.declarations.size() > before)
       last_decl_ = static_cast<long>(out_.declarations.size()) - 1;
+  }
+
+  // A struct's non-static data member [a, b): `Type name;`, `Type name[N];`, `Type name = E;`
+  // recorded for sizeof; static members, types, functions and friends are not data.
+  void data_member(size_t a, size_t b, ClassDef& c) {
+    size_t s = a;
+    while (s < b && one_of(t(s), {"const", "volatile", "mutable", "public", "private", "protected"})) ++s;
+    if (s < b && t(s) == ":") ++s;  // (an access label's colon)
+    if (s >= b || one_of(t(s), {"static", "using", "typedef", "friend", "enum", "struct", "class", "union", "template",
+                                "constexpr", "static_assert", "CUTE_HOST_DEVICE", "CUTLASS_HOST_DEVICE",
+                                "CUTLASS_DEVICE", "CUTE_DEVICE", "inline", "virtual", "explicit", "operator"}))
+      return;
+    size_t end = b;
+    for (size_t k = s; k < b; ++k) {
+      if (t(k) == "(" || t(k) == "~" || t(k) == "operator") return;       // a function or a constructor
+      if (t(k) == "alignas" || (t(k) == ":" && k > s)) c.unsized = true;  // an aligned member, a bit-field
+      if (t(k) == "=" || t(k) == "{") {
+        end = k;
+        break;
+      }
+    }
+    std::string extent;
+    size_t name_end = end;
+    if (name_end > s && t(name_end - 1) == "]") {  // Type name[N]
+      size_t open = name_end - 1;
+      while (open > s && t(open) != "[") --open;
+      if (open <= s) return;
+      extent = span(open + 1, name_end - 1);
+      name_end = open;
+    }
+    if (name_end < s + 2 || !is_ident(name_end - 1) || !is_type(s, name_end - 1)) return;
+    c.field_types.push_back(span(s, name_end - 1));
+    c.field_extents.push_back(extent);
   }
 
   // Is [a, b) a type: names, ::, template arguments, decltype(...), & and const?
@@ -872,6 +926,7 @@ class Walker {
     std::string enum_scope;  // where its enumerators are declared
     std::string tscope;      // the enclosing struct template, with its parameters (Declaration::template_*)
     std::vector<std::string> tparams, tdefaults;
+    long class_index = -1;  // a struct's body: its ClassDef in out_.classes (its data members)
   };
 
   std::string file_;

@@ -217,6 +217,10 @@ void register_cpp_syntax(Registry& r) {
       [](Evaluator& ev, const Node& n) {
         ev.expect_args(n, 1, 1);
         Value v = ev.eval(n.args[0]);
+        if (const auto* c = v.is(V::Kind::kObject) ? dynamic_cast<const ClassInstance*>(v.object().get()) : nullptr) {
+          int64_t align = 1;  // a struct the sources define: PipelineTmaAsync<1>::SharedStorage
+          return V::integer(class_size(ev, *c, n.args[0], align));
+        }
         const ValueType& t = type_arg(ev, n.args[0], v, "sizeof");
         return V::integer(std::max(1, t.bits / 8));
       },
@@ -277,6 +281,11 @@ void register_cpp_syntax(Registry& r) {
         return ev.eval(call);
       },
       "cosize_v<Layout>");
+  // cute::identity (cute/algorithm/functional.hpp): the do-nothing transform a CollectiveMma is given
+  r.add("identity", [](Evaluator&, const Node&) { return V::tag("identity"); });
+  // cute::TmaDescriptor (cute/arch/copy_sm90_desc.hpp): CUtensorMap, 128 bytes, as builders size their
+  // tensor-map workspace with sizeof(cute::TmaDescriptor)
+  r.add("TmaDescriptor", [](Evaluator&, const Node&) { return V::type(ValueType{"TmaDescriptor", 128 * 8}); });
   // `void` as CUTLASS's epilogues use it (ElementC = void: no source), and is_void_v<T> asking for it
   r.add("void", [](Evaluator&, const Node&) { return V::type(ValueType{"void", 0}); });
   for (const char* name : {"is_void_v", "is_void"})
@@ -315,6 +324,16 @@ void register_cpp_syntax(Registry& r) {
         },
         std::string(name) + "(a, b)");
   }
+  // cute::abs(x) (cute/numeric/math.hpp), as alignment_for_swizzle reads a swizzle's shift
+  r.add(
+      "abs",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 1, 1);
+        Value a = ev.eval(n.args[0]);
+        int64_t x = int_operand(ev, n.args[0], a, n.name);
+        return integer_result(x < 0 ? checked_sub(0, x) : x, a);
+      },
+      "abs(x)");
   // CUTE_STATIC_V(x) is decltype(x)::value: the static value of x
   r.add(
       "CUTE_STATIC_V",
@@ -370,6 +389,40 @@ void register_cpp_syntax(Registry& r) {
         [](Evaluator& ev, const Node& n) {
           if (n.template_args.size() != 1) ev.fail(n, n.name + "<T> takes one template argument");
           return V::boolean(ev.eval(n.template_args[0]).is(V::Kind::kTuple));
+        },
+        std::string(name) + "<T>");
+  // is_constant<n, T>::value (cute/numeric/integral_constant.hpp): T is a static integer (Int<v>, C<v>)
+  // equal to n; a run-time int (int64_t in a stride) is not
+  for (const char* name : {"is_constant", "is_constant_v"})
+    r.add(
+        name,
+        [](Evaluator& ev, const Node& n) {
+          if (n.template_args.size() != 2) ev.fail(n, n.name + "<n, T> takes two template arguments");
+          auto t = ev.eval_template_args(n);
+          const Value& v = t[1];
+          bool is_static = v.is(V::Kind::kInt) && v.leaf().basis().empty() && !v.as_integer().dynamic;
+          return V::boolean(is_static && v.leaf().value() == t[0].as_int());
+        },
+        std::string(name) + "<n, T>");
+  // is_layout<T>::value (cute/layout.hpp, layout_composed.hpp): a Layout or a ComposedLayout
+  for (const char* name : {"is_layout", "is_layout_v"})
+    r.add(
+        name,
+        [](Evaluator& ev, const Node& n) {
+          if (n.template_args.size() != 1) ev.fail(n, n.name + "<T> takes one template argument");
+          Value v = ev.eval(n.template_args[0]);
+          return V::boolean(v.is(V::Kind::kLayout));
+        },
+        std::string(name) + "<T>");
+  // is_pointer_v<T>: cutevis's values carry no pointer (see remove_pointer_t below), so a type it
+  // evaluates is never one: a pointer-array GEMM's `T *` reads as T
+  for (const char* name : {"is_pointer_v", "is_pointer"})
+    r.add(
+        name,
+        [](Evaluator& ev, const Node& n) {
+          if (n.template_args.size() != 1) ev.fail(n, n.name + "<T> takes one template argument");
+          ev.eval(n.template_args[0]);
+          return V::boolean(false);
         },
         std::string(name) + "<T>");
   // is_base_of_v<B, D>: D is B or derives from it, through the bases of the structs the sources define
@@ -457,6 +510,23 @@ void register_cpp_syntax(Registry& r) {
             return is_major(ev, n, m, ev.eval(n.template_args[0]));
           },
           b + "<Stride>()");
+  }
+  // get_swizzle_portion(L) / get_nonswizzle_portion(L) (cute/swizzle_layout.hpp): a swizzled layout's
+  // swizzle and its layout; a plain layout's are the identity Swizzle<0,4,3> and itself
+  for (const char* name : {"get_swizzle_portion", "get_nonswizzle_portion"}) {
+    const bool swizzle = std::string(name) == "get_swizzle_portion";
+    r.add(
+        name,
+        [swizzle](Evaluator& ev, const Node& n) {
+          ev.expect_args(n, 1, 1);
+          Value v = ev.eval(n.args[0]);
+          if (!v.is(V::Kind::kLayout)) ev.fail(n.args[0], n.name + "(L) needs a layout, got " + v.describe());
+          const auto* c = std::get_if<ComposedLayout>(&v.any_layout());
+          if (!c) return swizzle ? V::swizzle(Swizzle(0, 4, 3)) : v;
+          if (!c->a_is_swizzle()) ev.fail(n.args[0], n.name + "(L) needs a swizzled layout, got " + v.describe());
+          return swizzle ? V::swizzle(c->swizzle()) : V::layout(c->layout_b());
+        },
+        std::string(name) + "(L)");
   }
   // A ComposedLayout's parts, as its members name them: L.layout_a(), L.offset(), L.layout_b()
   for (const char* part : {"layout_a", "offset", "layout_b"}) {

@@ -724,7 +724,20 @@ bool Evaluator::class_instance(const Node& node, Value& out) {
       }
       if (pattern.template_args.size() != given.size()) continue;
       std::map<std::string, Value> bound;
-      auto eval_pattern = [&](const Node& p) { return eval(p); };
+      // a pattern is read where the specialization is written, with the parameters bound so far
+      // (struct CollectiveBuilder<arch::Sm90, ..., enable_if_t<is_any_of_v<KernelScheduleType, ...>>>)
+      const std::string pattern_text = c->name + "<" + c->specialization + ">";
+      const Declaration where = as_template(*c);
+      auto eval_pattern = [&](const Node& p) {
+        Bindings with;
+        with.scope = c->members_scope;
+        with.values = bound;
+        with.depth = (bindings_ ? bindings_->depth : 0) + 1;
+        if (with.depth > 64) fail(node, "templates instantiated more than 64 deep");
+        return InTemplate(registry_, env_, where, node, warnings_)(
+            pattern_text.substr(p.begin, p.end - p.begin), "", with,
+            [](Evaluator& ev, const Bindings* w) { ev.set_bindings(w); });
+      };
       bool all = true;
       for (size_t i = 0; i < given.size() && all; ++i)
         all = matches(pattern.template_args[i], given[i], c->tparams, bound, eval_pattern);
@@ -801,8 +814,77 @@ bool Evaluator::member_of(const Value& owner, const std::string& member, const N
       }
       if (member_of(b, member, use, out, hops + 1)) return true;
     }
+  // a struct nested in it: PipelineTmaAsync<1>::SharedStorage (its members see the outer's parameters)
+  for (const ClassDef* nested : env_->classes(instance->scope() + "::" + member, scope_))
+    if (!nested->is_template && nested->scope == instance->scope()) {
+      out = Value::object(
+          std::make_shared<ClassInstance>(nested->members_scope, std::vector<std::string>{}, instance->values()));
+      return true;
+    }
   if (hops > 0) return false;
   fail(use, instance->to_string() + " has no member '" + member + "' that cutevis read");
+}
+
+namespace {
+
+int64_t class_size_at(Evaluator& ev, const ClassInstance& instance, const Node& use, int64_t& align, int hops) {
+  Environment* env = ev.environment();
+  const ClassDef* c = env ? env->class_of_members(instance.scope()) : nullptr;
+  const std::string what = "sizeof(" + instance.to_string() + ")";
+  if (!c) ev.fail(use, what + ": cutevis read no definition of it");
+  if (c->unsized) ev.fail(use, what + ": an alignas, a bit-field or a union, which cutevis does not lay out");
+  if (hops > 16) ev.fail(use, what + ": structs nested more than 16 deep");
+  // its members' types are read where the struct is, with the parameters of the template it is in
+  Declaration where = as_template(*c);
+  where.scope = c->members_scope;  // (a member type is looked up in the struct first: ValueType barrier_;)
+  const ClassDef* outer = env->class_of_members(c->scope);
+  if (!c->is_template && outer && outer->is_template) where.template_scope = outer->members_scope;
+  Evaluator::Bindings with;
+  with.scope = where.template_scope;
+  with.values = instance.values();
+  with.depth = (ev.bindings() ? ev.bindings()->depth : 0) + hops + 1;
+  std::vector<Warning> warnings;
+  auto read = [&](const std::string& text, const std::string& part) {
+    return InTemplate(ev.registry(), env, where, use, warnings)(
+        text, what + ", " + part + ": ", with, [](Evaluator& e, const Evaluator::Bindings* w) { e.set_bindings(w); });
+  };
+  int64_t offset = 0;
+  align = 1;
+  auto place = [&](int64_t size, int64_t a) {
+    offset = checked_add(checked_mul(checked_add(offset, a - 1) / a, a), size);
+    align = std::max(align, a);
+  };
+  auto size_of = [&](const Value& t, const std::string& part, int64_t& a, bool base) -> int64_t {
+    if (t.is(Value::Kind::kType) && t.type().bits >= 8) {
+      a = t.type().bits / 8;
+      return a;
+    }
+    const auto* inner = t.is(Value::Kind::kObject) ? dynamic_cast<const ClassInstance*>(t.object().get()) : nullptr;
+    if (!inner) ev.fail(use, what + ": " + part + " is " + t.describe() + ", no type cutevis knows the size of");
+    int64_t raw = class_size_at(ev, *inner, use, a, hops + 1);
+    return raw == 0 && !base ? 1 : raw;  // an empty member is 1 byte, an empty base none
+  };
+  for (const std::string& base : c->bases) {
+    int64_t a = 1;
+    int64_t size = size_of(read(base, "the base class " + base), "the base class " + base, a, true);
+    place(size, a);
+  }
+  for (size_t i = 0; i < c->field_types.size(); ++i) {
+    const std::string part = "the member of type " + c->field_types[i];
+    int64_t a = 1;
+    int64_t size = size_of(read(c->field_types[i], part), part, a, false);
+    int64_t count = c->field_extents[i].empty() ? 1 : read(c->field_extents[i], "its extent").as_int();
+    if (count < 0) ev.fail(use, what + ": " + part + " has a negative extent");
+    place(checked_mul(size, count), a);
+  }
+  return checked_mul(checked_add(offset, align - 1) / align, align);
+}
+
+}  // namespace
+
+int64_t class_size(Evaluator& ev, const ClassInstance& instance, const Node& use, int64_t& align) {
+  int64_t raw = class_size_at(ev, instance, use, align, 0);
+  return raw == 0 ? 1 : raw;  // a complete object of an empty struct
 }
 
 bool Evaluator::instance_member(const Node& node, Value& out) {

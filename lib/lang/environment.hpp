@@ -106,6 +106,10 @@ class ClassInstance : public Object {
   std::map<std::string, Value> values_;
 };
 
+// sizeof(instance) in bytes of a struct the sources define (its bases and data members, each at its
+// alignment, in order; the whole rounded to the largest); `align` receives its alignment.
+int64_t class_size(Evaluator& ev, const ClassInstance& instance, const Node& use, int64_t& align);
+
 class Environment {
  public:
   using Parser = std::function<Node(const std::string&)>;

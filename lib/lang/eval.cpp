@@ -480,6 +480,11 @@ Value Evaluator::eval_name(const Node& node) {
     auto it = bindings_->values.find(node.name);
     if (it != bindings_->values.end()) return it->second;
   }
+  if (bindings_ && !node.has_template_args && node.call == Node::Call::kParen && node.args.size() == 1) {
+    auto it = bindings_->values.find(node.name);  // R(bits) where R is a type parameter: a functional cast
+    if (it != bindings_->values.end() && it->second.is(Value::Kind::kType))
+      return cast_value(*this, node, it->second.type());
+  }
   Value member;
   if (env_ && node.name.find("::") != std::string::npos && instance_member(node, member))
     return member;  // Traits::SmemLayoutQ where Traits is a class template's instance

@@ -304,37 +304,94 @@ class Body {
 
 namespace {
 
-// Binds f's template parameters and parameters for the call, then runs its body.
-Value run_function(Evaluator& caller, const FunctionDef& f, const Node& call, const Evaluator::Bindings* owner) {
-  Evaluator::Bindings b;
-  b.scope = f.decl.template_scope;
-  const Evaluator::Bindings* outer = caller.bindings();
-  b.depth = (outer ? outer->depth : 0) + 1;
-  if (b.depth > kMaxCallDepth) caller.fail(call, "calls nested more than 64 deep (a recursive function?)");
-  if (owner) b.values = owner->values;
-  else if (outer && !b.scope.empty() && outer->scope == b.scope) b.values = outer->values;  // a sibling member
-  if (call.template_args.size() > f.tparams.size())
-    caller.fail(call, f.decl.name + " takes " + std::to_string(f.tparams.size()) + " template arguments, got " +
-                          std::to_string(call.template_args.size()));
-  for (size_t k = 0; k < call.template_args.size(); ++k) b.values[f.tparams[k]] = caller.eval(call.template_args[k]);
-  std::vector<Value> args;
-  for (const Node& a : call.args) args.push_back(caller.eval(a));
+// The top-level template arguments of a template-id as bare_type writes it: "A<x, B<y, z>>" ->
+// {"x", "B<y, z>"}; empty when `type` is no template-id.
+std::vector<std::string> template_id_args(const std::string& type) {
+  std::vector<std::string> out;
+  size_t open = type.find('<');
+  if (open == std::string::npos || type.back() != '>') return out;
+  int depth = 0;
+  size_t start = open + 1;
+  for (size_t k = open + 1; k + 1 < type.size(); ++k) {
+    char c = type[k];
+    if (c == '<' || c == '(') ++depth;
+    if (c == '>' || c == ')') --depth;
+    if (c == ',' && depth == 0) {
+      out.push_back(type.substr(start, k - start));
+      start = k + 1;
+    }
+  }
+  out.push_back(type.substr(start, type.size() - 1 - start));
+  for (std::string& a : out) {
+    a.erase(0, a.find_first_not_of(' '));
+    a.erase(a.find_last_not_of(' ') + 1);
+  }
+  return out;
+}
+
+std::string last_component(const std::string& name) {
+  const std::string plain = name.substr(0, name.find('#'));  // (a specialization's scope is Name#2)
+  const size_t colon = plain.rfind("::");
+  return colon == std::string::npos ? plain : plain.substr(colon + 2);
+}
+
+// Deduces f's template parameters from the call's arguments, as C++ matches a parameter's type
+// against an argument's: T, T const& (anything), Int<N> / C<N> (a static integer), Swizzle<B, M, S>,
+// Layout<Shape, Stride> (a layout, not a composed one), and a class template's instance, Tmpl<a, N>
+// against Tmpl<half_t, 4> (its template arguments by position).
+// False where an argument cannot match its parameter (another overload is then tried):
+// StageCount<stages> does not take a StageCountAutoCarveout<0>.
+bool deduce(const FunctionDef& f, size_t explicit_count, const std::vector<Value>& args, Evaluator::Bindings& b) {
   auto is_unbound_tparam = [&](const std::string& name) {
-    for (size_t k = call.template_args.size(); k < f.tparams.size(); ++k)
+    for (size_t k = explicit_count; k < f.tparams.size(); ++k)
       if (f.tparams[k] == name) return !b.values.count(name);
     return false;
   };
-  for (size_t k = 0; k < args.size(); ++k) {  // deduced from the arguments: T, T const&, Int<N>
+  for (size_t k = 0; k < args.size(); ++k) {
     std::string type = bare_type(f.param_types[k]);
     for (const char* prefix : {"cute::", "std::"})
       if (type.rfind(prefix, 0) == 0) type = type.substr(std::string(prefix).size());
+    const std::vector<std::string> targs = template_id_args(type);
+    const std::string tmpl = type.substr(0, type.find('<'));
+    const auto* instance =
+        args[k].is(Value::Kind::kObject) ? dynamic_cast<const ClassInstance*>(args[k].object().get()) : nullptr;
     if (is_unbound_tparam(type)) {
       b.values[type] = args[k];
-    } else if ((type.rfind("Int<", 0) == 0 || type.rfind("C<", 0) == 0) && type.back() == '>') {
-      std::string n = type.substr(type.find('<') + 1, type.size() - type.find('<') - 2);
-      if (is_unbound_tparam(n) && args[k].is(Value::Kind::kInt)) b.values[n] = Value::dynamic_integer(args[k].as_int());
+    } else if ((tmpl == "Int" || tmpl == "C") && targs.size() == 1) {
+      if (!args[k].is(Value::Kind::kInt)) return false;  // Int<N> takes an integer only
+      if (is_unbound_tparam(targs[0])) b.values[targs[0]] = Value::dynamic_integer(args[k].as_int());
+    } else if (tmpl == "Swizzle" && targs.size() == 3) {  // Swizzle<B, M, S>
+      if (!args[k].is(Value::Kind::kSwizzle)) return false;
+      const Swizzle& z = args[k].swizzle();
+      const int bms[] = {z.bits, z.base, z.shift};
+      for (size_t i = 0; i < 3; ++i)
+        if (is_unbound_tparam(targs[i])) b.values[targs[i]] = Value::dynamic_integer(bms[i]);
+    } else if (tmpl == "Layout" && targs.size() == 2) {  // Layout<Shape, Stride>: a plain layout only
+      const Layout* l = args[k].is(Value::Kind::kLayout) ? std::get_if<Layout>(&args[k].any_layout()) : nullptr;
+      if (!l) return false;
+      if (is_unbound_tparam(targs[0])) b.values[targs[0]] = Value::from(l->shape);
+      if (is_unbound_tparam(targs[1])) b.values[targs[1]] = Value::from(l->stride);
+    } else if (!targs.empty()) {
+      const bool deduces = std::any_of(targs.begin(), targs.end(), is_unbound_tparam);
+      if (!instance) {
+        if (deduces) return false;  // Count<N> from no class instance: not this overload
+        continue;
+      }
+      if (last_component(instance->scope()) != last_component(tmpl)) return false;
+      if (instance->params().size() != targs.size()) continue;  // (a specialization's own parameters)
+      for (size_t i = 0; i < targs.size(); ++i) {
+        auto it = instance->values().find(instance->params()[i]);
+        if (is_unbound_tparam(targs[i]) && it != instance->values().end()) b.values[targs[i]] = it->second;
+      }
     }
   }
+  return true;
+}
+
+// Binds f's template parameters and parameters for the call (its arguments' values `args`, its
+// template parameters deduced into `b` by deduce), then runs its body.
+Value run_function(Evaluator& caller, const FunctionDef& f, const Node& call, const std::vector<Value>& args,
+                   Evaluator::Bindings b) {
   Body body(caller, f, b);
   try {
     for (size_t k = 0; k < f.tparams.size(); ++k) {
@@ -369,6 +426,21 @@ bool accepts(const FunctionDef& f, const Node& call) {
   for (size_t k = call.args.size(); k < f.params.size(); ++k)
     if (f.param_defaults[k].empty()) return false;
   return true;
+}
+
+// The bindings a call of f starts from: its owner's or sibling's names, the depth, the template
+// arguments given.
+Evaluator::Bindings call_bindings(Evaluator& caller, const FunctionDef& f, const Node& call,
+                                  const Evaluator::Bindings* owner) {
+  Evaluator::Bindings b;
+  b.scope = f.decl.template_scope;
+  const Evaluator::Bindings* outer = caller.bindings();
+  b.depth = (outer ? outer->depth : 0) + 1;
+  if (b.depth > kMaxCallDepth) caller.fail(call, "calls nested more than 64 deep (a recursive function?)");
+  if (owner) b.values = owner->values;
+  else if (outer && !b.scope.empty() && outer->scope == b.scope) b.values = outer->values;  // a sibling member
+  for (size_t k = 0; k < call.template_args.size(); ++k) b.values[f.tparams[k]] = caller.eval(call.template_args[k]);
+  return b;
 }
 
 }  // namespace
@@ -435,11 +507,24 @@ bool call_user_function(Evaluator& ev, const Node& call, Value& out) {
     }
   }
   if (found.empty()) return false;
-  for (const FunctionDef* f : found)
-    if (accepts(*f, call)) {
-      out = run_function(ev, *f, call, owner);
-      return true;
+  std::vector<Value> args;
+  bool evaluated = false;
+  for (const FunctionDef* f : found) {
+    if (!accepts(*f, call)) continue;
+    if (!evaluated) {
+      for (const Node& a : call.args) args.push_back(ev.eval(a));
+      evaluated = true;
     }
+    Evaluator::Bindings b = call_bindings(ev, *f, call, owner);
+    if (!deduce(*f, call.template_args.size(), args, b)) continue;  // another overload's argument
+    out = run_function(ev, *f, call, args, std::move(b));
+    return true;
+  }
+  if (evaluated) {
+    std::string given;
+    for (const Value& a : args) given += (given.empty() ? "" : ", ") + a.to_string();
+    ev.fail(call, "no " + found.front()->decl.name + " of the sources takes (" + given + ")");
+  }
   const FunctionDef& f = *found.front();
   auto count = [](size_t n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); };
   ev.fail(call, f.decl.name + " takes " + count(f.params.size(), "argument") + " and " +

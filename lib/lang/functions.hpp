@@ -44,6 +44,9 @@ struct ClassDef {
   std::vector<std::string> tparams, tdefaults;
   std::string specialization;      // "Sm90<S>": the arguments a specialization is written for ("" the primary)
   std::vector<std::string> bases;  // the base classes as written
+  // its non-static data members as written, for sizeof: `Barrier full_[Stages];` -> ("Barrier", "Stages")
+  std::vector<std::string> field_types, field_extents;  // ("" no extent)
+  bool unsized = false;                                 // alignas, a bit-field, a union: not a plain sum
   std::string file;
   int line = 0;
 };

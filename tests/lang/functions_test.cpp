@@ -249,3 +249,176 @@ TEST_CASE("tuple traits: a mixed-input builder's (Element, Scale) pair or a plai
   CHECK(error_of(*env, "cute::tuple_element_t<2, cute::tuple<int8_t, half_t>>").find("out of range") !=
         std::string::npos);
 }
+
+TEST_CASE("a stride's major mode, as CUTLASS's is_major reads it: is_constant, front, is_layout, is_pointer_v") {
+  auto env = load(
+      "namespace my::detail {\n"
+      "template <int Mode, class Stride>\n"
+      "constexpr bool major(Stride = {}) {\n"
+      "  return cute::is_constant<1, "
+      "decltype(cute::front(cute::get<Mode>(cute::remove_pointer_t<Stride>{})))>::value;\n"
+      "}\n"
+      "template <class S>\n"
+      "constexpr int kind() {\n"
+      "  if constexpr (cute::is_layout<S>::value) return 2;\n"
+      "  else if constexpr (cute::is_pointer_v<S>) return 1;\n"
+      "  else return 0;\n"
+      "}\n"
+      "}\n");
+  // a row-major A (M,K,L): K is the unit-stride mode; a batched stride's nested mode reads its first leaf
+  CHECK(eval_in(*env, "my::detail::major<1, cute::Stride<int64_t, cute::Int<1>, int64_t>>()") == "true");
+  CHECK(eval_in(*env, "my::detail::major<0, cute::Stride<int64_t, cute::Int<1>, int64_t>>()") == "false");
+  CHECK(eval_in(*env, "my::detail::major<0, cute::Stride<cute::Stride<cute::_1, int>, int64_t>>()") == "true");
+  // a run-time 1 is not the static 1 (CuTe's is_constant looks at the type)
+  CHECK(eval_in(*env, "cute::is_constant<1, int>::value") == "false");
+  CHECK(eval_in(*env, "cute::is_constant<1, cute::_1>::value") == "true");
+  CHECK(eval_in(*env, "cute::is_constant<2, cute::_1>::value") == "false");
+  CHECK(eval_in(*env, "cute::front(make_shape(make_shape(_3, 4), _5))") == "_3");
+  CHECK(eval_in(*env, "cute::back(make_shape(_3, make_shape(4, _5)))") == "_5");
+  CHECK(eval_in(*env, "my::detail::kind<Layout<Shape<_8, _8>>>()") == "2");
+  CHECK(eval_in(*env, "my::detail::kind<cute::Stride<int64_t, cute::Int<1>, int64_t>>()") == "0");
+  CHECK(eval_in(*env, "cute::is_layout<decltype(composition(Swizzle<3,4,3>{}, Layout<Shape<_8, _64>>{}))>::value") ==
+        "true");
+}
+
+TEST_CASE("overloads chosen by their parameter's class template, as a builder's stage count is: Count<N> or Auto<B>") {
+  auto env = load(
+      "namespace my {\n"
+      "template <int n> struct Count { static constexpr int value = n; };\n"
+      "template <int bytes> struct AutoCarveout { static constexpr int carve = bytes; };\n"
+      "using Auto = AutoCarveout<0>;\n"
+      "namespace detail {\n"
+      "template <int capacity, class T, int stages>\n"
+      "constexpr int stage_count(Count<stages> c) { return stages; }\n"
+      "template <int capacity, class T, int stages>\n"
+      "constexpr int stage_count(cute::Int<stages> c) { return stages + 100; }\n"
+      "template <int capacity_, class T, int carveout_>\n"
+      "constexpr int stage_count(AutoCarveout<carveout_> c) {\n"
+      "  return (capacity_ - carveout_) / (sizeof_bits_v<T> * 128 * 64 / 8);\n"
+      "}\n"
+      "}\n"
+      "}\n");
+  CHECK(eval_in(*env, "my::detail::stage_count<232448, half_t>(my::Count<5>{})") ==
+        eval_in(*env, "my::Count<5>::value"));
+  CHECK(eval_in(*env, "my::detail::stage_count<232448, half_t>(my::Count<5>{}) == 5") == "true");
+  CHECK(eval_in(*env, "my::detail::stage_count<232448, half_t>(cute::Int<3>{})") == "103");
+  CHECK(eval_in(*env, "my::detail::stage_count<232448, half_t>(my::Auto{})") == "14");
+  CHECK(eval_in(*env, "my::detail::stage_count<232448, half_t>(my::AutoCarveout<16384>{})") == "13");
+  CHECK(error_of(*env, "my::detail::stage_count<232448, half_t>(make_shape(4, 4))").find("no stage_count") !=
+        std::string::npos);
+}
+
+TEST_CASE("a swizzle's alignment, as CUTLASS computes it: Swizzle<B, M, S> deduced, get_swizzle_portion, abs") {
+  auto env = load(
+      "namespace my::detail {\n"
+      "template <int B, int M, int S>\n"
+      "constexpr size_t align_of(cute::Swizzle<B, M, S>) { return size_t(1) << size_t(B + M + cute::abs(S)); }\n"
+      "template <class Layout>\n"
+      "constexpr size_t align_of(Layout layout) { return align_of(cute::get_swizzle_portion(layout)); }\n"
+      "}\n");
+  CHECK(eval_in(*env,
+                "my::detail::align_of(composition(Swizzle<3, 4, 3>{}, Layout<Shape<_8, _64>, Stride<_64, _1>>{}))") ==
+        "1024");
+  CHECK(eval_in(*env, "my::detail::align_of(composition(Swizzle<2, 4, 3>{}, Layout<Shape<_32, _8>>{}))") == "512");
+  CHECK(eval_in(*env, "my::detail::align_of(Layout<Shape<_8, _8>>{})") == "128");  // the identity Swizzle<0,4,3>
+  CHECK(eval_in(*env, "my::detail::align_of(Swizzle<2, 4, -3>{})") == "512");
+  CHECK(eval_in(*env,
+                "cute::get_nonswizzle_portion(composition(Swizzle<1, 4, 3>{}, Layout<Shape<_8, _16>, Stride<_16, "
+                "_1>>{}))") == "(_8,_16):(_16,_1)");
+  CHECK(eval_in(*env, "cute::get_swizzle_portion(Layout<Shape<_8, _16>>{})") == "Sw<0,4,3>");
+  // Layout<Shape, Stride> takes a plain layout only, as C++ matches it: the composed one goes elsewhere
+  auto picks = load(
+      "template <class Shape, class Stride> constexpr int kind(Layout<Shape, Stride>) { return rank(Shape{}); }\n"
+      "template <class L> constexpr int kind(L) { return 100; }\n");
+  CHECK(eval_in(*picks, "kind(Layout<Shape<_8, _16, _2>>{})") == "_3");
+  CHECK(eval_in(*picks, "kind(composition(Swizzle<3, 4, 3>{}, Layout<Shape<_8, _64>>{}))") == "100");
+}
+
+TEST_CASE("sizeof a struct the sources define, as a builder sizes its pipeline's barriers; R(x) of a type parameter") {
+  auto env = load(
+      "namespace my::arch {\n"
+      "struct Barrier { using ValueType = uint64_t; ValueType barrier_; };\n"
+      "struct TxBarrier : public Barrier {};\n"
+      "struct Tag {};\n"
+      "struct Mixed { uint8_t flag; uint32_t count; uint16_t tail; };\n"
+      "struct alignas(64) Descriptor { char bytes[64]; };\n"
+      "}\n"
+      "namespace my {\n"
+      "template <int Stages_>\n"
+      "class Pipeline {\n"
+      " public:\n"
+      "  static constexpr uint32_t Stages = Stages_;\n"
+      "  using FullBarrier = my::arch::TxBarrier;\n"
+      "  struct SharedStorage {\n"
+      "    FullBarrier full_[Stages];\n"
+      "    my::arch::Barrier empty_[Stages];\n"
+      "  };\n"
+      "  CUTLASS_DEVICE void wait(int phase);\n"
+      "};\n"
+      "template <class R = int, class T>\n"
+      "CUTLASS_HOST_DEVICE constexpr R to_bytes(T bits) { return (R(bits) + R(7)) / R(8); }\n"
+      "CUTLASS_HOST_DEVICE CUTLASS_CONSTEXPR_IF_CXX17 int up(int a, int b) { return ((a + b - 1) / b) * b; }\n"
+      "}\n");
+  CHECK(eval_in(*env, "sizeof(my::arch::Barrier)") == "_8");
+  CHECK(eval_in(*env, "sizeof(my::arch::TxBarrier)") == "_8");  // an empty derived struct adds nothing
+  CHECK(eval_in(*env, "sizeof(my::arch::Tag)") == "_1");
+  CHECK(eval_in(*env, "sizeof(my::arch::Mixed)") == "_12");  // 1, padded to 4, 4, 2, padded to 12
+  CHECK(eval_in(*env, "sizeof(typename my::Pipeline<1>::SharedStorage)") == "_16");
+  CHECK(eval_in(*env, "sizeof(typename my::Pipeline<4>::SharedStorage)") == "_64");
+  CHECK(error_of(*env, "sizeof(my::arch::Descriptor)").find("alignas") != std::string::npos);
+  CHECK(eval_in(*env, "my::to_bytes(9)") == "2");
+  CHECK(eval_in(*env, "my::up(200, 128)") == "256");
+}
+
+TEST_CASE("a builder's tensor-map workspace: sizeof(cute::TmaDescriptor), size_t(bool), cute::identity as a type") {
+  auto env = load(
+      "template <bool IsMixed>\n"
+      "struct Cfg {\n"
+      "  static constexpr size_t kMaps = sizeof(cute::TmaDescriptor) * size_t(IsMixed) * 4;\n"
+      "  using Transform = cute::identity;\n"
+      "};\n");
+  CHECK(eval_in(*env, "Cfg<true>::kMaps") == "512");
+  CHECK(eval_in(*env, "Cfg<false>::kMaps") == "0");
+  CHECK(eval_in(*env, "cute::is_same_v<Cfg<true>::Transform, cute::identity>") == "true");
+}
+
+TEST_CASE("a builder's specialization chosen by enable_if_t on its parameters, its pattern read in its namespace") {
+  auto env = load(
+      "namespace my::gemm {\n"
+      "namespace arch { struct Sm90 {}; }\n"
+      "struct KernelA {};\n"
+      "struct KernelB {};\n"
+      "template <class Arch, class T, class Sched, class Enable = void>\n"
+      "struct Builder { static constexpr int which = 0; };\n"
+      "template <class T, class Sched>\n"
+      "struct Builder<arch::Sm90, T, Sched, cute::enable_if_t<cute::is_any_of_v<Sched, KernelA>>> {\n"
+      "  static constexpr int which = 1;\n"
+      "};\n"
+      "template <class T, class Sched>\n"
+      "struct Builder<arch::Sm90, T, Sched,\n"
+      "               cute::enable_if_t<cute::is_same_v<Sched, KernelB> && (cute::sizeof_bits_v<T> == 16)>> {\n"
+      "  static constexpr int which = 2;\n"
+      "};\n"
+      "}\n");
+  CHECK(eval_in(*env, "my::gemm::Builder<my::gemm::arch::Sm90, half_t, my::gemm::KernelA>::which") == "1");
+  CHECK(eval_in(*env, "my::gemm::Builder<my::gemm::arch::Sm90, half_t, my::gemm::KernelB>::which") == "2");
+  CHECK(eval_in(*env, "my::gemm::Builder<my::gemm::arch::Sm90, float, my::gemm::KernelB>::which") == "0");
+}
+
+TEST_CASE("a struct's static auto member function, as a builder's decltype(get_stride(Tag{})) reads it") {
+  auto env = load(
+      "namespace my { struct RowMajor {}; }\n"
+      "template <class LayoutOrTag>\n"
+      "struct Builder {\n"
+      "  template <class T>\n"
+      "  static auto get_stride(T const& t) {\n"
+      "    if constexpr (not cute::is_layout<cute::remove_pointer_t<T>>::value) { return t; }\n"
+      "    else { return cute::stride(t); }\n"
+      "  }\n"
+      "  using Tag = decltype(get_stride(LayoutOrTag{}));\n"
+      "  auto run(int k) { return k; }\n"
+      "};\n");
+  CHECK(eval_in(*env, "Builder<Layout<Shape<_8, _4>, Stride<_4, _1>>>::Tag") == "(_4,_1)");
+  CHECK(eval_in(*env, "cute::is_same_v<Builder<my::RowMajor>::Tag, my::RowMajor>") == "true");
+  CHECK(error_of(*env, "Builder<my::RowMajor>::run(3)").find("run") != std::string::npos);  // not static: not read
+}
