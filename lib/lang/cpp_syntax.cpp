@@ -71,6 +71,13 @@ const ValueType& type_arg(Evaluator& ev, const Node& at, const Value& v, const c
   return v.type();
 }
 
+// cute::is_static<T>: an empty type. An element type holds data; a tuple is static when each element is.
+bool is_static_type(const Value& v) {
+  if (v.is(V::Kind::kType)) return false;
+  if (v.is(V::Kind::kTuple)) return std::all_of(v.elements().begin(), v.elements().end(), is_static_type);
+  return !v.has_dynamic();
+}
+
 Value reversed(const Value& v) {
   if (v.is(V::Kind::kTuple)) {
     std::vector<Value> e(v.elements().rbegin(), v.elements().rend());
@@ -361,6 +368,25 @@ void register_cpp_syntax(Registry& r) {
           return V::boolean(std::any_of(t.begin() + 1, t.end(), [&](const Value& x) { return same_value(t[0], x); }));
         },
         std::string(name) + "<T, Ts...>");
+  // is_static_v<T> (cute/numeric/integral_constant.hpp): T is empty, so its value is known from the type: static
+  // integers, tuples and layouts of them, tags; an element type (half_t) or a run-time int holds data
+  for (const char* name : {"is_static_v", "is_static"})
+    r.add(
+        name,
+        [](Evaluator& ev, const Node& n) {
+          if (n.template_args.size() != 1) ev.fail(n, n.name + "<T> takes one template argument");
+          return V::boolean(is_static_type(ev.eval(n.template_args[0])));
+        },
+        std::string(name) + "<T>");
+  // conditional_return<B>(t, f) (cute/util/type_traits.hpp): t where B holds, else f
+  r.add(
+      "conditional_return",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 2, 2);
+        bool b = truth(ev, n, template_value(ev, n, 0, "conditional_return<B>(t, f)"), n.name);
+        return ev.eval(n.args[b ? 0 : 1]);
+      },
+      "conditional_return<B>(t, f)");
   // tuple_size_v<T>, tuple_element_t<I, T>, is_tuple<T>::value on CuTe's tuples (cute/container/tuple.hpp)
   r.add(
       "tuple_size_v",

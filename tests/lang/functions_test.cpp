@@ -421,4 +421,25 @@ TEST_CASE("a struct's static auto member function, as a builder's decltype(get_s
   CHECK(eval_in(*env, "Builder<Layout<Shape<_8, _4>, Stride<_4, _1>>>::Tag") == "(_4,_1)");
   CHECK(eval_in(*env, "cute::is_same_v<Builder<my::RowMajor>::Tag, my::RowMajor>") == "true");
   CHECK(error_of(*env, "Builder<my::RowMajor>::run(3)").find("run") != std::string::npos);  // not static: not read
+
+TEST_CASE("is_static_v and conditional_return, as an SM100 builder picks its TMA atom and scheduler stages") {
+  auto env = load(
+      "namespace my::detail {\n"
+      "template <class ClusterShapeMNK, class AtomThrId>\n"
+      "constexpr auto pick_tma(ClusterShapeMNK cluster_shape_mnk, AtomThrId atom_thr_id) {\n"
+      "  constexpr bool IsDynamicCluster = not cute::is_static_v<ClusterShapeMNK>;\n"
+      "  if constexpr (cute::size(atom_thr_id) == 2 && !IsDynamicCluster) {\n"
+      "    return Layout<_2>{};  // a 2SM atom\n"
+      "  } else {\n"
+      "    return Layout<_1>{};\n"
+      "  }\n"
+      "}\n"
+      "}\n");
+  CHECK(eval_in(*env, "my::detail::pick_tma(Shape<_2, _1, _1>{}, Layout<_2>{})") == "_2:_1");
+  CHECK(eval_in(*env, "my::detail::pick_tma(make_shape(2, _1{}, _1{}), Layout<_2>{})") == "_1:_0");
+  CHECK(eval_in(*env, "cute::is_static_v<Layout<Shape<_4, _2>>>") == "true");
+  CHECK(eval_in(*env, "cute::is_static_v<cute::Shape<int, _1>>") == "false");  // a run-time int
+  CHECK(eval_in(*env, "cute::is_static_v<half_t>") == "false");                // an element type holds data
+  CHECK(eval_in(*env, "cute::conditional_return<true || false>(8, 2)") == "_8");
+  CHECK(eval_in(*env, "cute::conditional_return<(3 < 2)>(8, 2)") == "_2");
 }
