@@ -42,6 +42,8 @@ const BlockScaledConfigObject* as_config(const Value& v) {
 }
 
 const char* const kMembers[] = {"SfAtom",
+                                "Blk_MN",
+                                "Blk_SF",
                                 "LayoutSF",
                                 "SFVecSize",
                                 "deduce_layoutSFA",
@@ -108,6 +110,9 @@ Value member(Evaluator& ev, const Node& call, const BlockScaledConfigObject& cfg
       return V::layout(tile_atom_to_shape_sf_tensor(ev.eval(call.args[0]).to_int_tuple()));
     }
     if (name == "SFVecSize") return V::integer(c.vec_size);
+    // the basic block of 128 rows/columns by 4 scale factors (Sm1xxBlkScaledChunk::Blk_MN, Blk_SF)
+    if (name == "Blk_MN" && c.arch == SfConfig::kSm1xx) return V::integer(128);
+    if (name == "Blk_SF" && c.arch == SfConfig::kSm1xx) return V::integer(4);
     if (name == "SfAtom") return V::layout(sf_atom(c));
     if (name == "LayoutSF" || (input && (name == "deduce_layoutSFA" || name == "deduce_layoutSFB")) ||
         (output && name == "deduce_layoutSFD")) {

@@ -121,6 +121,15 @@ void register_cpp_atom_names(Registry& r) {
         ev.fail(n, "cannot take '::" + name + "' of " + base.describe());
       });
     }
+  // a block-scaled atom's SFVecSize (MMA_Traits<SM100_MMA_MXF8F6F4_SS<...>>::SFVecSize), read by CUTLASS's builders
+  r.add("::SFVecSize", [](Evaluator& ev, const Node& n) {
+    const Value base = ev.eval(n.children[0]);
+    const MmaAtom* a = nullptr;
+    if (const TiledMma* m = as_tiled_mma(base)) a = &m->atom;
+    else a = as_mma_atom(base);
+    if (a && a->sf_vec_size > 0) return Value::integer(a->sf_vec_size);
+    ev.fail(n, "cannot take '::SFVecSize' of " + base.describe() + (a ? " (not a block-scaled MMA)" : ""));
+  });
   r.add("::ThrLayoutVMNK", [](Evaluator& ev, const Node& n) {
     const Value base = ev.eval(n.children[0]);
     if (const TiledMma* m = as_tiled_mma(base)) return Value::layout(m->thr_layout_vmnk);

@@ -109,6 +109,23 @@ TEST_CASE("blockscaled: an alias declared for the config, and bad input") {
       doctest::Contains("not a multiple of SFVecSize"), Error);
 }
 
+TEST_CASE("blockscaled: what CUTLASS's sm100 builder reads off its TiledMMA and config: SFVecSize, Blk_MN, Blk_SF") {
+  // TiledMma::SFVecSize is the atom's (MMA_Traits<SM100_MMA_MXF8F6F4_SS<...>>::SFVecSize = 32, MXF4 NVF4 16)
+  CHECK(eval_cpp("decltype(make_tiled_mma(SM100_MMA_MXF8F6F4_SS<float_e4m3_t,float_e4m3_t,float,float_ue8m0_t,128,"
+                 "128,UMMA::Major::K,UMMA::Major::K>{}))::SFVecSize")
+            .as_int() == 32);
+  CHECK(eval_cpp("decltype(make_tiled_mma(SM100_MMA_MXF4_SS<float_e2m1_t,float_e2m1_t,float,float_ue4m3_t,128,128,"
+                 "16,UMMA::Major::K,UMMA::Major::K>{}))::SFVecSize")
+            .as_int() == 16);
+  CHECK_THROWS_WITH_AS(
+      eval_cpp("decltype(make_tiled_mma(SM100_MMA_F16BF16_SS<half_t,half_t,float,128,128,UMMA::Major::K,"
+               "UMMA::Major::K>{}))::SFVecSize"),
+      doctest::Contains("not a block-scaled MMA"), Error);
+  CHECK(eval_cpp("cutlass::detail::Sm1xxBlockScaledConfig<32>::Blk_MN{} * cutlass::detail::Sm1xxBlockScaledConfig<"
+                 "32>::Blk_SF{}")
+            .to_cute_string() == "_512");
+}
+
 // tests/data/sf_problem_oracle.jsonl: the same host-only program (CUTLASS 4.7.0) built the collective's gmem views
 // of the scale factors (sm100_blockscaled_mma_warpspecialized.hpp): layout_SFA/SFB = tile_atom_to_shape_SFA/SFB of
 // a 4-mode problem (L > 1), gSFA_mkl = local_tile(mSFA, TileShape, (_,_,_), Step<_1,X,_1>) and gSFB_nkl =
