@@ -129,6 +129,7 @@ bool Value::is_int_tuple() const {
 
 IntTuple Value::to_int_tuple() const {
   if (kind_ == Kind::kInt) return leaf_;
+  if (kind_ == Kind::kBool) return IntTuple::dynamic(b_ ? 1 : 0);  // C++'s bool as an integer: size(Int<128>{} > 64)
   if (kind_ == Kind::kTuple) {
     std::vector<IntTuple> m;
     for (const auto& e : elements_) m.push_back(e.to_int_tuple());

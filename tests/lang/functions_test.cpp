@@ -443,3 +443,14 @@ TEST_CASE("is_static_v and conditional_return, as an SM100 builder picks its TMA
   CHECK(eval_in(*env, "cute::conditional_return<true || false>(8, 2)") == "_8");
   CHECK(eval_in(*env, "cute::conditional_return<(3 < 2)>(8, 2)") == "_2");
 }
+
+TEST_CASE("a bool is an integer where CuTe takes one: size(shape<0,0>(MmaShapeA_MK{}) > 64), as CUTLASS writes it") {
+  auto env = load(
+      "using MmaShape = decltype(make_shape(make_shape(_128{}, _16{}), _1{}, _4{}));\n"
+      "constexpr bool is_2sm = false;\n"
+      "constexpr uint32_t Stages = (is_2sm || (!is_2sm && size(shape<0,0>(MmaShape{}) > 64))) ? 4 : 8;\n"
+      "constexpr uint32_t Stages64 = (is_2sm || (!is_2sm && size(shape<0,0>(MmaShape{}) > 128))) ? 4 : 8;\n");
+  CHECK(eval_in(*env, "Stages") == "4");
+  CHECK(eval_in(*env, "Stages64") == "8");
+  CHECK(eval_in(*env, "size(3 > 2) + 1") == "2");
+}
