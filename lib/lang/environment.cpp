@@ -369,7 +369,9 @@ const Declaration* Environment::find_here(const std::string& name, const std::st
   if (best && !is_qualified && best_score < (1L << 30) && best->read_in.empty()) {
     auto [p0, p1] = parameter_names_.equal_range(name);
     for (auto it = p0; it != p1; ++it)
-      if (encloses(it->second->scope, scope) && static_cast<long>(it->second->scope.size()) >= best_score)
+      // (strictly farther out: a member declared in the parameter's own scope is another specialization's,
+      // `template <class ElementA> struct B;` in one file, `struct B<...> { using ElementA = ...; }` in another)
+      if (encloses(it->second->scope, scope) && static_cast<long>(it->second->scope.size()) > best_score)
         return nullptr;
   }
   return best;

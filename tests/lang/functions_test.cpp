@@ -421,6 +421,7 @@ TEST_CASE("a struct's static auto member function, as a builder's decltype(get_s
   CHECK(eval_in(*env, "Builder<Layout<Shape<_8, _4>, Stride<_4, _1>>>::Tag") == "(_4,_1)");
   CHECK(eval_in(*env, "cute::is_same_v<Builder<my::RowMajor>::Tag, my::RowMajor>") == "true");
   CHECK(error_of(*env, "Builder<my::RowMajor>::run(3)").find("run") != std::string::npos);  // not static: not read
+}
 
 TEST_CASE("is_static_v and conditional_return, as an SM100 builder picks its TMA atom and scheduler stages") {
   auto env = load(
@@ -453,4 +454,87 @@ TEST_CASE("a bool is an integer where CuTe takes one: size(shape<0,0>(MmaShapeA_
   CHECK(eval_in(*env, "Stages") == "4");
   CHECK(eval_in(*env, "Stages64") == "8");
   CHECK(eval_in(*env, "size(3 > 2) + 1") == "2");
+}
+
+
+TEST_CASE("sizeof a struct of the sources: data members, arrays, alignas, empty bases, a template's nested struct") {
+  auto env = load(
+      "namespace my::arch {\n"
+      "struct Barrier { using ValueType = uint64_t; ValueType barrier_; };\n"
+      "struct TxBarrier : public Barrier {};\n"
+      "struct Tag {};\n"
+      "}\n"
+      "namespace my {\n"
+      "template <int Stages_>\n"
+      "class Pipe {\n"
+      " public:\n"
+      "  static constexpr int Stages = Stages_;\n"
+      "  using FullBarrier = my::arch::TxBarrier;\n"
+      "  struct SharedStorage {\n"
+      "    FullBarrier full_barrier_[static_cast<size_t>(Stages)];\n"
+      "    my::arch::Barrier empty_barrier_[Stages][2];\n"
+      "  };\n"
+      "  void init(SharedStorage& s, int n);\n"
+      "};\n"
+      "template <int S> struct Sched {\n"
+      "  struct Resp { uint32_t data[4] = {0}; };\n"
+      "  struct Storage : my::arch::Tag { uint8_t flag; alignas(16) Resp data_[S]; };\n"
+      "};\n"
+      "struct Mixed { uint8_t a; uint32_t b; uint16_t c; };\n"
+      "}\n");
+  CHECK(eval_in(*env, "sizeof(my::arch::Barrier)") == "_8");
+  CHECK(eval_in(*env, "sizeof(my::arch::TxBarrier)") == "_8");                   // its base's member
+  CHECK(eval_in(*env, "sizeof(my::arch::Tag)") == "_1");                         // an empty struct
+  CHECK(eval_in(*env, "sizeof(typename my::Pipe<3>::SharedStorage)") == "_72");  // 3 * 8 + 3 * 2 * 8
+  CHECK(eval_in(*env, "sizeof(typename my::Sched<2>::Resp{})") == "_16");
+  CHECK(eval_in(*env, "sizeof(typename my::Sched<2>::Storage)") == "_48");  // empty base, 1 byte, pad to 16, 2 * 16
+  CHECK(eval_in(*env, "sizeof(my::Mixed)") == "_12");
+}
+
+TEST_CASE("overloads picked by their parameters' classes, template arguments deduced from them; R(x) for a type R") {
+  auto env = load(
+      "namespace my {\n"
+      "template <int num_stages> struct StageCount { static constexpr int value = num_stages; };\n"
+      "template <int carveout_bytes> struct StageCountAutoCarveout { static constexpr int bytes = carveout_bytes; };\n"
+      "using StageCountAuto = StageCountAutoCarveout<0>;\n"
+      "template <class R = int, class T> constexpr R bits_to_bytes(T bits) { return (R(bits) + R(7)) / R(8); }\n"
+      "namespace detail {\n"
+      "template <int Capacity, class E, int stages> constexpr int stages_or(StageCount<stages> s) { return stages; }\n"
+      "template <int Capacity, class E, int stages> constexpr int stages_or(cute::Int<stages> s) { return -stages; }\n"
+      "template <int Capacity, class E, int carveout>\n"
+      "constexpr int stages_or(StageCountAutoCarveout<carveout> s) {\n"
+      "  return (Capacity - carveout) / bits_to_bytes(cute::sizeof_bits_v<E> * 128 * 64);\n"
+      "}\n"
+      "}\n"
+      "}\n");
+  CHECK(eval_in(*env, "my::detail::stages_or<100000, half_t>(my::StageCount<3>{})") == "_3");
+  CHECK(eval_in(*env, "my::detail::stages_or<100000, half_t>(Int<5>{})") == "-5");
+  CHECK(eval_in(*env, "my::detail::stages_or<100000, half_t>(my::StageCountAuto{})") == "6");  // 100000 / 16384
+  CHECK(eval_in(*env, "my::detail::stages_or<100000, half_t>(my::StageCountAutoCarveout<50000>{})") == "3");
+  CHECK(eval_in(*env, "my::bits_to_bytes(12)") == "2");
+}
+
+TEST_CASE("a primary template's parameter does not hide a specialization's member of that name (two files)") {
+  auto env = std::make_unique<Environment>();
+  for (const char* src : {"namespace my {\n"
+                          "template <class Arch, class ElementA, class Enable = void> struct Builder {};\n"
+                          "}\n",
+                          "namespace my {\n"
+                          "namespace detail { template <class E> constexpr auto to_mma() { return E{}; } }\n"
+                          "template <class Arch, class ElementPairA> struct Builder<Arch, ElementPairA, void> {\n"
+                          "  using ElementA = ElementPairA;\n"
+                          "  using ElementAMma = decltype(detail::to_mma<ElementA>());\n"
+                          "};\n"
+                          "}\n"}) {
+    CppScan scan = scan_cpp(src, "k.cu");  // each file scanned alone: both structs are my::Builder's scope
+    for (auto& d : scan.declarations) env->add(std::move(d));
+    for (auto& p : scan.parameters) env->add_parameter(std::move(p));
+    for (auto& f : scan.functions) env->add_function(std::move(f));
+    for (auto& c : scan.classes) env->add_class(std::move(c));
+  }
+  Declaration d;
+  d.name = "ElementPairA";
+  d.text = "half_t";
+  env->define(d);
+  CHECK(eval_in(*env, "my::Builder::ElementAMma") == eval_in(*env, "half_t"));
 }
