@@ -82,16 +82,20 @@ std::string normalized(std::string s) {
 
 }  // namespace
 
-TEST_CASE("real CUTLASS headers (CUTLASS_PATH): the SM100 collective builders' TiledMma, smem atoms, TMA ops, "
-          "stage counts and scale-factor layouts equal real CuTe's") {
+TEST_CASE(
+    "real CUTLASS headers (CUTLASS_PATH): the SM100 collective builders' TiledMma, smem atoms, TMA ops, "
+    "stage counts and scale-factor layouts equal real CuTe's") {
   const char* cutlass = std::getenv("CUTLASS_PATH");
   if (!cutlass || !fs::exists(fs::path(cutlass) / "include/cutlass/gemm/collective/builders/sm100_umma_builder.inl"))
     CUTEVIS_SKIP("needs a CUTLASS checkout: CUTLASS_PATH=path/to/cutlass");
   const std::string include = (fs::path(cutlass) / "include").string();
   std::map<std::string, json> names;  // config -> its `names --json`
   for (const auto& [tag, c] : configs()) {
-    std::vector<std::string> args = {"names", "--json", "--from",
-                                     include + "/cutlass/gemm/collective/builders/" + c.file, "-I", include};
+    // the builder files rely on collective_builder.hpp having read the declarations first (StageCountAuto)
+    std::vector<std::string> args = {"names",  "--json",
+                                     "--from", include + "/cutlass/gemm/collective/collective_builder_decl.hpp",
+                                     "--from", include + "/cutlass/gemm/collective/builders/" + c.file,
+                                     "-I",     include};
     for (const auto& d : c.defines) args.insert(args.end(), {"-D", d});
     auto r = test::run_cutevis(args);
     CAPTURE(r.err);
@@ -124,5 +128,5 @@ TEST_CASE("real CUTLASS headers (CUTLASS_PATH): the SM100 collective builders' T
     ++compared;
   }
   MESSAGE(compared << " resolved values compared with real CuTe; unresolved:" << unresolved);
-  CHECK(compared >= 50);
+  CHECK(compared >= 68);  // every value of the sample resolves
 }
