@@ -499,11 +499,15 @@ bool call_user_function(Evaluator& ev, const Node& call, Value& out) {
       rest.args.erase(rest.args.begin());
       owner_bindings.scope = instance->scope();
       owner_bindings.values = instance->values();
-      for (const FunctionDef* f : env->functions(instance->scope() + "::" + call.name, ev.scope()))
-        if (accepts(*f, rest)) {
-          out = run_function(ev, *f, rest, &owner_bindings);
-          return true;
-        }
+      std::vector<Value> args;
+      for (const Node& a : rest.args) args.push_back(ev.eval(a));
+      for (const FunctionDef* f : env->functions(instance->scope() + "::" + call.name, ev.scope())) {
+        if (!accepts(*f, rest)) continue;
+        Evaluator::Bindings b = call_bindings(ev, *f, rest, &owner_bindings);
+        if (!deduce(*f, rest.template_args.size(), args, b)) continue;  // another overload's argument
+        out = run_function(ev, *f, rest, args, std::move(b));
+        return true;
+      }
     }
   }
   if (found.empty()) return false;
