@@ -1,5 +1,6 @@
 #include "app/header_cache.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -9,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <string_view>
 #include <unordered_map>
 
 namespace cutevis {
@@ -75,12 +77,18 @@ struct Reader {
   size_t at = 0;
   size_t end = 0;
   bool ok = true;
-  std::vector<std::string> table;  // the interned strings
-  const std::string& interned() {
-    static const std::string none;
+  const std::vector<std::string_view>* table = nullptr;  // the interned strings (views of `in`)
+  std::string_view interned() {
     const uint64_t i = u64();
-    if (i >= table.size()) return ok = false, none;
-    return table[i];
+    if (!table || i >= table->size()) return ok = false, std::string_view();
+    return (*table)[i];
+  }
+  std::string_view view() {  // a string, in place
+    const uint64_t n = u64();
+    if (!ok || n > end - at) return ok = false, std::string_view();
+    std::string_view s(in.data() + at, n);
+    at += n;
+    return s;
   }
   uint64_t u64() {
     if (at + 8 > end) return ok = false, 0;
@@ -110,14 +118,27 @@ struct Reader {
     const uint64_t flags = u64();
     d.language = (flags & 1U) ? SourceLanguage::kPython : SourceLanguage::kCpp;
     d.using_declaration = (flags & 2U) != 0;
-    for (uint64_t n = u64(), i = 0; ok && i < n && i < 4096; ++i) d.template_params.push_back(interned());
-    for (uint64_t n = u64(), i = 0; ok && i < n && i < 4096; ++i) d.template_defaults.push_back(interned());
+    for (uint64_t n = u64(), i = 0; ok && i < n && i < 4096; ++i) d.template_params.emplace_back(interned());
+    for (uint64_t n = u64(), i = 0; ok && i < n && i < 4096; ++i) d.template_defaults.emplace_back(interned());
     d.from_header = true;
     return d;
   }
+  // What a deferred declaration's index needs of it; the reading moves past it as decl() does.
+  struct DeclHead {
+    std::string_view name, scope, file, template_scope;
+  };
+  DeclHead skip_decl() {
+    DeclHead h;
+    h.name = view(), view();
+    h.scope = interned(), h.file = interned(), h.template_scope = interned();
+    u64(), u64(), u64();
+    for (uint64_t n = u64(), i = 0; ok && i < n && i < 4096; ++i) interned();
+    for (uint64_t n = u64(), i = 0; ok && i < n && i < 4096; ++i) interned();
+    return h;
+  }
   std::vector<std::string> strings() {
     std::vector<std::string> v;
-    for (uint64_t n = u64(), i = 0; ok && i < n && i < 4096; ++i) v.push_back(interned());
+    for (uint64_t n = u64(), i = 0; ok && i < n && i < 4096; ++i) v.emplace_back(interned());
     return v;
   }
   FunctionDef function() {
@@ -136,6 +157,60 @@ struct Reader {
     c.tparams = strings(), c.tdefaults = strings(), c.bases = strings();
     return c;
   }
+};
+
+// An entry's declarations left in its bytes: indexed by unqualified name as the entry is
+// loaded (no string copied), each decoded when a lookup names it.
+class DeferredEntryDeclarations : public DeferredDeclarations {
+ public:
+  explicit DeferredEntryDeclarations(std::shared_ptr<const std::string> bytes) : bytes_(std::move(bytes)) {}
+
+  // Indexes the declarations `r` is at (n of them), moving r past them.
+  void index(Reader& r, uint64_t n) {
+    std::unordered_map<std::string_view, bool> files, templates;
+    for (uint64_t i = 0; r.ok && i < n; ++i) {
+      offsets_.push_back(r.at);
+      const Reader::DeclHead h = r.skip_decl();
+      const size_t colon = h.name.rfind("::");
+      const std::string_view base = colon == std::string_view::npos ? h.name : h.name.substr(colon + 2);
+      auto [it, added] = by_name_.try_emplace(base);
+      if (added) names_.push_back(base);
+      it->second.push_back(i);
+      if (files.emplace(h.file, true).second) files_.emplace_back(h.file);
+      // a member of a struct template, not an alias template (Environment::add's test)
+      const bool alias = h.scope.empty() ? h.template_scope == h.name
+                                         : h.template_scope.size() == h.scope.size() + 2 + h.name.size() &&
+                                               h.template_scope.substr(0, h.scope.size()) == h.scope &&
+                                               h.template_scope.substr(h.scope.size(), 2) == "::" &&
+                                               h.template_scope.substr(h.scope.size() + 2) == h.name;
+      if (!h.template_scope.empty() && !alias && templates.emplace(h.template_scope, true).second)
+        members_.push_back({h.template_scope, i, base});
+    }
+  }
+  std::vector<std::string_view>& table() { return table_; }
+
+  size_t size() const override { return offsets_.size(); }
+  std::vector<std::string_view> names() const override { return names_; }
+  std::vector<size_t> numbers_named(std::string_view base) const override {
+    auto it = by_name_.find(base);
+    return it == by_name_.end() ? std::vector<size_t>{} : std::vector<size_t>(it->second.begin(), it->second.end());
+  }
+  Declaration declaration(size_t i) const override {
+    Reader r{*bytes_, offsets_.at(i)};
+    r.table = &table_;
+    return r.decl();
+  }
+  std::vector<std::string> files() const override { return files_; }
+  std::vector<TemplateMember> class_template_members() const override { return members_; }
+
+ private:
+  std::shared_ptr<const std::string> bytes_;
+  std::vector<std::string_view> table_;  // the entry's interned strings
+  std::vector<size_t> offsets_;          // of each declaration in bytes_
+  std::vector<std::string_view> names_;  // unqualified, each once, in order
+  std::unordered_map<std::string_view, std::vector<uint32_t>> by_name_;
+  std::vector<std::string> files_;
+  std::vector<TemplateMember> members_;
 };
 
 }  // namespace
@@ -183,11 +258,28 @@ std::string HeaderCache::path_of(uint64_t key) const {
   return folder_ + "/" + name;
 }
 
-std::optional<HeaderCacheEntry> HeaderCache::load(uint64_t key) const {
+std::optional<HeaderCacheEntry> HeaderCache::load(uint64_t key, bool defer) const {
   if (!enabled()) return std::nullopt;
-  std::ifstream in(path_of(key), std::ios::binary);
-  if (!in) return std::nullopt;
-  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto stored = std::make_shared<std::string>();
+  {  // (one read: istreambuf_iterator took a tenth of a run over 7 MB)
+    const int fd = ::open(path_of(key).c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return std::nullopt;
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || st.st_size < 0) {
+      ::close(fd);
+      return std::nullopt;
+    }
+    stored->resize(static_cast<size_t>(st.st_size));
+    size_t got = 0;
+    while (got < stored->size()) {
+      const ssize_t n = ::read(fd, stored->data() + got, stored->size() - got);
+      if (n <= 0) break;
+      got += static_cast<size_t>(n);
+    }
+    ::close(fd);
+    if (got != stored->size()) return std::nullopt;
+  }
+  const std::string& bytes = *stored;
   // magic, key, the table's offset, payload, table, checksum of all before it
   if (bytes.size() < sizeof kMagic + 24 || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0) return std::nullopt;
   Reader tail{bytes, bytes.size() - 8};
@@ -197,10 +289,20 @@ std::optional<HeaderCacheEntry> HeaderCache::load(uint64_t key) const {
   if (table_at < head.at || table_at > bytes.size() - 8) return std::nullopt;
   Reader r{bytes, head.at, static_cast<size_t>(table_at)};
   Reader t{bytes, static_cast<size_t>(table_at), bytes.size() - 8};
-  for (uint64_t n = t.u64(), i = 0; t.ok && i < n; ++i) r.table.push_back(t.str());
+  std::shared_ptr<DeferredEntryDeclarations> deferred;
+  std::vector<std::string_view> table;
+  if (defer) deferred = std::make_shared<DeferredEntryDeclarations>(stored);
+  std::vector<std::string_view>& strings = deferred ? deferred->table() : table;
+  for (uint64_t n = t.u64(), i = 0; t.ok && i < n; ++i) strings.push_back(t.view());
   if (!t.ok || t.at != t.end) return std::nullopt;
+  r.table = &strings;
   HeaderCacheEntry e;
-  for (uint64_t n = r.u64(), i = 0; r.ok && i < n; ++i) e.declarations.push_back(r.decl());
+  if (deferred) {
+    deferred->index(r, r.u64());
+    e.deferred = deferred;
+  } else {
+    for (uint64_t n = r.u64(), i = 0; r.ok && i < n; ++i) e.declarations.push_back(r.decl());
+  }
   for (uint64_t n = r.u64(), i = 0; r.ok && i < n; ++i) e.parameters.push_back(r.decl());
   for (uint64_t n = r.u64(), i = 0; r.ok && i < n; ++i) e.functions.push_back(r.function());
   for (uint64_t n = r.u64(), i = 0; r.ok && i < n; ++i) e.classes.push_back(r.klass());

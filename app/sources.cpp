@@ -167,6 +167,7 @@ std::shared_ptr<Environment> load_sources(const SourceOptions& given) {
   if (given.empty()) return nullptr;
   const SourceOptions o = resolved_sources(given);
   IncludeReader headers(o.include_dirs);
+  headers.defer_cached_declarations(true);  // (decoded when named: a file names few of them)
   auto env = std::make_shared<Environment>();
   env->set_parser(SourceLanguage::kPython, [](const std::string& text) { return parse_dsl_expression(text); });
   const std::map<std::string, std::string> macros = source_macros(o);
@@ -186,7 +187,12 @@ std::shared_ptr<Environment> load_sources(const SourceOptions& given) {
     }
     std::string text = read_source(path);
     CppScan scan = headers.scan(text, path, macros);
-    for (auto& d : scan.declarations) env->add(std::move(d));
+    auto deferred = headers.deferred().begin();
+    for (size_t i = 0; i <= scan.declarations.size(); ++i) {  // each in its place among the others
+      for (; deferred != headers.deferred().end() && deferred->first == i; ++deferred)
+        env->add_deferred(deferred->second);
+      if (i < scan.declarations.size()) env->add(std::move(scan.declarations[i]));
+    }
     for (auto& p : scan.parameters) env->add_parameter(std::move(p));
     for (auto& f : scan.functions) env->add_function(std::move(f));
     for (auto& c : scan.classes) env->add_class(std::move(c));

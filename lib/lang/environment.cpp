@@ -180,14 +180,52 @@ void Environment::add(Declaration d) {
   forget_lookups();
   declarations_.push_back(std::move(d));
   const Declaration& added = declarations_.back();
-  by_name_.emplace(base_name(added.name), &added);
+  const size_t number = next_number_++;
+  by_name_[base_name(added.name)].push_back({number, &added});
   if (added.from_header && (header_files_.empty() || header_files_.back() != added.file)) {
     header_files_.push_back(added.file);
     header_file_set_.insert(added.file);
   }
   if (!added.template_scope.empty() && added.template_scope != qualified(added))  // a member, not an alias template
-    if (class_templates_.emplace(added.template_scope, &added).second)
+    if (class_templates_.emplace(added.template_scope, TemplateMember{&added, number, ""}).second)
       class_template_names_.insert(base_name(added.template_scope));
+}
+
+void Environment::add_deferred(std::shared_ptr<const DeferredDeclarations> source) {
+  if (!source || source->size() == 0) return;
+  forget_lookups();
+  const size_t index = deferred_.size(), first = next_number_;
+  next_number_ += source->size();
+  for (std::string_view name : source->names()) undecoded_[name].push_back(index);
+  for (std::string& f : source->files()) {  // (read_header asks whether a file was read: order aside)
+    if (header_file_set_.insert(f).second) header_files_.push_back(std::move(f));
+  }
+  for (const auto& m : source->class_template_members()) {
+    std::string scope(m.template_scope);
+    if (class_templates_.emplace(scope, TemplateMember{nullptr, first + m.number, std::string(m.name)}).second)
+      class_template_names_.insert(base_name(scope));
+  }
+  deferred_.push_back({std::move(source), first});
+}
+
+void Environment::decode_named(const std::string& base) const {
+  if (undecoded_.empty()) return;
+  auto it = undecoded_.find(base);
+  if (it == undecoded_.end()) return;
+  const std::vector<size_t> sources = std::move(it->second);
+  undecoded_.erase(it);  // (its key views the source's name: erased before anything else)
+  std::vector<Named>& named = by_name_[base];
+  for (size_t index : sources) {
+    const Deferred& from = deferred_[index];
+    for (size_t i : from.source->numbers_named(base)) {
+      decoded_.push_back(from.source->declaration(i));
+      const Named n{from.first_number + i, &decoded_.back()};
+      // in order of appearance among the others of this name
+      named.insert(std::upper_bound(named.begin(), named.end(), n,
+                                    [](const Named& a, const Named& b) { return a.number < b.number; }),
+                   n);
+    }
+  }
 }
 
 void Environment::add_function(FunctionDef f) {
@@ -260,7 +298,15 @@ const Declaration* Environment::class_template(const std::string& name, const st
   std::string n = name.rfind("::", 0) == 0 ? name.substr(2) : name;
   for (std::string s = scope;; s = s.substr(0, s.rfind("::") == std::string::npos ? 0 : s.rfind("::"))) {
     auto it = class_templates_.find(s.empty() ? n : s + "::" + n);
-    if (it != class_templates_.end()) return it->second;
+    if (it != class_templates_.end()) {
+      TemplateMember& m = it->second;
+      if (!m.d) {  // a deferred source's: decoded now
+        decode_named(m.name);
+        for (const Named& named : by_name_[m.name])
+          if (named.number == m.number) m.d = named.d;
+      }
+      return m.d;
+    }
     if (s.empty()) return nullptr;
   }
 }
@@ -278,7 +324,7 @@ std::string ClassInstance::to_string() const {
 void Environment::define(Declaration d) {
   forget_lookups();
   defines_.push_back(std::move(d));
-  by_name_.emplace(base_name(defines_.back().name), &defines_.back());
+  by_name_[base_name(defines_.back().name)].push_back({next_number_++, &defines_.back()});
 }
 
 const Declaration* Environment::find(const std::string& name, const std::string& scope, const Declaration* self) const {
@@ -336,13 +382,15 @@ const Declaration* Environment::lookup(const std::string& name, const std::strin
 
 const Declaration* Environment::find_here(const std::string& name, const std::string& scope,
                                           const Declaration* self) const {
-  auto [first, last] = by_name_.equal_range(base_name(name));
-  if (first == last) return nullptr;
+  const std::string base = base_name(name);
+  decode_named(base);
+  auto found = by_name_.find(base);
+  if (found == by_name_.end() || found->second.empty()) return nullptr;
   bool is_qualified = name.find("::") != std::string::npos;
   const Declaration* best = nullptr;
   long best_score = -2;
-  for (auto it = first; it != last; ++it) {
-    const Declaration* d = it->second;
+  for (const Named& named : found->second) {
+    const Declaration* d = named.d;
     if (d == self) continue;
     long score;
     if (!is_qualified && d->name == name) {  // the common case: no strings built
@@ -962,8 +1010,10 @@ Value Environment::evaluate(const Node& root, const std::string& source, const R
     collect_undefined(root, source, nullptr, registry, out, visited);
     // a typo of a declared name (TiledMmma), a -D, or one of CuTe's
     std::vector<std::string> known;
-    for (auto it = by_name_.begin(); it != by_name_.end(); it = by_name_.upper_bound(it->first))
-      known.push_back(it->first);
+    for (const auto& [name, named] : by_name_)
+      if (!named.empty()) known.push_back(name);
+    for (const auto& [name, sources] : undecoded_)
+      if (!by_name_.count(std::string(name))) known.emplace_back(name);
     for (auto& use : out) {
       // a template parameter's fix is its -D, not its look-alike member (kNWarps = kNWarps_)
       if (parameter(use.name, scope) || is_runtime_name(use.name) || cutlass_header_of(use.name)) continue;
