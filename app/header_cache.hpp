@@ -39,8 +39,8 @@ struct CachedFile {
 
 struct HeaderCacheEntry {
   std::vector<Declaration> declarations, parameters;
-  // load(key, true): the declarations are left in the entry's bytes, indexed by name and decoded
-  // when a lookup names them (declarations is then empty)
+  // load(key, true): the declarations and parameters are left in the entry's bytes, indexed by
+  // name and decoded when a lookup names them (declarations and parameters are then empty)
   std::shared_ptr<const DeferredDeclarations> deferred;
   std::vector<FunctionDef> functions;  // constexpr functions and structs (lib/lang/functions.hpp)
   std::vector<ClassDef> classes;

@@ -295,7 +295,7 @@ void IncludeReader::cached_include(const std::string& name, const std::string& p
     for (std::string& n : e->not_found)
       if (std::find(stats_.not_found.begin(), stats_.not_found.end(), n) == stats_.not_found.end())
         stats_.not_found.push_back(std::move(n));
-    if (e->deferred) deferred_.emplace_back(declarations_.size(), std::move(e->deferred));
+    if (e->deferred) deferred_.push_back({declarations_.size(), parameters_.size(), std::move(e->deferred)});
     for (Declaration& d : e->declarations) declarations_.push_back(std::move(d));
     for (Declaration& p : e->parameters) parameters_.push_back(std::move(p));
     for (FunctionDef& f : e->functions) functions_.push_back(std::move(f));

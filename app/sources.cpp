@@ -189,11 +189,16 @@ std::shared_ptr<Environment> load_sources(const SourceOptions& given) {
     CppScan scan = headers.scan(text, path, macros);
     auto deferred = headers.deferred().begin();
     for (size_t i = 0; i <= scan.declarations.size(); ++i) {  // each in its place among the others
-      for (; deferred != headers.deferred().end() && deferred->first == i; ++deferred)
-        env->add_deferred(deferred->second);
+      for (; deferred != headers.deferred().end() && deferred->declaration == i; ++deferred)
+        env->add_deferred(deferred->source);
       if (i < scan.declarations.size()) env->add(std::move(scan.declarations[i]));
     }
-    for (auto& p : scan.parameters) env->add_parameter(std::move(p));
+    deferred = headers.deferred().begin();
+    for (size_t i = 0; i <= scan.parameters.size(); ++i) {
+      for (; deferred != headers.deferred().end() && deferred->parameter == i; ++deferred)
+        env->add_deferred_parameters(deferred->source);
+      if (i < scan.parameters.size()) env->add_parameter(std::move(scan.parameters[i]));
+    }
     for (auto& f : scan.functions) env->add_function(std::move(f));
     for (auto& c : scan.classes) env->add_class(std::move(c));
     const std::string shown = path == "-" ? std::string("<stdin>") : path;

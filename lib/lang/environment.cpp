@@ -208,6 +208,57 @@ void Environment::add_deferred(std::shared_ptr<const DeferredDeclarations> sourc
   deferred_.push_back({std::move(source), first});
 }
 
+void Environment::add_parameter(Declaration d) {
+  forget_lookups();
+  parameters_.push_back(std::move(d));
+  parameter_names_[parameters_.back().name].push_back({next_parameter_number_++, &parameters_.back()});
+}
+
+void Environment::add_deferred_parameters(std::shared_ptr<const DeferredDeclarations> source) {
+  if (!source || source->parameter_count() == 0) return;
+  forget_lookups();
+  const size_t index = deferred_parameters_.size();
+  for (std::string_view name : source->parameter_names()) undecoded_parameters_[name].push_back(index);
+  deferred_parameters_.push_back({source, next_parameter_number_});
+  next_parameter_number_ += source->parameter_count();
+}
+
+const std::vector<Environment::Named>* Environment::parameters_named(const std::string& name) const {
+  if (!undecoded_parameters_.empty())
+    if (auto it = undecoded_parameters_.find(name); it != undecoded_parameters_.end()) {
+      const std::vector<size_t> sources = std::move(it->second);
+      undecoded_parameters_.erase(it);  // (its key views the source's name)
+      std::vector<Named>& named = parameter_names_[name];
+      for (size_t index : sources) {
+        const Deferred& from = deferred_parameters_[index];
+        for (size_t i : from.source->parameter_numbers_named(name)) {
+          decoded_.push_back(from.source->parameter(i));
+          const Named n{from.first_number + i, &decoded_.back()};
+          named.insert(std::upper_bound(named.begin(), named.end(), n,
+                                        [](const Named& a, const Named& b) { return a.number < b.number; }),
+                       n);
+        }
+      }
+    }
+  auto it = parameter_names_.find(name);
+  return it == parameter_names_.end() ? nullptr : &it->second;
+}
+
+const Declaration* Environment::parameter(const std::string& name, const std::string& scope) const {
+  const std::vector<Named>* named = parameters_named(name);
+  if (!named) return nullptr;
+  const Declaration* best = nullptr;
+  for (auto it = named->rbegin(); it != named->rend(); ++it) {  // the last first
+    const Declaration& p = *it->d;
+    bool inside = scope.compare(0, p.scope.size(), p.scope) == 0;
+    if (inside &&
+        (!best || best->scope.size() < p.scope.size() || scope.compare(0, best->scope.size(), best->scope) != 0))
+      best = &p;
+    if (!best) best = &p;
+  }
+  return best;
+}
+
 void Environment::decode_named(const std::string& base) const {
   if (undecoded_.empty()) return;
   auto it = undecoded_.find(base);
@@ -414,10 +465,9 @@ const Declaration* Environment::find_here(const std::string& name, const std::st
   // a parameter of an enclosing function or template shadows what is farther out: it is
   // undefined (a -D gives it), not another function's variable of the same name
   if (best && !is_qualified && best_score < (1L << 30)) {
-    auto [p0, p1] = parameter_names_.equal_range(name);
-    for (auto it = p0; it != p1; ++it)
-      if (encloses(it->second->scope, scope) && static_cast<long>(it->second->scope.size()) >= best_score)
-        return nullptr;
+    if (const std::vector<Named>* params = parameters_named(name))
+      for (const Named& p : *params)
+        if (encloses(p.d->scope, scope) && static_cast<long>(p.d->scope.size()) >= best_score) return nullptr;
   }
   return best;
 }
@@ -434,9 +484,9 @@ bool Environment::read_header(const std::string& path_suffix) const {
 }
 
 bool Environment::is_enclosing_parameter(const std::string& name, const std::string& scope) const {
-  auto [p0, p1] = parameter_names_.equal_range(name);
-  for (auto it = p0; it != p1; ++it)
-    if (encloses(it->second->scope, scope)) return true;
+  if (const std::vector<Named>* params = parameters_named(name))
+    for (const Named& p : *params)
+      if (encloses(p.d->scope, scope)) return true;
   return false;
 }
 

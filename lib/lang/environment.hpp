@@ -132,6 +132,11 @@ class DeferredDeclarations {
     std::string_view name;
   };
   virtual std::vector<TemplateMember> class_template_members() const = 0;
+  // Its template and function parameters (Environment::add_parameter), numbered apart, the same way.
+  virtual size_t parameter_count() const = 0;
+  virtual std::vector<std::string_view> parameter_names() const = 0;
+  virtual std::vector<size_t> parameter_numbers_named(std::string_view name) const = 0;
+  virtual Declaration parameter(size_t i) const = 0;
 };
 
 class Environment {
@@ -147,25 +152,13 @@ class Environment {
   void define(Declaration d);  // a -D: wins over every file's declaration of the name
   // A template or function parameter without a default: not a definition, but what a
   // -D should give (named in `cutevis names`).
-  void add_parameter(Declaration d) {
-    forget_lookups();
-    parameters_.push_back(std::move(d));
-    parameter_names_.emplace(parameters_.back().name, &parameters_.back());
-  }
+  void add_parameter(Declaration d);
+  // A deferred source's parameters, in order of appearance among those add_parameter()ed.
+  void add_deferred_parameters(std::shared_ptr<const DeferredDeclarations> source);
+  // Those add_parameter()ed (a deferred source's are not listed: they are from headers).
   const std::deque<Declaration>& parameters() const { return parameters_; }
   // The parameter `name` seen from `scope`: of the innermost enclosing entity, else the last.
-  const Declaration* parameter(const std::string& name, const std::string& scope = "") const {
-    const Declaration* best = nullptr;
-    for (auto it = parameters_.rbegin(); it != parameters_.rend(); ++it) {
-      if (it->name != name) continue;
-      bool inside = scope.compare(0, it->scope.size(), it->scope) == 0;
-      if (inside &&
-          (!best || best->scope.size() < it->scope.size() || scope.compare(0, best->scope.size(), best->scope) != 0))
-        best = &*it;
-      if (!best) best = &*it;
-    }
-    return best;
-  }
+  const Declaration* parameter(const std::string& name, const std::string& scope = "") const;
   // A parameter of a function or template enclosing `scope` is called `name`: in there the
   // name is that parameter (undefined without a -D), even where CuTe has a function of that
   // name (a kernel's `Layout layout` or `Tensor S` parameter).
@@ -265,7 +258,13 @@ class Environment {
   mutable std::deque<Declaration> decoded_;  // deferred declarations decoded so far (named by a lookup)
   // Decodes the deferred declarations named `base` (once) into decoded_ and by_name_.
   void decode_named(const std::string& base) const;
-  std::multimap<std::string, const Declaration*> parameter_names_;
+  // parameters by name, in order of appearance (numbered apart from declarations), and those of
+  // deferred sources not decoded yet (name -> indices in deferred_parameters_)
+  mutable std::unordered_map<std::string, std::vector<Named>> parameter_names_;
+  size_t next_parameter_number_ = 0;
+  std::vector<Deferred> deferred_parameters_;
+  mutable std::unordered_map<std::string_view, std::vector<size_t>> undecoded_parameters_;
+  const std::vector<Named>* parameters_named(const std::string& name) const;  // decoded first; null: none
   // a struct template -> its first member (null: deferred, numbered `number`, named `name`)
   struct TemplateMember {
     const Declaration* d;
