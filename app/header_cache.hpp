@@ -16,11 +16,13 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "lib/lang/declarations.hpp"
+#include "lib/lang/environment.hpp"
 #include "lib/lang/functions.hpp"
 
 namespace cutevis {
@@ -37,6 +39,9 @@ struct CachedFile {
 
 struct HeaderCacheEntry {
   std::vector<Declaration> declarations, parameters;
+  // load(key, true): the declarations and parameters are left in the entry's bytes, indexed by
+  // name and decoded when a lookup names them (declarations and parameters are then empty)
+  std::shared_ptr<const DeferredDeclarations> deferred;
   std::vector<FunctionDef> functions;  // constexpr functions and structs (lib/lang/functions.hpp)
   std::vector<ClassDef> classes;
   std::map<std::string, std::string> macros_after;
@@ -56,8 +61,9 @@ class HeaderCache {
   bool enabled() const { return !folder_.empty(); }
   const std::string& folder() const { return folder_; }
 
-  // The entry for `key`, if present, whole and fresh (every file it read unchanged).
-  std::optional<HeaderCacheEntry> load(uint64_t key) const;
+  // The entry for `key`, if present, whole and fresh (every file it read unchanged); `defer`:
+  // its declarations deferred (HeaderCacheEntry::deferred).
+  std::optional<HeaderCacheEntry> load(uint64_t key, bool defer = false) const;
   // Writes the entry (atomically); failures are silent: the cache is an optimization.
   void store(uint64_t key, const HeaderCacheEntry& entry) const;
 

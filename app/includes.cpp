@@ -284,7 +284,7 @@ void IncludeReader::cached_include(const std::string& name, const std::string& p
   uint64_t key = HeaderCache::binary_stamp();
   for (const std::string& part : {canonical, text, joined(dirs_), pairs(given_), pairs(macros), joined(seen_)})
     key = fnv1a(part + '\x1f', key);
-  if (std::optional<HeaderCacheEntry> e = cache_.load(key)) {
+  if (std::optional<HeaderCacheEntry> e = cache_.load(key, defer_)) {
     ++stats_.cache_hits;
     for (const CachedFile& f : e->files) seen_.insert(f.canonical);
     stats_.headers_read += e->files.size();
@@ -295,6 +295,7 @@ void IncludeReader::cached_include(const std::string& name, const std::string& p
     for (std::string& n : e->not_found)
       if (std::find(stats_.not_found.begin(), stats_.not_found.end(), n) == stats_.not_found.end())
         stats_.not_found.push_back(std::move(n));
+    if (e->deferred) deferred_.push_back({declarations_.size(), parameters_.size(), std::move(e->deferred)});
     for (Declaration& d : e->declarations) declarations_.push_back(std::move(d));
     for (Declaration& p : e->parameters) parameters_.push_back(std::move(p));
     for (FunctionDef& f : e->functions) functions_.push_back(std::move(f));
@@ -331,6 +332,7 @@ CppScan IncludeReader::scan(const std::string& text, const std::string& path,
   parameters_.clear();
   functions_.clear();
   classes_.clear();
+  deferred_.clear();
   given_ = macros;
   const size_t missing_before = stats_.not_found.size();
   int first_missing_line = 0;

@@ -75,6 +75,18 @@ class IncludeReader {
   // for headers not found and one if a limit stopped the reading.
   CppScan scan(const std::string& text, const std::string& path, const std::map<std::string, std::string>& macros);
 
+  // Leave the declarations of cached headers in the cache's bytes (HeaderCacheEntry::deferred):
+  // scan() then lists them in deferred(), not in its declarations.
+  void defer_cached_declarations(bool defer) { defer_ = defer; }
+  // Of the last scan(): each deferred source with the indices, in scan().declarations and
+  // scan().parameters, of the declaration and parameter it comes before (Environment::add_deferred
+  // and add_deferred_parameters it there).
+  struct DeferredAt {
+    size_t declaration, parameter;
+    std::shared_ptr<const DeferredDeclarations> source;
+  };
+  const std::vector<DeferredAt>& deferred() const { return deferred_; }
+
   const IncludeStats& stats() const { return stats_; }
   const std::vector<std::string>& dirs() const { return dirs_; }
 
@@ -98,6 +110,8 @@ class IncludeReader {
   std::vector<FunctionDef> functions_;
   std::vector<ClassDef> classes_;
   std::map<std::string, std::string> given_;  // -D and --arch: they win in every header
+  bool defer_ = false;
+  std::vector<DeferredAt> deferred_;
   bool limited_ = false;
   std::string limit_note_;
 };

@@ -169,6 +169,7 @@ std::shared_ptr<Environment> load_sources(const SourceOptions& given) {
   if (given.empty()) return nullptr;
   const SourceOptions o = resolved_sources(given);
   IncludeReader headers(o.include_dirs);
+  headers.defer_cached_declarations(true);  // (decoded when named: a file names few of them)
   auto env = std::make_shared<Environment>();
   env->set_parser(SourceLanguage::kPython, [](const std::string& text) { return parse_dsl_expression(text); });
   const std::map<std::string, std::string> macros = source_macros(o);
@@ -188,8 +189,18 @@ std::shared_ptr<Environment> load_sources(const SourceOptions& given) {
     }
     std::string text = read_source(path);
     CppScan scan = headers.scan(text, path, macros);
-    for (auto& d : scan.declarations) env->add(std::move(d));
-    for (auto& p : scan.parameters) env->add_parameter(std::move(p));
+    auto deferred = headers.deferred().begin();
+    for (size_t i = 0; i <= scan.declarations.size(); ++i) {  // each in its place among the others
+      for (; deferred != headers.deferred().end() && deferred->declaration == i; ++deferred)
+        env->add_deferred(deferred->source);
+      if (i < scan.declarations.size()) env->add(std::move(scan.declarations[i]));
+    }
+    deferred = headers.deferred().begin();
+    for (size_t i = 0; i <= scan.parameters.size(); ++i) {
+      for (; deferred != headers.deferred().end() && deferred->parameter == i; ++deferred)
+        env->add_deferred_parameters(deferred->source);
+      if (i < scan.parameters.size()) env->add_parameter(std::move(scan.parameters[i]));
+    }
     for (auto& f : scan.functions) env->add_function(std::move(f));
     for (auto& c : scan.classes) env->add_class(std::move(c));
     const std::string shown = path == "-" ? std::string("<stdin>") : path;

@@ -2,6 +2,7 @@
 
 #include <cctype>
 
+#include "atoms/atom_suggestions.hpp"
 #include "atoms/copy_catalogue.hpp"
 #include "atoms/mma_catalogue.hpp"
 #include "lib/error.hpp"
@@ -18,16 +19,19 @@ bool looks_like_copy(const std::string& name) {
 std::variant<MmaAtom, CopyAtom> find_atom(std::string name) {
   while (!name.empty() && std::isspace(static_cast<unsigned char>(name.back()))) name.pop_back();
   if (name.size() > 2 && name.compare(name.size() - 2, 2, "{}") == 0) name.resize(name.size() - 2);
+  // one catalogue's message is shown: only that one searches for suggestions (a search lists all
+  // its names; the copy catalogue's builds every copy atom: 10-20 ms each)
+  const bool copy_like = looks_like_copy(name);
   std::string mma_error;
   try {
-    return find_mma_atom(name);
+    return find_mma_atom(name, !copy_like);
   } catch (const Error& e) {
     mma_error = e.what();
   }
   try {
-    return find_copy_atom(name);
+    return find_copy_atom(name, copy_like);
   } catch (const Error& e) {
-    throw Error(looks_like_copy(name) ? e.what() : mma_error);
+    throw Error(copy_like ? e.what() : mma_error);
   }
 }
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <map>
 
+#include "atoms/atom_suggestions.hpp"
 #include "atoms/notation.hpp"
 #include "atoms/tmem.hpp"
 
@@ -473,7 +474,9 @@ CopyAtom make_copy_atom(const std::string& op, const ValueType& value_type) {
   return make_copy_atom(parse_expression(op), value_type);
 }
 
-CopyAtom find_copy_atom(const std::string& name) {
+CopyAtom find_copy_atom(const std::string& name) { return find_copy_atom(name, true); }
+
+CopyAtom find_copy_atom(const std::string& name, bool with_suggestions) {
   Node n = parse_expression(name);
   const std::string base = n.kind == Node::Kind::kName ? strip_namespace(n.name) : "";
   if (base.empty())
@@ -490,7 +493,8 @@ CopyAtom find_copy_atom(const std::string& name) {
   if (is_copy_op_name(base))
     throw Error("'" + spelling(n) + "' is a copy operation; a copy atom also names its value type, e.g. Copy_Atom<" +
                 spelling(n) + ", half_t>");
-  throw Error("unknown copy atom '" + name + "'" + did_you_mean(suggest(name, copy_atom_names())));
+  throw Error("unknown copy atom '" + name + "'" +
+              (with_suggestions ? did_you_mean(suggest(name, copy_atom_names())) : std::string()));
 }
 
 std::vector<std::string> copy_op_names() {

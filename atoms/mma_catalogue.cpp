@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <iterator>
 #include <map>
 #include <mutex>
 
+#include "atoms/atom_suggestions.hpp"
 #include "atoms/mma_family.hpp"
 #include "lib/lang/expr.hpp"
 
@@ -24,10 +26,24 @@ const std::vector<mma::Family>& families() {
   return f;
 }
 
+// Letters every short name of families()[i] has, each at least as many times as here
+// (tests/atoms/mma_suggestions_test.cpp checks it): a typo lacking k of them is k edits from
+// every name of the family.
+constexpr const char* kFamilyText[] = {"", "SM", "SM90_", "SM100_MMA_<,,,>"};
+
+// One family's atoms, listed once (the UMMA family's 7,000 names cost most of a listing).
+const std::vector<ListedMmaAtom>& family_listing(size_t i) {
+  static std::once_flag once[std::size(kFamilyText)];
+  static std::vector<ListedMmaAtom> listed[std::size(kFamilyText)];
+  std::call_once(once[i], [i] { families()[i].names(listed[i]); });
+  return listed[i];
+}
+
 const std::vector<ListedMmaAtom>& listing() {
   static const std::vector<ListedMmaAtom> listed = [] {
     std::vector<ListedMmaAtom> out;
-    for (const auto& f : families()) f.names(out);
+    for (size_t i = 0; i < families().size(); ++i)
+      out.insert(out.end(), family_listing(i).begin(), family_listing(i).end());
     return out;
   }();
   return listed;
@@ -41,6 +57,17 @@ const std::vector<std::string>& cached_names() {
     return out;
   }();
   return names;
+}
+
+// A lower bound of the edit distance from `wanted` to every name that has the letters of `text`:
+// those `wanted` lacks (counted; each must be inserted or substituted).
+size_t missing_letters(const std::string& wanted, const char* text) {
+  int count[256] = {};
+  for (unsigned char c : wanted) ++count[c];
+  size_t missing = 0;
+  for (const char* t = text; *t; ++t)
+    if (--count[static_cast<unsigned char>(*t)] < 0) ++missing;
+  return missing;
 }
 
 // Levenshtein distance, giving up (returning bound + 1) once it must exceed `bound`.
@@ -65,21 +92,27 @@ size_t bounded_edit_distance(const std::string& a, const std::string& b, size_t 
 // The nearest catalogue names to `wanted` (its normalized text), by edit distance.
 std::vector<std::string> search_nearest_names(const std::string& wanted, size_t max) {
   std::vector<std::pair<size_t, const std::string*>> best;  // sorted, at most `max`
-  for (const auto& n : cached_names()) {
-    if (best.size() == max && best.back().first == 0) break;  // nothing beats exact matches
-    const size_t len_gap = n.size() > wanted.size() ? n.size() - wanted.size() : wanted.size() - n.size();
-    if (best.size() == max && len_gap >= best.back().first) continue;  // cannot beat the worst kept
-    // Nothing further than half the name's length (or 16 edits, for short names such as
-    // UniversalFMA<flaot>) is a useful suggestion; the bound lets bounded_edit_distance
-    // give up early on the 8,000 names that are far.
-    const size_t useful = std::max<size_t>(16, wanted.size() / 2);
-    const size_t bound = best.size() == max ? best.back().first - 1 : useful;
-    if (len_gap > bound) continue;  // the distance is at least the length difference
-    size_t d = bounded_edit_distance(wanted, n, bound);
-    if (d > bound) continue;
-    best.emplace_back(d, &n);
-    std::stable_sort(best.begin(), best.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
-    if (best.size() > max) best.pop_back();
+  for (size_t family = 0; family < families().size(); ++family) {
+    // a family whose every name is as far as the farthest kept is not listed (a typo of an
+    // SM80 atom lists neither the UMMA nor, mostly, the GMMA family)
+    if (best.size() == max && missing_letters(wanted, kFamilyText[family]) >= best.back().first) continue;
+    for (const ListedMmaAtom& listed : family_listing(family)) {
+      const std::string& n = listed.short_name;
+      if (best.size() == max && best.back().first == 0) break;  // nothing beats exact matches
+      const size_t len_gap = n.size() > wanted.size() ? n.size() - wanted.size() : wanted.size() - n.size();
+      if (best.size() == max && len_gap >= best.back().first) continue;  // cannot beat the worst kept
+      // Nothing further than half the name's length (or 16 edits, for short names such as
+      // UniversalFMA<flaot>) is a useful suggestion; the bound lets bounded_edit_distance
+      // give up early on the 8,000 names that are far.
+      const size_t useful = std::max<size_t>(16, wanted.size() / 2);
+      const size_t bound = best.size() == max ? best.back().first - 1 : useful;
+      if (len_gap > bound) continue;  // the distance is at least the length difference
+      size_t d = bounded_edit_distance(wanted, n, bound);
+      if (d > bound) continue;
+      best.emplace_back(d, &n);
+      std::stable_sort(best.begin(), best.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+      if (best.size() > max) best.pop_back();
+    }
   }
   std::vector<std::string> out;
   for (const auto& [d, n] : best) out.push_back(*n);
@@ -141,12 +174,12 @@ bool looks_like_mma_atom(const std::string& name) {
   return us != std::string::npos && us > 2 && digits_x(us + 1);  // SM<arch>_<M>x...
 }
 
-MmaAtom find_mma_atom(const std::string& text) {
+MmaAtom find_mma_atom(const std::string& text, bool suggest) {
   mma::AtomName name;
   try {
     name = mma::parse_atom_name(text);
   } catch (const Error& e) {
-    throw Error(std::string(e.what()) + suggestion_text(nearest_names(text)));
+    throw Error(std::string(e.what()) + (suggest ? suggestion_text(nearest_names(text)) : std::string()));
   }
   std::string reason;
   try {
@@ -158,12 +191,21 @@ MmaAtom find_mma_atom(const std::string& text) {
   const std::string shown = name.text();
   if (reason.empty()) reason = "unknown MMA atom " + shown;
   else if (reason.find(name.base) == std::string::npos) reason = "invalid MMA atom " + shown + ": " + reason;
-  throw Error(reason + suggestion_text(nearest_names(shown)));
+  throw Error(reason + (suggest ? suggestion_text(nearest_names(shown)) : std::string()));
 }
+
+MmaAtom find_mma_atom(const std::string& text) { return find_mma_atom(text, true); }
 
 std::vector<std::string> mma_atom_names() { return cached_names(); }
 
 const std::vector<ListedMmaAtom>& mma_listing() { return listing(); }
+
+bool mma_family_texts_hold() {
+  for (size_t i = 0; i < families().size(); ++i)
+    for (const ListedMmaAtom& a : family_listing(i))
+      if (missing_letters(a.short_name, kFamilyText[i]) != 0) return false;
+  return true;
+}
 
 std::vector<MmaAtom> mma_catalogue() {
   std::vector<MmaAtom> out;

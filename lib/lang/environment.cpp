@@ -180,14 +180,103 @@ void Environment::add(Declaration d) {
   forget_lookups();
   declarations_.push_back(std::move(d));
   const Declaration& added = declarations_.back();
-  by_name_.emplace(base_name(added.name), &added);
+  const size_t number = next_number_++;
+  by_name_[base_name(added.name)].push_back({number, &added});
   if (added.from_header && (header_files_.empty() || header_files_.back() != added.file)) {
     header_files_.push_back(added.file);
     header_file_set_.insert(added.file);
   }
   if (!added.template_scope.empty() && added.template_scope != qualified(added))  // a member, not an alias template
-    if (class_templates_.emplace(added.template_scope, &added).second)
+    if (class_templates_.emplace(added.template_scope, TemplateMember{&added, number, ""}).second)
       class_template_names_.insert(base_name(added.template_scope));
+}
+
+void Environment::add_deferred(std::shared_ptr<const DeferredDeclarations> source) {
+  if (!source || source->size() == 0) return;
+  forget_lookups();
+  const size_t index = deferred_.size(), first = next_number_;
+  next_number_ += source->size();
+  for (std::string_view name : source->names()) undecoded_[name].push_back(index);
+  for (std::string& f : source->files()) {  // (read_header asks whether a file was read: order aside)
+    if (header_file_set_.insert(f).second) header_files_.push_back(std::move(f));
+  }
+  for (const auto& m : source->class_template_members()) {
+    std::string scope(m.template_scope);
+    if (class_templates_.emplace(scope, TemplateMember{nullptr, first + m.number, std::string(m.name)}).second)
+      class_template_names_.insert(base_name(scope));
+  }
+  deferred_.push_back({std::move(source), first});
+}
+
+void Environment::add_parameter(Declaration d) {
+  forget_lookups();
+  parameters_.push_back(std::move(d));
+  parameter_names_[parameters_.back().name].push_back({next_parameter_number_++, &parameters_.back()});
+}
+
+void Environment::add_deferred_parameters(std::shared_ptr<const DeferredDeclarations> source) {
+  if (!source || source->parameter_count() == 0) return;
+  forget_lookups();
+  const size_t index = deferred_parameters_.size();
+  for (std::string_view name : source->parameter_names()) undecoded_parameters_[name].push_back(index);
+  deferred_parameters_.push_back({source, next_parameter_number_});
+  next_parameter_number_ += source->parameter_count();
+}
+
+const std::vector<Environment::Named>* Environment::parameters_named(const std::string& name) const {
+  if (!undecoded_parameters_.empty())
+    if (auto it = undecoded_parameters_.find(name); it != undecoded_parameters_.end()) {
+      const std::vector<size_t> sources = std::move(it->second);
+      undecoded_parameters_.erase(it);  // (its key views the source's name)
+      std::vector<Named>& named = parameter_names_[name];
+      for (size_t index : sources) {
+        const Deferred& from = deferred_parameters_[index];
+        for (size_t i : from.source->parameter_numbers_named(name)) {
+          decoded_.push_back(from.source->parameter(i));
+          const Named n{from.first_number + i, &decoded_.back()};
+          named.insert(std::upper_bound(named.begin(), named.end(), n,
+                                        [](const Named& a, const Named& b) { return a.number < b.number; }),
+                       n);
+        }
+      }
+    }
+  auto it = parameter_names_.find(name);
+  return it == parameter_names_.end() ? nullptr : &it->second;
+}
+
+const Declaration* Environment::parameter(const std::string& name, const std::string& scope) const {
+  const std::vector<Named>* named = parameters_named(name);
+  if (!named) return nullptr;
+  const Declaration* best = nullptr;
+  for (auto it = named->rbegin(); it != named->rend(); ++it) {  // the last first
+    const Declaration& p = *it->d;
+    bool inside = scope.compare(0, p.scope.size(), p.scope) == 0;
+    if (inside &&
+        (!best || best->scope.size() < p.scope.size() || scope.compare(0, best->scope.size(), best->scope) != 0))
+      best = &p;
+    if (!best) best = &p;
+  }
+  return best;
+}
+
+void Environment::decode_named(const std::string& base) const {
+  if (undecoded_.empty()) return;
+  auto it = undecoded_.find(base);
+  if (it == undecoded_.end()) return;
+  const std::vector<size_t> sources = std::move(it->second);
+  undecoded_.erase(it);  // (its key views the source's name: erased before anything else)
+  std::vector<Named>& named = by_name_[base];
+  for (size_t index : sources) {
+    const Deferred& from = deferred_[index];
+    for (size_t i : from.source->numbers_named(base)) {
+      decoded_.push_back(from.source->declaration(i));
+      const Named n{from.first_number + i, &decoded_.back()};
+      // in order of appearance among the others of this name
+      named.insert(std::upper_bound(named.begin(), named.end(), n,
+                                    [](const Named& a, const Named& b) { return a.number < b.number; }),
+                   n);
+    }
+  }
 }
 
 void Environment::add_function(FunctionDef f) {
@@ -260,7 +349,15 @@ const Declaration* Environment::class_template(const std::string& name, const st
   std::string n = name.rfind("::", 0) == 0 ? name.substr(2) : name;
   for (std::string s = scope;; s = s.substr(0, s.rfind("::") == std::string::npos ? 0 : s.rfind("::"))) {
     auto it = class_templates_.find(s.empty() ? n : s + "::" + n);
-    if (it != class_templates_.end()) return it->second;
+    if (it != class_templates_.end()) {
+      TemplateMember& m = it->second;
+      if (!m.d) {  // a deferred source's: decoded now
+        decode_named(m.name);
+        for (const Named& named : by_name_[m.name])
+          if (named.number == m.number) m.d = named.d;
+      }
+      return m.d;
+    }
     if (s.empty()) return nullptr;
   }
 }
@@ -278,7 +375,7 @@ std::string ClassInstance::to_string() const {
 void Environment::define(Declaration d) {
   forget_lookups();
   defines_.push_back(std::move(d));
-  by_name_.emplace(base_name(defines_.back().name), &defines_.back());
+  by_name_[base_name(defines_.back().name)].push_back({next_number_++, &defines_.back()});
 }
 
 const Declaration* Environment::find(const std::string& name, const std::string& scope, const Declaration* self) const {
@@ -336,13 +433,15 @@ const Declaration* Environment::lookup(const std::string& name, const std::strin
 
 const Declaration* Environment::find_here(const std::string& name, const std::string& scope,
                                           const Declaration* self) const {
-  auto [first, last] = by_name_.equal_range(base_name(name));
-  if (first == last) return nullptr;
+  const std::string base = base_name(name);
+  decode_named(base);
+  auto found = by_name_.find(base);
+  if (found == by_name_.end() || found->second.empty()) return nullptr;
   bool is_qualified = name.find("::") != std::string::npos;
   const Declaration* best = nullptr;
   long best_score = -2;
-  for (auto it = first; it != last; ++it) {
-    const Declaration* d = it->second;
+  for (const Named& named : found->second) {
+    const Declaration* d = named.d;
     if (d == self) continue;
     long score;
     if (!is_qualified && d->name == name) {  // the common case: no strings built
@@ -367,12 +466,11 @@ const Declaration* Environment::find_here(const std::string& name, const std::st
   // undefined (a -D gives it), not another function's variable of the same name; a parameter
   // a launch binds (Declaration::read_in) is that parameter
   if (best && !is_qualified && best_score < (1L << 30) && best->read_in.empty()) {
-    auto [p0, p1] = parameter_names_.equal_range(name);
-    for (auto it = p0; it != p1; ++it)
-      // (strictly farther out: a member declared in the parameter's own scope is another specialization's,
-      // `template <class ElementA> struct B;` in one file, `struct B<...> { using ElementA = ...; }` in another)
-      if (encloses(it->second->scope, scope) && static_cast<long>(it->second->scope.size()) > best_score)
-        return nullptr;
+    if (const std::vector<Named>* params = parameters_named(name))
+      for (const Named& p : *params)
+        // (strictly farther out: a member declared in the parameter's own scope is another specialization's,
+        // `template <class ElementA> struct B;` in one file, `struct B<...> { using ElementA = ...; }` in another)
+        if (encloses(p.d->scope, scope) && static_cast<long>(p.d->scope.size()) > best_score) return nullptr;
   }
   return best;
 }
@@ -389,9 +487,9 @@ bool Environment::read_header(const std::string& path_suffix) const {
 }
 
 bool Environment::is_enclosing_parameter(const std::string& name, const std::string& scope) const {
-  auto [p0, p1] = parameter_names_.equal_range(name);
-  for (auto it = p0; it != p1; ++it)
-    if (encloses(it->second->scope, scope)) return true;
+  if (const std::vector<Named>* params = parameters_named(name))
+    for (const Named& p : *params)
+      if (encloses(p.d->scope, scope)) return true;
   return false;
 }
 
@@ -1047,8 +1145,10 @@ Value Environment::evaluate(const Node& root, const std::string& source, const R
     collect_undefined(root, source, nullptr, registry, out, visited);
     // a typo of a declared name (TiledMmma), a -D, or one of CuTe's
     std::vector<std::string> known;
-    for (auto it = by_name_.begin(); it != by_name_.end(); it = by_name_.upper_bound(it->first))
-      known.push_back(it->first);
+    for (const auto& [name, named] : by_name_)
+      if (!named.empty()) known.push_back(name);
+    for (const auto& [name, sources] : undecoded_)
+      if (!by_name_.count(std::string(name))) known.emplace_back(name);
     for (auto& use : out) {
       // a template parameter's fix is its -D, not its look-alike member (kNWarps = kNWarps_)
       if (parameter(use.name, scope) || is_runtime_name(use.name) || cutlass_header_of(use.name)) continue;

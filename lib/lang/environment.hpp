@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -110,6 +111,38 @@ class ClassInstance : public Object {
 // alignment, in order; the whole rounded to the largest); `align` receives its alignment.
 int64_t class_size(Evaluator& ev, const ClassInstance& instance, const Node& use, int64_t& align);
 
+// Declarations kept out of the environment until a lookup names them: a header cache's entry
+// (app/header_cache.cpp) holds the ~16 k declarations of a CUTLASS kernel's includes, of which a
+// file names a few hundred; decoding and indexing all of them cost most of a run.  Each is
+// numbered in order of appearance (0 .. size()-1), so that lookups rank them exactly as if they
+// had been added one by one at the place the source was added (Environment::add_deferred).
+class DeferredDeclarations {
+ public:
+  virtual ~DeferredDeclarations() = default;
+  virtual size_t size() const = 0;
+  // The unqualified names of its declarations (each once), and the numbers of those named `base`
+  // (in order).  The views stay valid as long as the source.
+  virtual std::vector<std::string_view> names() const = 0;
+  virtual std::vector<size_t> numbers_named(std::string_view base) const = 0;
+  // The declaration numbered `i`, decoded (from_header).
+  virtual Declaration declaration(size_t i) const = 0;
+  // The files its declarations come from (each once).
+  virtual std::vector<std::string> files() const = 0;
+  // The members of class templates: for each template (template_scope), its first member
+  // declaration's number and unqualified name (Environment::class_template), in order.
+  struct TemplateMember {
+    std::string_view template_scope;
+    size_t number;
+    std::string_view name;
+  };
+  virtual std::vector<TemplateMember> class_template_members() const = 0;
+  // Its template and function parameters (Environment::add_parameter), numbered apart, the same way.
+  virtual size_t parameter_count() const = 0;
+  virtual std::vector<std::string_view> parameter_names() const = 0;
+  virtual std::vector<size_t> parameter_numbers_named(std::string_view name) const = 0;
+  virtual Declaration parameter(size_t i) const = 0;
+};
+
 class Environment {
  public:
   using Parser = std::function<Node(const std::string&)>;
@@ -117,36 +150,27 @@ class Environment {
   Environment();  // C++ declarations parse with parse_expression
   void set_parser(SourceLanguage language, Parser parser);
 
-  void add(Declaration d);     // from a file or snippet, in order of appearance
+  void add(Declaration d);  // from a file or snippet, in order of appearance
+  // Header declarations, in order of appearance among those add()ed: decoded when first named.
+  void add_deferred(std::shared_ptr<const DeferredDeclarations> source);
   void define(Declaration d);  // a -D: wins over every file's declaration of the name
   // A template or function parameter without a default: not a definition, but what a
   // -D should give (named in `cutevis names`).
-  void add_parameter(Declaration d) {
-    forget_lookups();
-    parameters_.push_back(std::move(d));
-    parameter_names_.emplace(parameters_.back().name, &parameters_.back());
-  }
+  void add_parameter(Declaration d);
+  // A deferred source's parameters, in order of appearance among those add_parameter()ed.
+  void add_deferred_parameters(std::shared_ptr<const DeferredDeclarations> source);
+  // Those add_parameter()ed (a deferred source's are not listed: they are from headers).
   const std::deque<Declaration>& parameters() const { return parameters_; }
   // The parameter `name` seen from `scope`: of the innermost enclosing entity, else the last.
-  const Declaration* parameter(const std::string& name, const std::string& scope = "") const {
-    const Declaration* best = nullptr;
-    for (auto it = parameters_.rbegin(); it != parameters_.rend(); ++it) {
-      if (it->name != name) continue;
-      bool inside = scope.compare(0, it->scope.size(), it->scope) == 0;
-      if (inside &&
-          (!best || best->scope.size() < it->scope.size() || scope.compare(0, best->scope.size(), best->scope) != 0))
-        best = &*it;
-      if (!best) best = &*it;
-    }
-    return best;
-  }
+  const Declaration* parameter(const std::string& name, const std::string& scope = "") const;
   // A parameter of a function or template enclosing `scope` is called `name`: in there the
   // name is that parameter (undefined without a -D), even where CuTe has a function of that
   // name (a kernel's `Layout layout` or `Tensor S` parameter).
   bool is_enclosing_parameter(const std::string& name, const std::string& scope) const;
-  bool empty() const { return declarations_.empty() && defines_.empty(); }
+  bool empty() const { return declarations_.empty() && defines_.empty() && deferred_.empty(); }
   // Whether a header (Declaration::from_header) whose path ends in `path_suffix` was read.
   bool read_header(const std::string& path_suffix) const;
+  // Those add()ed (a deferred source's declarations are not listed: they are from headers).
   const std::deque<Declaration>& declarations() const { return declarations_; }
   const std::deque<Declaration>& defines() const { return defines_; }
 
@@ -221,10 +245,38 @@ class Environment {
   std::deque<Declaration> declarations_, defines_, parameters_;  // deques: pointers to them stay valid
   std::vector<std::string> header_files_;                        // the headers declarations came from
   std::unordered_set<std::string> header_file_set_;              // the same, and those of functions
-  std::multimap<std::string, const Declaration*> by_name_;       // unqualified name -> declarations
-  std::multimap<std::string, const Declaration*> parameter_names_;
-  std::unordered_map<std::string, const Declaration*> class_templates_;  // a struct template -> its first member
-  std::unordered_set<std::string> class_template_names_;                 // their unqualified names
+  // unqualified name -> declarations, in order of appearance (each with its number in that order)
+  struct Named {
+    size_t number;
+    const Declaration* d;
+  };
+  mutable std::unordered_map<std::string, std::vector<Named>> by_name_;
+  size_t next_number_ = 0;  // of the next declaration added (a deferred source takes size() numbers)
+  // deferred sources: the first number of each, and the names not decoded yet -> their sources
+  struct Deferred {
+    std::shared_ptr<const DeferredDeclarations> source;
+    size_t first_number;
+  };
+  std::vector<Deferred> deferred_;
+  mutable std::unordered_map<std::string_view, std::vector<size_t>> undecoded_;  // name -> indices in deferred_
+  mutable std::deque<Declaration> decoded_;  // deferred declarations decoded so far (named by a lookup)
+  // Decodes the deferred declarations named `base` (once) into decoded_ and by_name_.
+  void decode_named(const std::string& base) const;
+  // parameters by name, in order of appearance (numbered apart from declarations), and those of
+  // deferred sources not decoded yet (name -> indices in deferred_parameters_)
+  mutable std::unordered_map<std::string, std::vector<Named>> parameter_names_;
+  size_t next_parameter_number_ = 0;
+  std::vector<Deferred> deferred_parameters_;
+  mutable std::unordered_map<std::string_view, std::vector<size_t>> undecoded_parameters_;
+  const std::vector<Named>* parameters_named(const std::string& name) const;  // decoded first; null: none
+  // a struct template -> its first member (null: deferred, numbered `number`, named `name`)
+  struct TemplateMember {
+    const Declaration* d;
+    size_t number;
+    std::string name;
+  };
+  mutable std::unordered_map<std::string, TemplateMember> class_templates_;
+  std::unordered_set<std::string> class_template_names_;  // their unqualified names
   std::deque<FunctionDef> functions_;
   std::deque<ClassDef> classes_;
   std::multimap<std::string, const FunctionDef*> function_names_;  // unqualified name -> definitions

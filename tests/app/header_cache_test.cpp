@@ -119,3 +119,67 @@ TEST_CASE("header cache through the CLI: the second run reads the cache and answ
   CHECK_FALSE(fs::exists(dir / "cache"));
   fs::remove_all(dir);
 }
+
+TEST_CASE("header cache: deferred declarations are indexed by name and decoded as the environment looks them up") {
+  const fs::path dir = fresh_folder("deferred");
+  const fs::path header = dir / "arch.h";
+  std::ofstream(header) << "struct Sm90 {};\n";
+  HeaderCache cache(dir.string() + "/entries");
+  HeaderCacheEntry e;
+  Declaration alias = member("Atom", "Layout<Shape<N>>");  // an alias template: not a member
+  alias.scope = "cutlass::arch", alias.template_scope = "cutlass::arch::Atom";
+  e.declarations = {member("kMinComputeCapability", "90"), member("kOther", "Int<4>{}"), alias,
+                    member("kOther", "Int<8>{}")};
+  e.parameters = {member("N", ""), member("T", "")};
+  CachedFile f;
+  f.path = f.canonical = header.string();
+  REQUIRE(HeaderCache::stat_file(f.path, f.size, f.mtime_ns));
+  e.files = {f};
+  cache.store(7, e);
+
+  auto back = cache.load(7, true);
+  REQUIRE(back);
+  CHECK(back->declarations.empty());
+  REQUIRE(back->deferred);
+  const DeferredDeclarations& d = *back->deferred;
+  CHECK(d.size() == 4);
+  CHECK(d.names() == std::vector<std::string_view>{"kMinComputeCapability", "kOther", "Atom"});
+  CHECK(d.numbers_named("kOther") == std::vector<size_t>{1, 3});
+  CHECK(d.numbers_named("kNone").empty());
+  CHECK(d.declaration(3).text == "Int<8>{}");
+  CHECK(d.declaration(3).template_defaults == std::vector<std::string>{"", "4"});
+  CHECK(d.declaration(3).from_header);
+  CHECK(d.files() == std::vector<std::string>{"/x/cutlass/arch/arch.h"});
+  REQUIRE(d.class_template_members().size() == 1);  // Cfg's first member; the alias template is not one
+  CHECK(d.class_template_members()[0].template_scope == "cutlass::arch::Cfg");
+  CHECK(d.class_template_members()[0].number == 0);
+  CHECK(back->parameters.empty());
+  CHECK(d.parameter_count() == 2);
+  CHECK(d.parameter_names() == std::vector<std::string_view>{"N", "T"});
+  CHECK(d.parameter_numbers_named("T") == std::vector<size_t>{1});
+
+  // in an environment: found where C++ finds them, the last of a name winning as if added one by one
+  Environment env;
+  env.add_deferred(back->deferred);
+  env.add_deferred_parameters(back->deferred);
+  REQUIRE(env.parameter("T", "cutlass::arch::Sm90"));
+  CHECK(env.parameter("T", "cutlass::arch::Sm90")->scope == "cutlass::arch::Sm90");
+  CHECK(env.is_enclosing_parameter("N", "cutlass::arch::Sm90"));
+  CHECK_FALSE(env.is_enclosing_parameter("N", "example"));
+  CHECK(env.parameters().empty());  // the files' own only
+  Declaration own;
+  own.name = "kOther", own.scope = "cutlass::arch::Sm90", own.text = "Int<16>{}", own.file = "kernel.cu";
+  const Declaration* header_other = env.find("kOther", "cutlass::arch::Sm90");
+  REQUIRE(header_other);
+  CHECK(header_other->text == "Int<8>{}");
+  CHECK(env.find("kOther", "") == nullptr);  // a header's name, from outside its scope: not found
+  env.add(own);                              // after the header's: wins the tie
+  CHECK(env.find("kOther", "cutlass::arch::Sm90")->text == "Int<16>{}");
+  CHECK(env.find("cutlass::arch::Sm90::kMinComputeCapability", "")->text == "90");
+  const Declaration* first_member = env.class_template("Cfg", "cutlass::arch");
+  REQUIRE(first_member);
+  CHECK(first_member->name == "kMinComputeCapability");
+  CHECK(env.read_header("cutlass/arch/arch.h"));
+  CHECK(env.declarations().size() == 1);  // the file's own only
+  fs::remove_all(dir);
+}

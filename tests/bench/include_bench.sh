@@ -29,6 +29,26 @@ while [ "$(wc -l < "$big")" -lt 3000 ]; do
   printf '__global__ void scale_%d(float* out, int n) {\n  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)\n    out[i] = out[i] * 2.0f + 1.0f;\n}\n' "$i" >> "$big"
   i=$((i + 1))
 done
+# The same for a FlashAttention-3-style file (tests/data/kernels/fa3_style_mainloop.hpp: smem
+# layouts and TiledMMAs through CUTLASS's sm90_common.inl, GMMA::ss_op_selector, ...) with a few
+# more CUTLASS includes on top, repeated in renamed namespaces to 3,000 lines, each copy followed
+# by the aliases a kernel takes from its mainloop and a device function.
+fa3_src=$here/tests/data/kernels/fa3_style_mainloop.hpp
+fa3=$work/fa3_kernel3000.cu
+printf '%s\n' '#include <cute/tensor.hpp>' '#include "cutlass/cutlass.h"' '#include "cutlass/numeric_types.h"' \
+  '#include "cutlass/gemm/collective/builders/sm90_common.inl"' '#include "cutlass/pipeline/sm90_pipeline.hpp"' \
+  '#include "cutlass/arch/barrier.h"' > "$fa3"
+i=0
+while [ "$(wc -l < "$fa3")" -lt 3000 ]; do
+  sed -e '/#pragma once/d' -e '/#include/d' -e '/^\/\//d' -e "s/namespace flash/namespace flash$i/" -e "s/flash::/flash$i::/g" \
+      -e "s/^using Mainloop\(Fp8\)\{0,1\} =/using Mainloop\1_$i =/" "$fa3_src" >> "$fa3"
+  printf 'using SmemLayoutQ_%d = Mainloop_%d::SmemLayoutQ;\nusing SmemLayoutK_%d = Mainloop_%d::SmemLayoutK;\nusing TiledMmaQK_%d = MainloopFp8_%d::TiledMmaQK;\n' \
+    "$i" "$i" "$i" "$i" "$i" "$i" >> "$fa3"
+  printf '__global__ void softmax_rescale_%d(float* row_max, float* row_sum, int n) {\n  for (int i = threadIdx.x; i < n; i += blockDim.x) row_sum[i] *= __expf(-row_max[i]);\n}\n' "$i" >> "$fa3"
+  i=$((i + 1))
+done
+fa3_own=$work/fa3_kernel3000_no_includes.cu
+grep -v '#include' "$fa3" > "$fa3_own"
 # One run's wall and CPU (user + system) times in ms, as "WALL CPU".
 run_once() {
   local t0=$(date +%s%N)
@@ -48,9 +68,19 @@ median() {  # medians of RUNS runs (after 3 warm-up runs)
 cold() {  # medians of RUNS first runs (the cache emptied before each)
   for _ in $(seq "$runs"); do rm -rf "$work/cache"; run_once "$@"; done | medians
 }
+cold3() {  # the same with the FA3-style file's cache
+  for _ in $(seq "$runs"); do rm -rf "$work/cache3"; run_once "$@"; done | medians
+}
 echo "kernel file: $(wc -l < "$big") lines, $(wc -c < "$big") bytes; load $(cut -d' ' -f1-3 /proc/loadavg)"
+grep -v '#include' "$big" > "$work/kernel3000_no_includes.cu"
+echo "names --from, #include lines removed:           $(CUTEVIS_CACHE_DIR=off median "$exe" names --from "$work/kernel3000_no_includes.cu" -D ElementA_=half_t)"
 echo "names --from, no -I (headers not found):       $(CUTEVIS_CACHE_DIR=off median "$exe" names --from "$big" -D ElementA_=half_t)"
 echo "names --from -I cutlass, no cache:             $(CUTEVIS_CACHE_DIR=off median "$exe" names --from "$big" -D ElementA_=half_t -I "$inc")"
 echo "names --from -I cutlass, cache cold:           $(CUTEVIS_CACHE_DIR=$work/cache cold "$exe" names --from "$big" -D ElementA_=half_t -I "$inc")"
 echo "names --from -I cutlass, cache warm:           $(CUTEVIS_CACHE_DIR=$work/cache median "$exe" names --from "$big" -D ElementA_=half_t -I "$inc")"
 echo "cache: $(du -sh "$work/cache" | cut -f1) in $(ls "$work/cache" | wc -l) entries"
+echo "FA3-style file: $(wc -l < "$fa3") lines, $(wc -c < "$fa3") bytes; $("$exe" names --from "$fa3" -I "$inc" 2>/dev/null | tail -1 | cut -d';' -f1)"
+echo "FA3-style, #include lines removed:              $(CUTEVIS_CACHE_DIR=off median "$exe" names --from "$fa3_own")"
+echo "FA3-style -I cutlass, no cache:                 $(CUTEVIS_CACHE_DIR=off median "$exe" names --from "$fa3" -I "$inc")"
+echo "FA3-style -I cutlass, cache cold:               $(CUTEVIS_CACHE_DIR=$work/cache3 cold3 "$exe" names --from "$fa3" -I "$inc")"
+echo "FA3-style -I cutlass, cache warm:               $(CUTEVIS_CACHE_DIR=$work/cache3 median "$exe" names --from "$fa3" -I "$inc")"
