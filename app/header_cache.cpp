@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr char kMagic[8] = {'c', 'v', 'h', 'd', 'r', '0', '0', '4'};
+constexpr char kMagic[8] = {'c', 'v', 'h', 'd', 'r', '0', '0', '5'};
 
 // --- a plain binary form: little-endian integers, strings with their length -------------------
 struct Writer {
@@ -68,7 +68,9 @@ struct Writer {
     interned(c.name), interned(c.scope), interned(c.members_scope), interned(c.specialization), interned(c.file);
     u64(c.is_template), u64(static_cast<uint64_t>(c.line));
     strings(c.tparams), strings(c.tdefaults), strings(c.bases);
-    strings(c.field_types), strings(c.field_extents), u64(c.unsized);
+    u64(c.data_members.size());  // what sizeof of the struct lays out
+    for (const auto& m : c.data_members) interned(m.type), strings(m.extents), interned(m.align);
+    interned(c.align), interned(c.unlaid);
   }
 };
 
@@ -157,7 +159,11 @@ struct Reader {
     c.file = interned();
     c.is_template = u64() != 0, c.line = static_cast<int>(u64());
     c.tparams = strings(), c.tdefaults = strings(), c.bases = strings();
-    c.field_types = strings(), c.field_extents = strings(), c.unsized = u64() != 0;
+    uint64_t members = u64();
+    if (members > (end - at) / 24) members = 0, ok = false;  // (24 bytes each at least: a corrupt count)
+    c.data_members.resize(members);
+    for (auto& m : c.data_members) m.type = interned(), m.extents = strings(), m.align = interned();
+    c.align = interned(), c.unlaid = interned();
     return c;
   }
 };
@@ -213,7 +219,7 @@ class DeferredEntryDeclarations : public DeferredDeclarations {
                                                h.template_scope.substr(h.scope.size(), 2) == "::" &&
                                                h.template_scope.substr(h.scope.size() + 2) == h.name;
       if (!h.template_scope.empty() && !alias && templates.emplace(h.template_scope, true).second)
-        members_.push_back({h.template_scope, i, base});
+        members_.push_back({h.template_scope, static_cast<size_t>(i), base});
     }
   }
   // Indexes the parameters `r` is at (n of them), moving r past them.

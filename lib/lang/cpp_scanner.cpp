@@ -373,7 +373,11 @@ class Walker {
         start = i + 1;
       } else if (x == '}') {
         if (!scopes_.empty() && scopes_.back().is_enum) enumerators(start, i, scopes_.back().enum_scope);
-        if (!scopes_.empty()) scopes_.pop_back();
+        after_class_ = SIZE_MAX;
+        if (!scopes_.empty()) {
+          if (scopes_.back().class_index >= 0 || scopes_.back().is_enum) after_class_ = i + 1;  // struct X {} x;
+          scopes_.pop_back();
+        }
         start = i + 1;
       }
     }
@@ -676,13 +680,22 @@ class Walker {
     if (!scopes_.empty() && scopes_.back().skip) sc.skip = true;
     bool is_struct = false;
     for (size_t k = s; k < i; ++k) is_struct = is_struct || one_of(t(k), {"struct", "class", "union"});
+    ClassDef* outer = !scopes_.empty() && scopes_.back().class_index >= 0
+                          ? &out_.classes[static_cast<size_t>(scopes_.back().class_index)]
+                          : nullptr;
+    if (outer && is_struct && sc.name.empty())  // struct { int a; } x;  union { ... };
+      unlaid(*outer, "an unnamed struct or union as a member");
+    if (outer && headers.empty() && !is_struct && !sc.skip && s < i && !one_of(t(s), {"enum", "namespace", "extern"})) {
+      bool call = false;  // a member function's body; else `T name[N]{...}`, a member's initializer
+      for (size_t k = s; k < i && !call; ++k) call = t(k) == "(" && !(k > s && is_specifier_call(t(k - 1)));
+      if (!call) data_member(a, s, i, *outer), sc.skip = true;
+    }
     if (is_struct && !sc.name.empty() && !sc.skip) {
       const size_t before = out_.classes.size();
       class_definition(s, i, headers, join(scope(), sc.name));
       if (out_.classes.size() > before) {
         sc.class_index = static_cast<long>(before);
-        for (size_t k = s; k < i; ++k)  // alignas(64) struct, a union: no plain sum of members
-          if (one_of(t(k), {"alignas", "union"})) out_.classes.back().unsized = true;
+        class_layout(s, i, out_.classes.back());
       }
     }
     if (is_struct && !headers.empty() && !sc.name.empty()) {  // template <...> struct Cfg { ... }
@@ -707,8 +720,12 @@ class Walker {
       last_decl_ = -1;
     }
     record_headers(headers, s, b);
-    if (headers.empty() && !scopes_.empty() && scopes_.back().class_index >= 0)
-      data_member(s, b, out_.classes[static_cast<size_t>(scopes_.back().class_index)]);
+    if (headers.empty() && !scopes_.empty() && scopes_.back().class_index >= 0) {
+      ClassDef& c = out_.classes[static_cast<size_t>(scopes_.back().class_index)];
+      if (a == after_class_ && s < b)  // struct X { ... } x;  (the statement after a nested struct's `}`)
+        unlaid(c, "a member declared with its struct's definition");
+      else data_member(a, s, b, c);
+    }
     size_t before = out_.declarations.size();
     if (!headers.empty() && t(s) == "using" && b > s + 3 && is_ident(s + 1) && t(s + 2) == "=") {
       // template <class T, int N = 4> using X = E;  an alias template: X<half_t>{} binds T and N
@@ -728,37 +745,97 @@ class Walker {
       last_decl_ = static_cast<long>(out_.declarations.size()) - 1;
   }
 
-  // A struct's non-static data member [a, b): `Type name;`, `Type name[N];`, `Type name = E;`
-  // recorded for sizeof; static members, types, functions and friends are not data.
-  void data_member(size_t a, size_t b, ClassDef& c) {
-    size_t s = a;
-    while (s < b && one_of(t(s), {"const", "volatile", "mutable", "public", "private", "protected"})) ++s;
-    if (s < b && t(s) == ":") ++s;  // (an access label's colon)
-    if (s >= b || one_of(t(s), {"static", "using", "typedef", "friend", "enum", "struct", "class", "union", "template",
-                                "constexpr", "static_assert", "CUTE_HOST_DEVICE", "CUTLASS_HOST_DEVICE",
-                                "CUTLASS_DEVICE", "CUTE_DEVICE", "inline", "virtual", "explicit", "operator"}))
+  // Why sizeof cannot lay out `c` (the first reason is kept): never a size that leaves something out.
+  static void unlaid(ClassDef& c, const std::string& why) {
+    if (c.unlaid.empty()) c.unlaid = why;
+  }
+
+  // What a struct's head [s, open) says of its layout: `struct alignas(64) X`, a union, a virtual base.
+  void class_layout(size_t s, size_t open, ClassDef& c) {
+    for (size_t k = s; k < open; ++k) {
+      if (t(k) == "union") unlaid(c, "a union");
+      if (t(k) == "virtual") unlaid(c, "a virtual base");
+      if (t(k) == "__attribute__" || t(k) == "__declspec") unlaid(c, "an " + str(k) + "(...)");
+      if ((t(k) == "alignas" || t(k) == "__align__") && k + 1 < open && t(k + 1) == "(") {
+        const size_t close = skip_balanced(k + 1, open);
+        const std::string a = span(k + 2, close - 1);
+        c.align = c.align.empty() ? a : "cute::max(" + c.align + ", " + a + ")";
+        k = close - 1;
+      }
+    }
+  }
+
+  // A statement [s, b) of a struct's body (`a` before its attributes), recorded when it declares a non-static
+  // data member: `[alignas(A)] [const] Type name[N][M] [= init | {init}]`, for sizeof (lib/lang/functions.hpp).
+  // Types, static members, functions and friends are no data; a data member not read makes the struct unlaid.
+  void data_member(size_t a, size_t s, size_t b, ClassDef& c) {
+    for (size_t k = a; k < s; ++k)
+      if (t(k) == "no_unique_address") return unlaid(c, "a [[no_unique_address]] member");
+    if (s < b && t(s) == "virtual") return unlaid(c, "a virtual function (a vtable pointer)");
+    if (s >= b || one_of(t(s), {"using", "typedef", "static", "friend", "enum", "static_assert", "constexpr",
+                                "consteval", "inline", "explicit", "operator", "~", "return", "template"}))
       return;
-    size_t end = b;
-    for (size_t k = s; k < b; ++k) {
-      if (t(k) == "(" || t(k) == "~" || t(k) == "operator") return;       // a function or a constructor
-      if (t(k) == "alignas" || (t(k) == ":" && k > s)) c.unsized = true;  // an aligned member, a bit-field
-      if (t(k) == "=" || t(k) == "{") {
-        end = k;
+    if (one_of(t(s), {"struct", "class", "union"}) && b == s + 2) return;  // struct X;  (a declaration)
+    ClassDef::DataMember m;
+    size_t k = s;
+    for (; k < b; ++k) {  // alignas(A) and cv before the type
+      if ((t(k) == "alignas" || t(k) == "__align__") && k + 1 < b && t(k + 1) == "(") {
+        const size_t close = skip_balanced(k + 1, b);
+        const std::string x = span(k + 2, close - 1);
+        m.align = m.align.empty() ? x : "cute::max(" + m.align + ", " + x + ")";
+        k = close - 1;
+      } else if (!one_of(t(k), {"const", "volatile", "mutable"})) {
         break;
       }
     }
-    std::string extent;
-    size_t name_end = end;
-    if (name_end > s && t(name_end - 1) == "]") {  // Type name[N]
-      size_t open = name_end - 1;
-      while (open > s && t(open) != "[") --open;
-      if (open <= s) return;
-      extent = span(open + 1, name_end - 1);
-      name_end = open;
+    const size_t type_at = k;
+    size_t e = b;  // the declarator ends at its initializer
+    int angle = 0;
+    for (k = type_at; k < b && e == b; ++k) {
+      std::string_view x = t(k);
+      if (x == "<") ++angle;
+      if (x == ">") --angle;
+      if (x == ">>") angle -= 2;
+      if (x == "[") {  // an extent: static_cast<size_t>(Stages_)
+        k = skip_balanced(k, b) - 1;
+        continue;
+      }
+      if (x == "(" && angle == 0 && !(k > type_at && (t(k - 1) == "decltype" || is_specifier_call(t(k - 1))))) {
+        if (k + 1 < b && (t(k + 1) == "*" || t(k + 1) == "&")) return unlaid(c, "a pointer to a function as a member");
+        return;  // a member function, a constructor, a macro's call
+      }
+      if (x == "(") k = skip_balanced(k, b) - 1;
+      if (angle > 0) continue;
+      if (x == "=" || x == "{") e = k;
+      if (x == ",") return unlaid(c, "several members in one declaration ('" + span(s, b) + "')");
+      if (x == ":") return unlaid(c, "a bit-field ('" + span(s, b) + "')");
+      if (x == "__attribute__" || x == "alignas" || x == "__align__")
+        return unlaid(c, "an attribute inside the member '" + span(s, b) + "'");
     }
-    if (name_end < s + 2 || !is_ident(name_end - 1) || !is_type(s, name_end - 1)) return;
-    c.field_types.push_back(span(s, name_end - 1));
-    c.field_extents.push_back(extent);
+    size_t name_at = e - 1;
+    std::vector<std::string> extents;                                // innermost first while read from the right
+    while (name_at > type_at && name_at < b && t(name_at) == "]") {  // T x[D][L]: D * L elements
+      size_t open = name_at;
+      for (int depth = 0; open > type_at; --open) {
+        if (t(open) == "]") ++depth;
+        if (t(open) == "[" && --depth == 0) break;
+      }
+      if (open == name_at - 1) return unlaid(c, "an array of unknown bound ('" + span(s, b) + "')");
+      extents.push_back(span(open + 1, name_at));
+      name_at = open - 1;
+    }
+    m.extents.assign(extents.rbegin(), extents.rend());
+    size_t type_end = name_at;  // T *p, T * const p: a pointer
+    bool pointer = false;
+    while (type_end > type_at && one_of(t(type_end - 1), {"*", "const", "volatile", "__restrict__"}))
+      if (t(--type_end) == "*") pointer = true;
+    if (name_at <= type_at || name_at >= b || !is_ident(name_at) || is_specifier(t(name_at)) ||
+        !is_type(type_at, type_end))
+      return unlaid(c, "a member cutevis does not read ('" + span(s, b) + "')");
+    for (size_t q = type_at; q < type_end; ++q)
+      if (t(q) == "&" || t(q) == "&&") return unlaid(c, "a reference member ('" + span(s, b) + "')");
+    m.type = span(type_at, type_end) + (pointer ? " *" : "");
+    c.data_members.push_back(std::move(m));
   }
 
   // Is [a, b) a type: names, ::, template arguments, decltype(...), & and const?
@@ -930,7 +1007,8 @@ class Walker {
   };
 
   std::string file_;
-  const std::string& src_;  // the source as written (the scan reads it while it lives)
+  size_t after_class_ = SIZE_MAX;  // the token after the `}` of a struct's body (SIZE_MAX: none)
+  const std::string& src_;         // the source as written (the scan reads it while it lives)
   Conditionals conditionals_;
   const IncludeHook* include_ = nullptr;
   std::string clean_;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <set>
 #include <unordered_set>
 
 #include "lib/lang/suggestions.hpp"
@@ -927,64 +928,172 @@ bool Evaluator::member_of(const Value& owner, const std::string& member, const N
 
 namespace {
 
-int64_t class_size_at(Evaluator& ev, const ClassInstance& instance, const Node& use, int64_t& align, int hops) {
-  Environment* env = ev.environment();
-  const ClassDef* c = env ? env->class_of_members(instance.scope()) : nullptr;
-  const std::string what = "sizeof(" + instance.to_string() + ")";
-  if (!c) ev.fail(use, what + ": cutevis read no definition of it");
-  if (c->unsized) ev.fail(use, what + ": an alignas, a bit-field or a union, which cutevis does not lay out");
-  if (hops > 16) ev.fail(use, what + ": structs nested more than 16 deep");
-  // its members' types are read where the struct is, with the parameters of the template it is in
-  Declaration where = as_template(*c);
-  where.scope = c->members_scope;  // (a member type is looked up in the struct first: ValueType barrier_;)
-  const ClassDef* outer = env->class_of_members(c->scope);
-  if (!c->is_template && outer && outer->is_template) where.template_scope = outer->members_scope;
-  Evaluator::Bindings with;
-  with.scope = where.template_scope;
-  with.values = instance.values();
-  with.depth = (ev.bindings() ? ev.bindings()->depth : 0) + hops + 1;
-  std::vector<Warning> warnings;
-  auto read = [&](const std::string& text, const std::string& part) {
-    return InTemplate(ev.registry(), env, where, use, warnings)(
-        text, what + ", " + part + ": ", with, [](Evaluator& e, const Evaluator::Bindings* w) { e.set_bindings(w); });
-  };
-  int64_t offset = 0;
-  align = 1;
-  auto place = [&](int64_t size, int64_t a) {
-    offset = checked_add(checked_mul(checked_add(offset, a - 1) / a, a), size);
-    align = std::max(align, a);
-  };
-  auto size_of = [&](const Value& t, const std::string& part, int64_t& a, bool base) -> int64_t {
-    if (t.is(Value::Kind::kType) && t.type().bits >= 8) {
-      a = t.type().bits / 8;
+// A struct's layout as the Itanium C++ ABI gives it (g++, clang and nvcc on Linux): each base, then each data
+// member, at the next multiple of its alignment, two subobjects of one empty type never at one address, the
+// whole rounded up to its alignment.  What that cannot tell (a base's tail padding, which the ABI reuses in
+// some cases) is refused, never guessed.
+struct StructLayout {
+  int64_t size = 1;   // sizeof
+  int64_t dsize = 0;  // where its data ends (what follows a base may start there)
+  int64_t align = 1;
+  bool empty = false;                                    // no data: a base of it takes no room
+  std::vector<std::pair<std::string, int64_t>> empties;  // its empty class subobjects: (type, offset)
+};
+
+constexpr size_t kMaxEmpties = 4096;
+
+int64_t round_up_to(int64_t x, int64_t m) { return checked_mul(checked_add(x, m - 1) / m, m); }
+
+class StructSizer {
+ public:
+  StructSizer(Evaluator& ev, const Node& use) : ev_(ev), use_(use) {}
+
+  StructLayout of_class(const ClassInstance& instance, int hops) {
+    Environment* env = ev_.environment();
+    const ClassDef* c = env ? env->class_of_members(instance.scope()) : nullptr;
+    const std::string what = "sizeof(" + instance.to_string() + ")";
+    if (!c) ev_.fail(use_, what + ": cutevis read no definition of it");
+    if (!c->unlaid.empty()) ev_.fail(use_, what + ": " + c->unlaid + ", which cutevis does not lay out");
+    if (hops > 16) ev_.fail(use_, what + ": structs nested more than 16 deep");
+    // its members' types are read where the struct is, with the parameters of the template it is in
+    Declaration where = as_template(*c);
+    where.scope = c->members_scope;  // (a member type is looked up in the struct first: ValueType barrier_;)
+    const ClassDef* outer = env->class_of_members(c->scope);
+    if (!c->is_template && outer && outer->is_template) where.template_scope = outer->members_scope;
+    Evaluator::Bindings with;
+    with.scope = where.template_scope;
+    with.values = instance.values();
+    with.depth = (ev_.bindings() ? ev_.bindings()->depth : 0) + hops + 1;
+    std::vector<Warning> warnings;
+    auto read = [&](const std::string& text, const std::string& part) {
+      return InTemplate(ev_.registry(), env, where, use_, warnings)(
+          text, what + ", " + part + ": ", with, [](Evaluator& e, const Evaluator::Bindings* w) { e.set_bindings(w); });
+    };
+    // a struct nested in the same template, named as a member's type or a base (In in[2]; in T1<N>): it sees
+    // the instance's parameters, as PipelineTmaAsync<1>::SharedStorage does
+    auto bound = [&](Value v) {
+      const auto* inner = v.is(Value::Kind::kObject) ? dynamic_cast<const ClassInstance*>(v.object().get()) : nullptr;
+      const ClassDef* def = inner && inner->values().empty() ? env->class_of_members(inner->scope()) : nullptr;
+      const ClassDef* around = def && !def->is_template ? env->class_of_members(def->scope) : nullptr;
+      if (around && around->is_template && around->members_scope == with.scope && !with.values.empty())
+        v = Value::object(std::make_shared<ClassInstance>(inner->scope(), std::vector<std::string>{}, with.values));
+      return v;
+    };
+    auto alignment = [&](const std::string& text, const std::string& part) {
+      const int64_t a = read(text, part).as_int();
+      if (a <= 0 || (a & (a - 1)) != 0) ev_.fail(use_, what + ": " + part + " is " + std::to_string(a));
       return a;
+    };
+    StructLayout out;
+    out.empty = c->data_members.empty();
+    std::set<std::pair<std::string, int64_t>> taken;  // the empty subobjects placed so far
+    int64_t dsize = 0, end = 0, tail = 0;             // tail: a base's padding up to there (0: none)
+    std::string tail_base;
+    // D at the first offset from `o` (in steps of its alignment) where no empty subobject of a type meets one
+    // of its own type; returns it
+    auto clashes = [&](const StructLayout& d, int64_t o) {
+      for (const auto& [type, at] : d.empties)
+        if (taken.count({type, checked_add(o, at)})) return true;
+      return false;
+    };
+    auto place = [&](const StructLayout& d, int64_t o, const std::string& part) {
+      for (int tries = 0; clashes(d, o); o = checked_add(o, d.align))
+        if (++tries > 64) ev_.fail(use_, what + ": " + part + " meets its own type at 64 offsets");
+      if (!d.empty && tail > 0 && o < tail)
+        ev_.fail(use_, what + ": " + part + " would sit in the tail padding of the base " + tail_base +
+                           ", which C++ reuses or not by rules cutevis does not follow");
+      if (out.empties.size() + d.empties.size() > kMaxEmpties) ev_.fail(use_, what + ": too many empty members");
+      for (const auto& [type, at] : d.empties) {
+        taken.insert({type, o + at});
+        out.empties.push_back({type, o + at});
+      }
+      out.align = std::max(out.align, d.align);
+      end = std::max(end, checked_add(o, d.size));
+      return o;
+    };
+    for (const std::string& base : c->bases) {
+      const std::string part = "the base class " + base;
+      const StructLayout d = of_value(bound(read(base, part)), what, part, hops);
+      if (d.empty) {  // at offset 0 if it can, else after the data (Itanium ABI 2.4 II.3)
+        place(d, clashes(d, 0) ? round_up_to(dsize, d.align) : 0, part);
+        continue;
+      }
+      out.empty = false;
+      const int64_t o = place(d, round_up_to(dsize, d.align), part);
+      dsize = checked_add(o, d.dsize);
+      tail = d.dsize < d.size ? checked_add(o, d.size) : 0;
+      tail_base = base;
     }
-    const auto* inner = t.is(Value::Kind::kObject) ? dynamic_cast<const ClassInstance*>(t.object().get()) : nullptr;
-    if (!inner) ev.fail(use, what + ": " + part + " is " + t.describe() + ", no type cutevis knows the size of");
-    int64_t raw = class_size_at(ev, *inner, use, a, hops + 1);
-    return raw == 0 && !base ? 1 : raw;  // an empty member is 1 byte, an empty base none
-  };
-  for (const std::string& base : c->bases) {
-    int64_t a = 1;
-    int64_t size = size_of(read(base, "the base class " + base), "the base class " + base, a, true);
-    place(size, a);
+    for (const ClassDef::DataMember& m : c->data_members) {
+      const std::string part = "the member of type " + m.type;
+      StructLayout d;
+      if (!m.type.empty() && m.type.back() == '*') {  // a pointer: 8 bytes on the 64-bit targets CUDA has
+        d.size = d.dsize = d.align = 8;
+      } else {
+        d = of_value(bound(read(m.type, part)), what, part, hops);
+      }
+      if (!m.align.empty()) d.align = std::max(d.align, alignment(m.align, "alignas(" + m.align + ")"));
+      int64_t count = 1;
+      for (const std::string& x : m.extents) {
+        const int64_t n = read(x, part + ", its extent " + x).as_int();
+        if (n <= 0) ev_.fail(use_, what + ": " + part + " has the extent " + std::to_string(n));
+        count = checked_mul(count, n);
+      }
+      if (count > 1) {  // an array: its elements' empty subobjects each at their place
+        std::vector<std::pair<std::string, int64_t>> all;
+        if (!d.empties.empty() && count * static_cast<int64_t>(d.empties.size()) > static_cast<int64_t>(kMaxEmpties))
+          ev_.fail(use_, what + ": " + part + " has too many empty subobjects");
+        for (int64_t i = 0; i < count && !d.empties.empty(); ++i)
+          for (const auto& [type, at] : d.empties) all.push_back({type, i * d.size + at});
+        d.empties = std::move(all);
+        d.size = checked_mul(d.size, count);
+      }
+      d.dsize = d.size;  // (a member's tail padding is its own)
+      d.empty = false;
+      const int64_t o = place(d, round_up_to(dsize, d.align), part);
+      dsize = checked_add(o, d.size);
+      tail = 0;
+    }
+    if (!c->align.empty()) out.align = std::max(out.align, alignment(c->align, "alignas(" + c->align + ")"));
+    out.dsize = dsize;
+    out.size = round_up_to(std::max<int64_t>({dsize, end, 1}), out.align);
+    if (out.empty) out.empties.insert(out.empties.begin(), {instance.to_string(), 0});
+    return out;
   }
-  for (size_t i = 0; i < c->field_types.size(); ++i) {
-    const std::string part = "the member of type " + c->field_types[i];
-    int64_t a = 1;
-    int64_t size = size_of(read(c->field_types[i], part), part, a, false);
-    int64_t count = c->field_extents[i].empty() ? 1 : read(c->field_extents[i], "its extent").as_int();
-    if (count < 0) ev.fail(use, what + ": " + part + " has a negative extent");
-    place(checked_mul(size, count), a);
+
+  StructLayout of_value(const Value& t, const std::string& what, const std::string& part, int hops) {
+    if (const auto* inner = t.is(Value::Kind::kObject) ? dynamic_cast<const ClassInstance*>(t.object().get()) : nullptr)
+      return of_class(*inner, hops + 1);
+    if (!t.is(Value::Kind::kType))
+      ev_.fail(use_, what + ": " + part + " is " + t.describe() + ", no type cutevis knows the size of");
+    const ValueType& v = t.type();
+    if (v.bits <= 0 || v.bits % 8 != 0)
+      ev_.fail(use_, what + ": " + part + " is " + v.name + ", which is no whole number of bytes");
+    StructLayout l;
+    l.size = l.dsize = v.bits / 8;
+    if (v.name == "TmaDescriptor") {  // alignas(64) (cute/arch/copy_sm90_desc.hpp)
+      l.align = 64;
+    } else if (v.name.rfind("complex<", 0) == 0) {  // two of its element
+      l.align = l.size / 2;
+    } else if (l.size <= 16 && (l.size & (l.size - 1)) == 0) {
+      l.align = l.size;
+    } else {
+      ev_.fail(use_, what + ": " + part + " is " + v.name + ", whose alignment cutevis does not know");
+    }
+    return l;
   }
-  return checked_mul(checked_add(offset, align - 1) / align, align);
-}
+
+ private:
+  Evaluator& ev_;
+  const Node& use_;
+};
 
 }  // namespace
 
 int64_t class_size(Evaluator& ev, const ClassInstance& instance, const Node& use, int64_t& align) {
-  int64_t raw = class_size_at(ev, instance, use, align, 0);
-  return raw == 0 ? 1 : raw;  // a complete object of an empty struct
+  const StructLayout l = StructSizer(ev, use).of_class(instance, 0);
+  align = l.align;
+  return l.size;
 }
 
 bool Evaluator::instance_member(const Node& node, Value& out) {

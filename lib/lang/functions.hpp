@@ -44,9 +44,16 @@ struct ClassDef {
   std::vector<std::string> tparams, tdefaults;
   std::string specialization;      // "Sm90<S>": the arguments a specialization is written for ("" the primary)
   std::vector<std::string> bases;  // the base classes as written
-  // its non-static data members as written, for sizeof: `Barrier full_[Stages];` -> ("Barrier", "Stages")
-  std::vector<std::string> field_types, field_extents;  // ("" no extent)
-  bool unsized = false;                                 // alignas, a bit-field, a union: not a plain sum
+  // Its non-static data members in order, as written, for sizeof (lib/lang/environment.cpp lays them out):
+  // `alignas(16) Barrier full_[Stages][2];` -> type "Barrier", extents {"Stages", "2"}, align "16".
+  struct DataMember {
+    std::string type;                  // "T *" a pointer
+    std::vector<std::string> extents;  // outermost first; none for a plain member
+    std::string align;                 // alignas(A): "A" ("" none)
+  };
+  std::vector<DataMember> data_members;
+  std::string align;   // `struct alignas(64) X`: "64" ("" none)
+  std::string unlaid;  // why sizeof cannot lay it out ("" it can): a union, a bit-field, a member not read
   std::string file;
   int line = 0;
 };

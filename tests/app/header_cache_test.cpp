@@ -181,5 +181,34 @@ TEST_CASE("header cache: deferred declarations are indexed by name and decoded a
   CHECK(first_member->name == "kMinComputeCapability");
   CHECK(env.read_header("cutlass/arch/arch.h"));
   CHECK(env.declarations().size() == 1);  // the file's own only
+}
+
+TEST_CASE("header cache: a struct's data members, alignas and unlaid reason come back (sizeof from a warm cache)") {
+  const fs::path dir = fresh_folder("members");
+  HeaderCache cache(dir.string() + "/entries");
+  HeaderCacheEntry e;
+  ClassDef c;
+  c.name = "SharedStorage";
+  c.scope = c.members_scope = "cutlass::PipelineTmaAsync";
+  c.data_members = {{"FullBarrier", {"static_cast<size_t>(Stages)"}, ""}, {"Barrier", {"Stages", "2"}, "16"}};
+  c.align = "64";
+  ClassDef u = c;
+  u.data_members.clear();
+  u.unlaid = "a union";
+  e.classes = {c, u};
+  cache.store(7, e);
+  auto back = cache.load(7);
+  REQUIRE(back);
+  REQUIRE(back->classes.size() == 2);
+  const ClassDef& b = back->classes[0];
+  REQUIRE(b.data_members.size() == 2);
+  CHECK(b.data_members[0].type == "FullBarrier");
+  CHECK(b.data_members[0].extents == std::vector<std::string>{"static_cast<size_t>(Stages)"});
+  CHECK(b.data_members[0].align.empty());
+  CHECK(b.data_members[1].extents == std::vector<std::string>{"Stages", "2"});
+  CHECK(b.data_members[1].align == "16");
+  CHECK(b.align == "64");
+  CHECK(b.unlaid.empty());
+  CHECK(back->classes[1].unlaid == "a union");
   fs::remove_all(dir);
 }
