@@ -440,13 +440,31 @@ void register_cpp_syntax(Registry& r) {
           return V::boolean(v.is(V::Kind::kLayout));
         },
         std::string(name) + "<T>");
-  // is_pointer_v<T>: cutevis's values carry no pointer (see remove_pointer_t below), so a type it
-  // evaluates is never one: a pointer-array GEMM's `T *` reads as T
+  // is_pointer_v<T>: cutevis's values carry no pointer (see remove_pointer_t below), so the answer
+  // comes from the argument as written: `T *` / `T const*` is one (is_pointer_v<int*> was false);
+  // a name is evaluated (a declaration `using P = T*;` does not parse, so no pointer hides behind it)
   for (const char* name : {"is_pointer_v", "is_pointer"})
     r.add(
         name,
         [](Evaluator& ev, const Node& n) {
           if (n.template_args.size() != 1) ev.fail(n, n.name + "<T> takes one template argument");
+          std::string written = ev.text_of(n);
+          const size_t open = written.find('<'), close = written.rfind('>');
+          written = open != std::string::npos && close != std::string::npos && close > open
+                        ? written.substr(open + 1, close - open - 1)
+                        : std::string();
+          for (bool trimmed = true; trimmed;) {  // trailing blanks and cv-qualifiers: `int * const`
+            trimmed = false;
+            while (!written.empty() && std::isspace(static_cast<unsigned char>(written.back()))) written.pop_back();
+            for (const std::string cv : {"const", "volatile"})
+              if (written.size() > cv.size() && written.compare(written.size() - cv.size(), cv.size(), cv) == 0 &&
+                  !(std::isalnum(static_cast<unsigned char>(written[written.size() - cv.size() - 1])) ||
+                    written[written.size() - cv.size() - 1] == '_')) {
+                written.resize(written.size() - cv.size());
+                trimmed = true;
+              }
+          }
+          if (!written.empty() && written.back() == '*') return V::boolean(true);
           ev.eval(n.template_args[0]);
           return V::boolean(false);
         },

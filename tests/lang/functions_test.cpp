@@ -279,6 +279,12 @@ TEST_CASE("a stride's major mode, as CUTLASS's is_major reads it: is_constant, f
   CHECK(eval_in(*env, "my::detail::kind<cute::Stride<int64_t, cute::Int<1>, int64_t>>()") == "0");
   CHECK(eval_in(*env, "cute::is_layout<decltype(composition(Swizzle<3,4,3>{}, Layout<Shape<_8, _64>>{}))>::value") ==
         "true");
+  // a pointer as written is one (cutevis's values carry no pointer: the answer was false)
+  CHECK(eval_in(*env, "cute::is_pointer_v<int*>") == "true");
+  CHECK(eval_in(*env, "cute::is_pointer_v<half_t const *>") == "true");
+  CHECK(eval_in(*env, "cute::is_pointer_v<int * const>") == "true");
+  CHECK(eval_in(*env, "cute::is_pointer_v<int const>") == "false");
+  CHECK(eval_in(*env, "cute::is_pointer_v<cute::Stride<int64_t, cute::Int<1>, int64_t>>") == "false");
 }
 
 TEST_CASE("overloads chosen by their parameter's class template, as a builder's stage count is: Count<N> or Auto<B>") {
