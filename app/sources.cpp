@@ -16,6 +16,7 @@
 #include "app/includes.hpp"
 #include "app/input_files.hpp"
 #include "lib/lang/cpp_scanner.hpp"
+#include "lib/lang/cpp_text.hpp"
 #include "lib/lang/dsl.hpp"
 #include "lib/lang/kernel_body.hpp"
 #include "lib/lang/launch_binding.hpp"
@@ -54,17 +55,6 @@ std::string where(const SourceSpot& s) {
   if (s.file.empty()) return "-D " + s.name;
   return (s.file == "-" ? std::string("<stdin>") : s.file) + ":" + std::to_string(s.line) + ":" +
          std::to_string(s.column);
-}
-
-// Byte offset of (line, column) in text (1-based).
-size_t offset_of(const std::string& text, int line, int column) {
-  size_t pos = 0;
-  for (int l = 1; l < line && pos != std::string::npos; ++l) {
-    pos = text.find('\n', pos);
-    if (pos != std::string::npos) ++pos;
-  }
-  if (pos == std::string::npos) return text.size();
-  return std::min(text.size(), pos + static_cast<size_t>(std::max(column, 1) - 1));
 }
 
 std::string kind_of(const Value& v) {

@@ -28,4 +28,22 @@ size_t blank_comment_or_literal_at(std::string& c, size_t i) {
   return i;
 }
 
+size_t offset_of(const std::string& text, int line, int column) {
+  size_t pos = 0;
+  for (int l = 1; l < line && pos != std::string::npos; ++l) {
+    pos = text.find('\n', pos);
+    if (pos != std::string::npos) ++pos;
+  }
+  if (pos == std::string::npos) return text.size();
+  return std::min(text.size(), pos + static_cast<size_t>(std::max(column, 1) - 1));
+}
+
+std::pair<int, int> line_column(const std::string& text, size_t offset) {
+  offset = std::min(offset, text.size());
+  int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(offset), '\n'));
+  size_t start = offset == 0 ? std::string::npos : text.rfind('\n', offset - 1);
+  start = start == std::string::npos ? 0 : start + 1;
+  return {line, static_cast<int>(offset - start) + 1};
+}
+
 }  // namespace cutevis

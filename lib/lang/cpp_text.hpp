@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
 
 namespace cutevis {
 
@@ -15,5 +16,9 @@ inline size_t blank_comment_or_literal(std::string& c, size_t i) {  // (called f
   const char ch = c[i];
   return ch == '/' || ch == '"' || ch == '\'' ? blank_comment_or_literal_at(c, i) : i;
 }
+
+// Positions in a text: the byte offset of a 1-based (line, column) (clamped to the text), and back.
+size_t offset_of(const std::string& text, int line, int column);
+std::pair<int, int> line_column(const std::string& text, size_t offset);
 
 }  // namespace cutevis
