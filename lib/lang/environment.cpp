@@ -157,7 +157,8 @@ bool evaluates_every_argument(const std::string& builtin) {
 UndefinedNames::UndefinedNames(std::vector<NameUse> uses, bool cutlass_read)
     : Error(
           [&] {
-            if (uses.size() == 1 && cutlass_header_of(uses[0].name))  // not CuTe: say so, suggest nothing
+            if (uses.size() == 1 && cutlass_header_of(uses[0].name) &&
+                uses[0].nearest.empty())  // not CuTe, no typo of a header's name: say so, suggest nothing
               return cutlass_code_message(uses[0].name, cutlass_read);
             if (uses.size() == 1)
               return "undefined name '" + uses[0].name + "'" +
@@ -1260,7 +1261,13 @@ Value Environment::evaluate(const Node& root, const std::string& source, const R
       if (!by_name_.count(std::string(name))) known.emplace_back(name);
     for (auto& use : out) {
       // a template parameter's fix is its -D, not its look-alike member (kNWarps = kNWarps_)
-      if (parameter(use.name, scope) || is_runtime_name(use.name) || cutlass_header_of(use.name)) continue;
+      if (parameter(use.name, scope) || is_runtime_name(use.name)) continue;
+      if (const char* header = cutlass_header_of(use.name)) {  // CUTLASS's: a typo of what its headers declare,
+        const size_t colon = use.name.rfind("::");  // (Builder::TiledMa), else CUTLASS code cutevis cannot read
+        if (colon != std::string::npos && read_header(header))
+          use.nearest = nearest_words(use.name.substr(colon + 2), known, 3);
+        continue;
+      }
       use.nearest = nearest_words(use.name, known, 3);  // declared names first, on a tie
       for (auto& w : registry.suggestions(use.name))
         if (std::find(use.nearest.begin(), use.nearest.end(), w) == use.nearest.end()) use.nearest.push_back(w);

@@ -253,3 +253,17 @@ TEST_CASE("a header's constexpr functions in a namespace are called from the ker
   CHECK(entry(names, "cutlass::gemm::collective::s")["value"] == "4");
   CHECK(entry(names, "hidden")["kind"] == "unresolved");  // not visible from the global scope, as in C++
 }
+
+TEST_CASE("a typo of a name a CUTLASS header declares is a typo, not 'CUTLASS code cutevis cannot evaluate'") {
+  Tree t({{"inc/cutlass/builder.hpp",
+           "namespace cutlass::gemm { struct Builder { using TiledMma = Layout<Shape<_4>>; }; }\n"},
+          {"kernel.cu", "#include \"cutlass/builder.hpp\"\n"}});
+  auto r = test::run_cutevis({"eval", "--from", t / "kernel.cu", "-I", t / "inc", "cutlass::gemm::Builder::TiledMa"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("did you mean 'TiledMma'?") != std::string::npos);
+  CHECK(r.err.find("cannot evaluate") == std::string::npos);
+  auto right =
+      test::run_cutevis({"eval", "--from", t / "kernel.cu", "-I", t / "inc", "cutlass::gemm::Builder::TiledMma"});
+  CHECK(right.exit_code == 0);
+  CHECK(right.out.find("(4):(1)") != std::string::npos);
+}
