@@ -49,29 +49,44 @@ while [ "$(wc -l < "$fa3")" -lt 3000 ]; do
 done
 fa3_own=$work/fa3_kernel3000_no_includes.cu
 grep -v '#include' "$fa3" > "$fa3_own"
-# One run's wall and CPU (user + system) times in ms, as "WALL CPU".
-run_once() {
-  local t0=$(date +%s%N)
-  /usr/bin/time -f "%U %S" -o "$work/time" "$@" > /dev/null 2>&1 || true
-  local t1=$(date +%s%N)
-  awk -v wall=$(( (t1 - t0) / 1000 )) '{printf "%d %d\n", wall, ($1 + $2) * 1000000}' "$work/time"
+# What is measured, and why both: CPU is the process's own user + system time; wall is what a
+# user waits.  On this shared machine other builds take the cores, so wall grows with the load
+# (at load 4 on 2 cores a warm run of 65 ms CPU took 145 ms wall: preempted 15-19 times, it
+# waited for a core, never for the disk); CPU does not, so CPU is the figure to compare across
+# runs, and each case prints the load around it.  Times come from bash's own `time` (1 ms resolution; the
+# earlier /usr/bin/time gave CPU in 10 ms steps and a `date` process before and after was timed
+# with the run).  "warm": the cache filled by an earlier run and 3 untimed runs first (headers,
+# entry and binary in the page cache); "cold": the cache folder emptied before each run (the
+# headers still in the page cache: a first run after a reboot also reads them from disk).
+run_once() {  # one run: "WALL_us CPU_us"
+  local TIMEFORMAT='%3R %3U %3S' t
+  t=$( { time "$@" > /dev/null 2>&1; } 2>&1 ) || true
+  awk '{printf "%d %d\n", $1 * 1000000, ($2 + $3) * 1000000}' <<< "$t"
 }
-medians() {  # "WALL ms wall, CPU ms CPU": medians of the lines "WALL CPU" on stdin
+load() { cut -d' ' -f1 /proc/loadavg; }
+medians() {  # "CPU ms CPU, WALL ms wall (min MIN), N runs": medians of the lines "WALL CPU" on stdin
   sort -n -k1 > "$work/w"; sort -n -k2 "$work/w" > "$work/c"
-  awk '{a[NR]=$1} END {printf "%.1f ms wall, ", a[int((NR+1)/2)]/1000}' "$work/w"
-  awk '{a[NR]=$2} END {printf "%.1f ms CPU\n", a[int((NR+1)/2)]/1000}' "$work/c"
+  awk '{a[NR]=$2} END {printf "%5.1f ms CPU, ", a[int((NR+1)/2)]/1000}' "$work/c"
+  awk '{a[NR]=$1} END {printf "%6.1f ms wall (min %5.1f), %d runs", a[int((NR+1)/2)]/1000, a[1]/1000, NR}' "$work/w"
 }
-median() {  # medians of RUNS runs (after 3 warm-up runs)
+with_load() {  # the medians of "$@"'s lines, then the load before and after
+  local before; before=$(load)
+  local m; m=$("$@" | medians)
+  echo "$m, load $before-$(load)"
+}
+timed() { for _ in $(seq "$runs"); do run_once "$@"; done; }
+median() {  # medians of RUNS runs (after 3 untimed runs)
   for _ in 1 2 3; do "$@" > /dev/null 2>&1 || true; done
-  for _ in $(seq "$runs"); do run_once "$@"; done | medians
+  with_load timed "$@"
 }
-cold() {  # medians of RUNS first runs (the cache emptied before each)
-  for _ in $(seq "$runs"); do rm -rf "$work/cache"; run_once "$@"; done | medians
+cold_runs() {  # RUNS first runs: the cache folder $1 emptied before each
+  local cache=$1; shift
+  for _ in $(seq "$runs"); do rm -rf "$cache"; run_once "$@"; done
 }
-cold3() {  # the same with the FA3-style file's cache
-  for _ in $(seq "$runs"); do rm -rf "$work/cache3"; run_once "$@"; done | medians
-}
-echo "kernel file: $(wc -l < "$big") lines, $(wc -c < "$big") bytes; load $(cut -d' ' -f1-3 /proc/loadavg)"
+cold() { with_load cold_runs "$work/cache" "$@"; }
+cold3() { with_load cold_runs "$work/cache3" "$@"; }
+echo "medians of $runs runs each on $(nproc) cores; CPU = user + system (the figure to compare), wall grows with the load"
+echo "kernel file: $(wc -l < "$big") lines, $(wc -c < "$big") bytes"
 grep -v '#include' "$big" > "$work/kernel3000_no_includes.cu"
 echo "names --from, #include lines removed:           $(CUTEVIS_CACHE_DIR=off median "$exe" names --from "$work/kernel3000_no_includes.cu" -D ElementA_=half_t)"
 echo "names --from, no -I (headers not found):       $(CUTEVIS_CACHE_DIR=off median "$exe" names --from "$big" -D ElementA_=half_t)"
