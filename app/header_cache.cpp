@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
 #include <string_view>
 #include <unordered_map>
 
@@ -20,7 +21,26 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr char kMagic[8] = {'c', 'v', 'h', 'd', 'r', '0', '0', '5'};
+constexpr char kMagic[8] = {'c', 'v', 'h', 'd', 'r', '0', '0', '6'};
+constexpr size_t kPayloadAt = sizeof kMagic + 16;  // after the magic, the key and the table's offset
+
+// The unqualified name of a declaration: what a lookup names it by.
+std::string_view base_of(std::string_view name) {
+  const size_t colon = name.rfind("::");
+  return colon == std::string_view::npos ? name : name.substr(colon + 2);
+}
+
+// Whether a declaration scoped `template_scope` is a member of a struct template, not an alias
+// template (Environment::add's test).
+bool is_template_member(std::string_view name, std::string_view scope, std::string_view template_scope) {
+  if (template_scope.empty()) return false;
+  const bool alias = scope.empty() ? template_scope == name
+                                   : template_scope.size() == scope.size() + 2 + name.size() &&
+                                         template_scope.substr(0, scope.size()) == scope &&
+                                         template_scope.substr(scope.size(), 2) == "::" &&
+                                         template_scope.substr(scope.size() + 2) == name;
+  return !alias;
+}
 
 // --- a plain binary form: little-endian integers, strings with their length -------------------
 struct Writer {
@@ -36,6 +56,11 @@ struct Writer {
     u64(v.size());
     for (const auto& s : v) str(s);
   }
+  // A length in bytes, written before what it measures: u64(0) there, then set_length(at).
+  void set_length(size_t at) {
+    const uint64_t v = out.size() - at - 8;
+    for (int i = 0; i < 8; ++i) out[at + i] = static_cast<char>((v >> (8 * i)) & 0xff);
+  }
   // Scopes, files and template parameters repeat for every member of a struct: each distinct
   // string is written once (the table, at the end) and named by its number.
   std::unordered_map<std::string, uint64_t> numbers;
@@ -45,7 +70,16 @@ struct Writer {
     if (added) table.push_back(&it->first);
     u64(it->second);
   }
-  void decl(const Declaration& d) {
+  // Declarations, their count and length first (a deferred load steps over them); `at`
+  // receives where each starts in the entry.
+  void decls(const std::vector<Declaration>& ds, std::vector<uint64_t>& at) {
+    u64(ds.size());
+    const size_t length_at = out.size();
+    u64(0);
+    for (const Declaration& d : ds) at.push_back(kPayloadAt + out.size()), decl(d);
+    set_length(length_at);
+  }
+  void decl(const Declaration& d) {  // (its name first: IndexedList::numbers_named reads it alone)
     str(d.name), str(d.text);
     interned(d.scope), interned(d.file), interned(d.template_scope);
     u64(static_cast<uint64_t>(d.line)), u64(static_cast<uint64_t>(d.column));
@@ -54,6 +88,41 @@ struct Writer {
     for (const auto& p : d.template_params) interned(p);
     u64(d.template_defaults.size());
     for (const auto& p : d.template_defaults) interned(p);
+  }
+  // What a deferred load needs of a list of declarations written at `offsets` (in the entry),
+  // so that loading reads it in place instead of walking the declarations: the offsets; the
+  // declarations by hash of their name (`base`: unqualified), sorted, so that a lookup is a
+  // binary search; the names in order of appearance, each once; and, with `base`, the files and
+  // the first member of each struct template (Environment::add_deferred).
+  void index(const std::vector<Declaration>& ds, const std::vector<uint64_t>& offsets, bool base) {
+    u64(ds.size());
+    for (uint64_t o : offsets) u64(o);
+    std::vector<std::pair<uint64_t, uint64_t>> by_hash;
+    std::vector<std::string_view> names;
+    std::unordered_map<std::string_view, bool> seen, files, templates;
+    for (size_t i = 0; i < ds.size(); ++i) {
+      const std::string_view name = base ? base_of(ds[i].name) : std::string_view(ds[i].name);
+      by_hash.emplace_back(fnv1a(name.data(), name.size()), i);
+      if (seen.emplace(name, true).second) names.push_back(name);
+    }
+    std::sort(by_hash.begin(), by_hash.end());
+    for (const auto& [hash, number] : by_hash) u64(hash), u64(number);
+    u64(names.size());
+    for (std::string_view n : names) interned(std::string(n));
+    if (!base) return;
+    std::vector<const std::string*> file_list;
+    std::vector<std::pair<const Declaration*, size_t>> members;
+    for (size_t i = 0; i < ds.size(); ++i) {
+      const Declaration& d = ds[i];
+      if (files.emplace(d.file, true).second) file_list.push_back(&d.file);
+      if (is_template_member(d.name, d.scope, d.template_scope) && templates.emplace(d.template_scope, true).second)
+        members.emplace_back(&d, i);
+    }
+    u64(file_list.size());
+    for (const std::string* f : file_list) interned(*f);
+    u64(members.size());
+    for (const auto& [d, number] : members)
+      interned(d->template_scope), u64(number), interned(std::string(base_of(d->name)));
   }
   void strings(const std::vector<std::string>& v) {  // (interned: parameter lists repeat)
     u64(v.size());
@@ -94,6 +163,11 @@ struct Reader {
     at += n;
     return s;
   }
+  static uint64_t u64_at(std::string_view bytes, size_t at) {  // (the caller checked the bounds)
+    uint64_t v = 0;
+    for (int i = 0; i < 8; ++i) v |= static_cast<uint64_t>(static_cast<unsigned char>(bytes[at + i])) << (8 * i);
+    return v;
+  }
   uint64_t u64() {
     if (at + 8 > end) return ok = false, 0;
     uint64_t v = 0;
@@ -126,19 +200,6 @@ struct Reader {
     for (uint64_t n = u64(), i = 0; ok && i < n && i < 4096; ++i) d.template_defaults.emplace_back(interned());
     d.from_header = true;
     return d;
-  }
-  // What a deferred declaration's index needs of it; the reading moves past it as decl() does.
-  struct DeclHead {
-    std::string_view name, scope, file, template_scope;
-  };
-  DeclHead skip_decl() {
-    DeclHead h;
-    h.name = view(), view();
-    h.scope = interned(), h.file = interned(), h.template_scope = interned();
-    u64(), u64(), u64();
-    for (uint64_t n = u64(), i = 0; ok && i < n && i < 4096; ++i) interned();
-    for (uint64_t n = u64(), i = 0; ok && i < n && i < 4096; ++i) interned();
-    return h;
   }
   std::vector<std::string> strings() {
     std::vector<std::string> v;
@@ -194,83 +255,98 @@ class MappedEntry {
   size_t size_ = 0;
 };
 
-// An entry's declarations left in its bytes: indexed by unqualified name as the entry is
-// loaded (no string copied), each decoded when a lookup names it.
+// A list of an entry's declarations (or parameters) read in place through the index the entry
+// keeps (Writer::index): nothing decoded or hashed as the entry loads.
+class IndexedList {
+ public:
+  // Reads the index `r` is at; `base`: by unqualified name (declarations) or as written (parameters).
+  bool read(Reader& r, bool base) {
+    base_ = base;
+    bytes_ = r.in;
+    count_ = r.u64();
+    if (!r.ok || count_ > (r.end - r.at) / 24) return false;  // (an offset and a hash entry each)
+    offsets_at_ = r.at;
+    hashes_at_ = offsets_at_ + 8 * count_;
+    r.at = hashes_at_ + 16 * count_;
+    for (uint64_t n = r.u64(), i = 0; r.ok && i < n; ++i) names_.push_back(r.interned());
+    return r.ok;
+  }
+  size_t size() const { return count_; }
+  const std::vector<std::string_view>& names() const { return names_; }
+  size_t offset(size_t i) const {
+    if (i >= count_) throw std::out_of_range("no declaration " + std::to_string(i) + " in a header cache entry");
+    return Reader::u64_at(bytes_, offsets_at_ + 8 * i);
+  }
+  // The numbers of those named `name`, in order: a binary search of the hashes, each candidate's
+  // name compared (two names may share a hash).
+  std::vector<size_t> numbers_named(std::string_view name) const {
+    const uint64_t hash = fnv1a(name.data(), name.size());
+    size_t lo = 0, hi = count_;
+    while (lo < hi) {
+      const size_t mid = lo + (hi - lo) / 2;
+      if (Reader::u64_at(bytes_, hashes_at_ + 16 * mid) < hash) lo = mid + 1;
+      else hi = mid;
+    }
+    std::vector<size_t> out;
+    for (size_t i = lo; i < count_ && Reader::u64_at(bytes_, hashes_at_ + 16 * i) == hash; ++i) {
+      const size_t number = Reader::u64_at(bytes_, hashes_at_ + 16 * i + 8);
+      Reader r{bytes_, offset(number)};
+      const std::string_view written = r.view();  // (a declaration starts with its name)
+      if (r.ok && (base_ ? base_of(written) : written) == name) out.push_back(number);
+    }
+    return out;
+  }
+
+ private:
+  std::string_view bytes_;
+  bool base_ = true;
+  size_t count_ = 0, offsets_at_ = 0, hashes_at_ = 0;
+  std::vector<std::string_view> names_;  // each once, in order
+};
+
+// An entry's declarations left in its bytes, each decoded when a lookup names it.
 class DeferredEntryDeclarations : public DeferredDeclarations {
  public:
   explicit DeferredEntryDeclarations(std::shared_ptr<const MappedEntry> entry) : entry_(std::move(entry)) {}
 
-  // Indexes the declarations `r` is at (n of them), moving r past them.
-  void index(Reader& r, uint64_t n) {
-    std::unordered_map<std::string_view, bool> files, templates;
-    for (uint64_t i = 0; r.ok && i < n; ++i) {
-      offsets_.push_back(r.at);
-      const Reader::DeclHead h = r.skip_decl();
-      const size_t colon = h.name.rfind("::");
-      const std::string_view base = colon == std::string_view::npos ? h.name : h.name.substr(colon + 2);
-      auto [it, added] = by_name_.try_emplace(base);
-      if (added) names_.push_back(base);
-      it->second.push_back(i);
-      if (files.emplace(h.file, true).second) files_.emplace_back(h.file);
-      // a member of a struct template, not an alias template (Environment::add's test)
-      const bool alias = h.scope.empty() ? h.template_scope == h.name
-                                         : h.template_scope.size() == h.scope.size() + 2 + h.name.size() &&
-                                               h.template_scope.substr(0, h.scope.size()) == h.scope &&
-                                               h.template_scope.substr(h.scope.size(), 2) == "::" &&
-                                               h.template_scope.substr(h.scope.size() + 2) == h.name;
-      if (!h.template_scope.empty() && !alias && templates.emplace(h.template_scope, true).second)
-        members_.push_back({h.template_scope, static_cast<size_t>(i), base});
+  // Reads the index (Writer::index) `r` is at.
+  bool read_index(Reader& r) {
+    if (!declarations_.read(r, true)) return false;
+    for (uint64_t n = r.u64(), i = 0; r.ok && i < n; ++i) files_.emplace_back(r.interned());
+    for (uint64_t n = r.u64(), i = 0; r.ok && i < n; ++i) {
+      TemplateMember m;
+      m.template_scope = r.interned(), m.number = r.u64(), m.name = r.interned();
+      members_.push_back(m);
     }
-  }
-  // Indexes the parameters `r` is at (n of them), moving r past them.
-  void index_parameters(Reader& r, uint64_t n) {
-    for (uint64_t i = 0; r.ok && i < n; ++i) {
-      parameter_offsets_.push_back(r.at);
-      auto [it, added] = parameters_by_name_.try_emplace(r.skip_decl().name);
-      if (added) parameter_names_.push_back(it->first);
-      it->second.push_back(i);
-    }
+    return r.ok && parameters_.read(r, false);
   }
   std::vector<std::string_view>& table() { return table_; }
 
-  size_t parameter_count() const override { return parameter_offsets_.size(); }
-  std::vector<std::string_view> parameter_names() const override { return parameter_names_; }
-  std::vector<size_t> parameter_numbers_named(std::string_view name) const override {
-    auto it = parameters_by_name_.find(name);
-    return it == parameters_by_name_.end() ? std::vector<size_t>{}
-                                           : std::vector<size_t>(it->second.begin(), it->second.end());
-  }
-  Declaration parameter(size_t i) const override {
-    Reader r{entry_->bytes(), parameter_offsets_.at(i)};
-    r.table = &table_;
-    return r.decl();
-  }
-
-  size_t size() const override { return offsets_.size(); }
-  std::vector<std::string_view> names() const override { return names_; }
-  std::vector<size_t> numbers_named(std::string_view base) const override {
-    auto it = by_name_.find(base);
-    return it == by_name_.end() ? std::vector<size_t>{} : std::vector<size_t>(it->second.begin(), it->second.end());
-  }
-  Declaration declaration(size_t i) const override {
-    Reader r{entry_->bytes(), offsets_.at(i)};
-    r.table = &table_;
-    return r.decl();
-  }
+  size_t size() const override { return declarations_.size(); }
+  std::vector<std::string_view> names() const override { return declarations_.names(); }
+  std::vector<size_t> numbers_named(std::string_view base) const override { return declarations_.numbers_named(base); }
+  Declaration declaration(size_t i) const override { return decode(declarations_.offset(i)); }
   std::vector<std::string> files() const override { return files_; }
   std::vector<TemplateMember> class_template_members() const override { return members_; }
 
+  size_t parameter_count() const override { return parameters_.size(); }
+  std::vector<std::string_view> parameter_names() const override { return parameters_.names(); }
+  std::vector<size_t> parameter_numbers_named(std::string_view name) const override {
+    return parameters_.numbers_named(name);
+  }
+  Declaration parameter(size_t i) const override { return decode(parameters_.offset(i)); }
+
  private:
+  Declaration decode(size_t offset) const {
+    Reader r{entry_->bytes(), offset};
+    r.table = &table_;
+    return r.decl();
+  }
   std::shared_ptr<const MappedEntry> entry_;
   std::vector<std::string_view> table_;  // the entry's interned strings
-  std::vector<size_t> offsets_;          // of each declaration in the entry
-  std::vector<std::string_view> names_;  // unqualified, each once, in order
-  std::unordered_map<std::string_view, std::vector<uint32_t>> by_name_;
+  IndexedList declarations_, parameters_;
   std::vector<std::string> files_;
   std::vector<TemplateMember> members_;
-  std::vector<size_t> parameter_offsets_;
-  std::vector<std::string_view> parameter_names_;
-  std::unordered_map<std::string_view, std::vector<uint32_t>> parameters_by_name_;
 };
 
 // An entry's checksum: four interleaved multiply-xor chains over 8-byte words (fnv1a's byte at a
@@ -358,15 +434,17 @@ std::optional<HeaderCacheEntry> HeaderCache::load(uint64_t key, bool defer) cons
   if (!t.ok || t.at != t.end) return std::nullopt;
   r.table = &strings;
   HeaderCacheEntry e;
-  if (deferred) {
-    deferred->index(r, r.u64());
-    e.deferred = deferred;
-  } else {
-    for (uint64_t n = r.u64(), i = 0; r.ok && i < n; ++i) e.declarations.push_back(r.decl());
-  }
-  if (deferred) deferred->index_parameters(r, r.u64());
-  else
-    for (uint64_t n = r.u64(), i = 0; r.ok && i < n; ++i) e.parameters.push_back(r.decl());
+  // the declarations and parameters: stepped over (deferred: read through the index) or decoded
+  auto declarations = [&](std::vector<Declaration>& out) {
+    const uint64_t n = r.u64(), length = r.u64();
+    if (!r.ok || length > r.end - r.at) return void(r.ok = false);
+    const size_t after = r.at + length;
+    if (deferred) r.at = after;
+    for (uint64_t i = 0; !deferred && r.ok && i < n; ++i) out.push_back(r.decl());
+    if (r.at != after) r.ok = false;
+  };
+  declarations(e.declarations);
+  declarations(e.parameters);
   for (uint64_t n = r.u64(), i = 0; r.ok && i < n; ++i) e.functions.push_back(r.function());
   for (uint64_t n = r.u64(), i = 0; r.ok && i < n; ++i) e.classes.push_back(r.klass());
   for (uint64_t n = r.u64(), i = 0; r.ok && i < n; ++i) {
@@ -380,6 +458,11 @@ std::optional<HeaderCacheEntry> HeaderCache::load(uint64_t key, bool defer) cons
   }
   e.not_found = r.strs();
   e.bytes_read = r.u64(), e.cute_skipped = r.u64(), e.system_skipped = r.u64(), e.repeated = r.u64();
+  const uint64_t index_length = r.u64();  // the index, for a deferred load only
+  if (!r.ok || index_length != r.end - r.at) return std::nullopt;
+  if (deferred && !deferred->read_index(r)) return std::nullopt;
+  if (deferred) e.deferred = deferred;
+  else r.at = r.end;
   if (!r.ok || r.at != r.end) return std::nullopt;
   for (const CachedFile& f : e.files) {  // stale if any file it read changed
     uint64_t size = 0;
@@ -392,10 +475,9 @@ std::optional<HeaderCacheEntry> HeaderCache::load(uint64_t key, bool defer) cons
 void HeaderCache::store(uint64_t key, const HeaderCacheEntry& e) const {
   if (!enabled()) return;
   Writer w;
-  w.u64(e.declarations.size());
-  for (const auto& d : e.declarations) w.decl(d);
-  w.u64(e.parameters.size());
-  for (const auto& d : e.parameters) w.decl(d);
+  std::vector<uint64_t> declarations_at, parameters_at;
+  w.decls(e.declarations, declarations_at);
+  w.decls(e.parameters, parameters_at);
   w.u64(e.functions.size());
   for (const auto& f : e.functions) w.function(f);
   w.u64(e.classes.size());
@@ -407,10 +489,15 @@ void HeaderCache::store(uint64_t key, const HeaderCacheEntry& e) const {
     w.str(f.path), w.str(f.canonical), w.u64(f.size), w.u64(static_cast<uint64_t>(f.mtime_ns));
   w.strs(e.not_found);
   w.u64(e.bytes_read), w.u64(e.cute_skipped), w.u64(e.system_skipped), w.u64(e.repeated);
+  const size_t index_at = w.out.size();
+  w.u64(0);
+  w.index(e.declarations, declarations_at, true);
+  w.index(e.parameters, parameters_at, false);
+  w.set_length(index_at);
   Writer all;
   all.out.assign(kMagic, sizeof kMagic);
   all.u64(key);
-  all.u64(all.out.size() + 8 + w.out.size());  // where the table starts
+  all.u64(kPayloadAt + w.out.size());  // where the table starts
   all.out += w.out;
   all.u64(w.table.size());
   for (const std::string* s : w.table) all.str(*s);
