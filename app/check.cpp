@@ -49,6 +49,7 @@ namespace {
 struct SourceFile {
   std::string path, text;
   CppScan scan;
+  std::vector<IncludeReader::DeferredAt> deferred;  // its headers' cached declarations (add_scan)
   KernelFile kernels;
   bool python = false;
   std::vector<Declaration> python_decls;
@@ -112,6 +113,7 @@ CheckOutcome run_check(const CheckCommandOptions& o) {
   const SourceOptions sources = resolved_sources(o.sources);  // with .cutevis's -D, --arch and include folders
   const std::map<std::string, std::string> macros = source_macros(sources);  // --arch and -D, for #if
   IncludeReader headers(sources.include_dirs);
+  headers.defer_cached_declarations(true);  // (decoded when named, in each configuration's environment)
   for (const std::string& path : o.sources.from) {
     SourceFile f;
     f.path = path;
@@ -122,6 +124,7 @@ CheckOutcome run_check(const CheckCommandOptions& o) {
       f.python_decls = scan_python(f.text, path);
     } else {
       f.scan = headers.scan(f.text, path, macros);
+      f.deferred = headers.deferred();
       f.kernels = read_kernels(f.text, path);
     }
     files.push_back(std::move(f));
@@ -143,10 +146,7 @@ CheckOutcome run_check(const CheckCommandOptions& o) {
     env.set_parser(SourceLanguage::kPython, [](const std::string& text) { return parse_dsl_expression(text); });
     for (const SourceFile& f : files) {
       for (const Declaration& d : f.python_decls) env.add(d);
-      for (const Declaration& d : f.scan.declarations) env.add(d);
-      for (const Declaration& p : f.scan.parameters) env.add_parameter(p);
-      for (const FunctionDef& fn : f.scan.functions) env.add_function(fn);
-      for (const ClassDef& c : f.scan.classes) env.add_class(c);
+      add_scan(env, f.scan, f.deferred);
     }
     for (const Declaration& d : defines) env.define(d);
     for (const std::string& d : config) env.define(parse_define(d));

@@ -326,6 +326,21 @@ void IncludeReader::cached_include(const std::string& name, const std::string& p
   cache_.store(key, e);
 }
 
+void add_scan(Environment& env, CppScan scan, const std::vector<IncludeReader::DeferredAt>& deferred) {
+  auto source = deferred.begin();
+  for (size_t i = 0; i <= scan.declarations.size(); ++i) {  // each in its place among the others
+    for (; source != deferred.end() && source->declaration == i; ++source) env.add_deferred(source->source);
+    if (i < scan.declarations.size()) env.add(std::move(scan.declarations[i]));
+  }
+  source = deferred.begin();
+  for (size_t i = 0; i <= scan.parameters.size(); ++i) {
+    for (; source != deferred.end() && source->parameter == i; ++source) env.add_deferred_parameters(source->source);
+    if (i < scan.parameters.size()) env.add_parameter(std::move(scan.parameters[i]));
+  }
+  for (auto& f : scan.functions) env.add_function(std::move(f));
+  for (auto& c : scan.classes) env.add_class(std::move(c));
+}
+
 CppScan IncludeReader::scan(const std::string& text, const std::string& path,
                             const std::map<std::string, std::string>& macros) {
   declarations_.clear();

@@ -116,4 +116,9 @@ class IncludeReader {
   std::string limit_note_;
 };
 
+// Adds what IncludeReader::scan gave to `env`: the declarations and parameters in order, each of
+// `deferred` (IncludeReader::deferred() after that scan) in its place, then the functions and
+// classes.  (By value: `cutevis check` adds one scan to an environment per configuration.)
+void add_scan(Environment& env, CppScan scan, const std::vector<IncludeReader::DeferredAt>& deferred);
+
 }  // namespace cutevis

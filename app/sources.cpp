@@ -179,26 +179,14 @@ std::shared_ptr<Environment> load_sources(const SourceOptions& given) {
     }
     std::string text = read_source(path);
     CppScan scan = headers.scan(text, path, macros);
-    auto deferred = headers.deferred().begin();
-    for (size_t i = 0; i <= scan.declarations.size(); ++i) {  // each in its place among the others
-      for (; deferred != headers.deferred().end() && deferred->declaration == i; ++deferred)
-        env->add_deferred(deferred->source);
-      if (i < scan.declarations.size()) env->add(std::move(scan.declarations[i]));
-    }
-    deferred = headers.deferred().begin();
-    for (size_t i = 0; i <= scan.parameters.size(); ++i) {
-      for (; deferred != headers.deferred().end() && deferred->parameter == i; ++deferred)
-        env->add_deferred_parameters(deferred->source);
-      if (i < scan.parameters.size()) env->add_parameter(std::move(scan.parameters[i]));
-    }
-    for (auto& f : scan.functions) env->add_function(std::move(f));
-    for (auto& c : scan.classes) env->add_class(std::move(c));
+    std::vector<PreprocessorNote> notes = std::move(scan.notes);
+    add_scan(*env, std::move(scan), headers.deferred());
     const std::string shown = path == "-" ? std::string("<stdin>") : path;
     if (text.find("__global__") != std::string::npos)  // a kernel's parameters, as its launch here gives them
       for (const LaunchBindingNote& n : bind_launches(*env, read_kernels(text, path), text, path))
         env->add_warning({n.message});
     std::vector<const PreprocessorNote*> branches;  // #if decided without --arch/-D
-    for (auto& n : scan.notes) {
+    for (auto& n : notes) {
       env->add_warning({shown + ":" + std::to_string(n.line) + ": " + n.message});
       if (!n.branch.empty()) branches.push_back(&n);
     }
