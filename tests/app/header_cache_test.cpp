@@ -183,6 +183,51 @@ TEST_CASE("header cache: deferred declarations are indexed by name and decoded a
   CHECK(env.declarations().size() == 1);  // the file's own only
 }
 
+TEST_CASE(
+    "header cache: the index an entry keeps finds qualified names by their last part, in order; a plain load steps "
+    "over it") {
+  const fs::path dir = fresh_folder("index");
+  const fs::path header = dir / "gemm.h";
+  std::ofstream(header) << "struct Policy {};\n";
+  HeaderCache cache(dir.string() + "/entries");
+  HeaderCacheEntry e;
+  for (int i = 0; i < 300; ++i)  // many names: the binary search has somewhere to go wrong
+    e.declarations.push_back(member("kName" + std::to_string(i), std::to_string(i)));
+  e.declarations.push_back(member("Policy::Stages", "3"));  // an out-of-line member: found as Stages
+  e.declarations.push_back(member("Stages", "4"));
+  e.parameters = {member("Policy::Stages", ""), member("Stages", "")};  // parameters: by the name as written
+  CachedFile f;
+  f.path = f.canonical = header.string();
+  REQUIRE(HeaderCache::stat_file(f.path, f.size, f.mtime_ns));
+  e.files = {f};
+  cache.store(9, e);
+
+  auto deferred = cache.load(9, true);
+  REQUIRE(deferred);
+  REQUIRE(deferred->deferred);
+  const DeferredDeclarations& d = *deferred->deferred;
+  CHECK(d.numbers_named("Stages") == std::vector<size_t>{300, 301});
+  CHECK(d.declaration(300).name == "Policy::Stages");
+  CHECK(d.numbers_named("Policy::Stages").empty());  // declarations: by their last part only
+  for (int i : {0, 1, 150, 299}) {
+    REQUIRE(d.numbers_named("kName" + std::to_string(i)) == std::vector<size_t>{static_cast<size_t>(i)});
+    CHECK(d.declaration(static_cast<size_t>(i)).text == std::to_string(i));
+  }
+  CHECK(d.numbers_named("kName300").empty());
+  CHECK(d.names().size() == 301);  // Stages once
+  CHECK(d.parameter_numbers_named("Policy::Stages") == std::vector<size_t>{0});
+  CHECK(d.parameter_numbers_named("Stages") == std::vector<size_t>{1});
+  CHECK_THROWS(d.declaration(302));
+
+  auto plain = cache.load(9, false);  // every declaration decoded, the index stepped over
+  REQUIRE(plain);
+  CHECK_FALSE(plain->deferred);
+  REQUIRE(plain->declarations.size() == 302);
+  CHECK(plain->declarations[301].text == "4");
+  CHECK(plain->parameters.size() == 2);
+  fs::remove_all(dir);
+}
+
 TEST_CASE("header cache: a struct's data members, alignas and unlaid reason come back (sizeof from a warm cache)") {
   const fs::path dir = fresh_folder("members");
   HeaderCache cache(dir.string() + "/entries");
