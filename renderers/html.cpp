@@ -152,7 +152,7 @@ const char* kScript = R"JS(
   // a canvas draws them in a few ms.  Not drawn below MIN_LABEL_PX, nor for more than
   // MAX_LABELS cells at once (a big page at "fit": its cells are a pixel or two).
   var labelCanvas = document.getElementById('labels'), labelFrame = 0, labelsDrawn = 0;
-  var MIN_LABEL_PX = 3, MAX_LABELS = 20000;
+  var MIN_LABEL_PX = 3, MAX_LABELS = 6000;  // 6,000: svg.cpp's kLazyCells, a small page's every cell
   var LABEL_FONT = "px 'DejaVu Sans Mono',Menlo,Consolas,'Liberation Mono',monospace";
   function drawLabels() {
     labelFrame = 0; labelsDrawn = 0;
