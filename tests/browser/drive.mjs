@@ -6,12 +6,12 @@
 //
 // It loads PAGE.html#threads=0,5, counts highlighted cells (class "hl" on cell
 // elements, and the page's own count), reads the size of the labels as the page opens
-// and presses "fit", hovers a cell and reads the owner box, clicks
-// a cell of CLICK_THREAD, types TYPED into the thread box, switches the colouring to
-// warp, zooms with the wheel, saves a screenshot at "fit", then zooms into C's top
-// left (a big page makes elements there), lists every cell element (panel, row,
-// column, data-owners, hl), counts the label lines drawn on the labels' canvas and saves a second screenshot, SCREENSHOT with "_zoom"
-// before ".png".  Times are wall-clock milliseconds in this process; load_ms ends
+// and presses "fit" (and the label lines drawn on the labels' canvas at both), hovers a
+// cell and reads the owner box, clicks a cell of CLICK_THREAD, types TYPED into the
+// thread box, switches the colouring to warp, zooms with the wheel, saves a screenshot
+// at "fit", then zooms into C's top left (a big page makes elements there), lists every
+// cell element (panel, row, column, data-owners, hl), counts the label lines drawn there
+// and saves a second screenshot, SCREENSHOT with "_zoom" before ".png".  Times are wall-clock milliseconds in this process; load_ms ends
 // when the page says it is ready, painted_ms after the next painted frame.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
