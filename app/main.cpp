@@ -676,10 +676,14 @@ int cli_main(int argc, char** argv) {
     if (dsl) eval.syntax = show.syntax = Syntax::kDsl;
     if (sources.arch.empty() && verify_cmd->parsed()) sources.arch = verify.arch;
     if (check_cmd->parsed()) {  // reads its files itself: once for every --sweep configuration
+#ifdef CUTEVIS_WEB  // the page leaves check's kernel reader and std::regex out: 108 KB of the .wasm, 44 KB gzipped
+      throw Error("cutevis check reads a kernel's files: use the command-line cutevis");
+#else
       check.sources = sources;
       CheckOutcome r = run_check(check);
       emit(r.output, output_path);
       return r.exit_code;
+#endif
     }
     std::shared_ptr<Environment> env = load_sources(sources);
     keep_until_exit(env);

@@ -26,6 +26,14 @@ set(CUTEVIS_CUDA OFF CACHE STRING "" FORCE)
 add_compile_options(-fwasm-exceptions)
 add_link_options(-fwasm-exceptions -sALLOW_MEMORY_GROWTH=1)
 
+# scripts/build-web.sh --lto: link-time optimisation (the published site): the .wasm 5% smaller
+# gzipped, for about twice the CPU time of a clean build, much of it one serial link.
+option(CUTEVIS_WEB_LTO "WebAssembly: compile and link with -flto" OFF)
+if(CUTEVIS_WEB_LTO)
+  add_compile_options(-flto)
+  add_link_options(-flto)
+endif()
+
 # Tests run under node (ctest prepends the emulator; cmake/DoctestAddTests.cmake too).
 # Debian's node 20 has a global fetch, which emscripten 3.1.6's loader would use to
 # read the .wasm from a file path.

@@ -12,6 +12,12 @@
 // paint 0.7 s; dropping the owner text did not lower the parse: it is per element),
 // the canvases and JSON ~0.3 s.  Its cell elements, with the same data-owners and
 // "hl", are made for the cells on screen once at most 4,000 are.
+//
+// Either way the cells' labels are data (a small page's data-label, a big page's JSON)
+// drawn on one canvas over the view, for the cells on screen at the zoom's resolution:
+// an SM80 atom's 1,024 SVG <text> labels took Chromium ~130 ms to lay out, five times
+// the rest of the page (the page in web/ draws a new picture per expression typed).
+// The SVG the CLI writes (--svg) keeps its <text> labels.
 #include <algorithm>
 
 #include "renderers/backends.hpp"
@@ -31,6 +37,7 @@ body{margin:0;font-family:'DejaVu Sans',Arial,sans-serif;font-size:14px;backgrou
 #stage{transform-origin:0 0;position:absolute;left:0;top:0;background:#fff}
 #stage canvas{position:absolute;image-rendering:pixelated}
 #picture{display:block;position:relative}
+#labels{position:absolute;left:0;top:0;pointer-events:none}
 #info{position:fixed;z-index:3;display:none;max-width:40em;padding:6px 8px;background:#ffffe8;border:1px solid #888;font-family:monospace;font-size:12px;white-space:pre-wrap;pointer-events:none}
 svg.sel rect.k:not(.hl){fill-opacity:.22}
 svg.lazy rect.k,svg.lazy.sel rect.k:not(.hl){fill-opacity:0}
@@ -42,7 +49,8 @@ path.hlp{fill:none;stroke:#c00000;stroke-width:2.5;pointer-events:none}
 // its drawn and current colour, and its element where one exists.  A small page's
 // cells are the SVG's own <rect class="k"> elements; a big page (class "lazy") paints
 // its cells on one canvas per panel and makes elements, with data-owners and class
-// "hl", for the cells on screen once few enough of them are (zoomed in).  Hover and
+// "hl", for the cells on screen once few enough of them are (zoomed in).  Labels of
+// both lie on the canvas #labels, redrawn once per frame while zooming or panning.  Hover and
 // click find the cell under the pointer by arithmetic, so both kinds answer alike.
 const char* kScript = R"JS(
 (function () {
@@ -96,11 +104,12 @@ const char* kScript = R"JS(
       g.appendChild(p.outline);
     } else {
       var rects = g.querySelectorAll('rect.k');
-      p.info = [];
+      p.info = []; p.labels = []; p.faded = new Uint8Array(n);
       for (var i = 0; i < n; i++) {
         var c = rects[i];
         off[i] = runs.length / 3; parseRuns(c.getAttribute('data-owners'), runs);
         p.drawn[i] = rgbOf(c.getAttribute('fill')); p.info.push(c.getAttribute('data-info') || '');
+        p.labels.push(c.getAttribute('data-label') || ''); p.faded[i] = c.hasAttribute('data-faded') ? 1 : 0;
         p.el[i] = c; elements.push(c);
       }
     }
@@ -136,7 +145,54 @@ const char* kScript = R"JS(
     ctx.putImageData(img, 0, 0);
     p.outline.setAttribute('d', path.join(''));
   }
-  // Elements (and labels) for the cells on screen, when few enough are.
+  // The cells' labels, on one canvas over the view (#labels): drawn for the cells on screen
+  // at the zoom's own resolution, where the SVG would place them (centred lines 1.15 em
+  // apart, the baseline 0.35 em below the middle), in the SVG's font.  1,024 SVG <text>
+  // elements (an SM80 atom's A, B and C) cost Chromium ~5x the rest of the page to lay out;
+  // a canvas draws them in a few ms.  Not drawn below MIN_LABEL_PX, nor for more than
+  // MAX_LABELS cells at once (a big page at "fit": its cells are a pixel or two).
+  var labelCanvas = document.getElementById('labels'), labelFrame = 0, labelsDrawn = 0;
+  var MIN_LABEL_PX = 3, MAX_LABELS = 6000;  // 6,000: svg.cpp's kLazyCells, a small page's every cell
+  var LABEL_FONT = "px 'DejaVu Sans Mono',Menlo,Consolas,'Liberation Mono',monospace";
+  function drawLabels() {
+    labelFrame = 0; labelsDrawn = 0;
+    var dpr = window.devicePixelRatio || 1, w = view.clientWidth, h = view.clientHeight;
+    if (labelCanvas.width !== Math.round(w * dpr) || labelCanvas.height !== Math.round(h * dpr)) {
+      labelCanvas.width = Math.round(w * dpr); labelCanvas.height = Math.round(h * dpr);
+      labelCanvas.style.width = w + 'px'; labelCanvas.style.height = h + 'px';
+    }
+    var ctx = labelCanvas.getContext('2d');
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, labelCanvas.width, labelCanvas.height);
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.textAlign = 'center'; ctx.textBaseline = 'alphabetic';
+    var s = z * svg.width.baseVal.value / svg.viewBox.baseVal.width;  // screen px per picture unit
+    var x0 = -tx / s, x1 = (w - tx) / s, y0 = -ty / s, y1 = (h - ty) / s;
+    panels.forEach(function (p) {
+      if (!p.labels || p.font * s < MIN_LABEL_PX) return;
+      var c0 = Math.max(0, Math.floor((x0 - p.x0) / cellSize)), c1 = Math.min(p.cols - 1, Math.floor((x1 - p.x0) / cellSize));
+      var r0 = Math.max(0, Math.floor((y0 - p.y0) / cellSize)), r1 = Math.min(p.rows - 1, Math.floor((y1 - p.y0) / cellSize));
+      if (c1 < c0 || r1 < r0 || (c1 - c0 + 1) * (r1 - r0 + 1) > MAX_LABELS) return;
+      var step = 1.15 * p.font, colour = '';
+      ctx.font = p.font * s + LABEL_FONT;
+      for (var c = c0; c <= c1; c++)
+        for (var r = r0; r <= r1; r++) {
+          var i = r + p.rows * c, label = p.labels[i];
+          if (!label) continue;
+          var want = p.faded && p.faded[i] ? data.fadedText : '#000';
+          if (want !== colour) ctx.fillStyle = colour = want;
+          var lines = label.split('\n'), cx = tx + (p.x0 + (c + 0.5) * cellSize) * s, cy = p.y0 + (r + 0.5) * cellSize;
+          for (var j = 0; j < lines.length; j++) {
+            ctx.fillText(lines[j], cx, ty + (cy + (j - (lines.length - 1) / 2) * step + 0.35 * p.font) * s);
+            labelsDrawn++;
+          }
+        }
+    });
+  }
+  // While zooming or panning: once per frame.
+  function drawLabelsSoon() { if (!labelFrame) labelFrame = requestAnimationFrame(drawLabels); }
+
+  // Elements for the cells on screen, when few enough are.
   var pending = 0;
   function materialise() {
     pending = 0;
@@ -151,7 +207,6 @@ const char* kScript = R"JS(
       ranges.push([c0, c1, r0, r1]);
       if (c1 >= c0 && r1 >= r0) total += (c1 - c0 + 1) * (r1 - r0 + 1);
     });
-    var labels = cellSize / k >= 14;
     panels.forEach(function (p, pi) {
       p.layer.textContent = '';
       p.el = new Array(p.n);
@@ -168,17 +223,6 @@ const char* kScript = R"JS(
           if (!p.tv && p.info) e.setAttribute('data-info', p.info[i]);
           frag.appendChild(e);
           p.el[i] = e; elements.push(e);
-          var label = labels && p.labels ? p.labels[i] : '';
-          if (!label) continue;
-          var lines = label.split('\n'), step = 1.15 * p.font;
-          for (var j = 0; j < lines.length; j++) {
-            var t = document.createElementNS(NS, 'text');
-            t.setAttribute('class', p.faded && p.faded[i] ? 'c f' : 'c');
-            t.setAttribute('x', x + cellSize / 2);
-            t.setAttribute('y', y + cellSize / 2 + (j - (lines.length - 1) / 2) * step + 0.35 * p.font);
-            t.textContent = lines[j];
-            frag.appendChild(t);
-          }
         }
       p.layer.appendChild(frag);
     });
@@ -320,6 +364,7 @@ const char* kScript = R"JS(
   var z = 1, tx = 0, ty = 0, drag = null, moved = false;
   function apply() {
     stage.style.transform = 'translate(' + tx + 'px,' + ty + 'px) scale(' + z + ')';
+    drawLabelsSoon();
     if (lazy && !pending) pending = setTimeout(materialise, 80);
   }
   function fit() {
@@ -353,6 +398,7 @@ const char* kScript = R"JS(
     z = nz; tx = -x * k * z; ty = -y * k * z;
     stage.style.transform = 'translate(' + tx + 'px,' + ty + 'px) scale(' + z + ')';
     materialise();
+    drawLabels();
   }
   view.addEventListener('wheel', function (e) {
     e.preventDefault();
@@ -386,11 +432,13 @@ const char* kScript = R"JS(
   document.getElementById('fit').addEventListener('click', fit);
   document.getElementById('colour').addEventListener('change', function (e) { recolour(e.target.value); });
   window.addEventListener('hashchange', fromHash);
+  window.addEventListener('resize', drawLabelsSoon);
 
   // For scripts and tests: the model behind the picture.
   var api = window.cutevis = {
     highlight: highlight, parseThreads: parseThreads, recolour: recolour, cells: elements, materialise: materialise, zoomTo: zoomTo, fit: fit,
     zoom: function () { return z; }, labelPx: function () { return labelPx(z); },
+    labelsDrawn: function () { return labelsDrawn; }, drawLabels: drawLabels,
     cellAt: cellAt, lazy: lazy, panels: panels,
     highlighted: function () { return count; },
     cellCount: function () { return panels.reduce(function (n, p) { return n + p.n; }, 0); },
@@ -421,6 +469,8 @@ const char* kScript = R"JS(
   openView();
   fromHash();
   if (lazy) materialise();
+  if (labelFrame) cancelAnimationFrame(labelFrame);
+  drawLabels();
   api.script_ms = performance.now() - started;
   api.ready = true;
 })();
@@ -475,7 +525,7 @@ std::string render_html(const Scene& scene, const RenderOptions& options) {
     << "<div id=\"view\"><div id=\"stage\">\n";
   std::string cells;
   o << svg_document(scene, options, /*interactive=*/true, &cells);
-  o << "</div></div>\n<div id=\"info\"></div>\n";
+  o << "</div><canvas id=\"labels\"></canvas></div>\n<div id=\"info\"></div>\n";
   if (!cells.empty()) o << "<script type=\"application/json\" id=\"cutevis-cells\">" << cells << "</script>\n";
   // The palette the script recolours with: the same functions the picture was drawn with.
   std::vector<Rgb> threads, warps;
@@ -485,7 +535,8 @@ std::string render_html(const Scene& scene, const RenderOptions& options) {
   json_colours(o, "thread", threads);
   o << ",";
   json_colours(o, "warp", warps);
-  o << ",\"severalWarps\":\"" << to_hex(several_warps_color()) << "\"}</script>\n";
+  o << ",\"severalWarps\":\"" << to_hex(several_warps_color()) << "\",\"fadedText\":\"" << to_hex(kFadedText)
+    << "\"}</script>\n";
   o << "<script>" << kScript << "</script>\n</body>\n</html>\n";
   return o.take();
 }

@@ -115,6 +115,16 @@ void xml_text(Out& o, std::string_view s) {
   o << s.substr(plain);
 }
 
+// A label's lines as one attribute value: its line breaks as &#10; (an attribute keeps
+// them; xml_text would make them spaces).
+void label_attribute(Out& o, const std::string& label) {
+  const std::vector<std::string> lines = split_lines(label);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (i) o << "&#10;";
+    xml_text(o, lines[i]);
+  }
+}
+
 std::string xml_escape(const std::string& s) {
   Out o;
   xml_text(o, s);
@@ -233,7 +243,8 @@ void owner_runs(Out& o, std::span<const Owner> owners) {
 }  // namespace
 
 // The default SVG, plain (tooltips) or for the HTML page (every cell carries its
-// owners in data-owners, its panel and coordinates; no per-cell <title>).  A page of
+// owners in data-owners, its panel and coordinates, and its label in data-label for the
+// page to draw on a canvas; no per-cell <title> or <text>).  A page of
 // more than kLazyCells cells holds no cell elements: its cells go to `cells_json`
 // (fills, owner runs, labels) for the page to paint on canvases and materialise.
 std::string svg_document(const Scene& scene, const RenderOptions& options, bool interactive, std::string* cells_json) {
@@ -385,13 +396,20 @@ std::string svg_document(const Scene& scene, const RenderOptions& options, bool 
             xml_text(o, p.role == PanelRole::kKey ? cell.label : cell_description(p, r, c));
             o << "\"";
           }
+          // The label as data, drawn by the page on one canvas: 1,024 <text> elements (an
+          // SM80 atom) cost Chromium ~5x the rest of the page to lay out.
+          if (labels && !cell.label.empty()) {
+            o << " data-label=\"";
+            label_attribute(o, cell.label);
+            o << "\"" << (cell.emphasis == Emphasis::kFaded ? " data-faded=\"1\"" : "");
+          }
           o << "/>\n";
         } else {
           o << "><title>";
           xml_text(o, cell_description(p, r, c));
           o << "</title></rect>\n";
         }
-        if (labels && !cell.label.empty())
+        if (labels && !cell.label.empty() && !interactive)
           centred_lines(o, static_cast<double>(x) + static_cast<double>(kCell) / 2.0,
                         static_cast<double>(y) + static_cast<double>(kCell) / 2.0, font, split_lines(cell.label),
                         cell.emphasis == Emphasis::kFaded ? "c f" : "c");

@@ -10,8 +10,9 @@
   const $ = (id) => document.getElementById(id);
   const api = window.cutevisPage = { ready: false, runs: [], answers: 0 };
 
-  // Sub-commands the page does not offer: verify needs a GPU, batch and docs write files.
-  const SKIP = new Set(['verify', 'batch', 'docs']);
+  // Sub-commands the page does not offer: verify needs a GPU, batch and docs write files,
+  // check reads a kernel's files (its reader is left out of the .wasm).
+  const SKIP = new Set(['verify', 'batch', 'docs', 'check']);
   const PICTURE = new Set(['layout', 'tv', 'atom', 'mma', 'copy']);
   const FIELDS = ['cmd', 'q', 'tile', 'D', 'flags', 'color', 'threads', 'view', 'file', 'lang'];
   const DEFAULT = { cmd: 'atom', q: 'SM80_16x8x16_F32F16F16F32_TN', tile: '', D: '', flags: '', color: 'auto', threads: '', view: '', file: '', lang: 'hpp' };

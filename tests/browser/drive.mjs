@@ -6,12 +6,12 @@
 //
 // It loads PAGE.html#threads=0,5, counts highlighted cells (class "hl" on cell
 // elements, and the page's own count), reads the size of the labels as the page opens
-// and presses "fit", hovers a cell and reads the owner box, clicks
-// a cell of CLICK_THREAD, types TYPED into the thread box, switches the colouring to
-// warp, zooms with the wheel, saves a screenshot at "fit", then zooms into C's top
-// left (a big page makes elements there), lists every cell element (panel, row,
-// column, data-owners, hl) and saves a second screenshot, SCREENSHOT with "_zoom"
-// before ".png".  Times are wall-clock milliseconds in this process; load_ms ends
+// and presses "fit" (and the label lines drawn on the labels' canvas at both), hovers a
+// cell and reads the owner box, clicks a cell of CLICK_THREAD, types TYPED into the
+// thread box, switches the colouring to warp, zooms with the wheel, saves a screenshot
+// at "fit", then zooms into C's top left (a big page makes elements there), lists every
+// cell element (panel, row, column, data-owners, hl), counts the label lines drawn there
+// and saves a second screenshot, SCREENSHOT with "_zoom" before ".png".  Times are wall-clock milliseconds in this process; load_ms ends
 // when the page says it is ready, painted_ms after the next painted frame.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
@@ -109,8 +109,13 @@ try {
   // The page opens where its labels are readable; "fit" shows it all (the rest runs fitted).
   out.open_label_px = await evaluate('window.cutevis.labelPx()');
   out.open_zoom = await evaluate('window.cutevis.zoom()');
+  out.open_labels = await evaluate('window.cutevis.labelsDrawn()');
   await evaluate("document.getElementById('fit').click()");
   out.fit_label_px = await evaluate('window.cutevis.labelPx()');
+  // the labels are drawn on the next frame (once per frame while zooming or panning)
+  await evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
+  out.fit_labels = await evaluate('window.cutevis.labelsDrawn()');
+  out.text_elements = await evaluate("document.querySelectorAll('#picture text').length");
 
   // Hover a cell: the info box lists its owners.
   // Cells are found in the page's model (a big page has no element for most cells).
@@ -164,7 +169,7 @@ try {
   // and the labels drawn for them.
   await evaluate("(() => { const c = window.cutevis.panels.find(p => p.name === 'C') || window.cutevis.panels[0]; window.cutevis.zoomTo(1, c.x0 - 4, c.y0 - 4); })()");
   out.zoom_elements = await evaluate('window.cutevis.elements()');
-  out.zoom_labels = await evaluate("document.querySelectorAll('#picture text.c').length");
+  out.zoom_labels = await evaluate('window.cutevis.labelsDrawn()');
   out.zoom_hl_outline = await evaluate("Array.prototype.map.call(document.querySelectorAll('path.hlp'), p => (p.getAttribute('d').match(/M/g) || []).length).reduce((a, b) => a + b, 0)");
   await sleep(100);
   const zoomShot = await s('Page.captureScreenshot', { format: 'png' });

@@ -8,6 +8,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -37,6 +38,15 @@ int64_t cells_of(const Scene& s, const std::set<int64_t>& threads) {
         for (const Owner& o : p.owners(r, c)) hit |= threads.count(o.thr) > 0;
         n += hit;
       }
+  return n;
+}
+
+// Lines of every cell label: what the page draws on its labels' canvas with every cell on screen.
+int64_t label_lines(const Scene& s) {
+  int64_t n = 0;
+  for (const Panel& p : s.panels)
+    for (const Cell& c : p.cells)
+      if (!c.label.empty()) n += 1 + std::count(c.label.begin(), c.label.end(), '\n');
   return n;
 }
 
@@ -120,6 +130,9 @@ TEST_CASE("HTML: a tiled MMA page answers hover, click, typed threads and #threa
   const std::string html = render(scene, Format::kHtml);
   CHECK(html.find("<script src") == std::string::npos);  // self-contained: nothing fetched
   CHECK(html.find("http://") == html.find("http://www.w3.org/2000/svg"));
+  // the cells' labels are data drawn on one canvas, not 1,024 <text> elements to lay out
+  CHECK(html.find("<text class=\"c") == std::string::npos);
+  CHECK(html.find("data-label=\"T0&#10;V0\"") != std::string::npos);
   const fs::path dir = fs::temp_directory_path() / ("cutevis_html_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   std::ofstream(dir / "mma.html", std::ios::binary) << html;
@@ -132,7 +145,11 @@ TEST_CASE("HTML: a tiled MMA page answers hover, click, typed threads and #threa
   // they would be smaller; "fit" is one click away.
   CHECK(r["open_label_px"].get<double>() >= 9 - 1e-6);
   CHECK(r["fit_label_px"].get<double>() < r["open_label_px"].get<double>());
-  CHECK(r["fit_label_px"].get<double>() > 0);
+  CHECK(r["fit_label_px"].get<double>() > 3);
+  // opened on C's top left: some labels; fitted: every label of every panel, and no cell <text>
+  CHECK(r["open_labels"].get<int64_t>() > 0);
+  CHECK(r["open_labels"].get<int64_t>() < label_lines(scene));
+  CHECK(r["fit_labels"].get<int64_t>() == label_lines(scene));
   CHECK(r["hash_hl"].get<int64_t>() == cells_of(scene, {0, 5}));
   CHECK(r["click_hl"].get<int64_t>() == cells_of(scene, {7}));
   CHECK(r["click_hash"].get<std::string>() == "#threads=7");
