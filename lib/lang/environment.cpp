@@ -7,6 +7,7 @@
 #include <set>
 #include <unordered_set>
 
+#include "lib/lang/cpp_syntax.hpp"
 #include "lib/lang/suggestions.hpp"
 
 namespace cutevis {
@@ -1065,6 +1066,12 @@ class StructSizer {
   StructLayout of_value(const Value& t, const std::string& what, const std::string& part, int hops) {
     if (const auto* inner = t.is(Value::Kind::kObject) ? dynamic_cast<const ClassInstance*>(t.object().get()) : nullptr)
       return of_class(*inner, hops + 1);
+    if (const auto* a = t.is(Value::Kind::kObject) ? dynamic_cast<const ArrayEngineType*>(t.object().get()) : nullptr) {
+      StructLayout l;  // array_aligned<T, N>: one data member, no empty subobject
+      l.size = l.dsize = a->size();
+      l.align = a->align();
+      return l;
+    }
     if (!t.is(Value::Kind::kType))
       ev_.fail(use_, what + ": " + part + " is " + t.describe() + ", no type cutevis knows the size of");
     const ValueType& v = t.type();
