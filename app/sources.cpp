@@ -166,6 +166,11 @@ std::shared_ptr<Environment> load_sources(const SourceOptions& given) {
   std::vector<Declaration> defines;
   for (const auto& d : o.defines) defines.push_back(parse_define(d));
   bool stdin_read = false;
+  struct CalledFile {  // a file whose host functions' calls bind their parameters once every -D is in
+    KernelFile functions;
+    std::string text, path;
+  };
+  std::vector<CalledFile> called;
   for (const auto& path : o.from) {
     if (path == "-") {
       if (stdin_read) throw Error("--from - (standard input) can be given once");
@@ -179,6 +184,8 @@ std::shared_ptr<Environment> load_sources(const SourceOptions& given) {
     }
     std::string text = read_source(path);
     CppScan scan = headers.scan(text, path, macros);
+    const KernelFile functions = read_kernels(text, path);    // its functions, their calls and launches
+    mark_changed_locals(scan.declarations, functions, path);  // `int m = 512; sscanf(..., &m)`: a run-time m
     auto deferred = headers.deferred().begin();
     for (size_t i = 0; i <= scan.declarations.size(); ++i) {  // each in its place among the others
       for (; deferred != headers.deferred().end() && deferred->declaration == i; ++deferred)
@@ -195,8 +202,8 @@ std::shared_ptr<Environment> load_sources(const SourceOptions& given) {
     for (auto& c : scan.classes) env->add_class(std::move(c));
     const std::string shown = path == "-" ? std::string("<stdin>") : path;
     if (text.find("__global__") != std::string::npos)  // a kernel's parameters, as its launch here gives them
-      for (const LaunchBindingNote& n : bind_launches(*env, read_kernels(text, path), text, path))
-        env->add_warning({n.message});
+      for (const LaunchBindingNote& n : bind_launches(*env, functions, text, path)) env->add_warning({n.message});
+    called.push_back({functions, text, path});
     std::vector<const PreprocessorNote*> branches;  // #if decided without --arch/-D
     for (auto& n : scan.notes) {
       env->add_warning({shown + ":" + std::to_string(n.line) + ": " + n.message});
@@ -211,6 +218,8 @@ std::shared_ptr<Environment> load_sources(const SourceOptions& given) {
     }
   }
   for (auto& d : defines) env->define(std::move(d));
+  for (const CalledFile& f : called)  // a host function's parameters, from its call (after -D: overloads read them)
+    for (const LaunchBindingNote& n : bind_calls(*env, f.functions, f.text, f.path)) env->add_warning({n.message});
   return env;
 }
 

@@ -323,6 +323,17 @@ void register_tensor_names(Registry& r) {
               return V::object(std::make_shared<PointerObject>(t));
             }
           }
+          if (arg && arg->kind == Node::Kind::kName && arg->args.empty() && !arg->has_template_args &&
+              arg->call != Node::Call::kParen && t.element.bits == 0) {
+            try {  // a name bound to a typed pointer (a host function's `TA const* A`, lib/lang/launch_binding.cpp)
+              if (const Tensor* p = as_pointer(ev.eval(*arg))) {
+                t.element = p->element;
+                t.base = p->base;
+                return V::object(std::make_shared<PointerObject>(t));
+              }
+            } catch (const Error&) {  // a kernel's pointer (ptr_A, params.ptr): its name is all we have
+            }
+          }
           t.base = arg ? ev.text_of(*arg) : "";
           return V::object(std::make_shared<PointerObject>(t));
         },

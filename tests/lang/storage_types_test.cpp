@@ -75,18 +75,24 @@ TEST_CASE("as_position_independent_swizzle_tensor: the swizzle moves from the po
   auto layout_of = [&](const std::string& make) {
     return eval_in(env, "as_position_independent_swizzle_tensor(make_tensor(" + make + ")).layout()");
   };
-  CHECK(layout_of("make_smem_ptr<half_t>(0), tile_to_shape(ComposedLayout<Swizzle<3,4,3>, smem_ptr_flag_bits<16>, Layout<Shape<_64,_8>>>{}, "
+  CHECK(layout_of("make_smem_ptr<half_t>(0), tile_to_shape(ComposedLayout<Swizzle<3,4,3>, smem_ptr_flag_bits<16>, "
+                  "Layout<Shape<_64,_8>>>{}, "
                   "make_shape(Int<128>{}, Int<64>{}, Int<3>{}))") == cute.at("wgmma_nt.sA_.layout"));
-  CHECK(layout_of("make_smem_ptr<half_t>(0), tile_to_shape(ComposedLayout<Swizzle<3,4,3>, smem_ptr_flag_bits<16>, Layout<Shape<_8,_64>,Stride<_64,_1>>>{}, "
+  CHECK(layout_of("make_smem_ptr<half_t>(0), tile_to_shape(ComposedLayout<Swizzle<3,4,3>, smem_ptr_flag_bits<16>, "
+                  "Layout<Shape<_8,_64>,Stride<_64,_1>>>{}, "
                   "make_shape(Int<128>{}, Int<64>{}, Int<3>{}))") == cute.at("wgmma_tn.sA_.layout"));
-  CHECK(layout_of("make_smem_ptr<float>(0), tile_to_shape(ComposedLayout<Swizzle<2,4,3>, smem_ptr_flag_bits<32>, Layout<Shape<_8,_16>,Stride<_16,_1>>>{}, "
+  CHECK(layout_of("make_smem_ptr<float>(0), tile_to_shape(ComposedLayout<Swizzle<2,4,3>, smem_ptr_flag_bits<32>, "
+                  "Layout<Shape<_8,_16>,Stride<_16,_1>>>{}, "
                   "make_shape(Int<64>{}, Int<32>{}))") == cute.at("float_sw64.sA_.layout"));
   CHECK(layout_of("make_smem_ptr<float>(0), make_layout(make_shape(Int<8>{}, Int<4>{}))") ==
         cute.at("plain.sA_.layout"));
-  CHECK(eval_in(env, "as_position_independent_swizzle_layout(tile_to_shape(ComposedLayout<Swizzle<3,4,3>, smem_ptr_flag_bits<16>, Layout<Shape<_64,_8>>>{}, "
-                     "make_shape(Int<128>{}, Int<64>{}, Int<3>{})))") ==
+  CHECK(eval_in(env,
+                "as_position_independent_swizzle_layout(tile_to_shape(ComposedLayout<Swizzle<3,4,3>, "
+                "smem_ptr_flag_bits<16>, Layout<Shape<_64,_8>>>{}, "
+                "make_shape(Int<128>{}, Int<64>{}, Int<3>{})))") ==
         cute.at("wgmma_nt.as_position_independent_swizzle_layout_sA"));
-  CHECK(error_of(env, "as_position_independent_swizzle_tensor(make_tensor(make_gmem_ptr<float>(0), "
-                      "make_layout(make_shape(4, 4))))")
+  CHECK(error_of(env,
+                 "as_position_independent_swizzle_tensor(make_tensor(make_gmem_ptr<float>(0), "
+                 "make_layout(make_shape(4, 4))))")
             .find("expects an smem tensor") != std::string::npos);
 }
