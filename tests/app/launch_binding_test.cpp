@@ -212,6 +212,19 @@ TEST_CASE("real CUTLASS tutorials (CUTLASS_PATH): host functions bound from main
     CHECK(std::regex_replace(tensor, std::regex("_(?=[0-9(])"), "") ==
           cute.at(std::string("sm100_02.m") + ab + "_tma"));
   }
+  // wgmma_tma_sm90: main -> gemm -> gemm_nt(m, n, k, alpha, A, ldA, ...), with main's defaults given
+  const std::vector<std::string> hopper{"-I", root + "/include", "-D", "TA=cute::half_t", "-D", "TB=cute::half_t",
+                                        "-D", "TC=cute::half_t", "-D", "m=512",           "-D", "n=256",
+                                        "-D", "k=1024",          "-D", "ldA=512",         "-D", "ldB=256",
+                                        "-D", "ldC=512"};
+  for (const char* ab : {"A", "B"}) {
+    const std::string atom = value("hopper/wgmma_tma_sm90.cu", hopper, std::string("gemm_nt::tma") + ab);
+    for (const char* f : {"ThrID", "ValLayoutSrc", "ValLayoutDst", "ValLayoutRef", "ValueType"})
+      CHECK(field(atom, f) == cute.at(std::string("wgmma_tma_nt.tma") + ab + "." + f));
+  }
+  CHECK(
+      std::regex_replace(value("hopper/wgmma_tma_sm90.cu", hopper, "gemm_nt::tmaA.get_tma_tensor(shape(gemm_nt::mA))"),
+                         std::regex("_(?=[0-9(])"), "") == cute.at("wgmma_tma_nt.tmaA_tensor"));
   // the kernel's smem storage and its position-independent smem tensor
   const std::vector<std::string> half{"-I", root + "/include", "-D", "TA=cute::half_t",
                                       "-D", "TB=cute::half_t", "-D", "TC=cute::half_t"};

@@ -52,7 +52,6 @@ std::string error_of(Environment& env, const std::string& text) {
   }
 }
 
-
 const char* const kHost = R"(
 using namespace cute;
 template <class TypeA, class LayoutA, class Alpha>
@@ -137,8 +136,8 @@ TEST_CASE("host functions: overloads left unbound where the argument's type is n
   Loaded l = load(kHost);  // dispatch's TA not given: run#1 or run#2 cannot be decided
   bool noted = false;
   for (const LaunchBindingNote& n : l.notes)
-    noted = noted || n.message.find("the call of run in dispatch (k.cu:15) binds nothing: 2 overloads") !=
-                         std::string::npos;
+    noted = noted ||
+            n.message.find("the call of run in dispatch (k.cu:15) binds nothing: 2 overloads") != std::string::npos;
   CHECK(noted);
   CHECK(error_of(*l.env, "run::shape_A").find("undefined names: m, ldA") != std::string::npos);
 }
