@@ -169,6 +169,7 @@ std::shared_ptr<Environment> load_sources(const SourceOptions& given) {
   struct CalledFile {  // a file whose host functions' calls bind their parameters once every -D is in
     KernelFile functions;
     std::string text, path;
+    std::map<std::string, std::vector<std::string>> templates;
   };
   std::vector<CalledFile> called;
   for (const auto& path : o.from) {
@@ -184,8 +185,12 @@ std::shared_ptr<Environment> load_sources(const SourceOptions& given) {
     }
     std::string text = read_source(path);
     CppScan scan = headers.scan(text, path, macros);
-    const KernelFile functions = read_kernels(text, path);    // its functions, their calls and launches
-    mark_changed_locals(scan.declarations, functions, path);  // `int m = 512; sscanf(..., &m)`: a run-time m
+    const KernelFile functions = read_kernels(text, path);      // its functions, their calls and launches
+    mark_changed_locals(scan.declarations, functions, path);    // `int m = 512; sscanf(..., &m)`: a run-time m
+    std::map<std::string, std::vector<std::string>> templates;  // class templates with members here: their parameters
+    for (const Declaration& d : scan.declarations)
+      if (!d.from_header && !d.template_scope.empty() && d.file == path)
+        templates[d.template_scope] = d.template_params;
     auto deferred = headers.deferred().begin();
     for (size_t i = 0; i <= scan.declarations.size(); ++i) {  // each in its place among the others
       for (; deferred != headers.deferred().end() && deferred->declaration == i; ++deferred)
@@ -203,7 +208,7 @@ std::shared_ptr<Environment> load_sources(const SourceOptions& given) {
     const std::string shown = path == "-" ? std::string("<stdin>") : path;
     if (text.find("__global__") != std::string::npos)  // a kernel's parameters, as its launch here gives them
       for (const LaunchBindingNote& n : bind_launches(*env, functions, text, path)) env->add_warning({n.message});
-    called.push_back({functions, text, path});
+    called.push_back({functions, text, path, std::move(templates)});
     std::vector<const PreprocessorNote*> branches;  // #if decided without --arch/-D
     for (auto& n : scan.notes) {
       env->add_warning({shown + ":" + std::to_string(n.line) + ": " + n.message});
@@ -219,7 +224,11 @@ std::shared_ptr<Environment> load_sources(const SourceOptions& given) {
   }
   for (auto& d : defines) env->define(std::move(d));
   for (const CalledFile& f : called)  // a host function's parameters, from its call (after -D: overloads read them)
+  {
     for (const LaunchBindingNote& n : bind_calls(*env, f.functions, f.text, f.path)) env->add_warning({n.message});
+    for (const LaunchBindingNote& n : bind_class_templates(*env, f.functions, f.templates, f.text, f.path))
+      env->add_warning({n.message});  // SharedStorage::A as the kernel's SharedStorage<TA, ...> reads it
+  }
   return env;
 }
 

@@ -138,6 +138,54 @@ std::string type_in(Environment& env, const std::string& type, const std::string
 
 }  // namespace
 
+std::vector<LaunchBindingNote> bind_class_templates(Environment& env, const KernelFile& kernels,
+                                                    const std::map<std::string, std::vector<std::string>>& templates,
+                                                    const std::string& text, const std::string& file) {
+  std::vector<LaunchBindingNote> notes;
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (const auto& [name, params] : templates) {
+    if (name.find("::") != std::string::npos || params.empty()) continue;  // (a nested template: not here)
+    // its first `name<...>` inside a function's body
+    for (size_t at = text.find(name + "<"); at != std::string::npos; at = text.find(name + "<", at + 1)) {
+      if ((at > 0 && ident(text[at - 1])) ||
+          (at >= 2 && text.compare(at - 2, 2, "::") == 0 && !(at >= 6 && text.compare(at - 6, 6, "cute::") == 0)))
+        continue;
+      const int line = line_column(text, at).first;
+      const FunctionDefinition* in = nullptr;
+      for (const FunctionDefinition& f : kernels.functions)
+        if (f.begin_line <= line && line <= f.end_line) in = &f;
+      if (!in) continue;
+      const size_t open = at + name.size();
+      int depth = 0;
+      size_t close = open;
+      for (; close < text.size(); ++close) {
+        const char c = text[close];
+        if (c == '<' || c == '(') ++depth;
+        if ((c == '>' || c == ')') && --depth == 0) break;
+        if (c == ';' || c == '{') break;
+      }
+      if (close >= text.size() || text[close] != '>') continue;
+      const std::vector<std::string> args = split_arguments(text.substr(open + 1, close - open - 1));
+      if (args.size() != params.size()) continue;
+      const std::string where = scope_of_function(env, file, in->name, in->begin_line, in->end_line);
+      for (size_t i = 0; i < params.size(); ++i) {
+        Declaration d;
+        d.name = params[i];
+        d.scope = name;
+        d.text = args[i];
+        d.file = file;
+        std::tie(d.line, d.column) = line_column(text, open + 1);
+        d.read_in = where;
+        env.add(std::move(d));
+      }
+      notes.push_back({name, name + "'s members are read as " + name + "<" + text.substr(open + 1, close - open - 1) +
+                                 "> is instantiated in " + in->name + " (" + file + ":" + std::to_string(line) + ")"});
+      break;
+    }
+  }
+  return notes;
+}
+
 void mark_changed_locals(std::vector<Declaration>& declarations, const KernelFile& kernels, const std::string& file) {
   // the functions that write something, by their body's first line (bodies do not nest): one lookup per local
   std::map<int, const FunctionDefinition*> by_line;

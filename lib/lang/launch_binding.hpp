@@ -16,6 +16,7 @@
 // the note says which, and names the others.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,14 @@ std::vector<LaunchBindingNote> bind_launches(Environment& env, const KernelFile&
 // from several places is bound from the first call in the file.
 std::vector<LaunchBindingNote> bind_calls(Environment& env, const KernelFile& kernels, const std::string& text,
                                           const std::string& file);
+
+// A class template's parameters, for its members listed on their own (`SharedStorage::A`), bound from its first
+// instantiation in a function of the file (`using SharedStorage = SharedStorage<TA, TB, ASmemLayout, BSmemLayout>;`
+// in the kernel, read there): `templates` maps each template the file defines members of to its parameters.  An
+// instance named with its arguments (`SharedStorage<half_t, ...>::A`, sizeof) is evaluated with its own.
+std::vector<LaunchBindingNote> bind_class_templates(Environment& env, const KernelFile& kernels,
+                                                    const std::map<std::string, std::vector<std::string>>& templates,
+                                                    const std::string& text, const std::string& file);
 
 // Marks (Declaration::changed_at) each local of a function in `kernels` that its function changes after its
 // declaration (kernels.functions' writes): `int m = 512; if (argc >= 2) sscanf(argv[1], "%d", &m);` has no value

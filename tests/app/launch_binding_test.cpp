@@ -231,6 +231,12 @@ TEST_CASE("real CUTLASS tutorials (CUTLASS_PATH): host functions bound from main
   CHECK(value("hopper/wgmma_sm90.cu", half, "gemm_nt::smemBytes") == cute.at("wgmma_nt.sizeof_SharedStorage"));
   CHECK(value("sgemm_sm80.cu", half, "gemm_tn::smem_size") == cute.at("sgemm80_tn.sizeof_SharedStorage"));
   CHECK(value("hopper/wgmma_sm90.cu", half, "gemm_device::sA_.layout()") == cute.at("wgmma_nt.sA_.layout"));
+  CHECK(value("blackwell/02_mma_tma_sm100.cu", blackwell, "gemm_host_f16xf16_f32_f32_tnt::smemBytes") ==
+        cute.at("sm100_02.sizeof_SharedStorage"));
+  // SharedStorage's own members, as the kernel's `using SharedStorage = SharedStorage<TA, TB, ASmemLayout, ...>` reads
+  // them: cosize(sA) halves
+  CHECK(value("hopper/wgmma_sm90.cu", half, "SharedStorage::A") ==
+        "ArrayEngine<half_t," + cute.at("wgmma_nt.cosize_sA") + ">");
   // sgemm_sm80's main calls gemm<half_t...>, whose gemm_tn(...) picks gemm_tn (cute::half_t const*), the more
   // specialized: its m is main's run-time m; gemm_tn#2 is no call's, and a -D TA=half_t makes it fail as CuTe does
   names = names_of(with({"--from", tutorial + "sgemm_sm80.cu"}, half));

@@ -141,3 +141,38 @@ TEST_CASE("host functions: overloads left unbound where the argument's type is n
   CHECK(noted);
   CHECK(error_of(*l.env, "run::shape_A").find("undefined names: m, ldA") != std::string::npos);
 }
+
+TEST_CASE("a class template's members shown as the file's first instantiation in a function reads them") {
+  const std::string src = R"(
+template <class Element, class SmemLayout>
+struct Buffers {
+  alignas(128) cute::ArrayEngine<Element, cosize_v<SmemLayout>> A;
+};
+template <class TA>
+void run() {
+  auto sA = make_layout(make_shape(Int<64>{}, Int<8>{}));
+  int bytes = sizeof(Buffers<TA, decltype(sA)>);
+}
+)";
+  CppScan scan = scan_cpp(src, "k.cu");
+  const KernelFile functions = read_kernels(src, "k.cu");
+  Environment env;
+  std::map<std::string, std::vector<std::string>> templates;
+  for (const Declaration& d : scan.declarations)
+    if (!d.template_scope.empty()) templates[d.template_scope] = d.template_params;
+  for (auto& d : scan.declarations) env.add(std::move(d));
+  for (auto& p : scan.parameters) env.add_parameter(std::move(p));
+  for (auto& c : scan.classes) env.add_class(std::move(c));
+  Declaration ta;
+  ta.name = "TA";
+  ta.text = "half_t";
+  env.define(ta);
+  const auto notes = bind_class_templates(env, functions, templates, src, "k.cu");
+  REQUIRE(notes.size() == 1);
+  CHECK(notes[0].message.find("Buffers<TA, decltype(sA)> is instantiated in run (k.cu:9)") != std::string::npos);
+  // Buffers::A read as run's Buffers<TA, decltype(sA)>: 512 halves
+  CHECK(eval_in(env, "Buffers::A") == "ArrayEngine<half_t,512>");
+  CHECK(eval_in(env, "run::bytes") == "_1024");
+  // an instance named with its own arguments keeps them
+  CHECK(eval_in(env, "sizeof(Buffers<float, Layout<Shape<_16>>>)") == "_128");
+}
