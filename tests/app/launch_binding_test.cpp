@@ -212,6 +212,16 @@ TEST_CASE("real CUTLASS tutorials (CUTLASS_PATH): host functions bound from main
     CHECK(std::regex_replace(tensor, std::regex("_(?=[0-9(])"), "") ==
           cute.at(std::string("sm100_02.m") + ab + "_tma"));
   }
+  // blackwell/05: the 2SM multicast A/B atoms and the epilogue's C (load) and D (store) atoms
+  for (const char* x : {"A", "B", "C", "D"}) {
+    const std::string atom =
+        value("blackwell/05_mma_tma_epi_sm100.cu", sizes, std::string("gemm_host_f16xf16_f32_f32_tnt::tma_atom_") + x);
+    for (const char* f : {"ThrID", "ValLayoutSrc", "ValLayoutDst", "ValLayoutRef", "ValueType"})
+      CHECK(field(atom, f) == cute.at(std::string("sm100_05.tma_atom_") + x + "." + f));
+    const std::string tensor =
+        value("blackwell/05_mma_tma_epi_sm100.cu", sizes, std::string("gemm_host_f16xf16_f32_f32_tnt::m") + x + "_tma");
+    CHECK(std::regex_replace(tensor, std::regex("_(?=[0-9(])"), "") == cute.at(std::string("sm100_05.m") + x + "_tma"));
+  }
   // wgmma_tma_sm90: main -> gemm -> gemm_nt(m, n, k, alpha, A, ldA, ...), with main's defaults given
   const std::vector<std::string> hopper{"-I", root + "/include", "-D", "TA=cute::half_t", "-D", "TB=cute::half_t",
                                         "-D", "TC=cute::half_t", "-D", "m=512",           "-D", "n=256",
