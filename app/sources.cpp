@@ -166,6 +166,12 @@ std::shared_ptr<Environment> load_sources(const SourceOptions& given) {
   std::vector<Declaration> defines;
   for (const auto& d : o.defines) defines.push_back(parse_define(d));
   bool stdin_read = false;
+  struct CalledFile {  // a file whose host functions' calls bind their parameters once every -D is in
+    KernelFile functions;
+    std::string text, path;
+    std::map<std::string, std::vector<std::string>> templates;
+  };
+  std::vector<CalledFile> called;
   for (const auto& path : o.from) {
     if (path == "-") {
       if (stdin_read) throw Error("--from - (standard input) can be given once");
@@ -180,11 +186,17 @@ std::shared_ptr<Environment> load_sources(const SourceOptions& given) {
     std::string text = read_source(path);
     CppScan scan = headers.scan(text, path, macros);
     std::vector<PreprocessorNote> notes = std::move(scan.notes);
+    const KernelFile functions = read_kernels(text, path);      // its functions, their calls and launches
+    mark_changed_locals(scan.declarations, functions, path);    // `int m = 512; sscanf(..., &m)`: a run-time m
+    std::map<std::string, std::vector<std::string>> templates;  // class templates with members here: their parameters
+    for (const Declaration& d : scan.declarations)
+      if (!d.from_header && !d.template_scope.empty() && d.file == path)
+        templates[d.template_scope] = d.template_params;
     add_scan(*env, std::move(scan), headers.deferred());
     const std::string shown = path == "-" ? std::string("<stdin>") : path;
     if (text.find("__global__") != std::string::npos)  // a kernel's parameters, as its launch here gives them
-      for (const LaunchBindingNote& n : bind_launches(*env, read_kernels(text, path), text, path))
-        env->add_warning({n.message});
+      for (const LaunchBindingNote& n : bind_launches(*env, functions, text, path)) env->add_warning({n.message});
+    called.push_back({functions, text, path, std::move(templates)});
     std::vector<const PreprocessorNote*> branches;  // #if decided without --arch/-D
     for (auto& n : notes) {
       env->add_warning({shown + ":" + std::to_string(n.line) + ": " + n.message});
@@ -199,6 +211,12 @@ std::shared_ptr<Environment> load_sources(const SourceOptions& given) {
     }
   }
   for (auto& d : defines) env->define(std::move(d));
+  for (const CalledFile& f : called)  // a host function's parameters, from its call (after -D: overloads read them)
+  {
+    for (const LaunchBindingNote& n : bind_calls(*env, f.functions, f.text, f.path)) env->add_warning({n.message});
+    for (const LaunchBindingNote& n : bind_class_templates(*env, f.functions, f.templates, f.text, f.path))
+      env->add_warning({n.message});  // SharedStorage::A as the kernel's SharedStorage<TA, ...> reads it
+  }
   return env;
 }
 

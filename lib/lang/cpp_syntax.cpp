@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <numeric>
+#include <utility>
 
 #include "lib/lang/environment.hpp"
 #include "lib/lang/functions.hpp"
@@ -181,6 +182,16 @@ AnyLayout tile_to_mma_shape(const AnyLayout& atom, const IntTuple& mma_tile_shap
   return tiled_divide(tiled, Tiler::from_shape(product_each(mma_tile_shape[0])));
 }
 
+ArrayEngineType::ArrayEngineType(ValueType element, int64_t count, int64_t element_align)
+    : element_(std::move(element)), count_(count), align_(std::max<int64_t>(16, element_align)) {
+  const int64_t bytes = checked_mul(count_, element_.bits / 8);
+  size_ = checked_mul((bytes + align_ - 1) / align_, align_);
+}
+
+std::string ArrayEngineType::to_string() const {
+  return "ArrayEngine<" + element_.name + "," + std::to_string(count_) + ">";
+}
+
 void register_cpp_syntax(Registry& r) {
   // Floating literals (1e30f, 0.5) are kept as written: a kernel's softmax scale or -infinity is
   // no layout, and cutevis computes with integers only (INFINITY and NAN say so).
@@ -228,6 +239,8 @@ void register_cpp_syntax(Registry& r) {
           int64_t align = 1;  // a struct the sources define: PipelineTmaAsync<1>::SharedStorage
           return V::integer(class_size(ev, *c, n.args[0], align));
         }
+        if (const auto* a = v.is(V::Kind::kObject) ? dynamic_cast<const ArrayEngineType*>(v.object().get()) : nullptr)
+          return V::integer(a->size());
         const ValueType& t = type_arg(ev, n.args[0], v, "sizeof");
         return V::integer(std::max(1, t.bits / 8));
       },
@@ -288,6 +301,28 @@ void register_cpp_syntax(Registry& r) {
         return ev.eval(call);
       },
       "cosize_v<Layout>");
+  // cute::ArrayEngine<T, N>: a type (sizeof, a SharedStorage member), never storage cutevis holds
+  r.add(
+      "ArrayEngine",
+      [](Evaluator& ev, const Node& n) {
+        if (n.template_args.size() != 2) ev.fail(n, "ArrayEngine<T, N> takes an element type and a count");
+        Value t = ev.eval(n.template_args[0]);
+        const ValueType& element = type_arg(ev, n.template_args[0], t, "ArrayEngine<T, N>");
+        const int64_t count = ev.eval(n.template_args[1]).as_int();
+        if (count <= 0) ev.fail(n.template_args[1], "ArrayEngine<T, N>: N is " + std::to_string(count));
+        if (element.bits <= 0 || element.bits % 8 != 0)  // array_subbyte<T, N>: packed in integers
+          ev.fail(n.template_args[0], "ArrayEngine<" + element.name +
+                                          ", N>: a sub-byte element type is stored as array_subbyte, whose size "
+                                          "cutevis does not compute");
+        const int64_t bytes = element.bits / 8;
+        int64_t align = bytes;
+        if (element.name.rfind("complex<", 0) == 0) align = bytes / 2;  // two of its element
+        if (align > 16 || (align & (align - 1)) != 0)
+          ev.fail(n.template_args[0],
+                  "ArrayEngine<" + element.name + ", N>: the alignment of " + element.name + " is unknown to cutevis");
+        return V::object(std::make_shared<ArrayEngineType>(element, count, align));
+      },
+      "ArrayEngine<T, N>");
   // cute::identity (cute/algorithm/functional.hpp): the do-nothing transform a CollectiveMma is given
   r.add("identity", [](Evaluator&, const Node&) { return V::tag("identity"); });
   // cute::TmaDescriptor (cute/arch/copy_sm90_desc.hpp): CUtensorMap, 128 bytes, as builders size their

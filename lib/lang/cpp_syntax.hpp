@@ -23,6 +23,25 @@ Value cast_value(Evaluator& ev, const Node& n, const ValueType& to);  // int(6),
 // the MMA's tile, ((MMA_M,MMA_N),M_MMAs,N_MMAs,...); no order is column-major.
 AnyLayout tile_to_mma_shape(const AnyLayout& atom, const IntTuple& mma_tile_shape, const IntTuple* order);
 
+// cute::ArrayEngine<T, N> (cute/tensor_impl.hpp), the owning storage a kernel's SharedStorage holds
+// (`alignas(128) cute::ArrayEngine<TA, cosize_v<SmemLayoutA>> A;`): for a whole-byte T it is
+// array_aligned<T, N>, `alignas(16) cute::array<T, N>`, so sizeof = N * sizeof(T) rounded up to
+// its alignment, max(16, alignof(T)).
+class ArrayEngineType : public Object {
+ public:
+  ArrayEngineType(ValueType element, int64_t count, int64_t element_align);
+  std::string kind() const override { return "class"; }
+  std::string to_string() const override;  // ArrayEngine<half_t,16384>
+  const ValueType& element() const { return element_; }
+  int64_t count() const { return count_; }
+  int64_t size() const { return size_; }  // bytes
+  int64_t align() const { return align_; }
+
+ private:
+  ValueType element_;
+  int64_t count_, size_, align_;
+};
+
 void register_cpp_syntax(Registry& r);  // called by register_algebra
 
 }  // namespace cutevis

@@ -36,6 +36,10 @@ struct Declaration {
   // `gemm_device<decltype(sA), ...>` or `gemm_device<<<...>>>(..., sA, ...)`): text is the caller's
   // argument, read in the caller's scope (`gemm_nt`), not in `scope` where the name is found.
   std::string read_in = {};
+  // A function's local that the function changes after its declaration (`int m = 512;` then
+  // `sscanf(argv[1], "%d", &m)` or `ldA = m;` in a branch): its initializer is only where it starts,
+  // so it has no value here; this says where it changes (lib/lang/launch_binding.cpp).  A -D gives one.
+  std::string changed_at = {};
 };
 
 // The scope a declaration's text is read in: the caller's for a bound parameter, else its own.

@@ -7,6 +7,7 @@
 #include <set>
 #include <unordered_set>
 
+#include "lib/lang/cpp_syntax.hpp"
 #include "lib/lang/suggestions.hpp"
 
 namespace cutevis {
@@ -466,8 +467,8 @@ const Declaration* Environment::find_here(const std::string& name, const std::st
   }
   // a parameter of an enclosing function or template shadows what is farther out: it is
   // undefined (a -D gives it), not another function's variable of the same name; a parameter
-  // a launch binds (Declaration::read_in) is that parameter
-  if (best && !is_qualified && best_score < (1L << 30) && best->read_in.empty()) {
+  // a launch or call binds (Declaration::read_in) is that parameter, in its own scope only
+  if (best && !is_qualified && best_score < (1L << 30) && (best->read_in.empty() || best_score < 0)) {
     if (const std::vector<Named>* params = parameters_named(name))
       for (const Named& p : *params)
         // (strictly farther out: a member declared in the parameter's own scope is another specialization's,
@@ -559,6 +560,9 @@ const LocatedError* Environment::resolve(const Declaration& d, const Registry& r
   e.state = Entry::State::kBusy;
   stack_.push_back(&d);
   try {
+    if (!d.changed_at.empty())
+      throw Error(d.name + " changes at run time (" + d.changed_at +
+                  "): its initializer is only where it starts; give -D " + d.name + "=... to pick a value");
     const Node& root = parsed(d);
     // A declaration that uses one already failed fails with that failure, as evaluating it
     // would, without the throw through every frame (a kernel file without -D has hundreds).
@@ -1065,6 +1069,12 @@ class StructSizer {
   StructLayout of_value(const Value& t, const std::string& what, const std::string& part, int hops) {
     if (const auto* inner = t.is(Value::Kind::kObject) ? dynamic_cast<const ClassInstance*>(t.object().get()) : nullptr)
       return of_class(*inner, hops + 1);
+    if (const auto* a = t.is(Value::Kind::kObject) ? dynamic_cast<const ArrayEngineType*>(t.object().get()) : nullptr) {
+      StructLayout l;  // array_aligned<T, N>: one data member, no empty subobject
+      l.size = l.dsize = a->size();
+      l.align = a->align();
+      return l;
+    }
     if (!t.is(Value::Kind::kType))
       ev_.fail(use_, what + ": " + part + " is " + t.describe() + ", no type cutevis knows the size of");
     const ValueType& v = t.type();

@@ -401,6 +401,110 @@ class Reader {
     }
   }
 
+  // The function whose name is token `name`, parameters open at `open`, body [body, shut].
+  FunctionDefinition definition(size_t name, size_t open, size_t body, size_t shut) const {
+    FunctionDefinition f;
+    f.name = t(name);
+    f.line = line_col(toks_[name].begin).first;
+    f.begin_line = line_col(toks_[body].begin).first;
+    f.end_line = line_col(toks_[shut < toks_.size() ? shut : toks_.size() - 1].begin).first;
+    // template <...> between the previous declaration's end and the name
+    size_t k = name;
+    while (k > 0 && t(k - 1) != ";" && t(k - 1) != "}" && t(k - 1) != "{") --k;
+    if (t(k) == "template" && t(k + 1) == "<") {
+      int depth = 0;
+      size_t e = k + 1;
+      for (; e < name; ++e) {
+        if (t(e) == "(") e = close(e);
+        if (t(e) == "<") ++depth;
+        if (t(e) == ">" && --depth == 0) break;
+      }
+      for (auto& [type, p] : params(k + 1, e)) {
+        (void)type;
+        f.template_params.push_back(p);
+      }
+      for (const std::string& piece : split_arguments(span(k + 2, e))) {
+        size_t eq = piece.find('=');
+        f.template_defaults.push_back(eq == std::string::npos ? "" : trim(piece.substr(eq + 1)));
+      }
+    }
+    const size_t p_end = close(open);
+    for (auto& [type, p] : params(open, p_end)) {
+      f.params.push_back(p);
+      f.param_types.push_back(type);
+    }
+    for (const std::string& piece : split_arguments(span(open + 1, p_end))) {
+      size_t eq = piece.find('=');
+      f.param_defaults.push_back(eq == std::string::npos ? "" : trim(piece.substr(eq + 1)));
+    }
+    f.param_defaults.resize(f.params.size());
+    // writes to names in the body: x = / x op= / ++x / x++ / &x passed
+    static const std::set<std::string> assign = {"=", "+=", "-=", "*=", "/=", "%=", "|=", "&=", "^="};
+    for (size_t j = body + 1; j < shut; ++j) {
+      if (!toks_[j].ident) continue;
+      const std::string& before = t(j - 1);
+      if (before == "." || before == "->" || before == "::") continue;  // a member
+      const std::string& after = t(j + 1);
+      bool write = assign.count(after) > 0 || after == "++" || after == "--" || before == "++" || before == "--";
+      write = write || (before == "&" && (t(j - 2) == "(" || t(j - 2) == ",") && (after == ")" || after == ","));
+      if (!write) continue;
+      size_t a = j, b = j;
+      while (a > body + 1 && t(a - 1) != ";" && t(a - 1) != "{" && t(a - 1) != "}") --a;
+      if (assign.count(after)) {  // a declaration is no write: int x = 0, y = 1;  T<..> x =  T* x =  T& x =
+        if (toks_[j - 1].ident && before != "else" && before != "return" && before != "do") continue;
+        if (before == ">" || before == "*" || before == "&" || before == "]") continue;
+        if (before == "," && a + 1 < j && toks_[a].ident && toks_[a + 1].ident) continue;
+      }
+      while (b < shut && t(b) != ";") ++b;
+      LocalWrite w;
+      w.name = t(j);
+      std::tie(w.line, w.column) = line_col(toks_[j].begin);
+      std::string text = span(a, b);
+      std::replace(text.begin(), text.end(), '\n', ' ');
+      w.statement = text.size() > 80 ? text.substr(0, 77) + "..." : text;
+      f.writes.push_back(std::move(w));
+    }
+    return f;
+  }
+
+  // f(args) and f<targs>(args) of a function the file defines, from another function's body
+  template <class Bodies>
+  void calls(KernelFile& out, const Bodies& bodies) {
+    std::set<std::string> defined;
+    for (const FunctionDefinition& f : out.functions) defined.insert(f.name);
+    for (const auto& body : bodies)
+      for (size_t j = body.open + 1; j < body.shut; ++j) {
+        if (!toks_[j].ident || !defined.count(t(j)) || t(j) == body.name) continue;
+        const std::string& before = t(j - 1);
+        if (before == "." || before == "->" || before == "&") continue;
+        if (before == "::" && t(j - 2) != "cute" && toks_[j - 2].ident) continue;  // other::f
+        size_t open = j + 1;
+        std::vector<std::string> targs;
+        if (t(open) == "<" && toks_[open].begin == toks_[j].end) {
+          int depth = 0;
+          size_t e = open;
+          for (; e < body.shut; ++e) {
+            if (t(e) == "(") e = close(e);
+            if (t(e) == "<") ++depth;
+            if (t(e) == ">" && --depth == 0) break;
+          }
+          if (e >= body.shut) continue;
+          targs = split_arguments(span(open + 1, e));
+          open = e + 1;
+        }
+        if (t(open) != "(") continue;
+        KernelLaunch c;
+        c.kernel = t(j);
+        c.template_args = std::move(targs);
+        std::tie(c.line, c.column) = line_col(toks_[j].begin);
+        c.args = split_arguments(span(open + 1, close(open)));
+        c.function = body.name;
+        c.function_begin_line = line_col(toks_[body.open].begin).first;
+        c.function_end_line = line_col(toks_[body.shut < toks_.size() ? body.shut : toks_.size() - 1].begin).first;
+        out.calls.push_back(std::move(c));
+      }
+  }
+
   void launches(KernelFile& out) {
     // function bodies at namespace level: NAME(...) [qualifiers] {  ... }
     struct Body {
@@ -425,8 +529,10 @@ class Reader {
       if (fn == "if" || fn == "for" || fn == "while" || fn == "switch" || fn == "catch") continue;
       size_t shut = close(i);
       bodies.push_back({fn, i, shut});
+      out.functions.push_back(definition(m - 1, m, i, shut));
       i = shut;  // functions do not nest here
     }
+    calls(out, bodies);
     // auto fptr = kernel<...>;  auto* p = &kernel<...>;  void const* p = reinterpret_cast<void const*>(&kernel<...>);
     std::set<std::string> kernels;
     for (const KernelFunction& k : out.kernels) kernels.insert(k.name);

@@ -51,6 +51,25 @@ struct KernelLaunch {
   int line = 0, column = 0;
 };
 
+// A write to a name inside a function's body after it is declared: `x = ...`, `x += ...`, `++x`,
+// `x++`, or its address passed (`sscanf(argv[1], "%d", &x)`): what makes a local a run-time value.
+struct LocalWrite {
+  std::string name;
+  int line = 0, column = 0;
+  std::string statement;  // the statement as written, on one line
+};
+
+// A function defined at namespace level (host code and kernels alike): what binding a call to it needs.
+struct FunctionDefinition {
+  std::string name;
+  std::vector<std::string> template_params;                      // its template header's parameter names, in order
+  std::vector<std::string> template_defaults;                    // each one's default ("" none)
+  std::vector<std::string> params, param_types, param_defaults;  // ("" an unnamed one / no default)
+  int line = 0;                                                  // its name's
+  int begin_line = 0, end_line = 0;                              // its body's
+  std::vector<LocalWrite> writes;
+};
+
 // A `#if`/`#ifdef`/`#elif`/`#else` line inside a kernel: what a preprocessor would decide.
 struct Conditional {
   std::string text;  // the directive as written, e.g. "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800"
@@ -60,6 +79,9 @@ struct Conditional {
 struct KernelFile {
   std::vector<KernelFunction> kernels;
   std::vector<KernelLaunch> launches;
+  std::vector<FunctionDefinition> functions;  // every function with a body at namespace level
+  // Calls `f(args)` / `f<targs>(args)` of those functions from another one's body (kernel: the callee)
+  std::vector<KernelLaunch> calls;
   std::vector<Conditional> conditionals;
 };
 

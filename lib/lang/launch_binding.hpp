@@ -16,6 +16,7 @@
 // the note says which, and names the others.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -34,5 +35,29 @@ struct LaunchBindingNote {
 // kernel launched from more than one place.  `text` is the file's text, `file` its name.
 std::vector<LaunchBindingNote> bind_launches(Environment& env, const KernelFile& kernels, const std::string& text,
                                              const std::string& file);
+
+// The same for a function the file defines and calls from another (host code: gemm_nt(m, n, k, alpha, A, ...)
+// called from gemm, gemm called from main): each parameter the call passes is the caller's argument read in the
+// caller's scope, a template parameter is deduced from a parameter whose type is exactly it (`LayoutA layout_A`)
+// or a pointer to it (`TA const* A` given the caller's `TA const* A`), a parameter the call leaves out is its
+// default.  Overloads are chosen by the number of arguments, then, as C++'s partial ordering does, the more
+// specialized (fewer parameters of a template parameter's type) where its concrete pointer types are checked
+// equal to the caller's; where that cannot be checked, nothing is bound and a note says why.  A function called
+// from several places is bound from the first call in the file.
+std::vector<LaunchBindingNote> bind_calls(Environment& env, const KernelFile& kernels, const std::string& text,
+                                          const std::string& file);
+
+// A class template's parameters, for its members listed on their own (`SharedStorage::A`), bound from its first
+// instantiation in a function of the file (`using SharedStorage = SharedStorage<TA, TB, ASmemLayout, BSmemLayout>;`
+// in the kernel, read there): `templates` maps each template the file defines members of to its parameters.  An
+// instance named with its arguments (`SharedStorage<half_t, ...>::A`, sizeof) is evaluated with its own.
+std::vector<LaunchBindingNote> bind_class_templates(Environment& env, const KernelFile& kernels,
+                                                    const std::map<std::string, std::vector<std::string>>& templates,
+                                                    const std::string& text, const std::string& file);
+
+// Marks (Declaration::changed_at) each local of a function in `kernels` that its function changes after its
+// declaration (kernels.functions' writes): `int m = 512; if (argc >= 2) sscanf(argv[1], "%d", &m);` has no value
+// but a run-time one, so nothing binds its initializer.
+void mark_changed_locals(std::vector<Declaration>& declarations, const KernelFile& kernels, const std::string& file);
 
 }  // namespace cutevis

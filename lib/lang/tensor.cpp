@@ -251,6 +251,41 @@ void register_tensor_names(Registry& r) {
       },
       "local_tile(tensor, tiler, coord[, proj])");
   // local_partition(tensor, thr_layout, thr_idx[, proj]): one thread's elements
+  // as_position_independent_swizzle_tensor(t) (cute/pointer_flagged.hpp): the swizzle moves from the
+  // pointer (acting on byte addresses) into the layout, recast to elements, over a plain smem_ptr:
+  // `smem_ptr[16b](p) o Sw<3,3,3> o _0 o L` for `Sw<3,4,3>_smem_ptr[16b](p) o L`
+  r.add(
+      "as_position_independent_swizzle_tensor",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 1, 1);
+        Value v = ev.eval(n.args[0]);
+        const Tensor* t = as_tensor(v);
+        if (!t || t->space != Tensor::Space::kSmem)
+          ev.fail(n.args[0], "as_position_independent_swizzle_tensor expects an smem tensor, got " + v.describe());
+        if (!t->swizzled || t->swizzle.bits == 0) return v;  // no swizzle: the tensor itself
+        if (t->element.bits <= 0)
+          ev.fail(n.args[0], "as_position_independent_swizzle_tensor: the element type is unknown");
+        Tensor out = *t;
+        out.swizzled = false;
+        out.swizzle = Swizzle();
+        out.layout = as_position_independent(ComposedLayout::smem(t->swizzle, t->element.bits, t->layout));
+        return tensor_value(std::move(out));
+      },
+      "as_position_independent_swizzle_tensor(smem_tensor)");
+  // as_position_independent_swizzle_layout(Sw o smem_ptr[B] o L) = Sw' o _0 o L, Sw' recast from bytes to B bits
+  r.add(
+      "as_position_independent_swizzle_layout",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 1, 1);
+        Value v = ev.eval(n.args[0]);
+        const AnyLayout l = v.to_any_layout();
+        const auto* c = std::get_if<ComposedLayout>(&l);
+        if (!c || !c->smem_bits())
+          ev.fail(n.args[0],
+                  "as_position_independent_swizzle_layout expects Sw o smem_ptr[B] o L, got " + v.describe());
+        return V::layout(as_position_independent(l));
+      },
+      "as_position_independent_swizzle_layout(Sw o smem_ptr[B] o L)");
   r.add(
       "local_partition",
       [](Evaluator& ev, const Node& n) {
@@ -286,6 +321,17 @@ void register_tensor_names(Registry& r) {
               if (t.element.bits == 0) t.element = p->element;
               t.base = p->base;
               return V::object(std::make_shared<PointerObject>(t));
+            }
+          }
+          if (arg && arg->kind == Node::Kind::kName && arg->args.empty() && !arg->has_template_args &&
+              arg->call != Node::Call::kParen && t.element.bits == 0) {
+            try {  // a name bound to a typed pointer (a host function's `TA const* A`, lib/lang/launch_binding.cpp)
+              if (const Tensor* p = as_pointer(ev.eval(*arg))) {
+                t.element = p->element;
+                t.base = p->base;
+                return V::object(std::make_shared<PointerObject>(t));
+              }
+            } catch (const Error&) {  // a kernel's pointer (ptr_A, params.ptr): its name is all we have
             }
           }
           t.base = arg ? ev.text_of(*arg) : "";

@@ -24,13 +24,15 @@ const std::string kFile = std::string(CUTEVIS_SOURCE_DIR) + "/tests/data/kernels
 
 // CuTe's printed values by key, static ints written as ours (_8 -> 8)
 std::map<std::string, std::string> oracle() {
-  std::ifstream in(std::string(CUTEVIS_SOURCE_DIR) + "/tests/data/kernels/tutorial_oracle.tsv");
   std::map<std::string, std::string> out;
   static const std::regex underscore("_(?=[0-9(])");
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line[0] == '#') continue;
-    const size_t tab = line.find('\t');
-    out[line.substr(0, tab)] = std::regex_replace(line.substr(tab + 1), underscore, "");
+  for (const char* name : {"tutorial_oracle.tsv", "tutorial_host_oracle.tsv"}) {
+    std::ifstream in(std::string(CUTEVIS_SOURCE_DIR) + "/tests/data/kernels/" + name);
+    for (std::string line; std::getline(in, line);) {
+      if (line.empty() || line[0] == '#') continue;
+      const size_t tab = line.find('\t');
+      out[line.substr(0, tab)] = std::regex_replace(line.substr(tab + 1), underscore, "");
+    }
   }
   return out;
 }
@@ -168,4 +170,96 @@ TEST_CASE("real CUTLASS tutorials (CUTLASS_PATH): the kernels' layouts as their 
         cute.at("sm100_04.num_mcast_participants"));
   CHECK(field(value("sgemm_sm80.cu", half, "gemm_device::s2r_copy_b"), "TiledLayout_TV") ==
         cute.at("sgemm80_tn_half.s2r_copy_b.TiledLayout_TV"));
+}
+
+TEST_CASE("real CUTLASS tutorials (CUTLASS_PATH): host functions bound from main, run-time sizes refused, storage") {
+  const char* cutlass = std::getenv("CUTLASS_PATH");
+  namespace fs = std::filesystem;
+  if (!cutlass || !fs::exists(fs::path(cutlass) / "examples/cute/tutorial/blackwell/02_mma_tma_sm100.cu"))
+    CUTEVIS_SKIP("needs a CUTLASS checkout: CUTLASS_PATH=path/to/cutlass");
+  const auto cute = oracle();
+  const std::string root = cutlass;
+  const std::string tutorial = root + "/examples/cute/tutorial/";
+  const std::vector<std::string> blackwell{"-I", root + "/include",       "-D", "TypeA=cutlass::half_t",
+                                           "-D", "TypeB=cutlass::half_t", "-D", "TypeC=float",
+                                           "-D", "TypeD=float",           "-D", "CUTLASS_ARCH_MMA_SM100_SUPPORTED=1"};
+  auto with = [](std::vector<std::string> a, const std::vector<std::string>& b) {
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+  };
+  // main's `int Gemm_M = 512; if (argc >= 2) sscanf(argv[1], "%d", &Gemm_M);`: a run-time size, refused with where it
+  // changes, in main and in the host function its layout_A is passed to
+  json names = names_of(with({"--from", tutorial + "blackwell/02_mma_tma_sm100.cu"}, blackwell));
+  for (const char* name : {"main::layout_A", "gemm_host_f16xf16_f32_f32_tnt::tma_atom_A"}) {
+    const json* r = row(names, name);
+    REQUIRE(r != nullptr);
+    CHECK((*r)["kind"] == "unresolved");
+    CHECK((*r)["error"].get<std::string>().find("Gemm_M changes at run time") != std::string::npos);
+  }
+  // given the sizes (main's defaults), the host function's TMA atoms and tensors are CuTe's
+  const std::vector<std::string> sizes = with(blackwell, {"-D", "Gemm_M=512", "-D", "Gemm_N=1024", "-D", "Gemm_K=256"});
+  auto value = [&](const std::string& file, const std::vector<std::string>& defines, const std::string& expression) {
+    return eval_ok(with(with({"--from", tutorial + file}, defines), {expression}));
+  };
+  for (const char* ab : {"A", "B"}) {
+    const std::string atom =
+        value("blackwell/02_mma_tma_sm100.cu", sizes, std::string("gemm_host_f16xf16_f32_f32_tnt::tma_atom_") + ab);
+    for (const char* f : {"ThrID", "ValLayoutSrc", "ValLayoutDst", "ValLayoutRef", "ValueType"})
+      CHECK(field(atom, f) == cute.at(std::string("sm100_02.tma_atom_") + ab + "." + f));
+    // (a tensor prints CuTe's static marks, the oracle's are dropped: dropped here too)
+    const std::string tensor =
+        value("blackwell/02_mma_tma_sm100.cu", sizes, std::string("gemm_host_f16xf16_f32_f32_tnt::m") + ab + "_tma");
+    CHECK(std::regex_replace(tensor, std::regex("_(?=[0-9(])"), "") ==
+          cute.at(std::string("sm100_02.m") + ab + "_tma"));
+  }
+  // blackwell/05: the 2SM multicast A/B atoms and the epilogue's C (load) and D (store) atoms
+  for (const char* x : {"A", "B", "C", "D"}) {
+    const std::string atom =
+        value("blackwell/05_mma_tma_epi_sm100.cu", sizes, std::string("gemm_host_f16xf16_f32_f32_tnt::tma_atom_") + x);
+    for (const char* f : {"ThrID", "ValLayoutSrc", "ValLayoutDst", "ValLayoutRef", "ValueType"})
+      CHECK(field(atom, f) == cute.at(std::string("sm100_05.tma_atom_") + x + "." + f));
+    const std::string tensor =
+        value("blackwell/05_mma_tma_epi_sm100.cu", sizes, std::string("gemm_host_f16xf16_f32_f32_tnt::m") + x + "_tma");
+    CHECK(std::regex_replace(tensor, std::regex("_(?=[0-9(])"), "") == cute.at(std::string("sm100_05.m") + x + "_tma"));
+  }
+  // wgmma_tma_sm90: main -> gemm -> gemm_nt(m, n, k, alpha, A, ldA, ...), with main's defaults given
+  const std::vector<std::string> hopper{"-I", root + "/include", "-D", "TA=cute::half_t", "-D", "TB=cute::half_t",
+                                        "-D", "TC=cute::half_t", "-D", "m=512",           "-D", "n=256",
+                                        "-D", "k=1024",          "-D", "ldA=512",         "-D", "ldB=256",
+                                        "-D", "ldC=512"};
+  for (const char* ab : {"A", "B"}) {
+    const std::string atom = value("hopper/wgmma_tma_sm90.cu", hopper, std::string("gemm_nt::tma") + ab);
+    for (const char* f : {"ThrID", "ValLayoutSrc", "ValLayoutDst", "ValLayoutRef", "ValueType"})
+      CHECK(field(atom, f) == cute.at(std::string("wgmma_tma_nt.tma") + ab + "." + f));
+  }
+  CHECK(
+      std::regex_replace(value("hopper/wgmma_tma_sm90.cu", hopper, "gemm_nt::tmaA.get_tma_tensor(shape(gemm_nt::mA))"),
+                         std::regex("_(?=[0-9(])"), "") == cute.at("wgmma_tma_nt.tmaA_tensor"));
+  // the kernel's smem storage and its position-independent smem tensor
+  const std::vector<std::string> half{"-I", root + "/include", "-D", "TA=cute::half_t",
+                                      "-D", "TB=cute::half_t", "-D", "TC=cute::half_t"};
+  CHECK(value("hopper/wgmma_sm90.cu", half, "gemm_nt::smemBytes") == cute.at("wgmma_nt.sizeof_SharedStorage"));
+  CHECK(value("sgemm_sm80.cu", half, "gemm_tn::smem_size") == cute.at("sgemm80_tn.sizeof_SharedStorage"));
+  CHECK(value("hopper/wgmma_sm90.cu", half, "gemm_device::sA_.layout()") == cute.at("wgmma_nt.sA_.layout"));
+  CHECK(value("blackwell/02_mma_tma_sm100.cu", blackwell, "gemm_host_f16xf16_f32_f32_tnt::smemBytes") ==
+        cute.at("sm100_02.sizeof_SharedStorage"));
+  // SharedStorage's own members, as the kernel's `using SharedStorage = SharedStorage<TA, TB, ASmemLayout, ...>` reads
+  // them: cosize(sA) halves
+  CHECK(value("hopper/wgmma_sm90.cu", half, "SharedStorage::A") ==
+        "ArrayEngine<half_t," + cute.at("wgmma_nt.cosize_sA") + ">");
+  // sgemm_sm80's main calls gemm<half_t...>, whose gemm_tn(...) picks gemm_tn (cute::half_t const*), the more
+  // specialized: its m is main's run-time m; gemm_tn#2 is no call's, and a -D TA=half_t makes it fail as CuTe does
+  names = names_of(with({"--from", tutorial + "sgemm_sm80.cu"}, half));
+  REQUIRE(row(names, "gemm_tn::M") != nullptr);
+  CHECK((*row(names, "gemm_tn::M"))["error"].get<std::string>().find("m changes at run time") != std::string::npos);
+  REQUIRE(row(names, "gemm_tn#2::copyA") != nullptr);
+  CHECK((*row(names, "gemm_tn#2::copyA"))["error"].get<std::string>().find("4, 8 or 16 bytes") != std::string::npos);
+  REQUIRE(row(names, "gemm_nt#2::copyA") != nullptr);
+  CHECK((*row(names, "gemm_nt#2::copyA"))["error"].get<std::string>().find("too few vals") != std::string::npos);
+  const std::vector<std::string> single{"-I", root + "/include", "-D", "TA=float", "-D", "TB=float", "-D", "TC=float"};
+  for (const char* nt : {"nt", "tn"}) {
+    const std::string copy = value("sgemm_sm80.cu", single, std::string("gemm_") + nt + "#2::copyA");
+    CHECK(field(copy, "Tiler_MN") == cute.at(std::string("sgemm80_") + nt + "2_float.copyA.Tiler_MN"));
+    CHECK(field(copy, "TiledLayout_TV") == cute.at(std::string("sgemm80_") + nt + "2_float.copyA.TiledLayout_TV"));
+  }
 }
