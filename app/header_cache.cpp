@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr char kMagic[8] = {'c', 'v', 'h', 'd', 'r', '0', '0', '6'};
+constexpr char kMagic[8] = {'c', 'v', 'h', 'd', 'r', '0', '0', '7'};
 constexpr size_t kPayloadAt = sizeof kMagic + 16;  // after the magic, the key and the table's offset
 
 // The unqualified name of a declaration: what a lookup names it by.

@@ -125,7 +125,10 @@ class Walker {
   Walker(const std::string& text, const std::string& file, const std::map<std::string, std::string>& macros,
          const IncludeHook* include = nullptr, const std::map<std::string, std::string>* state = nullptr)
       : file_(file), src_(text), conditionals_(macros), include_(include) {
-    if (state) conditionals_.set_macros(*state);
+    if (state) {  // an included header
+      conditionals_.set_macros(*state);
+      file_tag_ = "@" + file.substr(file.find_last_of('/') + 1);
+    }
     // lines first (blanking keeps every newline): blank() declares #defines as it meets them, with their line
     for (size_t i = 0; i < text.size(); ++i)
       if (text[i] == '\n') line_starts_.push_back(i + 1);
@@ -637,6 +640,16 @@ class Walker {
     out_.classes.push_back(std::move(c));
   }
 
+  // Is [s, i) `struct name<...>` (after its template headers): a class template's specialization?
+  bool is_specialization(size_t s, size_t i, const std::string& name) const {
+    bool is_struct = false;
+    for (size_t k = s; k + 1 < i; ++k) {
+      is_struct = is_struct || one_of(t(k), {"struct", "class", "union"});
+      if (is_struct && t(k) == std::string_view(name)) return t(k + 1) == "<";
+    }
+    return false;
+  }
+
   void open_block(size_t a, size_t i) {
     std::vector<std::pair<size_t, size_t>> headers;
     size_t s = strip_prefix(a, i, &headers);
@@ -661,8 +674,13 @@ class Walker {
     const std::string plain = sc.name;
     if (!sc.name.empty() && !(s < i && t(s) == "namespace")) {
       // overloads and specializations of one name are different scopes: f, f#2, ...
+      // In an included header, a class template's specialization is never the plain name (its
+      // primary's, maybe in another header), and numbered scopes are tagged with the header's
+      // name: sizeof_bits<void> in numeric_size.h and sizeof_bits<bin1_t> in integer_subbyte.h
+      // are no one scope.  (The file read keeps its names as `names` shows them: Builder, Builder#2.)
       int n = ++seen_scopes_[join(scope(), sc.name)];
-      if (n > 1) sc.name += "#" + std::to_string(n);
+      if (n > 1 || (!file_tag_.empty() && is_specialization(s, i, plain)))
+        sc.name += "#" + std::to_string(n) + file_tag_;
     }
     // its template and function parameters are of that scope too (f#2's `m` shadows main's `m`)
     if (!headers.empty()) {
@@ -1016,6 +1034,7 @@ class Walker {
   std::vector<Tok> toks_;
   std::vector<Scope> scopes_;
   std::map<std::string, int> seen_scopes_;
+  std::string file_tag_;  // "@numeric_size.h" in an included header's numbered scopes
   CppScan out_;
   size_t last_begin_ = 0, last_end_ = 0;
   long last_decl_ = -1;

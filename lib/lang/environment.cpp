@@ -304,6 +304,7 @@ template <class Def, class ScopeOf, class NameOf, class FromHeader>
 std::vector<const Def*> visible(const std::multimap<std::string, const Def*>& by_name, const std::string& name,
                                 const std::string& scope, ScopeOf scope_of, NameOf name_of, FromHeader from_header) {
   std::string n = name.rfind("::", 0) == 0 ? name.substr(2) : name;
+  const std::string written = n;
   for (const char* prefix : {"cute::", "cutlass::"})  // as written in CUTLASS: cute::f from inside namespace cute
     if (n.rfind(prefix, 0) == 0 && by_name.count(base_name(n)) &&
         n.find("::", std::string(prefix).size()) == std::string::npos)
@@ -314,8 +315,12 @@ std::vector<const Def*> visible(const std::multimap<std::string, const Def*>& by
     const std::string& where = scope_of(*it->second);
     std::string full = where.empty() ? name_of(*it->second) : where + "::" + name_of(*it->second);
     if (!qualifies(full, n)) continue;
-    long score =
-        n.find("::") != std::string::npos ? 0 : (encloses(where, scope) ? static_cast<long>(where.size()) : -1);
+    // found by its qualification as written (cutlass::sizeof_bits, a header's, from anywhere), or
+    // as seen from `scope`
+    const bool by_qualification = written.find("::") != std::string::npos && qualifies(full, written);
+    long score = by_qualification || n.find("::") != std::string::npos
+                     ? 0
+                     : (encloses(where, scope) ? static_cast<long>(where.size()) : -1);
     if (score < 0 && from_header(*it->second)) continue;
     found.emplace_back(score, it->second);
   }
@@ -799,6 +804,21 @@ bool matches(const Node& p, const Value& v, const std::vector<std::string>& para
   }
   return w.to_string() == v.to_string();
 }
+// A specialization for a cv-qualified type (template <class T> struct sizeof_bits<T const> :
+// sizeof_bits<T> {}).  cutevis's values carry no const or volatile, so such a pattern would
+// match every argument (and this one would derive from itself forever): it is never chosen,
+// which is what C++ does for an unqualified argument.
+bool cv_qualified_pattern(const std::string& specialization) {
+  auto word = [&](size_t i) {
+    return std::isalnum(static_cast<unsigned char>(specialization[i])) || specialization[i] == '_';
+  };
+  for (const std::string cv : {"const", "volatile"})
+    for (size_t at = specialization.find(cv); at != std::string::npos; at = specialization.find(cv, at + 1)) {
+      const size_t end = at + cv.size();
+      if ((at == 0 || !word(at - 1)) && (end == specialization.size() || !word(end))) return true;
+    }
+  return false;
+}
 }  // namespace
 
 bool Evaluator::class_instance(const Node& node, Value& out) {
@@ -821,7 +841,7 @@ bool Evaluator::class_instance(const Node& node, Value& out) {
     std::stable_sort(defs.begin(), defs.end(),
                      [](const ClassDef* a, const ClassDef* b) { return a->tparams.size() < b->tparams.size(); });
     for (const ClassDef* c : defs) {
-      if (c->specialization.empty()) continue;
+      if (c->specialization.empty() || cv_qualified_pattern(c->specialization)) continue;
       Node pattern;
       try {
         pattern = parse_expression(c->name + "<" + c->specialization + ">");

@@ -267,3 +267,44 @@ TEST_CASE("a typo of a name a CUTLASS header declares is a typo, not 'CUTLASS co
   CHECK(right.exit_code == 0);
   CHECK(right.out.find("(4):(1)") != std::string::npos);
 }
+
+TEST_CASE("a trait's specializations spread over several headers are each its own (cutlass::sizeof_bits)") {
+  // Written as CUTLASS writes numeric_size.h, integer_subbyte.h and array.h: each header numbered
+  // its specializations from 1, so integer_subbyte.h's first one and numeric_size.h's primary
+  // shared one scope, and a qualified cutlass:: trait in a header was not seen at all (the
+  // built-in answered: sizeof_bits<void> was 8).
+  Tree t({{"inc/numeric_size.h",
+           "namespace cutlass {\n"
+           "template <typename T> struct sizeof_bits { static constexpr int value = int(sizeof(T) * 8); };\n"
+           "template <typename T> struct sizeof_bits<T const> : sizeof_bits<T> {};\n"
+           "template <typename T> struct sizeof_bits<T volatile> : sizeof_bits<T> {};\n"
+           "template <> struct sizeof_bits<void> { static constexpr int value = 0; };\n}\n"},
+          {"inc/integer_subbyte.h",
+           "#include \"numeric_size.h\"\nnamespace cutlass {\n"
+           "template <int Bits, bool Signed = true> struct integer_subbyte { unsigned char storage; };\n"
+           "template <int Bits, bool Signed> struct sizeof_bits<integer_subbyte<Bits, Signed>> {\n"
+           "  static constexpr int value = Bits;\n};\n"
+           "struct bin1_t { unsigned char storage; };\n"
+           "template <> struct sizeof_bits<bin1_t> { static constexpr int value = 1; };\n"
+           "using int4b_t = integer_subbyte<4, true>;\n}\n"},
+          {"inc/array.h",
+           "#include \"numeric_size.h\"\nnamespace cutlass {\n"
+           "template <class T, int N, bool RegisterSized = true> struct Array { T storage[N]; };\n"
+           "template <typename T, int N, bool RegisterSized> struct sizeof_bits<Array<T, N, RegisterSized> > {\n"
+           "  static constexpr int value = sizeof(Array<T, N, RegisterSized>) * 8;\n};\n}\n"},
+          {"kernel.cu",
+           "#include \"integer_subbyte.h\"\n#include \"array.h\"\n"
+           "constexpr int f32 = cutlass::sizeof_bits<float>::value;\n"
+           "constexpr int f16 = cutlass::sizeof_bits<cutlass::half_t>::value;\n"
+           "constexpr int none = cutlass::sizeof_bits<void>::value;\n"
+           "constexpr int i4 = cutlass::sizeof_bits<cutlass::int4b_t>::value;\n"
+           "constexpr int b1 = cutlass::sizeof_bits<cutlass::bin1_t>::value;\n"
+           "constexpr int arr = cutlass::sizeof_bits<cutlass::Array<float, 4>>::value;\n"}});
+  json names = names_json({"--from", t / "kernel.cu", "-I", t / "inc"});
+  CHECK(entry(names, "f32")["value"] == "32");
+  CHECK(entry(names, "f16")["value"] == "16");
+  CHECK(entry(names, "none")["value"] == "0");
+  CHECK(entry(names, "i4")["value"] == "4");
+  CHECK(entry(names, "b1")["value"] == "1");
+  CHECK(entry(names, "arr")["value"] == "128");
+}
