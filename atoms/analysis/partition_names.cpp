@@ -97,8 +97,7 @@ ThreadIndex thread_index(Evaluator& ev, const Node& arg) {
 }
 
 // What the tensor's note says: whose partition it is.
-std::string whose(int64_t thread, const std::string& index_note, const std::string& what, int64_t threads,
-                  bool cta) {
+std::string whose(int64_t thread, const std::string& index_note, const std::string& what, int64_t threads, bool cta) {
   const std::string who = cta ? "peer CTA" : "thread";
   std::string s = who + " " + std::to_string(thread) + "'s " + what + " (of " + std::to_string(threads) + "; each " +
                   who + "'s has this layout at its own offset";
@@ -148,9 +147,9 @@ Value make_fragment(Evaluator& ev, const Node& n, const TiledMma& mma, char oper
   const ValueType type = operand == 'A' ? atom.type_a : operand == 'B' ? atom.type_b : atom.type_c;
   ThreadPartition p;
   p.side = operand;
-  p.layout = as_layout(std::holds_alternative<Layout>(part.layout) ? part.layout
-                                                                   : std::get<ComposedLayout>(part.layout).layout_b(),
-                       "the partition's layout");
+  p.layout = as_layout(
+      std::holds_alternative<Layout>(part.layout) ? part.layout : std::get<ComposedLayout>(part.layout).layout_b(),
+      "the partition's layout");
   Tensor out;
   out.element = type;
   if (source == OperandSource::kTensorMemory) {
