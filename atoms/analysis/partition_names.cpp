@@ -5,6 +5,7 @@
 // A partition's layout is the same for every thread; only its offset (where the thread starts)
 // differs.  The thread is threadIdx.x as -D threadIdx.x=N gives it, else 0, and the tensor says so.
 #include <memory>
+#include <tuple>
 
 #include "atoms/analysis/partition.hpp"
 #include "atoms/copy_names.hpp"
@@ -97,12 +98,45 @@ ThreadIndex thread_index(Evaluator& ev, const Node& arg) {
 }
 
 // What the tensor's note says: whose partition it is.
-std::string whose(int64_t thread, const std::string& index_note, const std::string& what, int64_t threads, bool cta) {
+std::string whose(int64_t thread, const std::string& index_note, const std::string& what, int64_t threads, bool cta,
+                  bool folded = false) {
   const std::string who = cta ? "peer CTA" : "thread";
-  std::string s = who + " " + std::to_string(thread) + "'s " + what + " (of " + std::to_string(threads) + "; each " +
-                  who + "'s has this layout at its own offset";
+  std::string s = who + " " + std::to_string(thread) + "'s " + what + " (of " + std::to_string(threads) + "; " +
+                  (folded ? "the swizzle is folded into its strides, as CuTe's slice does: another " + who +
+                                "'s differ where its start sets swizzled bits"
+                          : "each " + who + "'s has this layout at its own offset");
   if (!index_note.empty() && index_note != "threadIdx.x") s += "; " + index_note;
   return s + ")";
+}
+
+// CuTe's slice_and_offset of Sw<B,M,S> o O o L at a coordinate that is not all `_` (a thread's):
+// `sliced` is L's slice, `diced` L at the thread's coordinate (cute/swizzle_layout.hpp).  Where the
+// slice does not reach both bits of a swizzled pair, the swizzle decays into run-time strides (which
+// depend on the thread's start); else the layout stays composed.  The layout and the iterator's offset.
+std::pair<AnyLayout, int64_t> swizzled_slice(const Swizzle& sw, int64_t layout_offset, const Layout& sliced,
+                                             int64_t diced) {
+  const int64_t mask = sw.yyy_mask() | sw.zzz_mask();
+  const int64_t only_zy = layout_offset ^ (diced & mask);       // interacts with the swizzle
+  const int64_t anti_zy = diced & ~mask;                        // passed through
+  const int64_t active = sliced(size(sliced) - 1) & mask;       // (P o L)(c*): the swizzle's bits the slice reaches
+  if (is_static(sliced.stride) && (active & ~sw(active)) != 0)  // hits Y AND Z: not reducible
+    return {ComposedLayout(sw, only_zy, sliced), anti_zy};
+  const int64_t z = sw.zzz_mask() & -sw.zzz_mask(), y = sw.yyy_mask() & -sw.yyy_mask();
+  const int b = sw.bits, m = sw.base, abs_s = sw.shift < 0 ? -sw.shift : sw.shift;
+  // make_swizzle_strides: the Z bits' and the Y bits' strides given the offset's bits (run-time ints)
+  auto strides = [&](bool z_bits) {
+    std::vector<IntTuple> out;
+    for (int i = 0; i < b; ++i)
+      out.push_back(IntTuple::dynamic(z_bits ? ((only_zy & (y << i)) == 0 ? z << i : -(z << i))
+                                             : ((only_zy & (z << i)) == 0 ? (y + z) << i : (y - z) << i)));
+    return IntTuple::tuple(std::move(out));
+  };
+  const IntTuple twos = IntTuple::tuple(std::vector<IntTuple>(static_cast<size_t>(b), IntTuple(2)));
+  const Layout swizzle_layout(
+      IntTuple::tuple({IntTuple(int64_t{1} << m), twos, IntTuple(int64_t{1} << (abs_s - b)), twos, IntTuple(1)}),
+      IntTuple::tuple({IntTuple(1), strides(z < y), IntTuple(int64_t{1} << (m + b)), strides(z > y),
+                       IntTuple(int64_t{1} << (m + b + abs_s))}));
+  return {composition(swizzle_layout, sliced), checked_add(sw(only_zy), anti_zy)};
 }
 
 // The tensor a partition of `t` gives: the partition's (layout, offset) of t's layout, the offset
@@ -119,11 +153,23 @@ Tensor partitioned(const Tensor& t, const ThreadPartition& p) {
   const ComposedLayout& c = std::get<ComposedLayout>(t.layout);
   if (p.offset != 0 && c.smem_bits() != 0)
     throw Error("a partition at a nonzero offset of a position-independent smem layout (smem_ptr flag)");
+  if (c.smem_bits() == 0 && c.a_is_swizzle()) {
+    int64_t moved = 0;
+    std::tie(out.layout, moved) = swizzled_slice(c.swizzle(), c.offset(), p.layout, p.offset);
+    out.offset = checked_add(t.offset, moved);
+    return out;
+  }
   const int64_t offset = checked_add(c.offset(), p.offset);
   if (c.smem_bits() != 0) out.layout = c.with_b(p.layout);
   else if (c.a_is_swizzle()) out.layout = ComposedLayout(c.swizzle(), offset, p.layout);
   else out.layout = ComposedLayout(c.layout_a(), offset, p.layout);
   return out;
+}
+
+// CuTe folded a swizzle written as composition(Swizzle, layout) into the partition's strides
+bool folded(const Tensor& from, const Tensor& to) {
+  const auto* c = std::get_if<ComposedLayout>(&from.layout);
+  return c && c->smem_bits() == 0 && c->a_is_swizzle() && std::holds_alternative<Layout>(to.layout);
 }
 
 template <class F>
@@ -178,12 +224,11 @@ Value make_fragment(Evaluator& ev, const Node& n, const TiledMma& mma, char oper
   } else {
     const auto* composed = std::get_if<ComposedLayout>(&part.layout);
     if (composed && composed->smem_bits() == 0 && operand != 'C')
-      // CuTe's slice of Sw o O o L at a thread decays to a plain layout with run-time strides
-      // (swizzle_layout.hpp, slice_and_offset) and make_fragment_like orders run-time strides last
+      // a partition that stayed Sw o O o L (its slice reaches both bits of a swizzled pair): which
+      // layout CuTe's make_fragment_like orders the registers by is not checked against CuTe here
       ev.fail(n, std::string("make_fragment_") + operand +
-                     " of a partition of a swizzled layout written as composition(Swizzle, layout): CuTe's registers "
-                     "follow the run-time strides its slice decays the swizzle into, which cutevis does not model; "
-                     "the partition itself is right as a function");
+                     " of a partition that stays swizzled (Sw o O o L): its register order is not modelled; "
+                     "the partition itself is right");
     out.space = Tensor::Space::kRmem;
   }
   out.layout = located(ev, n, [&] { return V::layout(partition_fragment(p)); }).any_layout();
@@ -236,7 +281,8 @@ void register_partition_names(Registry& r) {
             const ThreadPartition p = side == 'S' ? partition_S(c->tiled(), t.layout, c->thread)
                                                   : partition_D(c->tiled(), t.layout, c->thread);
             Tensor out = partitioned(t, p);
-            out.note = whose(c->thread, c->index_note, std::string("partition_") + side, c->tiled().num_threads, false);
+            out.note = whose(c->thread, c->index_note, std::string("partition_") + side, c->tiled().num_threads, false,
+                             folded(t, out));
             return tensor_value(std::move(out));
           });
         },
@@ -274,7 +320,7 @@ void register_partition_names(Registry& r) {
             Tensor out = partitioned(t, partition_mma(m->mma, op, t.layout, m->thread));
             const int64_t threads = size(m->mma.tv_layout_c.shape[0]);
             out.note = whose(m->thread, m->index_note, std::string("partition_") + op, threads,
-                             m->mma.atom.family == "SM100_UMMA");
+                             m->mma.atom.family == "SM100_UMMA", folded(t, out));
             return tensor_value(std::move(out));
           });
         },

@@ -18,7 +18,9 @@ __global__ void sm80_swizzled(ASmemLayout sA_layout, TiledCopyA copy_a, S2RAtomA
   ThrCopy s2r_thr_copy_a = s2r_copy_a.get_slice(threadIdx.x);
   Tensor tXsA = s2r_thr_copy_a.partition_S(sA);  // (CPY,MMA_M,MMA_K,PIPE)
   ThrMMA thr_mma = mma.get_slice(threadIdx.x);
+  Tensor tCsA = thr_mma.partition_A(sA);                    // (MMA,MMA_M,MMA_K,PIPE)
   Tensor tCrA = thr_mma.partition_fragment_A(sA(_, _, 0));  // (MMA,MMA_M,MMA_K)
+  Tensor tXrA = s2r_thr_copy_a.retile_D(tCrA);              // (CPY,MMA_M,MMA_K)
 }
 
 void run_sm80_swizzled() {
@@ -43,8 +45,8 @@ __global__ void sm80_plain(ASmemLayout sA_layout, S2RAtomA s2r_atom_a, TiledMma 
   auto K_BLOCK_MAX = size<2>(tCrA);
   TiledCopy s2r_copy_a = make_tiled_copy_A(s2r_atom_a, mma);
   ThrCopy s2r_thr_copy_a = s2r_copy_a.get_slice(threadIdx.x);
-  Tensor tXsA = s2r_thr_copy_a.partition_S(sA);   // (CPY,MMA_M,MMA_K,PIPE)
-  Tensor tXrA = s2r_thr_copy_a.retile_D(tCrA);    // (CPY,MMA_M,MMA_K)
+  Tensor tXsA = s2r_thr_copy_a.partition_S(sA);  // (CPY,MMA_M,MMA_K,PIPE)
+  Tensor tXrA = s2r_thr_copy_a.retile_D(tCrA);   // (CPY,MMA_M,MMA_K)
 }
 
 void run_sm80_plain() {
@@ -71,8 +73,8 @@ __global__ void sm90_wgmma(ASmemLayout sA_layout, BSmemLayout sB_layout, TiledCo
 void run_sm90_wgmma() {
   auto sA = tile_to_shape(GMMA::Layout_MN_SW128_Atom<half_t>{}, make_shape(Int<128>{}, Int<64>{}, Int<3>{}));
   auto sB = tile_to_shape(GMMA::Layout_MN_SW128_Atom<half_t>{}, make_shape(Int<128>{}, Int<64>{}, Int<3>{}));
-  TiledCopy copyA = make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<uint128_t>, half_t>{},
-                                    Layout<Shape<_16, _8>>{}, Layout<Shape<_8, _1>>{});
+  TiledCopy copyA = make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<uint128_t>, half_t>{}, Layout<Shape<_16, _8>>{},
+                                    Layout<Shape<_8, _1>>{});
   TiledMMA tiled_mma = make_tiled_mma(SM90_64x64x16_F16F16F16_SS<GMMA::Major::MN, GMMA::Major::MN>{});
   sm90_wgmma<<<1, size(tiled_mma), 0>>>(sA, sB, copyA, tiled_mma);
 }
@@ -92,11 +94,14 @@ __global__ void sm100_umma(ASmemLayout sA_layout, TiledMMA tiled_mma, float* C) 
   ThrCopy thr_t2r_copy = tiled_t2r_copy.get_slice(threadIdx.x);
   Tensor tDtAcc = thr_t2r_copy.partition_S(tCtAcc);  // (CpyS,NumCpy_M,NumCpy_N)
   using AccType = typename decltype(tCtAcc)::value_type;
+  // two MMA tiles along M: CuTe's tmem_frg lays them out, cutevis builds one tile's accumulator only
+  Tensor gC2 = make_tensor(make_gmem_ptr(C), make_layout(make_shape(Int<256>{}, Int<256>{}), LayoutRight{}));
+  Tensor tCtAcc2 = cta_mma.make_fragment_C(cta_mma.partition_C(gC2));  // (MmaC,NumMma_M,NumMma_N)
 }
 
 void run_sm100_umma(float* C) {
-  TiledMMA tiled_mma = make_tiled_mma(SM100_MMA_F16BF16_SS<half_t, half_t, float, 128, 256, UMMA::Major::K,
-                                                           UMMA::Major::K>{});
+  TiledMMA tiled_mma =
+      make_tiled_mma(SM100_MMA_F16BF16_SS<half_t, half_t, float, 128, 256, UMMA::Major::K, UMMA::Major::K>{});
   auto mma_shape_A = partition_shape_A(tiled_mma, make_shape(Int<128>{}, Int<64>{}));
   auto sA_layout = UMMA::tile_to_mma_shape(UMMA::Layout_K_SW128_Atom<half_t>{}, mma_shape_A);
   sm100_umma<<<1, 128, 0>>>(sA_layout, tiled_mma, C);
