@@ -28,7 +28,12 @@ class ThrMmaObject : public Object {
   ThrMmaObject(TiledMma m, int64_t t, std::string how) : mma(std::move(m)), thread(t), index_note(std::move(how)) {}
   std::string kind() const override { return "thr_mma"; }
   std::string to_string() const override {
-    return "ThrMMA\n  Thr VMNK: " + cutevis::to_string(thread_slice(mma, thread).thr_vmnk, true) + "\n" +
+    // get_flat_coord of a run-time thr_idx: run-time coordinates, but _0 along a mode of size 1
+    const IntTuple vmnk = thread_slice(mma, thread).thr_vmnk;
+    std::vector<IntTuple> coord;
+    for (size_t i = 0; i < vmnk.rank(); ++i)
+      coord.push_back(size(mma.thr_layout_vmnk.shape[i]) == 1 ? IntTuple(0) : IntTuple::dynamic(vmnk[i].value()));
+    return "ThrMMA\n  Thr VMNK: " + cutevis::to_string(IntTuple::tuple(std::move(coord)), true) + "\n" +
            cutevis::to_string(mma, true);
   }
   std::string brief() const override { return "ThrMMA (thread " + std::to_string(thread) + ")"; }

@@ -129,7 +129,19 @@ TEST_CASE("a thread's partitions in CUTLASS's tutorial style equal real CuTe's, 
     // SM100: the accumulator in TMEM and thread t's tcgen05.ld partition of it
     const Printed tdt = printed(v.at("sm100_umma::tDtAcc"));
     CHECK(tdt.layout == cute.at("sm100_01" + th + "tDtAcc.layout"));
-    compared += 3;
+    CHECK(tdt.offset == std::stoll(cute.at("sm100_01" + th + "tDtAcc.offset")));
+    compared += 4;
+    if (t == 37) {  // the pair's second CTA, and CuTe's print(ThrMMA) / print(ThrCopy) of this thread
+      CHECK(printed(v.at("sm100_umma_2sm::tCgC")).layout == cute.at("sm100_04.v1.tCgC.layout"));
+      CHECK(printed(v.at("sm100_umma_2sm::tCgC")).note.find("peer CTA 1's partition_C (of 2;") != std::string::npos);
+      CHECK(printed(v.at("sm100_umma_2sm::tCtAcc")).layout == cute.at("sm100_04.v1.tCtAcc.layout"));
+      CHECK(printed(v.at("sm100_umma_2sm::tDtAcc")).layout == cute.at("sm100_04.v1.t37.tDtAcc.layout"));
+      CHECK(v.at("sm80_swizzled::thr_mma").find("Thr VMNK: " + cute.at("sgemm80.t37.thr_mma.Thr_VMNK") + "\n") !=
+            std::string::npos);
+      CHECK(v.at("sm80_swizzled::thr_copy_a").find("ThrIdx: " + cute.at("sgemm80.t37.thr_copy_a.ThrIdx")) !=
+            std::string::npos);
+      compared += 5;
+    }
   }
   const auto v = values({});
   CHECK(printed(v.at("sm100_umma::tCrA")).layout == cute.at("sm100_01.tCrA.layout"));

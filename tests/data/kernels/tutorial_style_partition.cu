@@ -106,3 +106,21 @@ void run_sm100_umma(float* C) {
   auto sA_layout = UMMA::tile_to_mma_shape(UMMA::Layout_K_SW128_Atom<half_t>{}, mma_shape_A);
   sm100_umma<<<1, 128, 0>>>(sA_layout, tiled_mma, C);
 }
+
+// SM100, a CTA pair: the second CTA's partition of C and its half of the accumulator
+template <class TiledMMA>
+__global__ void sm100_umma_2sm(TiledMMA tiled_mma, float* C) {
+  ThrMMA cta_mma = tiled_mma.get_slice(1);  // the pair's second CTA
+  Tensor gC = make_tensor(make_gmem_ptr(C), make_layout(make_shape(Int<256>{}, Int<256>{}), LayoutRight{}));
+  Tensor tCgC = cta_mma.partition_C(gC);          // (MmaC,NumMma_M,NumMma_N)
+  Tensor tCtAcc = cta_mma.make_fragment_C(tCgC);  // (MmaC,NumMma_M,NumMma_N)
+  TiledCopy tiled_t2r_copy = make_tmem_copy(SM100_TMEM_LOAD_32dp32b1x{}, tCtAcc);
+  ThrCopy thr_t2r_copy = tiled_t2r_copy.get_slice(threadIdx.x);
+  Tensor tDtAcc = thr_t2r_copy.partition_S(tCtAcc);  // (CpyS,NumCpy_M,NumCpy_N)
+}
+
+void run_sm100_umma_2sm(float* C) {
+  TiledMMA tiled_mma = make_tiled_mma(SM100_MMA_F16BF16_2x1SM_SS<half_t, half_t, float, 256, 256, UMMA::Major::K,
+                                                                 UMMA::Major::K>{});
+  sm100_umma_2sm<<<2, 128, 0>>>(tiled_mma, C);
+}
