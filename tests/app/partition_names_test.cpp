@@ -195,6 +195,10 @@ TEST_CASE("real CUTLASS tutorials (CUTLASS_PATH): the kernels' partitions equal 
       CHECK(p.offset == std::stoll(cute.at("wgmma_nt" + th + x + ".offset")));
     }
     CHECK(printed(w.at("gemm_device::tCrA")).layout == cute.at("wgmma_nt" + th + "tCrA.layout"));
+    auto tma = names("hopper/wgmma_tma_sm90.cu", d);  // the same smem layouts and MMA, from its gemm_nt
+    for (const char* x : {"tCsA", "tCsB"})
+      CHECK(printed(tma.at(std::string("gemm_device::") + x)).layout == cute.at("wgmma_nt" + th + x + ".layout"));
+    CHECK(printed(tma.at("gemm_device::tCrB")).layout == cute.at("wgmma_nt" + th + "tCrB.layout"));
     auto s = names("sgemm_sm80.cu", d);
     for (const char* x : {"tAsA", "tXsA", "tXsB", "tXsA_p"}) {
       const Printed p = printed(s.at(std::string("gemm_device::") + x));
@@ -210,4 +214,8 @@ TEST_CASE("real CUTLASS tutorials (CUTLASS_PATH): the kernels' partitions equal 
                                                "TypeC=float", "-D", "TypeD=float"});
   CHECK(printed(b.at("gemm_device::tCrA")).layout == cute.at("sm100_01.tCrA.layout"));
   CHECK(printed(b.at("gemm_device::tCrB")).layout == cute.at("sm100_01.tCrB.layout"));
+  auto pair = names("blackwell/04_mma_tma_2sm_sm100.cu", {"-D", "TypeA=cutlass::half_t", "-D", "TypeB=cutlass::half_t",
+                                                          "-D", "TypeC=float", "-D", "TypeD=float"});
+  CHECK(printed(pair.at("gemm_device::tCrA")).layout == cute.at("sm100_04.v0.tCrA.layout"));
+  CHECK(pair.at("gemm_device::cta_mma").find("Thr VMNK: (0,_0,_0,_0)") != std::string::npos);  // mma_v: run-time, 0
 }
