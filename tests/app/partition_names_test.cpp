@@ -92,7 +92,7 @@ TEST_CASE("a thread's partitions in CUTLASS's tutorial style equal real CuTe's, 
     const std::string th = ".t" + std::to_string(t) + ".";
     // partitions of shared memory: the layout CuTe prints, the iterator's offset for this thread (a swizzle
     // written as composition(Swizzle, layout) is folded into the thread's strides, as CuTe's slice does)
-    for (auto [name, key] :
+    for (const auto& name_key :
          std::vector<std::pair<std::string, std::string>>{{"sm90_wgmma::tAsA", "wgmma_nt" + th + "tAsA"},
                                                           {"sm90_wgmma::tCsA", "wgmma_nt" + th + "tCsA"},
                                                           {"sm90_wgmma::tCsB", "wgmma_nt" + th + "tCsB"},
@@ -101,6 +101,8 @@ TEST_CASE("a thread's partitions in CUTLASS's tutorial style equal real CuTe's, 
                                                           {"sm80_swizzled::tAsA", "sgemm80" + th + "tAsA"},
                                                           {"sm80_swizzled::tXsA", "sgemm80" + th + "tXsA"},
                                                           {"sm80_swizzled::tCsA", "sgemm80" + th + "tCsA"}}) {
+      const std::string& name = name_key.first;  // (clang 14: no structured binding in CAPTURE)
+      const std::string& key = name_key.second;
       CAPTURE(name);
       const Printed p = printed(v.at(name));
       CHECK(p.layout == cute.at(key + ".layout"));
@@ -112,7 +114,7 @@ TEST_CASE("a thread's partitions in CUTLASS's tutorial style equal real CuTe's, 
     same_function(printed(v.at("sm80_swizzled::tXsA")), cute.at("sgemm80" + th + "tXsA.layout"),
                   std::stoll(cute.at("sgemm80" + th + "tXsA.offset")));
     // registers and descriptors: the same for every thread
-    for (auto [name, key] : std::vector<std::pair<std::string, std::string>>{
+    for (const auto& name_key : std::vector<std::pair<std::string, std::string>>{
              {"sm80_plain::tCrA", "sm80_plain" + th + "tCrA"},
              {"sm80_plain::tCrA_like", "sm80_plain" + th + "make_fragment_A"},
              {"sm80_plain::tXrA", "sm80_plain" + th + "tXrA"},
@@ -120,6 +122,8 @@ TEST_CASE("a thread's partitions in CUTLASS's tutorial style equal real CuTe's, 
              {"sm80_swizzled::tXrA", "sgemm80" + th + "tXrA"},
              {"sm90_wgmma::tCrA", "wgmma_nt" + th + "tCrA"},
              {"sm90_wgmma::tCrB", "wgmma_nt" + th + "tCrB"}}) {
+      const std::string& name = name_key.first;
+      const std::string& key = name_key.second;
       CAPTURE(name);
       CHECK(printed(v.at(name)).layout == cute.at(key + ".layout"));
       ++compared;
