@@ -17,6 +17,7 @@
 #include "app/verify_json.hpp"
 #include "app/verify_pipeline.hpp"
 #include "atoms/analysis/banks.hpp"
+#include "atoms/analysis/partition.hpp"
 #include "atoms/atom_lookup.hpp"
 #include "atoms/copy_catalogue.hpp"
 #include "atoms/copy_names.hpp"
@@ -38,6 +39,7 @@ void register_catalogue_names() {
     register_mma_names(default_registry());
     register_copy_names(default_registry());
     register_cpp_atom_names(default_registry());
+    register_partition_names(default_registry());  // after cpp_atom_names: partition_fragment_C(tiled_mma, shape)
     register_dsl_names(default_registry());
   });
 }

@@ -1045,39 +1045,51 @@ IntTuple compact_row_major(const IntTuple& shape, Integer current) {
 
 // product_like(shape, order): for every leaf of order, the size of the matching sub-shape
 static void ref_shapes(const IntTuple& shape, const IntTuple& order, std::vector<Integer>& sizes,
-                       std::vector<int64_t>& orders) {
+                       std::vector<int64_t>& orders, std::vector<bool>& dynamic) {
   if (order.is_tuple()) {
     if (shape.is_leaf() || shape.rank() != order.rank())
       throw Error("compact_order: shape " + to_string(shape) + " and order " + to_string(order) + " differ in rank");
-    for (size_t i = 0; i < order.rank(); ++i) ref_shapes(shape[i], order[i], sizes, orders);
+    for (size_t i = 0; i < order.rank(); ++i) ref_shapes(shape[i], order[i], sizes, orders, dynamic);
     return;
   }
   sizes.push_back(size_integer(shape));
   orders.push_back(order.value());
+  dynamic.push_back(Integer::of(*order.nodes()).dynamic);
 }
 
+// `next` walks the flat orders in step with the leaves of `order`
 static void compact_order_impl(const TNode* shape, const TNode* order, const std::vector<Integer>& sizes,
-                               const std::vector<int64_t>& orders, IntTuple::Builder& out) {
+                               const std::vector<int64_t>& orders, size_t& next, IntTuple::Builder& out) {
   if (order->is_tuple()) {
     out.open();
     const TNode* s = shape + 1;
     for (const TNode *o = order + 1, *e = order->next(); o != e; o = o->next(), s = s->next())
-      compact_order_impl(s, o, sizes, orders, out);
+      compact_order_impl(s, o, sizes, orders, next, out);
     out.close();
     return;
   }
+  const int64_t mine = orders[next++];
   Integer start{1, false};
   for (size_t j = 0; j < sizes.size(); ++j)
-    if (orders[j] < order->value) start = start * sizes[j];
+    if (orders[j] < mine) start = start * sizes[j];
   out.append(compact_col_major(IntTuple::of(shape), start));
 }
 
 IntTuple compact_order(const IntTuple& shape, const IntTuple& order) {
   std::vector<Integer> sizes;
   std::vector<int64_t> orders;
-  ref_shapes(shape, order, sizes, orders);
+  std::vector<bool> dynamic;
+  ref_shapes(shape, order, sizes, orders, dynamic);
+  // CuTe orders a run-time element after every static one: it becomes max static order + 1 + its flat
+  // position (compact_order in cute/stride.hpp), so make_fragment_like puts run-time strides last
+  int64_t max_static = 0;
+  for (size_t j = 0; j < orders.size(); ++j)
+    if (!dynamic[j]) max_static = std::max(max_static, orders[j]);
+  for (size_t j = 0; j < orders.size(); ++j)
+    if (dynamic[j]) orders[j] = checked_add(max_static, static_cast<int64_t>(1 + j));
   IntTuple::Builder out;
-  compact_order_impl(shape.nodes(), order.nodes(), sizes, orders, out);
+  size_t next = 0;
+  compact_order_impl(shape.nodes(), order.nodes(), sizes, orders, next, out);
   return out.finish();
 }
 

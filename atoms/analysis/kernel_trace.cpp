@@ -706,13 +706,23 @@ class Tracer {
 };
 
 // Comments beside the files' own declarations: `auto sA = make_layout(...);  // (m,k,p) -> smem_idx`.
-void check_declaration_comments(Environment& env, const CheckOptions& o, std::vector<Finding>& out) {
+// (A kernel body's statements are the tracer's: comment_check, once per statement; their declarations now
+// evaluate in the language too, where partitions resolve, so they are skipped here.)
+void check_declaration_comments(const KernelFile& k, Environment& env, const CheckOptions& o,
+                                std::vector<Finding>& out) {
   if (!o.text) return;
+  auto in_kernel = [&k](int line) {
+    for (const KernelFunction& kernel : k.kernels) {
+      const int last = kernel.body.empty() ? kernel.line : kernel.body.back().line;
+      if (line >= kernel.line && line <= last) return true;
+    }
+    return false;
+  };
   std::vector<size_t> starts{0};
   for (size_t i = 0; i < o.text->size(); ++i)
     if ((*o.text)[i] == '\n') starts.push_back(i + 1);
   for (const Declaration& d : env.declarations()) {
-    if (d.file != o.file || d.line <= 0) continue;
+    if (d.file != o.file || d.line <= 0 || in_kernel(d.line)) continue;
     const int last = d.line + static_cast<int>(std::count(d.text.begin(), d.text.end(), '\n'));
     if (last > static_cast<int>(starts.size())) continue;
     const size_t b = starts[last - 1];
@@ -780,7 +790,7 @@ std::vector<Finding> check_kernels(const KernelFile& k, Environment& env, const 
                      {}});
     }
   }
-  check_declaration_comments(env, o, out);
+  check_declaration_comments(k, env, o, out);
   // one finding per place and message (a statement seen once per launch reports once)
   std::vector<Finding> unique;
   std::set<std::string> seen;

@@ -83,7 +83,7 @@ ThreadPartition partition_mma(const TiledMma& mma, char operand, const AnyLayout
   if (thread < 0 || thread >= threads)
     throw Error("thread " + std::to_string(thread) + " is not one of the TiledMMA's " + std::to_string(threads) +
                 " threads");
-  if (rank(tensor) != 2)
+  if (rank(tensor) < 2)  // (M,K), or (M,K,PIPE,...): thrfrg_X divides the first two modes, the rest follow
     throw Error("partition_" + std::string(1, operand) + " needs an " +
                 (operand == 'A'   ? "(M,K)"
                  : operand == 'B' ? "(N,K)"

@@ -40,7 +40,8 @@ Layout tensor_layout_tv(const TiledCopy& copy, char side, const IntTuple& shape)
 
 // ThrMMA::partition_A/B/C (include/cute/atom/mma_atom.hpp): thrfrg_X(tensor) sliced at the
 // thread's (ThrV,(Thr0,Thr1)) coordinate: (MMA, MMA_M, MMA_K) for A, (MMA, MMA_N, MMA_K) for B,
-// (MMA, MMA_M, MMA_N) for C.  `operand` is 'A', 'B' or 'C'; the tensor is (M,K), (N,K) or (M,N).
+// (MMA, MMA_M, MMA_N) for C.  `operand` is 'A', 'B' or 'C'; the tensor is (M,K), (N,K) or (M,N), and
+// further modes (a pipeline's PIPE) follow the partition's: (MMA, MMA_M, MMA_K, PIPE).
 ThreadPartition partition_mma(const struct TiledMma& mma, char operand, const AnyLayout& tensor, int64_t thread);
 
 // partition_fragment_X: the registers the partition fills: for A and B make_fragment_like(partition
@@ -54,6 +55,13 @@ Layout partition_fragment(const ThreadPartition& partition);
 // the copy's ((CPY_V, rest), CPY_M, CPY_K): register index of each copy value, for
 // copy(s2r, tXsA, thr_copy.retile_D(tCrA)).
 Layout retile(const TiledCopy& copy, const Layout& fragment);
+
+// The names above in the expression language, as kernels write them (atoms/analysis/partition_names.cpp):
+//   ThrMMA thr_mma = tiled_mma.get_slice(threadIdx.x);     thr_mma.partition_A(sA)   partition_fragment_B(sB)
+//   thr_mma.make_fragment_A(tCsA) (GMMA/UMMA: descriptors; UMMA make_fragment_C: a TMEM tensor)
+//   ThrCopy thr_copy = tiled_copy.get_slice(threadIdx.x);   thr_copy.partition_S(gA)  thr_copy.retile_D(tCrA)
+// threadIdx.x is thread 0, or N with -D threadIdx.x=N; the partition says whose it is.
+void register_partition_names(Registry& registry);
 
 }  // namespace cutevis
 

@@ -13,7 +13,9 @@ class TensorObject : public Object {
  public:
   explicit TensorObject(Tensor t) : tensor(std::move(t)) {}
   std::string kind() const override { return "tensor"; }
-  std::string to_string() const override { return cutevis::to_string(tensor, true); }
+  std::string to_string() const override {
+    return cutevis::to_string(tensor, true) + (tensor.note.empty() ? "" : "\n  " + tensor.note);
+  }
   Tensor tensor;
 };
 
@@ -38,6 +40,7 @@ const char* space_prefix(Tensor::Space s) {
 
 std::string iterator_string(const Tensor& t, bool underscore) {
   if (t.space == Tensor::Space::kCounting) return "ArithTuple" + cutevis::to_string(t.coord, underscore);
+  if (t.space == Tensor::Space::kDescriptor) return t.base;  // GMMA::DescriptorIterator: one descriptor per MMA
   std::string bits = t.element.bits > 0 ? std::to_string(t.element.bits) : "?";
   std::string where = t.base.empty() ? (t.space == Tensor::Space::kRmem ? "rmem" : "?") : t.base;
   if (t.offset != 0) where += (t.offset > 0 ? "+" : "") + std::to_string(t.offset);

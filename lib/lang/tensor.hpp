@@ -19,7 +19,7 @@
 namespace cutevis {
 
 struct Tensor {
-  enum class Space { kPointer, kGmem, kSmem, kRmem, kTmem, kCounting };
+  enum class Space { kPointer, kGmem, kSmem, kRmem, kTmem, kCounting, kDescriptor };  // kDescriptor: GMMA/UMMA
   Space space = Space::kPointer;
   std::string base;    // the pointer as written ("ptr_A"), "" for an owning (register) tensor
   ValueType element;   // bits == 0: the element type is not known (make_tensor(ptr, ...) of an untyped name)
@@ -28,6 +28,9 @@ struct Tensor {
   AnyLayout layout;
   bool swizzled = false;  // smem_ptr_swizzle: make_tensor(smem_ptr, Sw o smem_ptr_flag o L) moves the swizzle
   Swizzle swizzle;        // into the pointer (CuTe's pointer_flagged.hpp) and keeps L as the layout
+  // What CuTe's print does not say: whose tensor this is ("thread 0's partition_D: every thread's has
+  // this layout, at its own offset"); printed on a line of its own after CuTe's form
+  std::string note;
 };
 
 // CuTe's print(Tensor): `gmem_ptr[16b](ptr_A) o (M,K):(K,_1)` (underscore: CuTe's `_N` static marks).

@@ -105,6 +105,12 @@ TEST_CASE("make_layout_like and make_fragment_like: CuTe's answers") {
   CHECK(eval("make_fragment_like((4,(2,2)):(2,(1,8)))") == "(4,((2,2))):(1,((4,8)))");
   CHECK(eval("make_fragment_like((4,2):(0,1))") == "(4,(2)):(0,(1))");
   CHECK(eval("make_fragment_like((4,2,2):(2,8,1))") == "(4,2,2):(1,8,4)");
+  // a run-time stride is ordered after every static one (CuTe's compact_order): a swizzled smem partition's
+  // K strides, decayed into run-time ints, come after M's static 2048 (sgemm_sm80's tCrA, real CuTe's answer)
+  CHECK(eval("make_fragment_like(((_2,_2,_2),_4,(_2,_2)):((_1,_512,72),_2048,(144,288)))") ==
+        "((2,2,2),4,(2,2)):((1,2,4),8,(32,64))");
+  CHECK(eval("make_fragment_like(((_2,_2,_2),_4,(_2,_2)):((_1,_512,_72),_2048,(_144,_288)))") ==
+        "((2,2,2),4,(2,2)):((1,2,4),32,(8,16))");
 }
 
 TEST_CASE("property: make_layout_like keeps the shape, the stride-0 modes and the stride order, and is compact") {
