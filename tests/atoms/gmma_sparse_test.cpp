@@ -5,14 +5,32 @@
 // (make_tiled_mma(GMMA::ss_op_selector_sparse<...>(), AtomLayoutMNK)).
 #include <doctest/doctest.h>
 
+#include <map>
+
 #include "atoms/mma_catalogue.hpp"
 #include "atoms/mma_names.hpp"
+#include "atoms/names.hpp"
 #include "atoms/tiled_mma.hpp"
 #include "tests/atoms/mma_support.hpp"
 
 using namespace cutevis;
 using namespace cutevis::test;
 using nlohmann::json;
+
+namespace {
+// the MMA names and the C++ members CUTLASS reads off a TiledMma (TiledMma::ValTypeE)
+Registry& registry() {
+  static Registry* r = [] {
+    auto* reg = new Registry;
+    register_algebra(*reg);
+    register_mma_names(*reg);
+    register_cpp_atom_names(*reg);
+    return reg;
+  }();
+  return *r;
+}
+std::string eval(const std::string& text) { return evaluate_expression(text, registry()).to_string(); }
+}  // namespace
 
 TEST_CASE("gmma sparse: 112 atoms' traits equal CuTe's, as functions and as printed (gmma_sparse_oracle.jsonl)") {
   int atoms = 0;
@@ -55,7 +73,7 @@ TEST_CASE("gmma sparse: the builder's TiledMMA (ss_op_selector_sparse) equals Cu
     const std::string cfg = row["builder"];
     INFO(cfg);
     ++configs;
-    const Value v = evaluate_expression(exprs.at(cfg));
+    const Value v = evaluate_expression(exprs.at(cfg), mma_registry());
     const TiledMma* m = as_tiled_mma(v);
     REQUIRE(m);
     CHECK(same_layout(m->thr_layout_vmnk, row["ThrLayoutVMNK"].get<std::string>()));
@@ -72,7 +90,8 @@ TEST_CASE("gmma sparse: the builder's TiledMMA (ss_op_selector_sparse) equals Cu
 
 TEST_CASE("gmma sparse: names, K doubled, metadata members, sparse_elem in the language") {
   const MmaAtom dense = find_mma_atom("SM90_64x64x16_F32F16F16_SS<K,MN>");
-  const MmaAtom sparse = find_mma_atom("SM90::GMMA::SPARSE::GMMA_64x64x32_F32F16F16_SS<GMMA::Major::K,GMMA::Major::MN>");
+  const MmaAtom sparse =
+      find_mma_atom("SM90::GMMA::SPARSE::GMMA_64x64x32_F32F16F16_SS<GMMA::Major::K,GMMA::Major::MN>");
   CHECK(sparse.short_name == "SM90_SPARSE_64x64x32_F32F16F16_SS<K,MN>");
   CHECK(sparse.shape_mnk[2].value() == 2 * dense.shape_mnk[2].value());
   CHECK(sparse.family == "SM90_GMMA_SPARSE");
