@@ -110,6 +110,19 @@ void register_cpp_atom_names(Registry& r) {
       {{"ValTypeC"}, [](const MmaAtom& a) { return Value::type(a.type_c); }},
       {{"ValTypeD"}, [](const MmaAtom& a) { return Value::type(a.type_d); }},
   };
+  // a sparse atom's metadata (MMA_Traits<SM90::GMMA::SPARSE::GMMA_...>::ValTypeE / ELayout), read by CUTLASS's builders
+  r.add("::ValTypeE", [](Evaluator& ev, const Node& n) {
+    const Value base = ev.eval(n.children[0]);
+    const MmaAtom* a = as_tiled_mma(base) ? &as_tiled_mma(base)->atom : as_mma_atom(base);
+    if (a && a->type_e.bits > 0) return Value::type(a->type_e);
+    ev.fail(n, "cannot take '::ValTypeE' of " + base.describe() + (a ? " (not a sparse MMA)" : ""));
+  });
+  r.add("::ELayout", [](Evaluator& ev, const Node& n) {
+    const Value base = ev.eval(n.children[0]);
+    const MmaAtom* a = as_tiled_mma(base) ? &as_tiled_mma(base)->atom : as_mma_atom(base);
+    if (a && a->type_e.bits > 0) return Value::layout(a->layout_e);
+    ev.fail(n, "cannot take '::ELayout' of " + base.describe() + (a ? " (not a sparse MMA)" : ""));
+  });
   for (const auto& entry : atom_members)
     for (const char* member : entry.first) {
       MmaMember get = entry.second;

@@ -68,6 +68,13 @@ struct MmaAtom {
   ValueType type_sf;
   int sf_vec_size = 0;
   Layout layout_sfa, layout_sfb;
+  // 2:4 structured-sparse atoms (SM90 SPARSE GMMA): A's ValTypeA is sparse_elem<2,T>; the metadata
+  // E is ValTypeE (sparse_elem<8,uint8_t>, or <4,...> for tf32) laid out by ELayout (thr,val) -> (M,K),
+  // passed in ERegisters.  type_e.bits == 0 for every other atom.
+  ValueType type_e;
+  Layout layout_e;
+  RegisterSpec regs_e;
+  std::string comment_e;
 };
 
 // TiledMMA as CuTe's make_tiled_mma(atom, atom_layout, permutation) builds it.

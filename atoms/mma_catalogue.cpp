@@ -166,7 +166,7 @@ bool looks_like_mma_atom(const std::string& name) {
     return q > p && q < b.size() && b[q] == 'x';
   };
   if (b == "UniversalFMA" || b.rfind("SM61_DP", 0) == 0 || b.rfind("SM100_MMA_", 0) == 0 ||
-      b.rfind("SM103_MXF4_ULTRA", 0) == 0)
+      b.rfind("SM103_MXF4_ULTRA", 0) == 0 || b.rfind("SM90_SPARSE_", 0) == 0)
     return true;
   if (name.find("MMA_Atom") != std::string::npos) return true;
   if (b.rfind("SM", 0) != 0) return false;

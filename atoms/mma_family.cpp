@@ -70,8 +70,16 @@ std::string unwrap(const std::string& s, const std::string& outer) {
 // SM90::GMMA::MMA_64x8x16_... and friends to the SM90_... spelling.
 std::string fold_namespaces(std::string base) {
   static const std::pair<const char*, const char*> folds[] = {
-      {"SM90::GMMA::MMA_", "SM90_"}, {"GMMA::MMA_", "SM90_"}, {"SM90::MMA_", "SM90_"}, {"SM120::BLOCKSCALED::", ""},
-      {"BLOCKSCALED::", ""},         {"SM100::", ""},         {"SM103::", ""},
+      {"SM90::GMMA::MMA_", "SM90_"},
+      {"GMMA::MMA_", "SM90_"},
+      {"SM90::MMA_", "SM90_"},
+      {"SM90::GMMA::SPARSE::GMMA_", "SM90_SPARSE_"},
+      {"GMMA::SPARSE::GMMA_", "SM90_SPARSE_"},
+      {"SPARSE::GMMA_", "SM90_SPARSE_"},
+      {"SM120::BLOCKSCALED::", ""},
+      {"BLOCKSCALED::", ""},
+      {"SM100::", ""},
+      {"SM103::", ""},
   };
   for (const auto& [from, to] : folds)
     if (starts_with(base, from)) return to + base.substr(std::string(from).size());
@@ -199,6 +207,7 @@ std::string enumerator(const std::string& arg, const std::string& scope, std::in
 
 std::string parse_major(const std::string& arg) { return enumerator(arg, "Major::", {"K", "MN"}); }
 std::string parse_scale_in(const std::string& arg) { return enumerator(arg, "ScaleIn::", {"One", "Neg"}); }
+std::string parse_sparse_sel(const std::string& arg) { return enumerator(arg, "SparseSel::", {"Zero", "One"}); }
 std::string parse_saturate(const std::string& arg) {
   return arg.find("Saturate") == std::string::npos ? "" : enumerator(arg, "Saturate::", {"True", "False"});
 }

@@ -58,6 +58,8 @@ std::string ptx_type(const ValueType& t);  // half_t -> f16, float_e2m1_t -> e2m
 std::string parse_major(const std::string& arg);
 // "GMMA::ScaleIn::Neg" / "Neg" -> "Neg"; "" if not a ScaleIn.
 std::string parse_scale_in(const std::string& arg);
+// "GMMA::SparseSel::One" / "One" -> "One" (a sparse GMMA's metadata selector); "" if not one.
+std::string parse_sparse_sel(const std::string& arg);
 // "UMMA::Saturate::True" -> "True" (the scope must be written); "" if not a Saturate.
 std::string parse_saturate(const std::string& arg);
 // An integer template argument (128, _128, Int<128>{}), or nullopt.

@@ -8,6 +8,14 @@
 // CLayout_64xN; A comes from a shared-memory descriptor (SS, every thread sees the whole
 // 64xK tile: ABLayout<64,K>) or from registers (RS, ALayout_64x<K>); B always from a
 // descriptor (ABLayout<N,K>).  Only 16-bit inputs may be MN-major; register A is K-major.
+//
+// The 2:4 structured-sparse family (wgmma.mma_async.sp; CuTe's arch/mma_sm90_gmma_sparse[_ext].hpp,
+// atom/mma_traits_sm90_gmma_sparse[_ext].hpp) comes from the same generator:
+//   SM90::GMMA::SPARSE::GMMA_64x<N>x<2K>_<D><A><B>_<SS|RS>[_TN][_SATURATE]<..., spsel>
+// (short: SM90_SPARSE_64x<N>x<2K>_...): K is doubled (512 bits of logical A), ValTypeA is
+// sparse_elem<2,T> (half of A's K is stored), the metadata E is sparse_elem<8,uint8_t>
+// (sparse_elem<4,uint8_t> for tf32) laid out by ELayout_64x<2K>, and register A is the
+// dense atom's register layout of a type half as wide (ALayout_64x<2K>).
 #include <algorithm>
 
 #include "atoms/mma_family.hpp"
@@ -58,11 +66,23 @@ std::vector<int> valid_ns(bool integer) {
 Layout c_layout_64xn(int n) { return L(tup(tup(4, 8, 4), tup(2, 2, n / 8)), tup(tup(128, 1, 16), tup(64, 8, 512))); }
 // (T128,V<M*K>) -> (M,K): ABLayout<M,K>, every thread of the warpgroup sees the whole tile
 Layout ab_layout(int mn, int k) { return L(tup(128, tup(mn, k)), tup(0, tup(1, mn))); }
-// (T128,V<8192/bits/128>) -> (M64,K): ALayout_64x8 / 64x16 / 64x32 for 32-, 16-, 8-bit A in registers
+// (T128,V<8192/bits/128>) -> (M64,K): ALayout_64x8 / 64x16 / 64x32 / 64x64 for 32-, 16-, 8-, 4-bit A in
+// registers (the sparse atoms' A is sparse_elem<2,T>: a tf32, f16 or 8-bit A takes the 16-, 8- or 4-bit layout)
 Layout a_layout_rs(int bits) {
   if (bits == 32) return L(tup(tup(4, 8, 4), tup(2, 2)), tup(tup(64, 1, 16), tup(8, 256)));
   if (bits == 16) return L(tup(tup(4, 8, 4), tup(2, 2, 2)), tup(tup(128, 1, 16), tup(64, 8, 512)));
-  return L(tup(tup(4, 8, 4), tup(4, 2, 2)), tup(tup(256, 1, 16), tup(64, 8, 1024)));
+  if (bits == 8) return L(tup(tup(4, 8, 4), tup(4, 2, 2)), tup(tup(256, 1, 16), tup(64, 8, 1024)));
+  return L(tup(tup(4, 8, 4), tup(8, 2, 2)), tup(tup(512, 1, 16), tup(64, 8, 2048)));
+}
+// (T128,V) -> (M64,K): the sparse atoms' metadata layouts ELayout_64x64 / 64x32 / 64x16 (K of 8-, 16-, 32-bit A)
+Layout e_layout(int k) {
+  if (k == 64) return L(tup(tup(2, 2, 8, 4), tup(32)), tup(tup(8, 2048, 1, 16), tup(64)));
+  if (k == 32) return L(tup(tup(2, 2, 8, 4), tup(16, 2)), tup(tup(1024, 0, 1, 16), tup(64, 8)));
+  return L(tup(tup(2, 2, 8, 4), tup(8, 2)), tup(tup(512, 0, 1, 16), tup(64, 8)));
+}
+// sparse_elem<S,T>: S logical elements of T per stored one; sizeof_bits is T's bits / S (CuTe's pointer_sparse.hpp)
+ValueType sparse_type(int sparsity, const ValueType& raw) {
+  return {"sparse_elem<" + std::to_string(sparsity) + "," + raw.name + ">", raw.bits / sparsity};
 }
 
 struct GmmaSpec {
@@ -70,25 +90,32 @@ struct GmmaSpec {
   const GmmaTypes* types = nullptr;
   bool rs = false, saturate = false;
   std::string major_a = "K", major_b = "K", scale_a = "One", scale_b = "One";
+  bool sparse = false;         // SM90::GMMA::SPARSE::GMMA_...: K doubled, metadata E
+  std::string spsel = "Zero";  // GMMA::SparseSel: which thread pair of a quad gives the metadata
+  int k() const { return types->k * (sparse ? 2 : 1); }
 };
 
 std::string type_string(const GmmaTypes& t) { return t.d + t.a + t.b; }
 
-std::string base_name(const GmmaSpec& s) {
-  return "SM90_64x" + std::to_string(s.n) + "x" + std::to_string(s.types->k) + "_" + type_string(*s.types) +
+// Sparse atoms: CuTe's SM90::GMMA::SPARSE::GMMA_64x... (`full`) or the short SM90_SPARSE_64x...
+std::string base_name(const GmmaSpec& s, bool full = false) {
+  const char* prefix = !s.sparse ? "SM90_64x" : full ? "SM90::GMMA::SPARSE::GMMA_64x" : "SM90_SPARSE_64x";
+  return prefix + std::to_string(s.n) + "x" + std::to_string(s.k()) + "_" + type_string(*s.types) +
          (s.rs ? "_RS" : "_SS") + (s.types->majors ? "" : "_TN") + (s.saturate ? "_SATURATE" : "");
 }
 
 // CuTe's spelling (`full`) or the short one.
 std::string spelled(const GmmaSpec& s, bool full) {
   const std::string major = full ? "GMMA::Major::" : "", scale = full ? "GMMA::ScaleIn::" : "";
-  const bool scaled = s.scale_a != "One" || s.scale_b != "One";
+  const bool selected = s.spsel != "Zero";  // a sparse atom's SparseSel follows its scales
+  const bool scaled = s.scale_a != "One" || s.scale_b != "One" || (selected && !s.types->integer);
   std::string args;
   if (s.types->majors) args = major + s.major_a + "," + major + s.major_b;
   if (scaled) args += (args.empty() ? "" : ",") + scale + s.scale_a + "," + scale + s.scale_b;
-  if (s.types->integer) return base_name(s);
-  if (args.empty()) return base_name(s) + (full ? "<>" : "");
-  return base_name(s) + "<" + args + ">";
+  if (selected) args += (args.empty() ? "" : ",") + std::string(full ? "GMMA::SparseSel::" : "") + s.spsel;
+  if (s.types->integer && !s.sparse) return base_name(s, full);
+  if (args.empty()) return base_name(s, full) + (full ? "<>" : "");
+  return base_name(s, full) + "<" + args + ">";
 }
 
 MmaAtom build(const GmmaSpec& s) {
@@ -97,16 +124,21 @@ MmaAtom build(const GmmaSpec& s) {
   MmaAtom atom;
   atom.name = spelled(s, true);
   atom.short_name = spelled(s, false);
-  atom.family = "SM90_GMMA";
+  atom.family = s.sparse ? "SM90_GMMA_SPARSE" : "SM90_GMMA";
   atom.sm = 90;
-  atom.shape_mnk = tup(64, s.n, t.k);
+  const int k = s.k();
+  atom.shape_mnk = tup(64, s.n, k);
   atom.thr_id = L(128, 1);
-  atom.layout_a = s.rs ? a_layout_rs(et[1].type.bits) : ab_layout(64, t.k);
-  atom.layout_b = ab_layout(s.n, t.k);
+  atom.layout_a = s.rs ? a_layout_rs(et[1].type.bits / (s.sparse ? 2 : 1)) : ab_layout(64, k);
+  atom.layout_b = ab_layout(s.n, k);
   atom.layout_c = c_layout_64xn(s.n);
   atom.type_d = atom.type_c = et[0].type;
-  atom.type_a = et[1].type;
+  atom.type_a = s.sparse ? sparse_type(2, et[1].type) : et[1].type;
   atom.type_b = et[2].type;
+  if (s.sparse) {
+    atom.layout_e = e_layout(k);
+    atom.type_e = sparse_type(et[1].type.bits == 32 ? 4 : 8, value_type("uint8_t"));
+  }
   atom.source_a = s.rs ? OperandSource::kRegister : OperandSource::kSharedMemory;
   atom.source_b = OperandSource::kSharedMemory;
   atom.major_a = s.major_a;
@@ -121,9 +153,10 @@ MmaAtom build(const GmmaSpec& s) {
   atom.regs_c = packed_registers(atom.type_c, size(atom.layout_c.shape[1]));
   atom.regs_a = s.rs ? RegisterSpec{"uint32_t", 4} : RegisterSpec{"uint64_t", 1};
   atom.regs_b = {"uint64_t", 1};
-  atom.ptx = "wgmma.mma_async.sync.aligned.m64n" + std::to_string(s.n) + "k" + std::to_string(t.k) + "." + et[0].ptx +
-             "." + et[1].ptx + "." + et[2].ptx + (s.saturate ? ".satfinite" : "");
-  // Operands: C (read-write), A, desc_b, scale_D, then the immediates scaleA/B and tnspA/B.
+  atom.ptx = std::string("wgmma.mma_async") + (s.sparse ? ".sp" : "") + ".sync.aligned.m64n" + std::to_string(s.n) +
+             "k" + std::to_string(k) + "." + et[0].ptx + "." + et[1].ptx + "." + et[2].ptx +
+             (s.saturate ? ".satfinite" : "");
+  // Operands: C (read-write), A, desc_b, [e, spsel: sparse], scale_D, then the immediates scaleA/B and tnspA/B.
   const int nc = atom.regs_c.count;
   const char* cc = constraint(atom.regs_c.c_type);
   std::string outs, ins;
@@ -138,8 +171,16 @@ MmaAtom build(const GmmaSpec& s) {
     a_operand = "%" + std::to_string(next++);
     ins = "\"l\"(desc_a)";
   }
-  const int desc_b = next++, scale_d = next++;
-  ins += ", \"l\"(desc_b), \"r\"(int32_t(scale_D))";
+  const int desc_b = next++;
+  ins += ", \"l\"(desc_b)";
+  std::string metadata;
+  if (s.sparse) {
+    metadata = ", %" + std::to_string(next) + ", %" + std::to_string(next + 1);
+    next += 2;
+    ins += ", \"r\"(e), \"n\"(int32_t(spsel))";
+  }
+  const int scale_d = next++;
+  ins += ", \"r\"(int32_t(scale_D))";
   std::string imm;
   auto immediate = [&](const char* expr) {
     imm += ", %" + std::to_string(next++);
@@ -154,9 +195,15 @@ MmaAtom build(const GmmaSpec& s) {
     immediate("tnspB");
   }
   atom.asm_template = "{ .reg .pred p; setp.ne.b32 p, %" + std::to_string(scale_d) + ", 0; " + atom.ptx + " " +
-                      operand_list(0, nc) + ", " + a_operand + ", %" + std::to_string(desc_b) + ", p" + imm + "; }";
+                      operand_list(0, nc) + ", " + a_operand + ", %" + std::to_string(desc_b) + metadata + ", p" + imm +
+                      "; }";
   atom.asm_operands = outs + " : " + ins;
   set_comments(atom);
+  if (s.sparse) {
+    atom.regs_e = {"uint32_t", 1};
+    atom.comment_a += " -- 2:4 sparse: A holds half of K (sparse_elem<2>), E is its metadata";
+    atom.comment_e = tv_comment(atom.layout_e, 'M', 64, 'K', k);
+  }
   return atom;
 }
 
@@ -169,9 +216,12 @@ std::string join_ns(bool integer) {
 
 std::optional<MmaAtom> decode_gmma(const AtomName& name) {
   const std::string& base = name.base;
-  if (base.rfind("SM90_64x", 0) != 0) return std::nullopt;
-  // SM90_64x<N>x<K>_<types>_<SS|RS>[_TN][_SATURATE]
-  size_t p = 8;
+  GmmaSpec s;
+  // SM90_64x<N>x<K>_<types>_<SS|RS>[_TN][_SATURATE], or SM90_SPARSE_64x... (SM90::GMMA::SPARSE::GMMA_64x...)
+  size_t p = 0;
+  if (base.rfind("SM90_64x", 0) == 0) p = 8;
+  else if (base.rfind("SM90_SPARSE_64x", 0) == 0) p = 15, s.sparse = true;
+  else return std::nullopt;
   auto number = [&](const char* what) {
     size_t q = p;
     while (q < base.size() && std::isdigit(static_cast<unsigned char>(base[q]))) ++q;
@@ -180,7 +230,6 @@ std::optional<MmaAtom> decode_gmma(const AtomName& name) {
     p = q;
     return v;
   };
-  GmmaSpec s;
   s.n = number("N after SM90_64x");
   if (p >= base.size() || base[p] != 'x') throw Error("expected SM90_64x<N>x<K>_... in " + base);
   ++p;
@@ -198,8 +247,9 @@ std::optional<MmaAtom> decode_gmma(const AtomName& name) {
                 " (D+=A*B) atom; types are F16F16F16, F32F16F16, F32BF16BF16, F32TF32TF32, F16|F32 x E4M3|E5M2 x "
                 "E4M3|E5M2, S32 x S8|U8 x S8|U8");
   const GmmaTypes& t = *s.types;
-  if (k != t.k)
-    throw Error(types + " GMMA has K=" + std::to_string(t.k) + " (256 bits of input), not " + std::to_string(k));
+  if (k != s.k())
+    throw Error(types + (s.sparse ? " sparse GMMA has K=" : " GMMA has K=") + std::to_string(s.k()) +
+                (s.sparse ? " (512 bits of logical input), not " : " (256 bits of input), not ") + std::to_string(k));
   if (!valid_n(s.n, t.integer))
     throw Error("N=" + std::to_string(s.n) + " is not a GMMA N for " + types + "; N is " + join_ns(t.integer));
   // Suffix: _SS|_RS, _TN for K-major-only types, _SATURATE for integers.
@@ -222,10 +272,18 @@ std::optional<MmaAtom> decode_gmma(const AtomName& name) {
     if (!t.majors && tail.empty()) throw Error(types + " GMMA is K-major only (_TN): " + base + "_TN");
     throw Error("unexpected '" + tail + "' in " + base);
   }
-  // Template arguments.
-  const auto& a = name.targs;
+  // Template arguments (a sparse atom's last may be its GMMA::SparseSel).
+  auto a = name.targs;
+  const size_t with_spsel = t.integer ? 1 : t.majors ? 5 : 3;  // <[MajorA,MajorB,][ScaleA,ScaleB,]SparseSel>
+  if (s.sparse && a.size() == with_spsel) {
+    s.spsel = parse_sparse_sel(a.back());
+    if (s.spsel.empty()) throw Error(base + ": the last template argument is GMMA::SparseSel::Zero or ::One");
+    a.pop_back();
+  }
   if (t.integer) {
-    if (!a.empty()) throw Error(base + " takes no template arguments (integer GMMA is K-major, unscaled)");
+    if (!a.empty())
+      throw Error(base + (s.sparse ? " takes <> or <GMMA::SparseSel> (integer GMMA is K-major, unscaled)"
+                                   : " takes no template arguments (integer GMMA is K-major, unscaled)"));
   } else if (t.majors) {
     if (a.size() == 1 || a.size() == 3 || a.size() > 4)
       throw Error(base + " takes <MajorA,MajorB[,ScaleA,ScaleB]>, e.g. <GMMA::Major::K,GMMA::Major::K>");
@@ -257,22 +315,24 @@ std::optional<MmaAtom> decode_gmma(const AtomName& name) {
 }
 
 void gmma_names(std::vector<ListedMmaAtom>& out) {
-  for (const auto& t : gmma_types())
-    for (int n : valid_ns(t.integer))
-      for (bool rs : {false, true})
-        for (bool sat : t.integer ? std::vector<bool>{false, true} : std::vector<bool>{false})
-          for (const char* ma : t.majors ? std::vector<const char*>{"K", "MN"} : std::vector<const char*>{"K"})
-            for (const char* mb : t.majors ? std::vector<const char*>{"K", "MN"} : std::vector<const char*>{"K"}) {
-              if (rs && std::string(ma) != "K") continue;
-              GmmaSpec s;
-              s.n = n;
-              s.types = &t;
-              s.rs = rs;
-              s.saturate = sat;
-              s.major_a = ma;
-              s.major_b = mb;
-              out.push_back({spelled(s, false), spelled(s, true), 90});
-            }
+  for (bool sparse : {false, true})  // the dense atoms, then the SPARSE ones
+    for (const auto& t : gmma_types())
+      for (int n : valid_ns(t.integer))
+        for (bool rs : {false, true})
+          for (bool sat : t.integer ? std::vector<bool>{false, true} : std::vector<bool>{false})
+            for (const char* ma : t.majors ? std::vector<const char*>{"K", "MN"} : std::vector<const char*>{"K"})
+              for (const char* mb : t.majors ? std::vector<const char*>{"K", "MN"} : std::vector<const char*>{"K"}) {
+                if (rs && std::string(ma) != "K") continue;
+                GmmaSpec s;
+                s.n = n;
+                s.types = &t;
+                s.rs = rs;
+                s.saturate = sat;
+                s.major_a = ma;
+                s.major_b = mb;
+                s.sparse = sparse;
+                out.push_back({spelled(s, false), spelled(s, true), 90});
+              }
 }
 
 }  // namespace cutevis::mma

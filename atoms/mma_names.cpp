@@ -1,12 +1,15 @@
 // MMA atoms and TiledMMAs in the expression language (see atoms/mma_names.hpp).
 #include "atoms/mma_names.hpp"
 
+#include <optional>
+
 #include "atoms/atom_template_args.hpp"
 #include "atoms/mma_catalogue.hpp"
 #include "atoms/names.hpp"
 #include "atoms/smem_atoms.hpp"
 #include "atoms/tiled_mma.hpp"
 #include "lib/element_types.hpp"
+#include "lib/lang/environment.hpp"
 #include "lib/lang/explicit_specialization.hpp"
 
 namespace cutevis {
@@ -98,7 +101,9 @@ namespace {
 // (cute/arch/mma_sm90.hpp): the 64xNxK GMMA whose N is the largest of CuTe's shapes dividing Tile_N
 // (256, 192, 128, 96, 64, 32, 16, 8: CuTe's default build, without CUTE_SM90_EXTENDED_MMA_SHAPES_ENABLED)
 // and whose K is 32 bytes of the element; 16-bit inputs take the majors, the others are K-major (_TN).
-Value gmma_op_selector(Evaluator& ev, const Node& n, bool rs) {
+// ss_op_selector_sparse / rs_op_selector_sparse (`sparse`): the same choice among the SPARSE GMMAs, whose
+// K is 64 bytes of the (logical) element: SM90::GMMA::SPARSE::GMMA_64xNx<2K>_...
+Value gmma_op_selector(Evaluator& ev, const Node& n, bool rs, bool sparse = false) {
   const std::string usage = n.name + "<ElementA, ElementB, ElementC, TileShape_MNK[, MajorA, MajorB]>()";
   if (n.template_args.size() < 4 || n.template_args.size() > 6)
     ev.fail(n, usage + " takes four to six template arguments");
@@ -116,7 +121,7 @@ Value gmma_op_selector(Evaluator& ev, const Node& n, bool rs) {
   const int64_t extent_m = cutevis::size(tile[0]), extent_n = cutevis::size(tile[1]), extent_k = cutevis::size(tile[2]);
   if (extent_m % 64 != 0) ev.fail(n.template_args[3], "Tile_M must be a multiple of 64");
   const int bits = t[0].type().bits;
-  const int64_t k = bits > 0 ? 256 / bits : 0;
+  const int64_t k = bits > 0 ? (sparse ? 512 : 256) / bits : 0;
   if (k == 0 || extent_k % k != 0) ev.fail(n.template_args[3], "Tile_K must be a multiple of " + std::to_string(k));
   int64_t nsel = 0;
   for (int64_t candidate : {256, 192, 128, 96, 64, 32, 16, 8})
@@ -133,8 +138,8 @@ Value gmma_op_selector(Evaluator& ev, const Node& n, bool rs) {
     return m;
   };
   const std::string ma = major(4), mb = major(5);
-  std::string name =
-      "SM90_64x" + std::to_string(nsel) + "x" + std::to_string(k) + "_" + c + a + b + (rs ? "_RS" : "_SS");
+  std::string name = std::string(sparse ? "SM90_SPARSE_64x" : "SM90_64x") + std::to_string(nsel) + "x" +
+                     std::to_string(k) + "_" + c + a + b + (rs ? "_RS" : "_SS");
   if (bits == 16) {
     name += "<GMMA::Major::" + ma + ",GMMA::Major::" + mb + ">";
   } else {
@@ -179,9 +184,72 @@ bool user_mma_atom(Evaluator& ev, const Node& n, Value& out) {
   return true;
 }
 
+// sparse_elem<S,T> (cute/pointer_sparse.hpp): a stored element standing for S logical elements of T;
+// sizeof_bits is T's bits / S.  Spelled "sparse_elem<S,T>" as a type (the SPARSE GMMAs' ValTypeA/ValTypeE).
+struct SparseElem {
+  int sparsity = 0;
+  ValueType raw;
+};
+std::optional<SparseElem> as_sparse_elem(const Value& v) {
+  if (!v.is(Value::Kind::kType)) return std::nullopt;
+  const std::string& name = v.type().name;
+  const size_t comma = name.find(',');
+  if (name.rfind("sparse_elem<", 0) != 0 || comma == std::string::npos || name.back() != '>') return std::nullopt;
+  SparseElem e;
+  e.sparsity = std::stoi(name.substr(12, comma - 12));
+  if (!lookup_value_type(name.substr(comma + 1, name.size() - comma - 2), e.raw)) return std::nullopt;
+  return e;
+}
+
+Value sparse_elem_type(Evaluator& ev, const Node& n) {
+  if (n.template_args.size() != 2) ev.fail(n, "sparse_elem<S, T> takes two template arguments");
+  std::vector<Value> t = ev.eval_template_args(n);
+  if (!t[0].is(Value::Kind::kInt) || t[0].as_int() <= 0 || t[0].as_int() > 64)
+    ev.fail(n.template_args[0], "sparse_elem<S, T>: S is a positive integer, got " + t[0].describe());
+  if (!t[1].is(Value::Kind::kType))
+    ev.fail(n.template_args[1], "sparse_elem<S, T>: T is a type, got " + t[1].describe());
+  const int sparsity = static_cast<int>(t[0].as_int());
+  const ValueType& raw = t[1].type();
+  if (raw.bits % sparsity != 0)
+    ev.fail(n, "sparse_elem<" + std::to_string(sparsity) + ", " + raw.name + ">: sizeof_bits is a ratio (" +
+                   std::to_string(raw.bits) + "/" + std::to_string(sparsity) + "), which cutevis does not model");
+  return Value::type({"sparse_elem<" + std::to_string(sparsity) + "," + raw.name + ">", raw.bits / sparsity});
+}
+
 }  // namespace
 
 void register_mma_names(Registry& r) {
+  for (const char* prefix : {"", "cute::"}) {
+    r.add(std::string(prefix) + "sparse_elem", sparse_elem_type, std::string(prefix) + "sparse_elem<S, T>");
+    for (const char* trait : {"is_sparse", "is_sparse_v"})
+      r.add(
+          std::string(prefix) + trait,
+          [](Evaluator& ev, const Node& n) {
+            if (n.template_args.size() != 1) ev.fail(n, n.name + "<T> takes one template argument");
+            return Value::boolean(as_sparse_elem(ev.eval(n.template_args[0])).has_value());
+          },
+          std::string(prefix) + trait + "<T>");
+  }
+  // ElementAMma::sparsity, typename ElementAMma::raw_type of a sparse_elem type (a declared name or an alias)
+  r.add_resolver([](Evaluator& ev, const Node& n, Value& out) {
+    if (n.has_template_args || !n.args.empty()) return false;
+    const size_t cut = n.name.rfind("::");
+    if (cut == std::string::npos || cut == 0) return false;
+    const std::string member = n.name.substr(cut + 2);
+    if (member != "sparsity" && member != "raw_type") return false;
+    Node base = n;
+    base.name = n.name.substr(0, cut);
+    base.end = base.begin + cut;
+    std::optional<SparseElem> e;
+    try {
+      e = as_sparse_elem(ev.eval(base));
+    } catch (const UnknownName&) {
+      return false;
+    }
+    if (!e) return false;
+    out = member == "sparsity" ? Value::integer(e->sparsity) : Value::type(e->raw);
+    return true;
+  });
   for (const char* prefix : {"", "GMMA::", "SM90::GMMA::", "cute::GMMA::", "cute::SM90::GMMA::"}) {
     r.add(
         std::string(prefix) + "ss_op_selector",
@@ -191,6 +259,14 @@ void register_mma_names(Registry& r) {
         std::string(prefix) + "rs_op_selector",
         [](Evaluator& ev, const Node& n) { return gmma_op_selector(ev, n, true); },
         std::string(prefix) + "rs_op_selector<ElementA, ElementB, ElementC, TileShape_MNK[, MajorA, MajorB]>()");
+    r.add(
+        std::string(prefix) + "ss_op_selector_sparse",
+        [](Evaluator& ev, const Node& n) { return gmma_op_selector(ev, n, false, true); },
+        std::string(prefix) + "ss_op_selector_sparse<ElementA, ElementB, ElementC, TileShape_MNK[, MajorA, MajorB]>()");
+    r.add(
+        std::string(prefix) + "rs_op_selector_sparse",
+        [](Evaluator& ev, const Node& n) { return gmma_op_selector(ev, n, true, true); },
+        std::string(prefix) + "rs_op_selector_sparse<ElementA, ElementB, ElementC, TileShape_MNK[, MajorA, MajorB]>()");
   }
   register_smem_atom_names(r);  // GMMA::Layout_K_SW128_Atom<T>{}, UMMA::..., (atoms/smem_atoms.cpp)
   // Atom names, in any accepted spelling: SM80_...{}, MMA_Atom<...>{}, SM90::GMMA::MMA_...<...>{}

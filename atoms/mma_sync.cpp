@@ -377,7 +377,7 @@ std::optional<MmaAtom> decode_sync(const AtomName& n) {
   int sm = 0;
   for (int s : {70, 75, 80, 89, 90})
     if (base.rfind("SM" + std::to_string(s) + "_", 0) == 0) sm = s;
-  if (sm == 0) return std::nullopt;
+  if (sm == 0 || base.rfind("SM90_SPARSE_", 0) == 0) return std::nullopt;  // a sparse GMMA name: mma_gmma.cpp
   auto parts = split(base, '_');
   if (parts.size() < 4) throw Error("expected SM" + std::to_string(sm) + "_<M>x<N>x<K>_<types>_TN, got " + base);
   auto mnk = parse_mnk(parts[1], base);

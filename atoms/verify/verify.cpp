@@ -80,6 +80,11 @@ bool has_mma_overrides(const VerifyOverrides& o) {
 // Error is bad input and propagates, even without a GPU.
 void prepare(Job& job, const cuda::DeviceInfo& dev, bool rethrow) {
   VerifyReport& r = job.report;
+  if (job.mma && job.mma->type_e.bits > 0) {  // with or without a GPU: never run, never an agreement
+    r.status = VerifyStatus::kSkipped;
+    r.reason = "sparse MMA (metadata operand) is not supported by verify: nothing was run";
+    return;
+  }
   if (dev.usable) {
     std::string why = job.mma ? mma_unsupported_reason(*job.mma, dev.sm) : copy_unsupported_reason(*job.copy, dev.sm);
     if (!why.empty()) {

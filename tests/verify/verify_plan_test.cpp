@@ -7,6 +7,7 @@
 #include "atoms/copy_catalogue.hpp"
 #include "atoms/mma_catalogue.hpp"
 #include "atoms/verify/plan.hpp"
+#include "atoms/verify/verify.hpp"
 #include "lib/error.hpp"
 #include "tests/gpu/verify_atoms.hpp"
 #include "tests/verify/verify_sim.hpp"
@@ -145,6 +146,12 @@ TEST_CASE("verify plan: unsupported atoms say why") {
   MmaAtom umma = gmma;
   umma.ptx = "tcgen05.mma.cta_group::1.kind::f16";
   CHECK(mma_unsupported_reason(umma, 90).find("SM100") != std::string::npos);
+  // a sparse GMMA is never run: verify says so (skipped, so exit 3, never an agreement)
+  MmaAtom sparse = find_mma_atom("SM90_SPARSE_64x64x32_F32F16F16_SS<K,K>");
+  CHECK(mma_unsupported_reason(sparse, 90).find("sparse MMA") != std::string::npos);
+  const VerifyReport skipped = verify_mma(sparse, VerifyOverrides{});  // with or without a GPU here
+  CHECK(skipped.status == VerifyStatus::kSkipped);
+  CHECK(skipped.reason.find("sparse MMA") != std::string::npos);
   MmaAtom fma = gmma;
   fma.ptx = "";
   CHECK(mma_unsupported_reason(fma, 90).find("no PTX") != std::string::npos);
