@@ -4,6 +4,7 @@
 //
 // A partition's layout is the same for every thread; only its offset (where the thread starts)
 // differs.  The thread is threadIdx.x as -D threadIdx.x=N gives it, else 0, and the tensor says so.
+#include <cctype>
 #include <memory>
 #include <tuple>
 
@@ -73,6 +74,26 @@ struct ThreadIndex {
   std::string note;  // said beside every partition of the slice
 };
 
+// Whether `text` reads blockIdx, itself or through the declarations it names (`depth` deep): the
+// peer CTA index mma_v = get<0>(mma_coord_vmnk) of SM100's tutorials, a run-time value read as 0.
+bool reads_block_index(Evaluator& ev, const std::string& text, int depth) {
+  if (text.find("blockIdx") != std::string::npos) return true;
+  Environment* env = ev.environment();
+  if (!env || depth == 0) return false;
+  for (size_t i = 0; i < text.size();) {
+    if (!(std::isalpha(static_cast<unsigned char>(text[i])) || text[i] == '_')) {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j < text.size() && (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '_')) ++j;
+    if (const Declaration* d = env->find(text.substr(i, j - i), ev.scope()))
+      if (reads_block_index(ev, d->text, depth - 1)) return true;
+    i = j;
+  }
+  return false;
+}
+
 // get_slice's argument: threadIdx.x is thread 0 or -D threadIdx.x=N; a run-time index (the peer CTA
 // of SM100's blockIdx.x % size<0>(cluster_layout_vmnk)) is 0, said so: the layout does not depend on it.
 ThreadIndex thread_index(Evaluator& ev, const Node& arg) {
@@ -91,7 +112,13 @@ ThreadIndex thread_index(Evaluator& ev, const Node& arg) {
   }
   try {
     const Value v = ev.eval(arg);
-    if (v.is(V::Kind::kInt)) return {v.as_int(), ""};
+    if (v.is(V::Kind::kInt)) {
+      if (!reads_block_index(ev, ev.text_of(arg), 4)) return {v.as_int(), ""};
+      const std::string text = ev.text_of(arg);
+      return {v.as_int(), (text.size() <= 60 ? text : std::string("the index")) + " is a run-time value: index " +
+                              std::to_string(v.as_int()) +
+                              " (blockIdx read as 0 unless -D blockIdx.x=N; each index's partition has this layout)"};
+    }
     ev.fail(arg, "get_slice takes a thread index, got " + v.describe());
   } catch (const Error& e) {
     const std::string why = e.what();

@@ -6,6 +6,7 @@
 
 #include "lib/lang/cpp_syntax.hpp"
 #include "lib/lang/expr.hpp"
+#include "lib/lang/tensor.hpp"
 
 namespace cutevis {
 
@@ -216,10 +217,23 @@ void register_algebra(Registry& r) {
       [](Evaluator& ev, const Node& n) {
         ev.expect_args(n, 1, 1);
         auto a = ev.eval_args(n);
+        if (const Tensor* t = as_tensor(a[0])) {
+          // CuTe: make_tensor<value_type>(make_fragment_like(tensor.layout())), registers of one thread
+          const Layout* l = std::get_if<Layout>(&t->layout);
+          if (!l || t->swizzled)
+            ev.fail(n, "make_fragment_like of a swizzled tensor: its register order is not modelled");
+          Tensor out;
+          out.space = Tensor::Space::kRmem;
+          out.element = t->element;
+          out.layout = make_fragment_like(*l);
+          if (!t->note.empty())
+            out.note = "registers of one thread (made from " + t->note.substr(0, t->note.find(" (")) + ")";
+          return tensor_value(std::move(out));
+        }
         if (!a[0].is(V::Kind::kLayout)) return V::layout(make_layout(shape_arg(ev, n, 0, a[0])));
         return V::layout(make_fragment_like(a[0].to_layout()));
       },
-      "make_fragment_like(L)");
+      "make_fragment_like(L) / make_fragment_like(tensor)");
   r.add(
       "make_layout_tv",
       [](Evaluator& ev, const Node& n) {
@@ -406,6 +420,11 @@ void register_algebra(Registry& r) {
         std::vector<size_t> modes;
         for (int64_t i : template_ints(ev, n)) modes.push_back(to_index(i, "select"));
         if (v.is(V::Kind::kLayout)) return V::layout(select(v.to_layout(), modes));
+        if (v.is(V::Kind::kTuple)) {  // a coordinate with `_` (SM100's select<1,2,3>(mma_coord_vmnk))
+          std::vector<V> picked;
+          for (size_t m : modes) picked.push_back(value_get(v, m));
+          return V::tuple(std::move(picked));
+        }
         return V::from(select(v.to_int_tuple(), modes));
       },
       "select<I...>(x)");

@@ -100,9 +100,28 @@ Value integer_result(int64_t value, const Value& a, const Value* b) {
   return dynamic(a) || (b && dynamic(*b)) ? Value::dynamic_integer(value) : Value::integer(value);
 }
 
+// blockIdx.x/.y/.z: a run-time int (CuTe prints it as its value), -D blockIdx.x=N's or else CTA 0, said in
+// a warning.  What depends on it is the CTA's tile: its shape is the tiler's, its offset the CTA's.
+Value block_index(Evaluator& ev, const Node& n, const std::string& name) {
+  if (Environment* env = ev.environment())
+    if (const Declaration* d = env->find(name, ev.scope())) {
+      try {
+        size_t used = 0;
+        const int64_t b = std::stoll(d->text, &used);
+        if (d->text.find_first_not_of(" \t", used) == std::string::npos && b >= 0) return V::dynamic_integer(b);
+      } catch (const std::exception&) {
+      }
+      ev.fail(n, "-D " + name + "=N takes a CTA index (an integer >= 0), got '" + d->text + "'");
+    }
+  ev.warn(n, name + " is a run-time value: read as 0 (-D " + name + "=N for another CTA's)");
+  return V::dynamic_integer(0);
+}
+
 Value eval_operator(Evaluator& ev, const Node& n) {
   const std::string& op = n.name;
   const Node& l = n.children[0];
+  if ((op == ".x" || op == ".y" || op == ".z") && l.kind == Node::Kind::kName && l.name == "blockIdx")
+    return block_index(ev, n, "blockIdx" + op);
   if (op.size() > 1 && op[0] == '.') {  // x.member (the parser keeps it for a pointer that is only named)
     const std::string object = ev.text_of(l);
     ev.fail(n, "'" + (object.size() <= 60 ? object : std::string("x")) + op +

@@ -205,14 +205,18 @@ void host() {
   std::remove(f.c_str());
 }
 
-TEST_CASE("survey: a data member (blockIdx.x, args.dA) is named as a run-time value, with the -D way out") {
+TEST_CASE("survey: a data member (args.dA) is named as a run-time value, with the -D way out; blockIdx.x reads as 0") {
   std::string f = write_temp("kernel.cu", R"(
 __global__ void kernel(Params params) {
   auto cta_coord = make_coord(blockIdx.x, blockIdx.y, _);
+  auto dA = params.dA;
 }
 )");
   json n = names_of(f);
-  CHECK(entry(n, "kernel::cta_coord")["error"].get<std::string>().find("'blockIdx.x' reads a data member") == 0);
+  CHECK(entry(n, "kernel::dA")["error"].get<std::string>().find("'params.dA' reads a data member") == 0);
+  // blockIdx: CTA 0 unless -D blockIdx.x=N, said in the value
+  CHECK(entry(n, "kernel::cta_coord")["value"].get<std::string>().rfind(
+            "(0,0,_)\n  blockIdx.x is a run-time value: read as 0 (-D blockIdx.x=N for another CTA's)", 0) == 0);
   std::remove(f.c_str());
 }
 

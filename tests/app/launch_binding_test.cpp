@@ -122,9 +122,19 @@ TEST_CASE("launch binding in names: the launch used is named, run-time values st
   REQUIRE(mA != nullptr);
   CHECK((*mA)["kind"] == "unresolved");
   CHECK((*mA)["error"].get<std::string>().find("unknown name 'm'") != std::string::npos);
+  // blockIdx is a run-time value read as 0 (CTA 0's tile), said in the value; -D blockIdx.x=N for another
   const json* coord = row(names, "tiled_gemm::coord");
   REQUIRE(coord != nullptr);
-  CHECK((*coord)["kind"] == "unresolved");
+  REQUIRE((*coord)["kind"] == "tuple");
+  CHECK((*coord)["value"] ==
+        "(0,0,_)\n  blockIdx.x is a run-time value: read as 0 (-D blockIdx.x=N for another CTA's)\n  blockIdx.y is "
+        "a run-time value: read as 0 (-D blockIdx.y=N for another CTA's)");
+  const json cta3 = names_of({"--from", kFile, "-D", "TA=half_t", "-D", "blockIdx.x=3"});
+  const json* other = row(cta3, "tiled_gemm::coord");
+  REQUIRE(other != nullptr);
+  CHECK((*other)["value"].get<std::string>().rfind("(3,0,_)\n  blockIdx.y is a run-time value", 0) == 0);
+  auto bad = test::run_cutevis({"names", "--from", kFile, "-D", "TA=half_t", "-D", "blockIdx.x=-1"});
+  CHECK(bad.out.find("-D blockIdx.x=N takes a CTA index (an integer >= 0), got '-1'") != std::string::npos);
   // without the launches the kernel's parameters are what a -D should give
   const std::string kernel_only = "/tmp/cutevis_launch_" + std::to_string(::getpid()) + ".cu";
   std::ifstream in(kFile);

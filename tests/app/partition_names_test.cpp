@@ -168,6 +168,76 @@ TEST_CASE("a partition cutevis cannot follow as CuTe does is refused with its re
   CHECK(r.out.find("-D threadIdx.x=N takes a thread index") != std::string::npos);
 }
 
+TEST_CASE(
+    "the C tile of a run-time global tensor at blockIdx: tCgC, tCrC, tCtAcc and the TMEM load equal real CuTe's") {
+  const auto cute = oracle();
+  const std::string file = std::string(CUTEVIS_SOURCE_DIR) + "/tests/data/kernels/tutorial_style_runtime_c.cu";
+  // the problem sizes are the host functions' int parameters: given as a user gives them (the tutorials' defaults)
+  const std::vector<std::string> sizes{"-D", "m=5120",
+                                       "-D", "n=5120",
+                                       "-D", "k=4096",
+                                       "-D", "ldC=5120",
+                                       "-D", "layout_C=make_layout(make_shape(512,1024),make_stride(1024,Int<1>{}))"};
+  auto names = [&](std::vector<std::string> defines) {
+    std::vector<std::string> args{"names", "--json", "--from", file};
+    args.insert(args.end(), defines.begin(), defines.end());
+    auto r = test::run_cutevis(args);
+    CAPTURE(r.err);
+    REQUIRE(r.exit_code == 0);
+    std::map<std::string, std::string> out;
+    const json all = json::parse(r.out);  // (a temporary's ["names"] would not outlive the loop's first line)
+    for (const json& n : all["names"])
+      out[n["name"].get<std::string>()] =
+          n.contains("value") ? n["value"].get<std::string>() : "unresolved: " + n.value("error", std::string());
+    return out;
+  };
+  int compared = 0;
+  for (int t : {0, 37}) {
+    CAPTURE(t);
+    std::vector<std::string> d = sizes;
+    if (t) d.insert(d.end(), {"-D", "threadIdx.x=37"});
+    const auto v = names(d);
+    const std::string th = ".t" + std::to_string(t) + ".";
+    CHECK(printed(v.at("rt_registers::gC")).layout == cute.at("rt.sgemm80.gC.layout"));
+    const Printed c80 = printed(v.at("rt_registers::tCgC"));
+    CHECK(c80.layout == cute.at("rt.sgemm80" + th + "tCgC.layout"));
+    CHECK(c80.offset == std::stoll(cute.at("rt.sgemm80" + th + "tCgC.offset")));
+    CHECK(printed(v.at("rt_registers::tCrC")).layout == cute.at("rt.sgemm80" + th + "tCrC.layout"));
+    CHECK(printed(v.at("rt_wgmma::tCgC")).layout == cute.at("rt.wgmma_nt" + th + "tCgC.layout"));
+    CHECK(printed(v.at("rt_wgmma::tCrC")).layout == cute.at("rt.wgmma_nt" + th + "tCrC.layout"));
+    CHECK(printed(v.at("rt_tmem::gC")).layout == cute.at("rt.sm100_01.gC.layout"));
+    CHECK(printed(v.at("rt_tmem::tCgC")).layout == cute.at("rt.sm100_01.tCgC.layout"));
+    CHECK(printed(v.at("rt_tmem::tCtAcc")).layout == cute.at("rt.sm100_01.tCtAcc.layout"));
+    CHECK(v.at("rt_tmem::tiled_t2r_copy").find("TiledLayout_TV: ((32,4),32):((0,1),4)") != std::string::npos);
+    const Printed dgc = printed(v.at("rt_tmem::tDgC"));
+    CHECK(dgc.layout == cute.at("rt.sm100_01" + th + "tDgC.layout"));
+    CHECK(dgc.offset == std::stoll(cute.at("rt.sm100_01" + th + "tDgC.offset")));
+    for (const char* x : {"tDrC", "tDtAcc", "tDrAcc"})
+      CHECK(printed(v.at(std::string("rt_tmem::") + x)).layout == cute.at("rt.sm100_01" + th + x + ".layout"));
+    CHECK(v.at("rt_tmem::AccType") == "float");
+    compared += 16;
+  }
+  // CuTe's TiledLayout_TV, static; cutevis prints a TiledCopy's layouts without CuTe's underscores
+  CHECK(cute.at("rt.sm100_01.tiled_t2r_copy.TiledLayout_TV") == "((_32,_4),_32):((_0,_1),_4)");
+  MESSAGE(compared << " values compared with real CuTe");
+  // the CTA is blockIdx: 0 unless -D gives it, said beside the coordinate; another CTA's tile moves, its shape does not
+  auto v = names(sizes);
+  CHECK(v.at("rt_tmem::mma_coord_vmnk") ==
+        "(0,0,0,_)\n  blockIdx.x is a run-time value: read as 0 (-D blockIdx.x=N for another CTA's)\n  blockIdx.y is "
+        "a run-time value: read as 0 (-D blockIdx.y=N for another CTA's)");
+  std::vector<std::string> cta = sizes;
+  cta.insert(cta.end(), {"-D", "blockIdx.x=2", "-D", "blockIdx.y=1"});
+  v = names(cta);
+  // CTA (2,1)'s tile starts at 2*128 (M, stride _1) + 1*128*5120 (N, stride ldC) = 655616 elements
+  CHECK(v.at("rt_registers::gC") == "gmem_ptr[?b](C+655616) o (_128,_128):(_1,5120)");
+  CHECK(v.at("rt_registers::cta_coord") == "(2,1,_)");  // given: nothing to say
+  CHECK(printed(v.at("rt_registers::tCrC")).layout == cute.at("rt.sgemm80.t0.tCrC.layout"));
+  // without the problem sizes the global tensor is refused with what to give, never a made-up size
+  v = names({});
+  CHECK(v.at("rt_registers::tCrC").find("unresolved: ") == 0);
+  CHECK(v.at("rt_registers::tCrC").find("unknown name 'm'") != std::string::npos);
+}
+
 TEST_CASE("real CUTLASS tutorials (CUTLASS_PATH): the kernels' partitions equal real CuTe's") {
   const char* cutlass = std::getenv("CUTLASS_PATH");
   namespace fs = std::filesystem;
@@ -213,6 +283,33 @@ TEST_CASE("real CUTLASS tutorials (CUTLASS_PATH): the kernels' partitions equal 
       CHECK(printed(s.at(std::string("gemm_device::") + x)).layout == cute.at("sgemm80" + th + x + ".layout"));
     CHECK(s.at("gemm_device::K_BLOCK_MAX") == "4");
     CHECK(s.at("gemm_device::K_PIPE_MAX") == "3");
+    // the C tile of the run-time global C: the problem sizes given as the tutorials' defaults, CTA 0
+    d.insert(d.end(),
+             {"-D", "m=5120", "-D", "n=5120", "-D", "k=4096", "-D", "ldA=5120", "-D", "ldB=5120", "-D", "ldC=5120"});
+    auto rs = names("sgemm_sm80.cu", d);
+    const Printed c = printed(rs.at("gemm_device::tCgC"));
+    CHECK(c.layout == cute.at("rt.sgemm80" + th + "tCgC.layout"));
+    CHECK(c.offset == std::stoll(cute.at("rt.sgemm80" + th + "tCgC.offset")));
+    CHECK(printed(rs.at("gemm_device::tCrC")).layout == cute.at("rt.sgemm80" + th + "tCrC.layout"));
+    auto rw = names("hopper/wgmma_sm90.cu", d);
+    CHECK(printed(rw.at("gemm_device::tCgC")).layout == cute.at("rt.wgmma_nt" + th + "tCgC.layout"));
+    CHECK(printed(rw.at("gemm_device::tCrC")).layout == cute.at("rt.wgmma_nt" + th + "tCrC.layout"));
+    // blackwell/01's epilogue from its default 512x1024 C (layout_C, layout_D: its host function's parameters)
+    std::vector<std::string> bw{"-D", "TypeA=cutlass::half_t", "-D", "TypeB=cutlass::half_t",
+                                "-D", "TypeC=float",           "-D", "TypeD=float"};
+    for (const char* l : {"layout_C", "layout_D"})
+      bw.insert(bw.end(), {"-D", std::string(l) + "=make_layout(make_shape(512,1024),make_stride(1024,Int<1>{}))"});
+    if (t) bw.insert(bw.end(), {"-D", "threadIdx.x=37"});
+    auto e = names("blackwell/01_mma_sm100.cu", bw);
+    CHECK(printed(e.at("gemm_device::gC")).layout == cute.at("rt.sm100_01.gC.layout"));
+    CHECK(printed(e.at("gemm_device::tCgC")).layout == cute.at("rt.sm100_01.tCgC.layout"));
+    CHECK(printed(e.at("gemm_device::tCtAcc")).layout == cute.at("rt.sm100_01.tCtAcc.layout"));
+    const Printed dgc = printed(e.at("gemm_device::tDgC"));
+    CHECK(dgc.layout == cute.at("rt.sm100_01" + th + "tDgC.layout"));
+    CHECK(dgc.offset == std::stoll(cute.at("rt.sm100_01" + th + "tDgC.offset")));
+    for (const char* x : {"tDrC", "tDtAcc", "tDrAcc"})
+      CHECK(printed(e.at(std::string("gemm_device::") + x)).layout == cute.at("rt.sm100_01" + th + x + ".layout"));
+    CHECK(e.at("gemm_device::AccType") == "float");
   }
   auto b = names("blackwell/01_mma_sm100.cu", {"-D", "TypeA=cutlass::half_t", "-D", "TypeB=cutlass::half_t", "-D",
                                                "TypeC=float", "-D", "TypeD=float"});
