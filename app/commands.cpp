@@ -584,6 +584,8 @@ VerifyOutcome run_verify(const VerifyOptions& o) {
       report = verify_copy(copy, ov);
     }
     out.exit_code = verify_exit_code({report});
+    if (report.status == VerifyStatus::kSkipped)  // (a sparse MMA, or SM100 on Hopper: a GPU may be here)
+      out.notice = "cutevis: skipped: " + report.reason + " (exit 3)";
     if (o.picture.format && (out.exit_code == kExitNoGpu || out.exit_code == kExitEnvironment)) {
       out.output = Output{};  // nothing ran: no picture, only the notice below
       if (out.exit_code == kExitEnvironment)
@@ -597,7 +599,8 @@ VerifyOutcome run_verify(const VerifyOptions& o) {
       out.output = text(o.json ? to_json(report).dump() : to_text(report));
     }
   }
-  if (out.exit_code == kExitNoGpu) out.notice = "cutevis: no usable GPU or CUDA: nothing was run on hardware (exit 3)";
+  if (out.exit_code == kExitNoGpu && out.notice.empty())
+    out.notice = "cutevis: no usable GPU or CUDA: nothing was run on hardware (exit 3)";
   else if (out.exit_code == kExitEnvironment && out.notice.empty())
     out.notice = "cutevis: the GPU environment failed (a driver rejected a kernel or a launch failed): exit 5";
   return out;

@@ -20,6 +20,15 @@ TEST_CASE("cutevis verify: exit 0 on a GPU, 3 with a clear message without one")
   }
 }
 
+TEST_CASE("cutevis verify: an atom verify cannot run says why, not 'no GPU', whatever the machine (exit 3)") {
+  // (on an H200 the sparse GMMA's refusal ended in "no usable GPU or CUDA")
+  auto r =
+      test::run_cutevis({"verify", "SM90::GMMA::SPARSE::GMMA_64x64x32_F32F16F16_SS<GMMA::Major::K,GMMA::Major::K>"});
+  CHECK(r.exit_code == kExitNoGpu);
+  CHECK(r.err.find("cutevis: skipped: sparse MMA") != std::string::npos);
+  CHECK(r.err.find("no usable GPU") == std::string::npos);
+}
+
 TEST_CASE("cutevis verify: bad input is exit 2 whatever the machine") {
   auto wrong_flags =
       test::run_cutevis({"verify", "Copy_Atom<SM75_U32x4_LDSM_N, half_t>", "--layout-a", "(32,4):(4,1)"});
