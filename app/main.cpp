@@ -324,7 +324,8 @@ int cli_main(int argc, char** argv) {
         ->allow_extra_args(false)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     cmd->add_option("-D", sources.defines,
-                    "define a name the text leaves open: -D bM=128 -D TA=half_t (repeatable; wins over files)")
+                    "define a name the text leaves open: -D bM=128 -D TA=half_t (repeatable; wins over files); "
+                    "-D threadIdx.x=N, -D blockIdx.x=N: whose partitions and tile are shown (0 unless given)")
         ->allow_extra_args(false)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     cmd->add_option("-I", sources.include_dirs,
