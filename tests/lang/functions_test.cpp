@@ -7,24 +7,14 @@
 
 #include "lib/lang/cpp_scanner.hpp"
 #include "lib/lang/environment.hpp"
+#include "tests/support/lang_env.hpp"
 
 using namespace cutevis;
 
 namespace {
 
-std::unique_ptr<Environment> load(const std::string& src) {
-  auto env = std::make_unique<Environment>();
-  CppScan scan = scan_cpp(src, "k.cu");
-  for (auto& d : scan.declarations) env->add(std::move(d));
-  for (auto& p : scan.parameters) env->add_parameter(std::move(p));
-  for (auto& f : scan.functions) env->add_function(std::move(f));
-  for (auto& c : scan.classes) env->add_class(std::move(c));
-  return env;
-}
-
-std::string eval_in(Environment& env, const std::string& text) {
-  return env.evaluate(parse_expression(text), text, default_registry()).to_cute_string();
-}
+using test::eval_in;
+using test::load;
 
 // The error evaluating `text`, with its FILE:LINE when located.
 std::string error_of(Environment& env, const std::string& text) {

@@ -1,0 +1,28 @@
+// A user's C++ file read into an Environment, and an expression evaluated in it as CuTe prints
+// it: the setup the language's tests share.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "lib/lang/cpp_scanner.hpp"
+#include "lib/lang/environment.hpp"
+
+namespace cutevis::test {
+
+// The declarations, parameters, functions and classes of `src`, read as the file k.cu.
+inline std::unique_ptr<Environment> load(const std::string& src) {
+  auto env = std::make_unique<Environment>();
+  CppScan scan = scan_cpp(src, "k.cu");
+  for (auto& d : scan.declarations) env->add(std::move(d));
+  for (auto& p : scan.parameters) env->add_parameter(std::move(p));
+  for (auto& f : scan.functions) env->add_function(std::move(f));
+  for (auto& c : scan.classes) env->add_class(std::move(c));
+  return env;
+}
+
+inline std::string eval_in(Environment& env, const std::string& text) {
+  return env.evaluate(parse_expression(text), text, default_registry()).to_cute_string();
+}
+
+}  // namespace cutevis::test
