@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/commands.hpp"
-#include "tests/support/run.hpp"
+#include "tests/support/cutlass_oracle.hpp"
 #include "tests/support/skip.hpp"
 
 using namespace cutevis;
@@ -21,26 +21,6 @@ using nlohmann::json;
 namespace fs = std::filesystem;
 
 namespace {
-
-// eval --json of a CuTe print (kind, shape and, for layouts, the index at every coordinate).
-json function_of(const std::string& text) {
-  EvalOptions o;
-  o.expression = text;
-  o.json = true;
-  json j = json::parse(run_eval(o).bytes);
-  json f = {{"kind", j["kind"]}};
-  for (const char* key : {"shape", "values", "value"})
-    if (j.contains(key)) f[key] = j[key];
-  return f;
-}
-
-// One line of a TiledMMA's print: "  LayoutC_TV: ((4,8,4),...):(...)" -> "((4,8,4),...):(...)".
-std::string tiled_mma_part(const std::string& print, const std::string& part) {
-  size_t at = print.find(part + ":");
-  if (at == std::string::npos) return "";
-  size_t begin = print.find_first_not_of(' ', at + part.size() + 1);
-  return print.substr(begin, print.find('\n', begin) - begin);
-}
 
 std::string without_namespace(std::string s, const std::string& ns) {
   return s.rfind(ns, 0) == 0 ? s.substr(ns.size()) : s;
@@ -64,16 +44,11 @@ TEST_CASE("CUTLASS's sm90 collective builder with -I: TiledMma, smem atoms, TMA 
     if (!names_of.count(config)) {
       std::vector<std::string> args{"names", "--json", "--from", builder, "-I", std::string(cutlass) + "/include"};
       for (const auto& d : row["defines"]) args.insert(args.end(), {"-D", d.get<std::string>()});
-      auto r = test::run_cutevis(args, "CUTEVIS_CACHE_DIR=off");
-      CAPTURE(r.err);
-      REQUIRE(r.exit_code == 0);
-      names_of[config] = json::parse(r.out)["names"];
+      names_of[config] = test::names_of_run(args);
     }
     CAPTURE(config);
     CAPTURE(row["name"]);
-    json found;
-    for (const auto& n : names_of[config])
-      if (n["name"] == row["name"]) found = n;
+    const json found = test::find_name(names_of[config], row["name"]);
     REQUIRE(found.is_object());
     CAPTURE(found.value("error", ""));
     REQUIRE(found["kind"] != "unresolved");
@@ -81,9 +56,9 @@ TEST_CASE("CUTLASS's sm90 collective builder with -I: TiledMma, smem atoms, TMA 
     const std::string name = row["name"];
     if (row.contains("part")) {  // a TiledMMA: each of its layouts, as functions
       CHECK(found["kind"] == "tiled_mma");
-      CHECK(function_of(tiled_mma_part(value, row["part"])) == function_of(cute));
+      CHECK(test::function_of(test::tiled_mma_part(value, row["part"])) == test::function_of(cute));
     } else if (name.find("SmemLayoutAtom") != std::string::npos) {
-      CHECK(function_of(value) == function_of(cute));
+      CHECK(test::function_of(value) == test::function_of(cute));
     } else if (name.find("DispatchPolicy") != std::string::npos) {  // the policy's template (its Stages below)
       CHECK(value.substr(0, value.find('<')) == cute);
     } else {  // the TMA op (CuTe's typeid name), the stage count

@@ -12,34 +12,12 @@
 #include <nlohmann/json.hpp>
 
 #include "app/commands.hpp"
-#include "tests/support/run.hpp"
+#include "tests/support/cutlass_oracle.hpp"
 #include "tests/support/skip.hpp"
 
 using namespace cutevis;
 using nlohmann::json;
 namespace fs = std::filesystem;
-
-namespace {
-
-json function_of(const std::string& text) {  // eval --json: kind, shape, the index at every coordinate
-  EvalOptions o;
-  o.expression = text;
-  o.json = true;
-  json j = json::parse(run_eval(o).bytes);
-  json f = {{"kind", j["kind"]}};
-  for (const char* key : {"shape", "values", "value"})
-    if (j.contains(key)) f[key] = j[key];
-  return f;
-}
-
-std::string tiled_mma_part(const std::string& print, const std::string& part) {
-  size_t at = print.find(part + ":");
-  if (at == std::string::npos) return "";
-  size_t begin = print.find_first_not_of(' ', at + part.size() + 1);
-  return print.substr(begin, print.find('\n', begin) - begin);
-}
-
-}  // namespace
 
 TEST_CASE("CUTLASS's sm90 sparse builder with -I: the sparse TiledMma and B's smem atom are CuTe's") {
   const char* cutlass = std::getenv("CUTLASS_PATH");
@@ -58,25 +36,20 @@ TEST_CASE("CUTLASS's sm90 sparse builder with -I: the sparse TiledMma and B's sm
     if (!names_of.count(config)) {
       std::vector<std::string> args{"names", "--json", "--from", builder, "-I", std::string(cutlass) + "/include"};
       for (const auto& d : row["defines"]) args.insert(args.end(), {"-D", d.get<std::string>()});
-      auto r = test::run_cutevis(args, "CUTEVIS_CACHE_DIR=off");
-      CAPTURE(r.err);
-      REQUIRE(r.exit_code == 0);
-      names_of[config] = json::parse(r.out)["names"];
+      names_of[config] = test::names_of_run(args);
     }
     CAPTURE(config);
     CAPTURE(row["name"]);
-    json found;
-    for (const auto& n : names_of[config])
-      if (n["name"] == row["name"]) found = n;
+    const json found = test::find_name(names_of[config], row["name"]);
     REQUIRE(found.is_object());
     CAPTURE(found.value("error", ""));
     REQUIRE(found["kind"] != "unresolved");
     const std::string cute = row["cute"], value = found["value"];
     if (row.contains("part")) {
       CHECK(found["kind"] == "tiled_mma");
-      CHECK(function_of(tiled_mma_part(value, row["part"])) == function_of(cute));
+      CHECK(test::function_of(test::tiled_mma_part(value, row["part"])) == test::function_of(cute));
     } else {
-      CHECK(function_of(value) == function_of(cute));
+      CHECK(test::function_of(value) == test::function_of(cute));
     }
     ++compared;
   }

@@ -11,28 +11,12 @@
 #include <nlohmann/json.hpp>
 
 #include "app/commands.hpp"
-#include "tests/support/run.hpp"
+#include "tests/support/cutlass_oracle.hpp"
 #include "tests/support/skip.hpp"
 
 using namespace cutevis;
 using nlohmann::json;
 namespace fs = std::filesystem;
-
-namespace {
-
-// eval --json of a CuTe print (kind, shape and, for layouts, the index at every coordinate).
-json function_of(const std::string& text) {
-  EvalOptions o;
-  o.expression = text;
-  o.json = true;
-  json j = json::parse(run_eval(o).bytes);
-  json f = {{"kind", j["kind"]}};
-  for (const char* key : {"shape", "values", "value"})
-    if (j.contains(key)) f[key] = j[key];
-  return f;
-}
-
-}  // namespace
 
 TEST_CASE("CUTLASS's tutorials with -I: the values names resolves are CuTe's, compared as functions") {
   const char* cutlass = std::getenv("CUTLASS_PATH");
@@ -55,19 +39,14 @@ TEST_CASE("CUTLASS's tutorials with -I: the values names resolves are CuTe's, co
       key += " " + d.get<std::string>();
     }
     if (!names_of.count(key)) {
-      auto r = test::run_cutevis(args, "CUTEVIS_CACHE_DIR=off");
-      CAPTURE(r.err);
-      REQUIRE(r.exit_code == 0);
-      names_of[key] = json::parse(r.out)["names"];
+      names_of[key] = test::names_of_run(args);
     }
     CAPTURE(key);
     CAPTURE(row["name"]);
-    json found;
-    for (const auto& n : names_of[key])
-      if (n["name"] == row["name"]) found = n;
+    const json found = test::find_name(names_of[key], row["name"]);
     REQUIRE(found.is_object());
     REQUIRE(found["kind"] != "unresolved");
-    CHECK(function_of(found["value"].get<std::string>()) == function_of(row["cute"].get<std::string>()));
+    CHECK(test::function_of(found["value"].get<std::string>()) == test::function_of(row["cute"].get<std::string>()));
     ++compared;
   }
   CHECK(compared >= 50);
