@@ -198,6 +198,82 @@ Tensor partitioned(const Tensor& t, const ThreadPartition& p) {
   return out;
 }
 
+// --- coordinate tensors -----------------------------------------------------------------
+// A coordinate tensor (make_identity_tensor, get_tma_tensor: an ArithTuple iterator, strides k@i) is
+// partitioned as CuTe partitions any tensor: its partition only divides and composes layouts, so each
+// stride of the result is one stride of the tensor times an integer, and the thread's offset a sum of
+// strides times coordinates.  It is computed on integer strides k * 2^(20 i) and read back: mode i of
+// the coordinate is the i-th group of 20 bits, so each coordinate must stay below 2^20.
+constexpr int kCoordBits = 20;
+constexpr int64_t kCoordLimit = int64_t{1} << kCoordBits;
+
+IntTuple encode_basis_strides(const IntTuple& stride, size_t coord_rank) {
+  if (stride.is_tuple()) {
+    std::vector<IntTuple> modes;
+    for (const IntTuple& m : stride.modes()) modes.push_back(encode_basis_strides(m, coord_rank));
+    return IntTuple::tuple(modes);
+  }
+  const Basis b = stride.basis();
+  if (b.empty()) {
+    if (stride.value() != 0) throw Error("a coordinate tensor with an integer stride " + to_string(stride));
+    return stride;
+  }
+  if (b.depth != 1 || b.path[0] >= coord_rank || coord_rank > 3 || stride.value() < 0 || stride.value() >= kCoordLimit)
+    throw Error("partitioning a coordinate tensor with stride " + to_string(stride) + " is not supported");
+  return IntTuple(stride.value() << (kCoordBits * b.path[0]));
+}
+
+IntTuple decode_basis_strides(const IntTuple& stride) {
+  if (stride.is_tuple()) {
+    std::vector<IntTuple> modes;
+    for (const IntTuple& m : stride.modes()) modes.push_back(decode_basis_strides(m));
+    return IntTuple::tuple(modes);
+  }
+  const int64_t v = stride.value();
+  if (v == 0) return IntTuple(0);
+  int mode = 0;
+  while ((v >> (kCoordBits * mode)) >= kCoordLimit) ++mode;
+  const int64_t k = v >> (kCoordBits * mode);
+  if ((k << (kCoordBits * mode)) != v) throw Error("a coordinate tensor's partition mixes two modes in one stride");
+  return IntTuple::scaled_basis(k, Basis::of({mode}));
+}
+
+// The largest coordinate each mode of (shape, stride) reaches, added into reach[mode].
+void add_reach(const IntTuple& shape, const IntTuple& stride, std::vector<int64_t>& reach) {
+  if (shape.is_tuple()) {
+    for (size_t m = 0; m < shape.rank(); ++m) add_reach(shape[m], stride[m], reach);
+    return;
+  }
+  const Basis b = stride.basis();
+  if (!b.empty() && b.path[0] < reach.size())
+    reach[b.path[0]] = checked_add(reach[b.path[0]], checked_mul(shape.value() - 1, stride.value()));
+}
+
+// thr.partition_X(t) of a TiledMMA or TiledCopy of `threads` threads: `part` partitions a layout
+// (ThreadPartition of atoms/analysis/partition.hpp).
+Tensor partition_of(const Tensor& t, int64_t threads, const std::function<ThreadPartition(const AnyLayout&)>& part) {
+  if (t.space != Tensor::Space::kCounting) return partitioned(t, part(t.layout));
+  const Layout* l = std::get_if<Layout>(&t.layout);
+  if (!l) throw Error("a coordinate tensor over a composed layout: " + to_string(t.layout));
+  const size_t r = t.coord.rank();
+  const Layout encoded(l->shape, encode_basis_strides(l->stride, r));
+  std::vector<int64_t> reach(r, 0);  // the largest coordinate of each mode: below 2^20, with no carry
+  add_reach(l->shape, l->stride, reach);
+  for (int64_t x : reach)
+    if (x >= kCoordLimit) throw Error("a coordinate tensor too large to partition here (each coordinate below 2^20)");
+  const ThreadPartition p = part(AnyLayout(encoded));
+  Tensor out = t;
+  out.layout = Layout(p.layout.shape, decode_basis_strides(p.layout.stride));
+  std::vector<IntTuple> coord;
+  for (size_t i = 0; i < r; ++i) {
+    const int64_t add = (p.offset >> (kCoordBits * static_cast<int>(i))) & (kCoordLimit - 1);
+    const IntTuple c(t.coord[i]);  // thr_idx is a run-time int, unless one thread's offset is a static _0
+    coord.push_back(threads == 1 && add == 0 ? c : IntTuple::dynamic(checked_add(c.value(), add)));
+  }
+  out.coord = IntTuple::tuple(coord);
+  return out;
+}
+
 // CuTe folded a swizzle written as composition(Swizzle, layout) into the partition's strides
 bool folded(const Tensor& from, const Tensor& to) {
   const auto* c = std::get_if<ComposedLayout>(&from.layout);
@@ -310,9 +386,9 @@ void register_partition_names(Registry& r) {
           if (!c) ev.fail(n.args[0], n.name + " is a ThrCopy's (tiled_copy.get_slice(thr_idx)), got " + thr.describe());
           const Tensor t = tensor_from(ev.eval(n.args[1]));
           return located(ev, n, [&] {
-            const ThreadPartition p = side == 'S' ? partition_S(c->tiled(), t.layout, c->thread)
-                                                  : partition_D(c->tiled(), t.layout, c->thread);
-            Tensor out = partitioned(t, p);
+            Tensor out = partition_of(t, c->tiled().num_threads, [&](const AnyLayout& l) {
+              return side == 'S' ? partition_S(c->tiled(), l, c->thread) : partition_D(c->tiled(), l, c->thread);
+            });
             out.note = whose(c->thread, c->index_note, std::string("partition_") + side, c->tiled().num_threads, false,
                              folded(t, out));
             return tensor_value(std::move(out));
@@ -349,8 +425,9 @@ void register_partition_names(Registry& r) {
           if (!m) ev.fail(n.args[0], n.name + " is a ThrMMA's (tiled_mma.get_slice(thr_idx)), got " + thr.describe());
           const Tensor t = tensor_from(ev.eval(n.args[1]));
           return located(ev, n, [&] {
-            Tensor out = partitioned(t, partition_mma(m->mma, op, t.layout, m->thread));
             const int64_t threads = size(m->mma.tv_layout_c.shape[0]);
+            Tensor out =
+                partition_of(t, threads, [&](const AnyLayout& l) { return partition_mma(m->mma, op, l, m->thread); });
             out.note = whose(m->thread, m->index_note, std::string("partition_") + op, threads,
                              m->mma.atom.family == "SM100_UMMA", folded(t, out));
             return tensor_value(std::move(out));
@@ -373,7 +450,8 @@ void register_partition_names(Registry& r) {
           const Tensor t = tensor_from(ev.eval(n.args[1]));
           Tensor part;
           located(ev, n, [&] {
-            part = partitioned(t, partition_mma(m->mma, op, t.layout, m->thread));
+            part = partition_of(t, size(m->mma.tv_layout_c.shape[0]),
+                                [&](const AnyLayout& l) { return partition_mma(m->mma, op, l, m->thread); });
             return V();
           });
           return make_fragment(ev, n, m->mma, op, part,

@@ -376,6 +376,25 @@ void register_algebra(Registry& r) {
         },
         std::string(name) + "<I...>(x)");
   }
+  // auto [a, b] = e;  (a C++17 structured binding, read by lib/lang/cpp_scanner.cpp): the I-th of the N
+  // names is get<I>(e), and e must decompose into exactly N elements, as g++ requires
+  r.add(
+      "structured_binding",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 1, 1);
+        const std::vector<int64_t> in = template_ints(ev, n);
+        if (in.size() != 2 || in[0] < 0 || in[0] >= in[1]) ev.fail(n, "structured_binding<I, N>(e) with 0 <= I < N");
+        Value v = ev.eval_args(n)[0];
+        size_t count = 0;
+        if (v.is(V::Kind::kLayout)) count = rank(v.any_layout());
+        else if (v.is(V::Kind::kTuple)) count = v.elements().size();
+        else ev.fail(n, "a structured binding cannot decompose " + v.describe());
+        if (count != static_cast<size_t>(in[1]))
+          ev.fail(n, std::to_string(in[1]) + " names provided for a structured binding, while " + v.describe() +
+                         " decomposes into " + std::to_string(count) + " elements");
+        return value_get(v, static_cast<size_t>(in[0]));
+      },
+      "structured_binding<I, N>(e): the I-th name of `auto [n0, ..., nN-1] = e;`");
   // front(t) / back(t) (cute/algorithm/tuple_algorithms.hpp): the first / last leaf of a tuple,
   // recursively (front((_1,(2,3))) = _1); a non-tuple is itself
   for (const char* name : {"front", "back"}) {

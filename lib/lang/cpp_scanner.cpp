@@ -885,6 +885,31 @@ class Walker {
     return true;
   }
 
+  // auto [a, b] = E;  auto const& [m, n, k] = E;  (C++17): each name is the I-th of E's N elements,
+  // structured_binding<I, N>(E) (lib/lang/builtins.cpp), which says so when E has not N elements.
+  // false when [s, eq) is not `auto [cv] [&|&&] [name, ...]`.
+  bool structured_binding(size_t s, size_t eq, size_t b) {
+    if (eq < s + 4 || t(eq - 1) != "]" || eq + 1 >= b) return false;
+    size_t open = s;
+    while (open < eq && t(open) != "[") ++open;
+    bool is_auto = false;
+    for (size_t k = s; k < open; ++k) {
+      if (!one_of(t(k), {"auto", "const", "volatile", "&", "&&"})) return false;
+      is_auto = is_auto || t(k) == "auto";
+    }
+    std::vector<size_t> names;
+    for (size_t k = open + 1; k < eq - 1; k += 2) {
+      if (!is_ident(k) || (k + 1 < eq - 1 && t(k + 1) != ",")) return false;
+      names.push_back(k);
+    }
+    if (!is_auto || names.empty()) return false;
+    const std::string value = span(eq + 1, b), count = std::to_string(names.size());
+    for (size_t i = 0; i < names.size(); ++i)
+      add(str(names[i]), scope(), "structured_binding<" + std::to_string(i) + ", " + count + ">(" + value + ")",
+          toks_[names[i]].begin);
+    return true;
+  }
+
   void declaration(size_t a, size_t b, bool templated) {
     std::string_view first = t(a);
     if (first == "using") {
@@ -928,6 +953,7 @@ class Walker {
         break;
       }
     }
+    if (eq < b && structured_binding(s, eq, b)) return;
     if (eq < b) {  // Type name = E;
       if (eq < s + 2 || !is_ident(eq - 1) || is_specifier(t(eq - 1)) || !is_type(s, eq - 1) || eq + 1 >= b) return;
       std::string type = span(s, eq - 1);

@@ -85,6 +85,7 @@ bool evaluates_every_argument(const std::string& builtin) {
                                                         "Sw",
                                                         "S",
                                                         "get",
+                                                        "structured_binding",
                                                         "layout",
                                                         "append",
                                                         "prepend",

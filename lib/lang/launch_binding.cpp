@@ -21,8 +21,12 @@ std::string function_of(const std::string& scope) {
   return colon == std::string::npos ? s : s.substr(colon + 2);
 }
 
-// "ASmemLayout const&" -> "ASmemLayout"; "" where the type is more than a name (a pointer, a template)
+// "ASmemLayout const&" -> "ASmemLayout"; "CUTLASS_GRID_CONSTANT TmaA const" -> "TmaA" (a kernel's
+// __grid_constant__ parameter, as CUTLASS's tutorials pass TMA descriptors); "" where the type is more
+// than a name (a pointer, a template)
 std::string plain_type(const std::string& type) {
+  static const std::set<std::string> qualifiers = {"const", "volatile", "__grid_constant__", "CUTLASS_GRID_CONSTANT",
+                                                   "CUTE_GRID_CONSTANT"};
   std::string out;
   size_t i = 0;
   while (i < type.size()) {
@@ -31,7 +35,7 @@ std::string plain_type(const std::string& type) {
       size_t j = i;
       while (j < type.size() && (std::isalnum(static_cast<unsigned char>(type[j])) || type[j] == '_')) ++j;
       std::string word = type.substr(i, j - i);
-      if (word != "const" && word != "volatile") {
+      if (!qualifiers.count(word)) {
         if (!out.empty()) return "";
         out = word;
       }

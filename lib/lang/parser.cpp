@@ -68,6 +68,7 @@ bool is_known_template(const std::string& name) {
                                       "TiledMMA",
                                       "TiledCopy",
                                       "get",
+                                      "structured_binding",
                                       "size",
                                       "rank",
                                       "depth",

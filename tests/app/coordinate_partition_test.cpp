@@ -1,0 +1,101 @@
+// Coordinate tensors (make_identity_tensor, a TMA's get_tma_tensor: an ArithTuple iterator and strides
+// k@i) partitioned per thread (atoms/analysis/partition_names.cpp), C++17 structured bindings
+// (lib/lang/cpp_scanner.cpp) and a kernel's __grid_constant__ parameter bound from its launch, from a
+// hand-written file in CuTe's tutorial style (tests/data/kernels/coordinate_partition.cu) and from CUTLASS's
+// own tutorials; the expected prints are real CuTe's (tests/data/kernels/coordinate_partition_oracle.tsv).
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "tests/support/run.hpp"
+#include "tests/support/skip.hpp"
+
+using nlohmann::json;
+
+namespace {
+
+std::map<std::string, std::string> oracle() {
+  std::ifstream in(std::string(CUTEVIS_SOURCE_DIR) + "/tests/data/kernels/coordinate_partition_oracle.tsv");
+  std::map<std::string, std::string> out;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    const size_t tab = line.find('\t');
+    out[line.substr(0, tab)] = line.substr(tab + 1);
+  }
+  return out;
+}
+
+// name -> the first line of its value, or "unresolved: why"
+std::map<std::string, std::string> names(const std::vector<std::string>& args) {
+  std::vector<std::string> all{"names", "--json"};
+  all.insert(all.end(), args.begin(), args.end());
+  auto r = cutevis::test::run_cutevis(all, "CUTEVIS_CACHE_DIR=off");
+  CAPTURE(r.err);
+  REQUIRE(r.exit_code == 0);
+  std::map<std::string, std::string> out;
+  const json parsed = json::parse(r.out);  // (a range-for over a temporary's member would dangle)
+  for (const json& n : parsed["names"]) {
+    const std::string v = n.contains("value") ? n["value"].get<std::string>() : "unresolved: " + n.value("error", "");
+    out[n["name"].get<std::string>()] = v.substr(0, v.find('\n'));
+  }
+  return out;
+}
+
+// "ArithTuple(_0,0) o L" -> "L": the iterator's static/run-time marks are compared apart, where they agree
+std::string layout_of(const std::string& print) { return print.substr(print.find(" o ") + 3); }
+
+}  // namespace
+
+TEST_CASE("an identity tensor partitioned by a TiledMMA and a TiledCopy is CuTe's, threads 0 and 37") {
+  const auto cute = oracle();
+  const std::string file = std::string(CUTEVIS_SOURCE_DIR) + "/tests/data/kernels/coordinate_partition.cu";
+  for (int t : {0, 37}) {
+    const auto v = names({"--from", file, "-D", "threadIdx.x=" + std::to_string(t)});
+    const std::string th = ".t" + std::to_string(t) + ".";
+    for (const char* x : {"tCcC", "tCcA"}) CHECK(v.at(std::string("coord_kernel::") + x) == cute.at("id.mma" + th + x));
+    for (const char* x : {"tScT", "tDcT"}) CHECK(v.at(std::string("coord_kernel::") + x) == cute.at("id.copy" + th + x));
+  }
+}
+
+TEST_CASE("structured bindings: each name is its element; a count that differs is g++'s error; grid-constant params") {
+  const auto v = names({"--from", std::string(CUTEVIS_SOURCE_DIR) + "/tests/data/kernels/coordinate_partition.cu"});
+  // auto [first, second] = pair;  (pair: a CUTLASS_GRID_CONSTANT kernel parameter, bound from the launch)
+  CHECK(v.at("coord_kernel::first") == "3");
+  CHECK(v.at("coord_kernel::second") == "(4,5)");
+  CHECK(v.at("coord_kernel::m") == "64");  // auto const& [m, n] = shape(cC);
+  CHECK(v.at("coord_kernel::n") == "32");
+  CHECK(v.at("coord_kernel::tile") == "128");
+  CHECK(v.at("coord_kernel::rest") == "(8,2):(1,8)");
+  for (const char* x : {"x", "y", "z"})  // auto [x, y, z] = make_tuple(_1, _2);
+    CHECK(v.at(std::string("coord_kernel::") + x) ==
+          "unresolved: 3 names provided for a structured binding, while tuple (1,2) decomposes into 2 elements");
+}
+
+TEST_CASE("real CUTLASS tutorials (CUTLASS_PATH): TMA coordinate tensors and tma_partition's structured bindings") {
+  const char* cutlass = std::getenv("CUTLASS_PATH");
+  namespace fs = std::filesystem;
+  if (!cutlass || !fs::exists(fs::path(cutlass) / "examples/cute/tutorial/blackwell/02_mma_tma_sm100.cu"))
+    CUTEVIS_SKIP("needs a CUTLASS checkout: CUTLASS_PATH=path/to/cutlass");
+  const auto cute = oracle();
+  const std::string root = cutlass, tut = root + "/examples/cute/tutorial/";
+  const auto bw = names({"--from", tut + "blackwell/02_mma_tma_sm100.cu", "-I", root + "/include", "-D",
+                         "TypeA=cutlass::half_t", "-D", "TypeB=cutlass::half_t", "-D", "TypeC=float", "-D",
+                         "TypeD=float", "-D", "Gemm_M=512", "-D", "Gemm_N=1024", "-D", "Gemm_K=256"});
+  for (const char* x : {"gA", "tCgA", "tCgB", "tAgA", "tBgB"}) {
+    CAPTURE(x);
+    CHECK(layout_of(bw.at(std::string("gemm_device::") + x)) == layout_of(cute.at(std::string("sm100_02.") + x)));
+  }
+  for (const char* x : {"tAsA", "tBsB"})
+    CHECK(layout_of(bw.at(std::string("gemm_device::") + x)) == cute.at(std::string("sm100_02.") + x + ".layout"));
+  const auto h = names({"--from", tut + "hopper/wgmma_tma_sm90.cu", "-I", root + "/include", "-D", "TA=cute::half_t",
+                        "-D", "TB=cute::half_t", "-D", "TC=cute::half_t", "-D", "m=512", "-D", "n=256", "-D", "k=1024",
+                        "-D", "ldA=512", "-D", "ldB=256", "-D", "ldC=512"});
+  for (const char* x : {"mA", "gA", "tAgA"})
+    CHECK(layout_of(h.at(std::string("gemm_device::") + x)) == layout_of(cute.at(std::string("wgmma_tma.") + x)));
+  CHECK(layout_of(h.at("gemm_device::tAsA")) == cute.at("wgmma_tma.tAsA.layout"));
+  CHECK(h.at("gemm_device::K_PIPE_MAX") == "3");  // size<1>(tAsA): CuTe's _3
+  CHECK(cute.at("wgmma_tma.K_PIPE_MAX") == "_3");
+}

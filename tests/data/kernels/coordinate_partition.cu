@@ -1,0 +1,29 @@
+// Hand-written in CuTe's tutorial style for tests/app/coordinate_partition_test.cpp: coordinate
+// tensors partitioned per thread, structured bindings, a __grid_constant__ kernel parameter.
+#include <cute/tensor.hpp>
+using namespace cute;
+
+template <class TiledMma, class TiledCopy, class Pair>
+__global__ void coord_kernel(TiledMma mma, TiledCopy copy, CUTLASS_GRID_CONSTANT Pair const pair) {
+  Tensor cC = make_identity_tensor(make_shape(Int<64>{}, Int<32>{}));
+  Tensor cA = make_identity_tensor(make_shape(Int<64>{}, Int<16>{}));
+  Tensor cT = make_identity_tensor(make_shape(Int<16>{}, Int<32>{}));
+  auto thr_mma = mma.get_slice(threadIdx.x);
+  Tensor tCcC = thr_mma.partition_C(cC);
+  Tensor tCcA = thr_mma.partition_A(cA);
+  auto thr_copy = copy.get_slice(threadIdx.x);
+  Tensor tScT = thr_copy.partition_S(cT);
+  Tensor tDcT = thr_copy.partition_D(cT);
+  auto [first, second] = pair;
+  auto const& [m, n] = shape(cC);
+  auto [tile, rest] = make_tuple(Int<128>{}, make_layout(make_shape(Int<8>{}, Int<2>{})));
+  auto [x, y, z] = make_tuple(Int<1>{}, Int<2>{});
+}
+
+void launch() {
+  TiledMMA mma = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2, _2>>{});
+  auto copy = make_tiled_copy(Copy_Atom<UniversalCopy<uint64_t>, half_t>{}, Layout<Shape<_16, _8>, Stride<_8, _1>>{},
+                              Layout<Shape<_1, _4>>{});
+  auto pair = make_tuple(Int<3>{}, make_shape(Int<4>{}, Int<5>{}));
+  coord_kernel<<<1, 128>>>(mma, copy, pair);
+}
