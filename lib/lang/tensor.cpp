@@ -535,6 +535,32 @@ void register_tensor_names(Registry& r) {
         },
         r.signature(name));
   }
+  // zipped_divide(tensor, tiler) and the other divides: the tensor over its divided layout, as CuTe's
+  // tensor overloads do (5_mma_tma_epi's zipped_divide(tCgC, epi_tiler))
+  using Divide = AnyLayout (*)(const AnyLayout&, const Tiler&);
+  for (auto [name, op] : {std::pair<const char*, Divide>{"logical_divide", &logical_divide},
+                          std::pair<const char*, Divide>{"zipped_divide", &zipped_divide},
+                          std::pair<const char*, Divide>{"tiled_divide", &tiled_divide},
+                          std::pair<const char*, Divide>{"flat_divide", &flat_divide}}) {
+    const Builtin* base = r.find(name);
+    if (!base) continue;
+    Builtin plain = *base;
+    const Divide divide = op;  // clang 14 cannot capture a structured binding
+    r.add(
+        name,
+        [plain, divide](Evaluator& ev, const Node& n) {
+          if (n.args.size() == 2 && n.args[0].kind == Node::Kind::kName) {
+            Value v = ev.eval(n.args[0]);
+            if (const Tensor* t = as_tensor(v)) {
+              Tensor out = *t;
+              out.layout = divide(t->layout, ev.eval(n.args[1]).to_tiler());
+              return tensor_value(std::move(out));
+            }
+          }
+          return plain(ev, n);
+        },
+        r.signature(name));
+  }
   r.add(
       "data",
       [](Evaluator& ev, const Node& n) {

@@ -56,7 +56,11 @@ TEST_CASE("an identity tensor partitioned by a TiledMMA and a TiledCopy is CuTe'
     const auto v = names({"--from", file, "-D", "threadIdx.x=" + std::to_string(t)});
     const std::string th = ".t" + std::to_string(t) + ".";
     for (const char* x : {"tCcC", "tCcA"}) CHECK(v.at(std::string("coord_kernel::") + x) == cute.at("id.mma" + th + x));
-    for (const char* x : {"tScT", "tDcT"}) CHECK(v.at(std::string("coord_kernel::") + x) == cute.at("id.copy" + th + x));
+    for (const char* x : {"tScT", "tDcT"})
+      CHECK(v.at(std::string("coord_kernel::") + x) == cute.at("id.copy" + th + x));
+    // zipped_divide / flat_divide of a tensor: the tensor over the divided layout
+    CHECK(v.at("coord_kernel::cC_tiles") == cute.at("id.zipped_divide.cC"));
+    CHECK(v.at("coord_kernel::cC_flat") == cute.at("id.flat_divide.cC"));
   }
 }
 
@@ -90,12 +94,33 @@ TEST_CASE("real CUTLASS tutorials (CUTLASS_PATH): TMA coordinate tensors and tma
   }
   for (const char* x : {"tAsA", "tBsB"})
     CHECK(layout_of(bw.at(std::string("gemm_device::") + x)) == cute.at(std::string("sm100_02.") + x + ".layout"));
-  const auto h = names({"--from", tut + "hopper/wgmma_tma_sm90.cu", "-I", root + "/include", "-D", "TA=cute::half_t",
-                        "-D", "TB=cute::half_t", "-D", "TC=cute::half_t", "-D", "m=512", "-D", "n=256", "-D", "k=1024",
-                        "-D", "ldA=512", "-D", "ldB=256", "-D", "ldC=512"});
+  const auto h = names({"--from", tut + "hopper/wgmma_tma_sm90.cu",
+                        "-I",     root + "/include",
+                        "-D",     "TA=cute::half_t",
+                        "-D",     "TB=cute::half_t",
+                        "-D",     "TC=cute::half_t",
+                        "-D",     "m=512",
+                        "-D",     "n=256",
+                        "-D",     "k=1024",
+                        "-D",     "ldA=512",
+                        "-D",     "ldB=256",
+                        "-D",     "ldC=512"});
   for (const char* x : {"mA", "gA", "tAgA"})
     CHECK(layout_of(h.at(std::string("gemm_device::") + x)) == layout_of(cute.at(std::string("wgmma_tma.") + x)));
   CHECK(layout_of(h.at("gemm_device::tAsA")) == cute.at("wgmma_tma.tAsA.layout"));
   CHECK(h.at("gemm_device::K_PIPE_MAX") == "3");  // size<1>(tAsA): CuTe's _3
   CHECK(cute.at("wgmma_tma.K_PIPE_MAX") == "_3");
+  // blackwell/05's epilogue: zipped_divide of the TMEM accumulator and of the TMA coordinate tensors, their
+  // tma_partition and the TMEM load's partition
+  const auto e = names({"--from", tut + "blackwell/05_mma_tma_epi_sm100.cu", "-I", root + "/include", "-D",
+                        "TypeA=cutlass::half_t", "-D", "TypeB=cutlass::half_t", "-D", "TypeC=float", "-D",
+                        "TypeD=float", "-D", "Gemm_M=512", "-D", "Gemm_N=1024", "-D", "Gemm_K=256"});
+  for (const char* x : {"tCgC", "gC_epi", "gD_epi", "tGS_gC", "tSG_gD"}) {
+    CAPTURE(x);
+    CHECK(e.at(std::string("gemm_device::") + x) == cute.at(std::string("sm100_05.") + x));
+  }
+  for (const char* x : {"tCtAcc", "tAcc_epi", "sC_epi", "tGS_sC", "tSG_sD", "tTR_tAcc"}) {
+    CAPTURE(x);
+    CHECK(layout_of(e.at(std::string("gemm_device::") + x)) == cute.at(std::string("sm100_05.") + x + ".layout"));
+  }
 }

@@ -14,6 +14,8 @@ __global__ void coord_kernel(TiledMma mma, TiledCopy copy, CUTLASS_GRID_CONSTANT
   auto thr_copy = copy.get_slice(threadIdx.x);
   Tensor tScT = thr_copy.partition_S(cT);
   Tensor tDcT = thr_copy.partition_D(cT);
+  Tensor cC_tiles = zipped_divide(cC, make_tile(Int<16>{}, Int<8>{}));
+  Tensor cC_flat = flat_divide(cC, make_tile(Int<16>{}, Int<8>{}));
   auto [first, second] = pair;
   auto const& [m, n] = shape(cC);
   auto [tile, rest] = make_tuple(Int<128>{}, make_layout(make_shape(Int<8>{}, Int<2>{})));
