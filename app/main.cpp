@@ -325,7 +325,8 @@ int cli_main(int argc, char** argv) {
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     cmd->add_option("-D", sources.defines,
                     "define a name the text leaves open: -D bM=128 -D TA=half_t (repeatable; wins over files); "
-                    "-D threadIdx.x=N, -D blockIdx.x=N: whose partitions and tile are shown (0 unless given)")
+                    "-D threadIdx.x=N, -D blockIdx.x=N, -D block_rank_in_cluster=N: whose partitions and tile are "
+                    "shown (0 unless given)")
         ->allow_extra_args(false)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     cmd->add_option("-I", sources.include_dirs,

@@ -360,9 +360,10 @@ Output run_names(const NamesOptions& o) {
     if (!failure && other.empty()) {
       r.kind = kind_of(v);
       r.value = v.to_string();
-      // blockIdx.x read as CTA 0 (lib/lang/cpp_syntax.cpp): said beside the value that reads it
+      // blockIdx.x, block_rank_in_cluster() read as CTA 0 (lib/lang/cpp_syntax.cpp): said beside the value
       for (Warning& w : env->take_warnings())
-        if (w.message.rfind("blockIdx.", 0) != 0) env->add_warning(std::move(w));
+        if (w.message.rfind("blockIdx.", 0) != 0 && w.message.rfind("block_rank_in_cluster ", 0) != 0)
+          env->add_warning(std::move(w));
         else if (r.value.find("\n  " + w.message) == std::string::npos) r.value += "\n  " + w.message;
     } else {
       r.kind = "unresolved";

@@ -376,6 +376,26 @@ void register_algebra(Registry& r) {
         },
         std::string(name) + "<I...>(x)");
   }
+  // layout.get_hier_coord(idx) / layout.get_flat_coord(idx) (cute/layout.hpp): the coordinate whose image
+  // is idx (idx2crd with the layout's strides); flat: each top mode's coordinate made one index of that mode
+  for (const char* name : {"get_hier_coord", "get_flat_coord"}) {
+    const bool flat = std::string(name) == "get_flat_coord";
+    r.add(
+        name,
+        [flat](Evaluator& ev, const Node& n) {
+          no_template_args(ev, n);
+          ev.expect_args(n, 2, 2);
+          const auto a = ev.eval_args(n);
+          const Layout l = as_layout(layout_arg(a[0]), "get_flat_coord's layout");
+          const IntTuple hier = idx2crd(a[1].to_int_tuple(), l.shape, l.stride);
+          if (!flat || !l.shape.is_tuple()) return V::from(hier);
+          std::vector<IntTuple> modes;
+          for (size_t i = 0; i < l.shape.rank(); ++i)
+            modes.push_back(crd2idx(hier[i], l.shape[i], compact_col_major(l.shape[i])));
+          return V::from(IntTuple::tuple(modes));
+        },
+        std::string(name) + "(layout, idx): layout." + name + "(idx)");
+  }
   // auto [a, b] = e;  (a C++17 structured binding, read by lib/lang/cpp_scanner.cpp): the I-th of the N
   // names is get<I>(e), and e must decompose into exactly N elements, as g++ requires
   r.add(

@@ -226,6 +226,15 @@ void register_cpp_syntax(Registry& r) {
   });
   r.add("true", [](Evaluator&, const Node&) { return V::boolean(true); });
   r.add("false", [](Evaluator&, const Node&) { return V::boolean(false); });
+  // cute::block_rank_in_cluster(): this CTA's rank in its cluster, a run-time value as blockIdx is (0 unless
+  // -D block_rank_in_cluster=N)
+  r.add(
+      "block_rank_in_cluster",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 0, 0);
+        return block_index(ev, n, "block_rank_in_cluster");
+      },
+      "cute::block_rank_in_cluster()");
   r.add(
       "Underscore", [](Evaluator&, const Node&) { return V::underscore(); }, "Underscore{}");
   r.add(

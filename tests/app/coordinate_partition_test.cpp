@@ -73,6 +73,14 @@ TEST_CASE("structured bindings: each name is its element; a count that differs i
   CHECK(v.at("coord_kernel::n") == "32");
   CHECK(v.at("coord_kernel::tile") == "128");
   CHECK(v.at("coord_kernel::rest") == "(8,2):(1,8)");
+  // layout.get_flat_coord(block_rank_in_cluster()): CTA rank 0 unless -D, said beside the value (CuTe prints
+  // (_0,1,1,_0) for rank 5)
+  CHECK(v.at("coord_kernel::cta_in_cluster") == "(0,0,0,0)");
+  const std::string file = std::string(CUTEVIS_SOURCE_DIR) + "/tests/data/kernels/coordinate_partition.cu";
+  CHECK(names({"--from", file, "-D", "block_rank_in_cluster=5"}).at("coord_kernel::cta_in_cluster") == "(0,1,1,0)");
+  auto r = cutevis::test::run_cutevis({"names", "--from", file});
+  CHECK(r.out.find("block_rank_in_cluster is a run-time value: read as 0 (-D block_rank_in_cluster=N") !=
+        std::string::npos);
   for (const char* x : {"x", "y", "z"})  // auto [x, y, z] = make_tuple(_1, _2);
     CHECK(v.at(std::string("coord_kernel::") + x) ==
           "unresolved: 3 names provided for a structured binding, while tuple (1,2) decomposes into 2 elements");
@@ -122,5 +130,41 @@ TEST_CASE("real CUTLASS tutorials (CUTLASS_PATH): TMA coordinate tensors and tma
   for (const char* x : {"tCtAcc", "tAcc_epi", "sC_epi", "tGS_sC", "tSG_sD", "tTR_tAcc"}) {
     CAPTURE(x);
     CHECK(layout_of(e.at(std::string("gemm_device::") + x)) == cute.at(std::string("sm100_05.") + x + ".layout"));
+  }
+  // blackwell/03's multicast: cluster_layout_vmnk.get_flat_coord(block_rank_in_cluster()), CTA rank 0 (unless -D)
+  // and 5: the coordinate, and tma_partition's gmem coordinates and smem offsets for that CTA
+  for (int rank : {0, 5}) {
+    std::vector<std::string> args{"--from", tut + "blackwell/03_mma_tma_multicast_sm100.cu",
+                                  "-I",     root + "/include",
+                                  "-D",     "TypeA=cutlass::half_t",
+                                  "-D",     "TypeB=cutlass::half_t",
+                                  "-D",     "TypeC=float",
+                                  "-D",     "TypeD=float",
+                                  "-D",     "Gemm_M=512",
+                                  "-D",     "Gemm_N=1024",
+                                  "-D",     "Gemm_K=256"};
+    if (rank) args.insert(args.end(), {"-D", "block_rank_in_cluster=5"});
+    const auto m = names(args);
+    const std::string r = "sm100_03.r" + std::to_string(rank) + ".";
+    CAPTURE(rank);
+    // CuTe marks the size-1 modes' _0 static: (_0,1,1,_0); the values are compared
+    std::string coord = cute.at(r + "cta_in_cluster_coord_vmnk");
+    for (size_t at; (at = coord.find('_')) != std::string::npos;) coord.erase(at, 1);
+    CHECK(m.at("gemm_device::cta_in_cluster_coord_vmnk") == coord);
+    for (const char* x : {"tAgA", "tBgB"}) {
+      const std::string ours = m.at(std::string("gemm_device::") + x), theirs = cute.at(r + x);
+      CHECK(layout_of(ours) == layout_of(theirs));
+      // ArithTuple(_0,32) and ArithTuple(0,32): the same coordinate
+      std::string a = ours.substr(0, ours.find(" o ")), b = theirs.substr(0, theirs.find(" o "));
+      for (std::string* s : {&a, &b})
+        for (size_t at; (at = s->find('_')) != std::string::npos;) s->erase(at, 1);
+      CHECK(a == b);
+    }
+    for (const char* x : {"tAsA", "tBsB"}) {
+      const std::string ours = m.at(std::string("gemm_device::") + x);
+      CHECK(layout_of(ours) == cute.at(r + x + ".layout"));
+      const std::string offset = cute.at(r + x + ".offset");
+      CHECK(ours.find(offset == "0" ? std::string(".begin())") : ".begin()+" + offset + ")") != std::string::npos);
+    }
   }
 }

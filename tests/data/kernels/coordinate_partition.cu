@@ -16,6 +16,8 @@ __global__ void coord_kernel(TiledMma mma, TiledCopy copy, CUTLASS_GRID_CONSTANT
   Tensor tDcT = thr_copy.partition_D(cT);
   Tensor cC_tiles = zipped_divide(cC, make_tile(Int<16>{}, Int<8>{}));
   Tensor cC_flat = flat_divide(cC, make_tile(Int<16>{}, Int<8>{}));
+  Layout cluster = tiled_divide(make_layout(make_shape(Int<4>{}, Int<4>{}, Int<1>{})), make_tile(Layout<_1>{}));
+  auto cta_in_cluster = cluster.get_flat_coord(int(cute::block_rank_in_cluster()));
   auto [first, second] = pair;
   auto const& [m, n] = shape(cC);
   auto [tile, rest] = make_tuple(Int<128>{}, make_layout(make_shape(Int<8>{}, Int<2>{})));
