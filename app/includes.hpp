@@ -89,11 +89,12 @@ class IncludeReader {
 
   const IncludeStats& stats() const { return stats_; }
   const std::vector<std::string>& dirs() const { return dirs_; }
+  // Where #include NAME from the file `from` ("-": none) is found; "" when it is not.
+  std::string find(const std::string& name, bool angled, const std::string& from) const;
 
  private:
   void include(const std::string& name, bool angled, const std::string& from, int depth,
                std::map<std::string, std::string>& macros);
-  std::string find(const std::string& name, bool angled, const std::string& from) const;
 
   // A --from file's own #include, from the cache or read and then kept there.
   void cached_include(const std::string& name, const std::string& path, const std::string& canonical,

@@ -155,6 +155,33 @@ SourceOptions resolved_sources(const SourceOptions& given) {
   return o;
 }
 
+namespace {
+// A -D that names a CUTLASS type (-D ArchTag_=cutlass::arch::Sm80) reads the header that declares it
+// when the files do not #include it: FA3's mainloop_fwd_sm80.hpp reads ArchTag::kMinComputeCapability
+// of an arch tag its includer's headers declare, so the file alone never reads cutlass/arch/arch.h.
+void read_headers_of_defines(const std::vector<Declaration>& defines, IncludeReader& headers, Environment& env,
+                             const std::map<std::string, std::string>& macros) {
+  auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == ':'; };
+  for (const Declaration& d : defines) {
+    const std::string& t = d.text;
+    for (size_t at = t.find("cutlass::"); at != std::string::npos; at = t.find("cutlass::", at + 1)) {
+      if (at > 0 && word(t[at - 1])) continue;  // (a name that only ends in cutlass::)
+      size_t end = at;
+      while (end < t.size() && word(t[end])) ++end;
+      const std::string name = t.substr(at, end - at);
+      const char* header = cutlass_header_of(name);
+      if (!header || std::string(header) == "cutlass/" || env.read_header(header) ||
+          headers.find(header, true, "-").empty())
+        continue;
+      CppScan scan = headers.scan(std::string("#include <") + header + ">\n", "-D " + d.name, macros);
+      add_scan(env, std::move(scan), headers.deferred());
+      env.add_warning({"-D " + d.name + "=" + t + ": " + name + " is declared in " + header +
+                       ", which the files do not #include: read for this -D"});
+    }
+  }
+}
+}  // namespace
+
 std::shared_ptr<Environment> load_sources(const SourceOptions& given) {
   if (given.empty()) return nullptr;
   const SourceOptions o = resolved_sources(given);
@@ -210,6 +237,7 @@ std::shared_ptr<Environment> load_sources(const SourceOptions& given) {
                            ", the host compile's branch");
     }
   }
+  read_headers_of_defines(defines, headers, *env, macros);
   for (auto& d : defines) env->define(std::move(d));
   for (const CalledFile& f : called)  // a host function's parameters, from its call (after -D: overloads read them)
   {

@@ -55,6 +55,15 @@ std::string strip_cute(const std::string& name) { return name.rfind("cute::", 0)
 Node copy_op_of(Evaluator& ev, const Node& op) {
   if (strip_cute(op.name) == "Copy_Traits" && op.template_args.size() == 1)
     return copy_op_of(ev, op.template_args[0]);  // Copy_Traits<Op> of an alias `using Op = SM75_U32x4_LDSM_N;`
+  const std::string base = op.name.substr(op.name.rfind(':') == std::string::npos ? 0 : op.name.rfind(':') + 1);
+  if (op.kind == Node::Kind::kName && (base == "conditional_t" || base == "conditional") &&
+      op.template_args.size() == 3 && op.args.empty()) {  // Copy_Atom<std::conditional_t<B, OpA, OpB>, T>
+    const Value c = ev.eval(op.template_args[0]);
+    if (!c.is(Value::Kind::kBool) && !c.is(Value::Kind::kInt))
+      ev.fail(op.template_args[0], op.name + "<B, X, Y>: B must be a bool, got " + c.describe());
+    const bool holds = c.is(Value::Kind::kBool) ? c.as_bool() : c.as_int() != 0;
+    return copy_op_of(ev, op.template_args[holds ? 1 : 2]);  // only the chosen one is read, as C++ does
+  }
   if (is_open_name(op) && !is_copy_op_name(op.name)) {
     Value v = ev.eval(op);
     if (v.is(Value::Kind::kObject))

@@ -308,3 +308,47 @@ TEST_CASE("a trait's specializations spread over several headers are each its ow
   CHECK(entry(names, "b1")["value"] == "1");
   CHECK(entry(names, "arr")["value"] == "128");
 }
+
+TEST_CASE("-D ArchTag_=cutlass::arch::Sm80 reads the header that declares it when the file does not #include it") {
+  // A mainloop header in the style of FA3's mainloop_fwd_sm80.hpp: it reads ArchTag::kMinComputeCapability, but
+  // only its includer's headers declare the arch tags (cutlass/arch/arch.h is not among its own #includes).
+  Tree t({{"inc/cutlass/cutlass.h", "namespace cutlass { constexpr int NumThreadsPerWarp = 32; }\n"},
+          {"inc/cutlass/arch/arch.h",
+           "namespace cutlass::arch {\nstruct Sm75 { static int const kMinComputeCapability = 75; };\n"
+           "struct Sm80 { static int const kMinComputeCapability = 80; };\n}\n"},
+          {"mainloop.hpp", R"(#include <cutlass/cutlass.h>
+#include "cute/tensor.hpp"
+namespace proj {
+template <int kNWarps, class ArchTag_>
+struct CollectiveMainloop {
+  using ArchTag = ArchTag_;
+  static constexpr bool Has_cp_async = ArchTag::kMinComputeCapability >= 80;
+  using MMA_Atom_Arch = std::conditional_t<ArchTag::kMinComputeCapability >= 80,
+      MMA_Atom<SM80_16x8x16_F32F16F16F32_TN>, MMA_Atom<SM75_16x8x8_F32F16F16F32_TN>>;
+  using TiledMma = TiledMMA<MMA_Atom_Arch, Layout<Shape<Int<kNWarps>, _1, _1>>, Tile<Int<16 * kNWarps>, _16, _16>>;
+};
+}
+)"}});
+  auto r = test::run_cutevis({"names", "--json", "--from", t / "mainloop.hpp", "-I", t / "inc", "-D", "kNWarps=4", "-D",
+                              "ArchTag_=cutlass::arch::Sm80"});
+  CAPTURE(r.err);
+  REQUIRE(r.exit_code == 0);
+  json names = json::parse(r.out)["names"];
+  CHECK(entry(names, "proj::CollectiveMainloop::Has_cp_async")["value"] == "true");
+  // CuTe's print (CUTLASS 4.7.0) of FA3's sm80 TiledMma with kNWarps 4: the SM80 atom, not the SM75 one
+  const std::string mma = entry(names, "proj::CollectiveMainloop::TiledMma")["value"];
+  CHECK(mma.find("ThrLayoutVMNK:  (32,4,1,1):(1,32,0,0)") != std::string::npos);
+  CHECK(mma.find("PermutationMNK: (64,16,16)") != std::string::npos);
+  CHECK(mma.find("Shape_MNK:  (16,8,16)") != std::string::npos);
+  CHECK(r.err.find("cutlass/arch/arch.h, which the files do not #include: read for this -D") != std::string::npos);
+  // Sm75 takes the other branch: the value follows the header's constant, not a guess
+  json sm75 = names_json(
+      {"--from", t / "mainloop.hpp", "-I", t / "inc", "-D", "kNWarps=4", "-D", "ArchTag_=cutlass::arch::Sm75"});
+  CHECK(entry(sm75, "proj::CollectiveMainloop::Has_cp_async")["value"] == "false");
+  CHECK(std::string(entry(sm75, "proj::CollectiveMainloop::MMA_Atom_Arch")["value"]).find("Shape_MNK:  (16,8,8)") !=
+        std::string::npos);
+  // without the header in any -I folder: still the one-line blocker, nothing read
+  auto none = test::run_cutevis(
+      {"names", "--from", t / "mainloop.hpp", "-D", "kNWarps=4", "-D", "ArchTag_=cutlass::arch::Sm80"});
+  CHECK(none.out.find("is CUTLASS code: give -I path/to/cutlass/include") != std::string::npos);
+}

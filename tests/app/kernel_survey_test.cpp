@@ -310,3 +310,59 @@ struct Epilogue {
   CHECK(entry(names_of(f, {"StrideC_=Stride<_1,int64_t,int64_t>"}), "Epilogue::is_m_major_C")["value"] == "true");
   std::remove(f.c_str());
 }
+
+TEST_CASE("survey: Copy_Atom<std::conditional_t<B, OpA, OpB>, T> reads the chosen operation (FA3 style)") {
+  // FA3's mainloops choose a copy operation by a condition inside Copy_Atom<...>, nested too; before, each was
+  // "unknown copy operation 'std::conditional_t'" (6 definitions of FA3's hdim128 files)
+  std::string f = write_temp("mainloop_cond.hpp", R"(
+template <bool Has_cp_async, bool SdP_swapAB, int kNumPdSStore, class Element>
+struct Mainloop {
+  static constexpr GMMA::Major PdS_Major = GMMA::Major::K;
+  using GmemCopyAtom = Copy_Atom<std::conditional_t<
+      Has_cp_async, SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<cute::uint128_t>, AutoVectorizingCopyWithAssumedAlignment<128>>,
+      Element>;
+  using SmemCopyAtomPdS = Copy_Atom<
+      std::conditional_t<(!SdP_swapAB) ^ (PdS_Major == GMMA::Major::MN),
+          std::conditional_t<kNumPdSStore % 8 == 0, cute::SM90_U32x4_STSM_N, cute::SM90_U32x2_STSM_N>,
+          std::conditional_t<kNumPdSStore % 8 == 0, cute::SM90_U16x8_STSM_T, cute::SM90_U16x4_STSM_T>>,
+      Element>;
+  using GmemTiledCopyQKV = decltype(make_tiled_copy(GmemCopyAtom{}, Layout<Shape<_16, _8>, Stride<_8, _1>>{},
+                                                    Layout<Shape<_1, _8>>{}));
+};
+)");
+  json n = names_of(f, {"Has_cp_async=true", "SdP_swapAB=false", "kNumPdSStore=32", "Element=cutlass::half_t"});
+  // CuTe (CUTLASS 4.7.0, a host-only program with FA3's hdim128 values) prints for these:
+  //   GmemCopyAtom     ThrID _1:_0, ValLayoutSrc (_1,_8):(_0,_1)  (SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<uint128_t>)
+  //   SmemCopyAtomPdS  ThrID _32:_1, ValLayoutSrc (_32,(_2,_4)):(_2,(_1,_64)), ValLayoutDst (_32,_8):(_8,_1)
+  //   GmemTiledCopyQKV Tiler_MN (_16,_64), TiledLayout_TV ((_8,_16),_8):((_128,_1),_16)
+  auto op = [&](const std::vector<std::string>& d, const std::string& atom) {
+    std::vector<std::string> args{"eval", "--json", "--from", f};
+    for (const auto& x : d) args.insert(args.end(), {"-D", x});
+    args.push_back("Mainloop::" + atom + "{}");
+    auto r = test::run_cutevis(args);
+    CAPTURE(r.err);
+    REQUIRE(r.exit_code == 0);
+    return json::parse(r.out)["op"].get<std::string>();
+  };
+  const std::vector<std::string> fa3{"Has_cp_async=true", "SdP_swapAB=false", "kNumPdSStore=32",
+                                     "Element=cutlass::half_t"};
+  CHECK(op(fa3, "GmemCopyAtom") == "SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<uint128_t>");
+  const std::string gmem = entry(n, "Mainloop::GmemCopyAtom")["value"];
+  CHECK(gmem.find("ValLayoutSrc: (1,8):(0,1)") != std::string::npos);
+  CHECK(op(fa3, "SmemCopyAtomPdS") == "SM90_U32x4_STSM_N");
+  const std::string pds = entry(n, "Mainloop::SmemCopyAtomPdS")["value"];
+  CHECK(pds.find("ValLayoutSrc: (32,(2,4)):(2,(1,64))") != std::string::npos);
+  CHECK(pds.find("ValLayoutDst: (32,8):(8,1)") != std::string::npos);
+  const std::string tiled = entry(n, "Mainloop::GmemTiledCopyQKV")["value"];
+  CHECK(tiled.find("Tiler_MN:       (16,64)") != std::string::npos);
+  CHECK(tiled.find("TiledLayout_TV: ((8,16),8):((128,1),16)") != std::string::npos);
+  // the other branches: only the chosen operation is read
+  const std::vector<std::string> other{"Has_cp_async=false", "SdP_swapAB=true", "kNumPdSStore=4",
+                                       "Element=cutlass::half_t"};
+  CHECK(op(other, "GmemCopyAtom") == "AutoVectorizingCopyWithAssumedAlignment<128>");
+  CHECK(op(other, "SmemCopyAtomPdS") == "SM90_U16x4_STSM_T");
+  json bad = names_of(f, {"Has_cp_async=Element", "SdP_swapAB=false", "kNumPdSStore=32", "Element=cutlass::half_t"});
+  CHECK(entry(bad, "Mainloop::GmemCopyAtom")["error"] ==
+        "std::conditional_t<B, X, Y>: B must be a bool, got type half_t");
+  std::remove(f.c_str());
+}
