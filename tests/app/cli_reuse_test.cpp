@@ -21,8 +21,8 @@ struct Answer {
 };
 
 std::ostream& operator<<(std::ostream& os, const Answer& a) {
-  return os << "exit " << a.code << ", out " << a.out.size() << " bytes '" << a.out.substr(0, 80) << "', err '"
-            << a.err << "'";
+  return os << "exit " << a.code << ", out " << a.out.size() << " bytes '" << a.out.substr(0, 80) << "', err '" << a.err
+            << "'";
 }
 
 Answer answer(int (*entry)(int, char**), std::vector<std::string> words) {
@@ -45,7 +45,7 @@ TEST_CASE("a reused parser answers each line as a fresh one: nothing leaks from 
   // Pairs: the first line sets something the second must not see.
   const std::vector<std::vector<std::string>> lines = {
       {"layout", "(4,8):(1,4)", "--svg", "--threads", "0,1", "--color-by", "index", "--scale", "2"},
-      {"layout", "(4,8):(1,4)"},  // a text table, not the SVG, no highlighted threads
+      {"layout", "(4,8):(1,4)"},           // a text table, not the SVG, no highlighted threads
       {"layout", "(4,8):(1,4)", "--svg"},  // the SVG, coloured as by default, no threads faded
       {"eval", "make_layout(make_shape(Int<X>{}, 2))", "-D", "X=4"},
       {"eval", "make_layout(make_shape(Int<X>{}, 2))"},  // X is open again: an error
