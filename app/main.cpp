@@ -112,13 +112,6 @@ int emit(const Output& out, const std::string& path) {
   return out.exit_code;
 }
 
-// The page (web/cli_main.cpp) builds the whole CLI11 parser anew for every request, and the
-// flag sets many commands share (pictures, --from/-D/-I/--arch, -o) are most of that work:
-// there they go only on the command the line names, unless it names none (help, --help,
-// --version: every command's flags).  The native CLI builds them all.
-const char* g_named_command = nullptr;
-bool builds(const CLI::App* cmd) { return !g_named_command || cmd->get_name() == g_named_command; }
-
 // The picture flags every drawing command takes.
 struct PictureFlags {
   bool tex = false, svg = false, png = false, pdf = false, txt = false, html = false;
@@ -130,7 +123,6 @@ struct PictureFlags {
   bool banks = false;
 
   void add_to(CLI::App* cmd) {
-    if (!builds(cmd)) return;
     auto* g = cmd->add_option_group("format", "picture format (one of)");
     g->add_flag("--tex", tex, "TikZ (a standalone LaTeX document for pdflatex)");
     g->add_flag("--svg", svg, "SVG (with tooltips)");
@@ -264,9 +256,61 @@ void keep_until_exit(std::shared_ptr<Environment> env) {
   *kept = std::move(env);
 }
 
+// Every variable a flag writes, as a command line starts: one parser (Cli) binds its flags
+// to these, and the page resets them to these values between requests (cli_main_reused).
+struct CliValues {
+  std::string output_path;
+  std::string source;     // the expression being evaluated, for the caret under errors
+  SourceOptions sources;  // --from FILE, -D NAME=VALUE (app/sources.hpp)
+  EvalOptions eval;
+  ShowOptions show;
+  PictureFlags flags;
+  std::string tile;
+  int64_t thread = -1;
+  std::string mma_atom, mma_atoms, mma_tile;
+  bool mma_sf = false;  // app/sf_command.hpp
+  SfOptions sf_options;
+  WhoOptions who;  // --who / --feeds on atom, mma, copy
+  MmaInspectOptions mma_inspect;
+  InspectOptions inspect;
+  DescOptions desc;
+  TmemOptions tmem;  // app/tmem_command.hpp
+  ListOptions list;
+  VerifyOptions verify;
+  PictureFlags verify_flags;
+  NamesOptions names;
+  CheckCommandOptions check;
+  BatchOptions batch;
+  DocsOptions docs;
+  bool dsl = false;  // --dsl on every command that reads an expression (else detected, lib/lang/dsl.hpp)
+};
+
+// The CLI11 parser over CliValues: built once (the constructor), then run() for one command line.
+class Cli : CliValues {
+ public:
+  Cli();
+  Cli(const Cli&) = delete;  // the parser holds the addresses of its values
+  Cli& operator=(const Cli&) = delete;
+  int run(int argc, char** argv);
+  // Back to the values a fresh Cli has, and no flag seen: the next run() parses as a new process would.
+  void reset() {
+    static_cast<CliValues&>(*this) = CliValues{};
+    wire();
+    app.clear();
+  }
+
+ private:
+  void wire();  // the values that point at others, and docs' defaults
+  CLI::App app;
+  CLI::App *eval_cmd = nullptr, *layout_cmd = nullptr, *tv_cmd = nullptr, *atom_cmd = nullptr, *mma_cmd = nullptr,
+           *copy_cmd = nullptr, *desc_cmd = nullptr, *tmem_cmd = nullptr, *list_cmd = nullptr, *verify_cmd = nullptr,
+           *names_cmd = nullptr, *check_cmd = nullptr, *batch_cmd = nullptr, *docs_cmd = nullptr;
+};
+
 }  // namespace
 
 int cli_main(int argc, char** argv);
+int cli_main_reused(int argc, char** argv);
 
 int main(int argc, char** argv) {
   if (argc >= 2 && std::string(argv[1]) == "dsl") return run_dsl_command(argc, argv);
@@ -293,9 +337,50 @@ int main(int argc, char** argv) {
   return cli_main(argc, argv);
 }
 
-// One command line, start to end; `cutevis docs` calls it again for each block (with a capture).
+// One command line, start to end, with a parser of its own; `cutevis docs` calls it again for
+// each block (with a capture).
 int cli_main(int argc, char** argv) {
-  CLI::App app{"cutevis: CuTe layouts, TV layouts, MMA and copy atoms from text -- pictures, JSON, and GPU checks"};
+  Cli cli;
+  return cli.run(argc, argv);
+}
+
+// One command line after another in one process (the page: web/binding.cpp): the parser is built
+// once and its values reset before each line, so a line runs as cli_main would run it
+// (tests/app/cli_reuse_test.cpp).  Building the parser was about 70% of a short request's time
+// (and about 45% of a picture's) under the page.
+int cli_main_reused(int argc, char** argv) {
+  static Cli* cli = new Cli();  // never destroyed: lives as long as the page
+  cli->reset();
+  return cli->run(argc, argv);
+}
+
+void Cli::wire() {
+  show.mma_inspect = &mma_inspect;
+  show.inspect = &inspect;
+  docs.cache_file = default_docs_cache();
+  docs.runner = [](const std::vector<std::string>& args, std::string& output, std::string& errors) {
+    std::vector<std::string> words{"cutevis"};
+    words.insert(words.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (std::string& w : words) argv.push_back(w.data());
+    argv.push_back(nullptr);
+    const Capture saved = capture;
+    capture = Capture{&output, &errors};
+    int code = kExitBadInput;
+    try {
+      code = cli_main(static_cast<int>(words.size()), argv.data());
+    } catch (...) {
+      capture = saved;
+      throw;
+    }
+    capture = saved;
+    return code;
+  };
+}
+
+Cli::Cli() {
+  wire();
+  app.description("cutevis: CuTe layouts, TV layouts, MMA and copy atoms from text -- pictures, JSON, and GPU checks");
   app.require_subcommand(1);
   app.set_version_flag("--version", "cutevis 0.1.0");  // also `cutevis version`
   app.footer(
@@ -305,20 +390,12 @@ int cli_main(int argc, char** argv) {
       "or its C++ syntax Layout<Shape<_4,_8>,Stride<_1,_4>>{}, make_layout(make_shape(4,8), LayoutRight{})\n"
       "or CuTeDSL's Python cute.make_layout((4, 8), stride=(1, 4)) (detected; --dsl forces it).");
 
-#ifdef CUTEVIS_WEB
-  g_named_command = argc >= 2 && argv[1][0] != '-' && std::string(argv[1]) != "help" ? argv[1] : nullptr;
-#endif
-  std::string output_path;
-  std::string source;  // the expression being evaluated, for the caret under errors
   auto add_output = [&](CLI::App* cmd) {
-    if (!builds(cmd)) return;
     cmd->add_option("-o,--output", output_path,
                     "write to FILE (atomically) instead of stdout; its extension (.png .svg .tex .pdf .txt .html "
                     ".json) picks the format");
   };
-  SourceOptions sources;  // --from FILE, -D NAME=VALUE (app/sources.hpp)
   auto add_sources = [&](CLI::App* cmd) {
-    if (!builds(cmd)) return;
     cmd->add_option("--from", sources.from,
                     "read the declarations of a C++ file (repeatable; - is stdin): using X = ..., auto x = ..., ...")
         ->allow_extra_args(false)
@@ -340,10 +417,9 @@ int cli_main(int argc, char** argv) {
                       "__CUDA_ARCH__=800");
   };
 
-  EvalOptions eval;
-  CLI::App* eval_cmd = app.add_subcommand("eval",
-                                          "Evaluate a layout-algebra expression and print the result (as CuTe prints "
-                                          "it, _8 vs 8, when it holds a dynamic integer)");
+  eval_cmd = app.add_subcommand("eval",
+                                "Evaluate a layout-algebra expression and print the result (as CuTe prints "
+                                "it, _8 vs 8, when it holds a dynamic integer)");
   eval_cmd
       ->add_option(
           "expression", eval.expression,
@@ -354,11 +430,7 @@ int cli_main(int argc, char** argv) {
   add_output(eval_cmd);
   add_sources(eval_cmd);
 
-  ShowOptions show;
-  PictureFlags flags;
-
-  CLI::App* layout_cmd =
-      app.add_subcommand("layout", "Draw a layout: the index at every coordinate (default: a text table)");
+  layout_cmd = app.add_subcommand("layout", "Draw a layout: the index at every coordinate (default: a text table)");
   layout_cmd->add_option("expression", show.input, "e.g. '((4,2),4):((8,4),1)' or 'S<3,4,3> o 0 o (8,64):(64,1)'")
       ->required();
   layout_cmd->add_flag("--json", show.json, "the eval --json object instead of a picture");
@@ -368,9 +440,7 @@ int cli_main(int argc, char** argv) {
   add_output(layout_cmd);
   add_sources(layout_cmd);
 
-  std::string tile;
-  CLI::App* tv_cmd =
-      app.add_subcommand("tv", "Draw a TV layout over a tile: every (thread, value) owner of every cell");
+  tv_cmd = app.add_subcommand("tv", "Draw a TV layout over a tile: every (thread, value) owner of every cell");
   tv_cmd->add_option("tv_layout", show.input, "(thr,val) -> m + M*n, e.g. '((4,8),4):((8,1),32)'")->required();
   tv_cmd->add_option("tile", tile, "the (M,N) tile, e.g. '(8,16)'")->required();
   tv_cmd->add_flag("--json", show.json, "owners of every cell as JSON");
@@ -378,27 +448,22 @@ int cli_main(int argc, char** argv) {
   add_output(tv_cmd);
   add_sources(tv_cmd);
 
-  CLI::App* atom_cmd = app.add_subcommand("atom", "An MMA or copy atom by name: CuTe's print, --json, or a picture");
+  atom_cmd = app.add_subcommand("atom", "An MMA or copy atom by name: CuTe's print, --json, or a picture");
   atom_cmd->add_option("name", show.input, "e.g. SM70_8x8x4_F32F16F16F32_NT, 'SM90_64x128x16_F32F16F16_SS<K,K>'")
       ->required();
   atom_cmd->add_flag("--json", show.json, "atom, its 1x1x1 tiling and every owner as JSON");
-  int64_t thread = -1;
   atom_cmd->add_option("--thread", thread,
                        "one thread's slice (ThrMMA): its (V,M,N,K) coordinate and its cells of A, B, C");
   flags.add_to(atom_cmd);
   add_output(atom_cmd);
 
-  std::string mma_atom, mma_atoms, mma_tile;
-  CLI::App* mma_cmd =
-      app.add_subcommand("mma", "A TiledMMA: CuTe's print, --json, or a picture (C, A to the left, B above)");
+  mma_cmd = app.add_subcommand("mma", "A TiledMMA: CuTe's print, --json, or a picture (C, A to the left, B above)");
   mma_cmd->add_option("expression", show.input,
                       "e.g. 'make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{})'");
   mma_cmd->add_option("--atom", mma_atom, "build make_tiled_mma(ATOM{}, ATOMS, TILE) instead of an expression");
   mma_cmd->add_option("--atoms", mma_atoms, "the atom layout, e.g. 'Layout<Shape<_2,_2,_1>>{}' or '(2,2,1)'");
   mma_cmd->add_option("--tile", mma_tile, "the permutation tile, e.g. 'Tile<_32,_32,_16>{}'");
   mma_cmd->add_flag("--json", show.json, "the tiling and every owner as JSON");
-  bool mma_sf = false;  // app/sf_command.hpp
-  SfOptions sf_options;
   mma_cmd->add_flag("--sf", mma_sf, "a block-scaled UMMA's scale factors: which SF serves each A/B element");
   mma_cmd->add_option("--sf-tile", sf_options.tile,
                       "with --sf: the CTA tile MxNxK (default: the MMA's, 4 SFs per row)");
@@ -409,12 +474,10 @@ int cli_main(int argc, char** argv) {
       "--thread", thread,
       "one thread's slice (ThrMMA): its (V,M,N,K) coordinate and its cells of A, B, C; with --smem-a/--smem-b its "
       "partition_A/B/C, fragments and retile_D; with --svg/--png/--html/... drawn");
-  WhoOptions who;  // --who / --feeds on atom, mma, copy
   for (CLI::App* cmd : {atom_cmd, mma_cmd}) {
     cmd->add_option("--who", who.who, "every (thread, value) owning a cell and its register, e.g. 'A(5,3)' (A, B, C)");
     cmd->add_option("--feeds", who.feeds, "the A and B cells, threads and registers feeding a C cell, e.g. 'C(9,4)'");
   }
-  MmaInspectOptions mma_inspect;
   mma_cmd->add_option("--smem-a", mma_inspect.smem_a,
                       "with --analyze or --thread: A's (M,K) shared-memory layout, e.g. "
                       "'tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_32,_64>{})'");
@@ -431,20 +494,17 @@ int cli_main(int argc, char** argv) {
                     "descriptor reads it)");
   mma_cmd->add_option("--also", mma_inspect.also, "with --suggest: a G2S TiledCopy writing the operand (repeatable)");
   mma_cmd->add_option("--also-gmem", mma_inspect.also_gmem, "the global side of the --also copies");
-  show.mma_inspect = &mma_inspect;
   flags.add_to(mma_cmd);
   add_output(mma_cmd);
   add_sources(mma_cmd);
 
-  CLI::App* copy_cmd =
-      app.add_subcommand("copy", "A TiledCopy: CuTe's print, --json, or a picture (source and destination)");
+  copy_cmd = app.add_subcommand("copy", "A TiledCopy: CuTe's print, --json, or a picture (source and destination)");
   copy_cmd
       ->add_option("expression", show.input,
                    "e.g. 'make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>, float>{}, Layout<Shape<_32,_8>>{}, "
                    "Layout<Shape<_4,_1>>{})'")
       ->required();
   copy_cmd->add_flag("--json", show.json, "the tiling and every owner as JSON");
-  InspectOptions inspect;
   copy_cmd->add_option("--src", inspect.src, "the source tensor [smem:|gmem:]LAYOUT, e.g. 'gmem:(128,64):(64,1)'");
   copy_cmd->add_option(
       "--dst", inspect.dst,
@@ -469,13 +529,11 @@ int cli_main(int argc, char** argv) {
                        "with --src/--dst: that thread's partition_S / partition_D (CPY,CPY_M,CPY_N) of the tensors; "
                        "with --svg/--png/--html/... drawn");
   copy_cmd->add_option("--who", who.who, "every (thread, value) owning a cell of the tile: 'S(m,n)' or 'D(m,n)'");
-  show.inspect = &inspect;
   flags.add_to(copy_cmd);
   add_output(copy_cmd);
   add_sources(copy_cmd);
 
-  DescOptions desc;
-  CLI::App* desc_cmd = app.add_subcommand(
+  desc_cmd = app.add_subcommand(
       "desc", "Decode a wgmma (GMMA) or tcgen05.mma (UMMA) shared-memory descriptor; draw the core matrices it reads");
   desc_cmd->add_option("descriptor", desc.value, "the 64-bit descriptor, e.g. 0x4000004000010000")->required();
   desc_cmd->add_flag("--gmma", desc.gmma, "an SM90 GmmaDescriptor (default unless the version bits say UMMA)");
@@ -486,8 +544,7 @@ int cli_main(int argc, char** argv) {
   desc_cmd->add_flag("--json", show.json, "the fields as JSON");
   flags.add_to(desc_cmd);
   add_output(desc_cmd);
-  TmemOptions tmem;  // app/tmem_command.hpp
-  CLI::App* tmem_cmd = app.add_subcommand(
+  tmem_cmd = app.add_subcommand(
       "tmem",
       "An UMMA accumulator in tensor memory and the tcgen05.ld/st copy that moves it (lanes, warps, registers)");
   tmem_cmd->add_option("expression", tmem.expression,
@@ -504,24 +561,20 @@ int cli_main(int argc, char** argv) {
   add_output(tmem_cmd);
   add_sources(tmem_cmd);
 
-  ListOptions list;
   app.add_subcommand(
          "dsl",
          "CuTeDSL by running it: dsl FILE.py --call 'Gemm(cutlass.Float32, (128, 128))' [--setup M] [NAME ...] "
          "(python3 -m cutevis.dsl --help)")
       ->allow_extras();
-  CLI::App* list_cmd = app.add_subcommand("list", "The atom catalogue, with shapes and types");
+  list_cmd = app.add_subcommand("list", "The atom catalogue, with shapes and types");
   list_cmd->add_option("pattern", list.pattern, "substring or glob, e.g. 'SM90_64x*_F32F16F16_SS*'");
   list_cmd->add_option("--arch", list.arch, "only this architecture, e.g. sm80");
   list_cmd->add_flag("--json", list.json, "one JSON array");
   add_output(list_cmd);
 
-  VerifyOptions verify;
-  PictureFlags verify_flags;
-  CLI::App* verify_cmd =
-      app.add_subcommand("verify",
-                         "Run the atom's real instruction on the GPU and check who owns what (exit 0 agree, 1 "
-                         "disagree, 3 no GPU); --pipeline: a kernel's smem -> register -> MMA path");
+  verify_cmd = app.add_subcommand("verify",
+                                  "Run the atom's real instruction on the GPU and check who owns what (exit 0 agree, 1 "
+                                  "disagree, 3 no GPU); --pipeline: a kernel's smem -> register -> MMA path");
   verify_cmd->add_option(
       "name", verify.name,
       "an MMA or copy atom, e.g. SM80_16x8x16_F32F16F16F32_TN, 'Copy_Atom<SM75_U32x4_LDSM_N, half_t>'");
@@ -570,16 +623,14 @@ int cli_main(int argc, char** argv) {
   add_output(verify_cmd);
   add_sources(verify_cmd);
 
-  NamesOptions names;
-  CLI::App* names_cmd =
+  names_cmd =
       app.add_subcommand("names", "Every name a C++ file declares: its kind and CuTe print, or what is missing (-D)");
   names_cmd->add_flag("--json", names.json,
                       "one JSON object: names (name, kind, value or error and needs), parameters");
   add_output(names_cmd);
   add_sources(names_cmd);
 
-  CheckCommandOptions check;
-  CLI::App* check_cmd = app.add_subcommand(
+  check_cmd = app.add_subcommand(
       "check",
       "Check a kernel's copies and gemms without compiling it: errors (exit 1) and warnings, per --sweep config");
   check_cmd->add_flag("--json", check.json,
@@ -590,8 +641,7 @@ int cli_main(int argc, char** argv) {
   add_output(check_cmd);
   add_sources(check_cmd);
 
-  BatchOptions batch;
-  CLI::App* batch_cmd =
+  batch_cmd =
       app.add_subcommand("batch", "Draw every picture of a JSON batch spec in one process (see samples/docs.json)");
   batch_cmd->add_option("spec", batch.spec_path, "the batch spec (JSON)")->required();
   batch_cmd->add_option("-C,--directory", batch.output_dir, "write the pictures under this folder")
@@ -604,8 +654,7 @@ int cli_main(int argc, char** argv) {
                         "\"from\" files must lie below this folder (default: the repository holding the spec)");
   batch_cmd->footer(batch_spec_help());
 
-  DocsOptions docs;
-  CLI::App* docs_cmd = app.add_subcommand(
+  docs_cmd = app.add_subcommand(
       "docs", "Draw the pictures of every ```cutevis block of Markdown files (--check: list stale ones, exit 1)");
   docs_cmd->add_option("files", docs.files, "Markdown files, e.g. README.md")->required();
   docs_cmd->add_flag("--check", docs.check,
@@ -614,25 +663,6 @@ int cli_main(int argc, char** argv) {
                        "outputs and --from files must stay in this folder (default: the repository, the nearest "
                        "folder above the Markdown file holding .git)");
   docs_cmd->add_flag("--allow-outside", docs.allow_outside, "let outputs and --from files leave the root");
-  docs.cache_file = default_docs_cache();
-  docs.runner = [](const std::vector<std::string>& args, std::string& output, std::string& errors) {
-    std::vector<std::string> words{"cutevis"};
-    words.insert(words.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (std::string& w : words) argv.push_back(w.data());
-    argv.push_back(nullptr);
-    const Capture saved = capture;
-    capture = Capture{&output, &errors};
-    int code = kExitBadInput;
-    try {
-      code = cli_main(static_cast<int>(words.size()), argv.data());
-    } catch (...) {
-      capture = saved;
-      throw;
-    }
-    capture = saved;
-    return code;
-  };
   docs_cmd->footer(
       "A ```cutevis block holds command lines without the word cutevis, each writing one file with -o PATH\n"
       "(relative to the Markdown file's folder), e.g.\n"
@@ -641,12 +671,13 @@ int cli_main(int argc, char** argv) {
   for (CLI::App* cmd : {atom_cmd, mma_cmd, copy_cmd})
     cmd->get_option("--thread")->check(whole_number(-2147483647, 2147483647, "a thread index"));
 
-  bool dsl = false;  // --dsl on every command that reads an expression (else detected, lib/lang/dsl.hpp)
   for (CLI::App* cmd : {eval_cmd, layout_cmd, tv_cmd, mma_cmd, copy_cmd})
     cmd->add_flag(
         "--dsl", dsl,
         "read the expression as CuTeDSL (Python): cute.make_layout((4, 8), stride=(1, 4)); detected without it");
+}
 
+int Cli::run(int argc, char** argv) {
   try {
     if (int code = before_parse(app, argc, argv); code >= 0) return code;
     app.parse(argc, argv);

@@ -20,7 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
-int cutevis_cli_main(int argc, char** argv);
+int cli_main_reused(int argc, char** argv);  // app/main.cpp: one parser for every request
 
 namespace {
 
@@ -62,7 +62,7 @@ int run(const std::vector<std::string>& args) {
   std::vector<char*> argv;
   for (std::string& a : storage) argv.push_back(a.data());
   argv.push_back(nullptr);
-  return cutevis_cli_main(static_cast<int>(storage.size()), argv.data());
+  return cli_main_reused(static_cast<int>(storage.size()), argv.data());
 }
 
 }  // namespace

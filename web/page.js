@@ -117,13 +117,16 @@
   const inputs = { cmd: 'cmd', q: 'q', tile: 'tile', D: 'defs', flags: 'flags', color: 'color', threads: 'threads', file: 'file', lang: 'filelang' };
   function toFields() {
     addCommand(state.cmd);
-    for (const [k, id] of Object.entries(inputs)) $(id).value = state[k];
+    for (const [k, id] of Object.entries(inputs)) if ($(id).value !== state[k]) $(id).value = state[k];  // (writes cost)
     if (state.file) $('filebox').open = true;
     $('tile').hidden = state.cmd !== 'tv';
     sizeInput();
   }
   function fromFields() { for (const [k, id] of Object.entries(inputs)) state[k] = $(id).value; }
-  function sizeInput() { const q = $('q'); q.rows = Math.min(8, Math.max(1, q.value.split('\n').length)); }
+  function sizeInput() {
+    const q = $('q'), rows = Math.min(8, Math.max(1, q.value.split('\n').length));
+    if (q.rows !== rows) q.rows = rows;
+  }
 
   // --- showing an answer --------------------------------------------------------------------
   function show(kind) { for (const id of ['error', 'warning', 'text', 'analysis', 'svgbox', 'picture']) $(id).hidden = !kind.includes(id); }
@@ -199,9 +202,10 @@
     if (!w.cutevis) return;
     if (!w.cutevisPageHook) {  // the frame's window outlives its documents: wrap its history once
       w.cutevisPageHook = true;
-      const replace = w.history.replaceState.bind(w.history);
+      // The frame's own URL is neither shown nor shared (ours keeps its threads), so it is not
+      // written: Chromium took about 4 ms to replace a frame's URL, on every new picture with
+      // threads highlighted.  The view keeps the fragment it last wrote itself.
       w.history.replaceState = (s, title, url) => {
-        try { replace(s, title, url); } catch (e) { /* the frame's URL may refuse a fragment */ }
         if (writing) return;
         const m = /threads=([0-9,\- ]*)/.exec(decodeURIComponent(String(url || '')));
         state.threads = m ? m[1] : '';
