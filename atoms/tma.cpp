@@ -324,7 +324,7 @@ Tensor get_tma_tensor(const CopyAtom& atom, const IntTuple& g_shape) {
 }
 
 std::vector<Tensor> tma_partition(const CopyAtom& atom, int64_t cta_coord, const Layout& cta_layout,
-                                  const Tensor& stensor, const std::vector<Tensor>& gtensors) {
+                                  const Tensor& stensor, const std::vector<Tensor>& gtensors, bool runtime_coord) {
   if (atom.num_bits_per_tma <= 0 || atom.num_val_src <= 0)
     throw Error("tma_partition: " + atom.name + " is not a TMA atom");
   Layout s0 = get(nonswizzle_portion(stensor.layout), 0);  // layout<0>(stensor): (TMATile)
@@ -350,7 +350,10 @@ std::vector<Tensor> tma_partition(const CopyAtom& atom, int64_t cta_coord, const
     for (size_t i = 1; i < rank(v); ++i) modes.push_back(get(v, i));
     Layout out = make_layout(modes);
     // domain_offset(((multicast_offset, _0), _0, ...), tensor_v): the iterator moves, the layout stays
-    std::vector<Value> coord{Value::tuple({Value::integer(multicast_offset), Value::integer(0)})};
+    // cta_layout(cta_coord) * ...: an `int` where cta_coord is one, unless the layout maps it to the static _0
+    const bool runtime_offset = runtime_coord && cosize(cta_layout) > 1;
+    const Value offset = runtime_offset ? Value::dynamic_integer(multicast_offset) : Value::integer(multicast_offset);
+    std::vector<Value> coord{Value::tuple({offset, Value::integer(0)})};
     for (size_t i = 1; i < rank(out); ++i) coord.push_back(Value::integer(0));
     t.layout = out;
     Tensor moved = slice(t, Value::tuple(coord));

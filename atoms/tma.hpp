@@ -55,9 +55,11 @@ Tensor get_tma_tensor(const CopyAtom& tma_atom, const IntTuple& g_shape);
 // CuTe's tma_partition(atom, cta_coord, cta_layout, stensor, gtensors...): each tensor's mode 0 (the
 // smem tile) as ((TMA, TMA_Iter), Rest...) in the smem's vector order, its iterator moved to this
 // CTA's part of the box (cta_layout(cta_coord) * NumValSrc/cosize(cta_layout)); gtensors first,
-// stensor last.
+// stensor last.  A run-time cta_coord (a CTA's rank, as CuTe's `int`) makes that offset a run-time int, so
+// every coordinate it reaches prints as one: ArithTuple(0,32), not (_0,32).
 std::vector<Tensor> tma_partition(const CopyAtom& atom, int64_t cta_coord, const Layout& cta_layout,
-                                  const Tensor& stensor, const std::vector<Tensor>& gtensors);
+                                  const Tensor& stensor, const std::vector<Tensor>& gtensors,
+                                  bool runtime_coord = false);
 
 // The SM100 constructors (copy_traits_sm100_tma.hpp) take the MMA's CTA-level partition of the tile:
 // cta_v_map = layout<1>(mma.thrfrg_X(make_identity_layout(shape(gmem)).compose(tiler_xy)))(_, (_,_)),

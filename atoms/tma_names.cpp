@@ -249,7 +249,9 @@ void register_tma_names(Registry& r) {
         const CopyAtom atom = tma_atom_arg(ev, n, "tma_partition");
         // (atom, stensor, gtensor) or (atom, cta_coord, cta_layout, stensor, gtensors...)
         const bool defaults = n.args.size() == 3;
-        int64_t cta_coord = defaults ? 0 : ev.eval(n.args[1]).as_int();
+        const Value coord_value = defaults ? V::integer(0) : ev.eval(n.args[1]);
+        const int64_t cta_coord = coord_value.as_int();
+        const bool runtime_coord = has_dynamic(coord_value.to_int_tuple());  // get<2>(cta_in_cluster_coord_vmnk)
         Layout cta_layout = defaults ? Layout(IntTuple(1), IntTuple(0)) : ev.eval(n.args[2]).to_layout();
         const size_t s_at = defaults ? 1 : 3;
         if (n.args.size() <= s_at + 1) ev.fail(n, "tma_partition: an smem tensor and at least one gmem tensor");
@@ -258,7 +260,7 @@ void register_tma_names(Registry& r) {
         for (size_t i = s_at + 1; i < n.args.size(); ++i) gtensors.push_back(tensor_from(ev.eval(n.args[i])));
         try {
           std::vector<Value> parts;
-          for (Tensor& t : tma_partition(atom, cta_coord, cta_layout, stensor, gtensors))
+          for (Tensor& t : tma_partition(atom, cta_coord, cta_layout, stensor, gtensors, runtime_coord))
             parts.push_back(tensor_value(std::move(t)));
           return V::tuple(parts);
         } catch (const Error& e) {

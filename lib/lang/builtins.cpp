@@ -387,11 +387,19 @@ void register_algebra(Registry& r) {
           ev.expect_args(n, 2, 2);
           const auto a = ev.eval_args(n);
           const Layout l = as_layout(layout_arg(a[0]), "get_flat_coord's layout");
-          const IntTuple hier = idx2crd(a[1].to_int_tuple(), l.shape, l.stride);
-          if (!flat || !l.shape.is_tuple()) return V::from(hier);
+          const IntTuple idx = a[1].to_int_tuple();
+          // a run-time idx (block_rank_in_cluster()) gives run-time coordinates, except that CuTe's idx2crd
+          // answers the static _0 for a mode of static extent 1: (_0,1,1,_0) for ((_1),_4,_4,_1)
+          const bool runtime = has_dynamic(idx);
+          const auto mark = [runtime](const IntTuple& c, const IntTuple& extent) {
+            return runtime && !size_integer(extent).is_constant(1) ? make_dynamic(c) : c;
+          };
+          const IntTuple hier = idx2crd(idx, l.shape, l.stride);
+          if (!l.shape.is_tuple()) return V::from(mark(hier, l.shape));
           std::vector<IntTuple> modes;
           for (size_t i = 0; i < l.shape.rank(); ++i)
-            modes.push_back(crd2idx(hier[i], l.shape[i], compact_col_major(l.shape[i])));
+            modes.push_back(mark(flat ? IntTuple(crd2idx(hier[i], l.shape[i], compact_col_major(l.shape[i]))) : hier[i],
+                                 l.shape[i]));
           return V::from(IntTuple::tuple(modes));
         },
         std::string(name) + "(layout, idx): layout." + name + "(idx)");

@@ -182,11 +182,45 @@ AnyLayout slice(const AnyLayout& l, const Value& coord) {
   return ComposedLayout(c.layout_a(), offset, sliced);
 }
 
+// CuTe adds coord * stride leaf by leaf to an ArithTuple iterator, each product an `int` where either factor is
+// (a blockIdx, a run-time extent) and not the static _0: mark the components such a product lands in.  So
+// local_tile at a run-time block coordinate prints ArithTuple(_0,0): only the blocked component is run-time.
+void runtime_components(const Integer& c, const IntTuple& shape, const IntTuple& stride, std::vector<bool>& dyn) {
+  if (c.is_constant(0)) return;
+  if (shape.is_tuple()) {  // an integer split colexicographically over the modes, as crd2idx does
+    if (stride.is_leaf() || stride.rank() != shape.rank()) return;
+    Integer rest = c;
+    for (size_t i = 0; i < shape.rank(); ++i) {
+      if (i + 1 == shape.rank()) {
+        runtime_components(rest, shape[i], stride[i], dyn);
+      } else {
+        const Integer n = size_integer(shape[i]);
+        runtime_components(rest % n, shape[i], stride[i], dyn);
+        rest = rest / n;
+      }
+    }
+    return;
+  }
+  if (!stride.is_leaf() || stride.basis().empty()) return;
+  const Integer s{stride.value(), has_dynamic(stride)};
+  if ((c * s).dynamic && stride.basis().path[0] < dyn.size()) dyn[stride.basis().path[0]] = true;
+}
+
+void runtime_components(const IntTuple& c, const IntTuple& shape, const IntTuple& stride, std::vector<bool>& dyn) {
+  if (c.is_leaf()) {
+    runtime_components(Integer{c.value(), has_dynamic(c)}, shape, stride, dyn);
+    return;
+  }
+  if (shape.is_leaf() || stride.is_leaf() || c.rank() != shape.rank() || stride.rank() != shape.rank()) return;
+  for (size_t i = 0; i < c.rank(); ++i) runtime_components(c[i], shape[i], stride[i], dyn);
+}
+
 Tensor slice(const Tensor& t, const Value& coord) {
   Tensor out = t;
   if (const Layout* p = std::get_if<Layout>(&t.layout)) {
     out.layout = Layout(slice_tuple(coord, p->shape), slice_tuple(coord, p->stride));
-    IntTuple idx = crd2idx(zero_underscores(coord), p->shape, p->stride);
+    const IntTuple at = zero_underscores(coord);
+    IntTuple idx = crd2idx(at, p->shape, p->stride);
     if (t.space == Tensor::Space::kCounting) {
       // ArithTuple iterators add coordinates: idx is a coordinate (a tuple, or one basis leaf)
       std::vector<int64_t> add(t.coord.rank(), 0);
@@ -196,10 +230,17 @@ Tensor slice(const Tensor& t, const Value& coord) {
       } else if (idx.basis().depth == 1 && idx.basis().path[0] < add.size()) {
         add[idx.basis().path[0]] = idx.value();
       }
+      std::vector<bool> runtime(add.size(), false);
+      runtime_components(at, p->shape, p->stride, runtime);
       std::vector<IntTuple> m;
       for (size_t i = 0; i < add.size(); ++i) {
         IntTuple c(t.coord[i]);
-        m.push_back(add[i] == 0 ? c : IntTuple::dynamic(checked_add(c.value(), add[i])));
+        if (add[i] == 0 && !runtime[i]) {
+          m.push_back(c);
+        } else {
+          const int64_t v = checked_add(c.value(), add[i]);
+          m.push_back(runtime[i] || has_dynamic(c) ? IntTuple::dynamic(v) : IntTuple(v));
+        }
       }
       out.coord = IntTuple::tuple(std::move(m));
     } else {

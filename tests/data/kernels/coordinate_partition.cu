@@ -24,6 +24,19 @@ __global__ void coord_kernel(TiledMma mma, TiledCopy copy, CUTLASS_GRID_CONSTANT
   auto [x, y, z] = make_tuple(Int<1>{}, Int<2>{});
 }
 
+// local_tile of coordinate tensors at a run-time block coordinate (a component it moves is an `int`: ArithTuple(0,_0)),
+// at a static one (static components stay static: ArithTuple(_256,_0)), and sliced directly
+__global__ void tile_kernel() {
+  Tensor cA = make_identity_tensor(make_shape(512, 1024));
+  Tensor cT = make_identity_tensor(make_shape(Int<512>{}, Int<1024>{}));
+  Tensor gA = local_tile(cA, make_shape(Int<128>{}, Int<64>{}), make_coord(blockIdx.x, _));
+  Tensor gB = local_tile(cT, make_shape(Int<128>{}, Int<64>{}), make_coord(blockIdx.x, blockIdx.y));
+  Tensor gS = local_tile(cT, make_shape(Int<128>{}, Int<64>{}), make_coord(Int<2>{}, blockIdx.y));
+  Tensor gT = local_tile(cT, make_shape(Int<128>{}, Int<64>{}), make_coord(Int<2>{}, _));
+  Tensor c2 = cT(_, Int<5>{});
+  Tensor c3 = cT(_, blockIdx.x);
+}
+
 void launch() {
   TiledMMA mma = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2, _2>>{});
   auto copy = make_tiled_copy(Copy_Atom<UniversalCopy<uint64_t>, half_t>{}, Layout<Shape<_16, _8>, Stride<_8, _1>>{},
