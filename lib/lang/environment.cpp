@@ -1248,7 +1248,7 @@ void Environment::collect_undefined(const Node& n, const std::string& source, co
       return;
     }
     descend(n.template_args);
-    descend(n.args);
+    if (n.name != "__kernel_function") descend(n.args);  // (its arguments name the kernel and its parameters)
     return;
   }
   descend(n.children);
