@@ -215,6 +215,7 @@ std::shared_ptr<Environment> load_sources(const SourceOptions& given) {
     std::vector<PreprocessorNote> notes = std::move(scan.notes);
     const KernelFile functions = read_kernels(text, path);      // its functions, their calls and launches
     mark_changed_locals(scan.declarations, functions, path);    // `int m = 512; sscanf(..., &m)`: a run-time m
+    mark_kernel_pointers(scan.declarations, functions, path);   // auto kernel_fptr = gemm_device<...>;
     std::map<std::string, std::vector<std::string>> templates;  // class templates with members here: their parameters
     for (const Declaration& d : scan.declarations)
       if (!d.from_header && !d.template_scope.empty() && d.file == path)

@@ -14,6 +14,34 @@ namespace {
 
 using V = Value;
 
+// A __global__ function named with its template arguments (`&gemm_device<decltype(sA), ...>`): a
+// pointer to the kernel that instance is, shown as its parameters' values.
+class KernelPointer : public Object {
+ public:
+  KernelPointer(std::string name, std::vector<std::string> params, std::vector<Value> values)
+      : name_(std::move(name)), params_(std::move(params)), values_(std::move(values)) {}
+  std::string kind() const override { return "kernel"; }
+  std::string brief() const override { return name_ + "<" + std::to_string(values_.size()) + " template arguments>"; }
+  std::string to_string() const override {
+    std::string out = name_ + "<";
+    for (size_t i = 0; i < values_.size(); ++i) out += (i ? ", " : "") + param(i);
+    out += ">";
+    for (size_t i = 0; i < values_.size(); ++i) {
+      const Value& v = values_[i];
+      std::string shown = v.is(V::Kind::kObject) ? v.object()->brief() : v.to_cute_string();
+      if (const size_t nl = shown.find('\n'); nl != std::string::npos) shown = shown.substr(0, nl) + " ...";
+      out += "\n  " + param(i) + " = " + shown;
+    }
+    return out;
+  }
+
+ private:
+  std::string param(size_t i) const { return i < params_.size() ? params_[i] : "#" + std::to_string(i); }
+  std::string name_;
+  std::vector<std::string> params_;
+  std::vector<Value> values_;
+};
+
 std::vector<int64_t> template_ints(Evaluator& ev, const Node& n) {
   std::vector<int64_t> out;  // (a bool is an integer in C++: Int<is_same_v<A, B>>)
   for (const auto& v : ev.eval_template_args(n)) out.push_back(v.is(V::Kind::kBool) ? v.as_bool() : v.as_int());
@@ -404,6 +432,21 @@ void register_algebra(Registry& r) {
         },
         std::string(name) + "(layout, idx): layout." + name + "(idx)");
   }
+  // auto kernel_fptr = gemm_device<decltype(prob_shape), ...>;  (lib/lang/launch_binding.cpp,
+  // mark_kernel_pointers, writes it __kernel_function<targs...>(gemm_device, ProblemShape, ...)): the
+  // kernel and what each of its template parameters the pointer names is; nothing is run.
+  r.add(
+      "__kernel_function",
+      [](Evaluator& ev, const Node& n) {
+        if (n.args.empty() || n.args[0].kind != Node::Kind::kName)
+          ev.fail(n, "__kernel_function<targs...>(kernel, params...) names a kernel");
+        std::vector<std::string> params;
+        for (size_t i = 1; i < n.args.size(); ++i) params.push_back(n.args[i].name);
+        std::vector<Value> values;
+        for (const Node& t : n.template_args) values.push_back(ev.eval(t));
+        return V::object(std::make_shared<KernelPointer>(n.args[0].name, params, values));
+      },
+      "__kernel_function<targs...>(kernel, params...)");
   // auto [a, b] = e;  (a C++17 structured binding, read by lib/lang/cpp_scanner.cpp): the I-th of the N
   // names is get<I>(e), and e must decompose into exactly N elements, as g++ requires
   r.add(

@@ -235,6 +235,25 @@ void register_cpp_syntax(Registry& r) {
         return block_index(ev, n, "block_rank_in_cluster");
       },
       "cute::block_rank_in_cluster()");
+  // The calling thread's warp / lane / warp group and the warp's elected lane: run-time values with no
+  // value here (nothing in a layout depends on them; not read as 0: a -D gives the declaration holding one)
+  static const std::pair<const char*, const char*> per_thread[] = {
+      {"canonical_warp_idx_sync", "the calling thread's warp index in its CTA, an int"},
+      {"canonical_warp_idx", "the calling thread's warp index in its CTA, an int"},
+      {"canonical_lane_idx", "the calling thread's lane in its warp, an int"},
+      {"canonical_warp_group_idx", "the calling thread's warp group in its CTA, an int"},
+      {"elect_one_sync", "1 in the one lane of the warp it elects, 0 in the others"}};
+  for (const auto& [name, what] : per_thread) {
+    const std::string shown = std::string(name == std::string("elect_one_sync") ? "cute::" : "cutlass::") + name;
+    const std::string said = std::string(what);
+    r.add(
+        name,
+        [shown, said](Evaluator& ev, const Node& n) -> Value {
+          ev.fail(n, shown + "() is a run-time value (" + said +
+                         "), known only when the kernel runs: give the name that holds it with -D");
+        },
+        shown + "(): a run-time value");
+  }
   r.add(
       "Underscore", [](Evaluator&, const Node&) { return V::underscore(); }, "Underscore{}");
   r.add(

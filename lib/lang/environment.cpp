@@ -548,6 +548,27 @@ Literals literals_of(const Declaration& d) {
 }
 }  // namespace
 
+// ` of type cutlass::PipelineState<3>` for a local the function changes whose initializer is a class
+// template's instance built with no arguments (`auto write_state = cutlass::PipelineState<K_PIPE_MAX>();`):
+// its type is known at compile time, its value is not; "" where the type is not that plain.
+std::string Environment::runtime_type(const Declaration& d, const Registry& registry) {
+  try {
+    const Node& root = parsed(d);
+    if (root.kind != Node::Kind::kName || !root.has_template_args || !root.args.empty() ||
+        root.call == Node::Call::kNone || registry.find(root.name))
+      return "";
+    Evaluator ev(registry);
+    ev.set_environment(this, &d, reading_scope(d));
+    ev.set_source(d.text);
+    std::string out = " of type " + root.name + "<";
+    const std::vector<Value> args = ev.eval_template_args(root);
+    for (size_t i = 0; i < args.size(); ++i) out += (i ? ", " : "") + args[i].to_string();
+    return out + ">";
+  } catch (const Error&) {
+    return "";
+  }
+}
+
 const LocatedError* Environment::resolve(const Declaration& d, const Registry& registry, Value& out) {
   Entry& e = entries_[&d];
   if (e.state == Entry::State::kDone) {
@@ -567,8 +588,8 @@ const LocatedError* Environment::resolve(const Declaration& d, const Registry& r
   stack_.push_back(&d);
   try {
     if (!d.changed_at.empty())
-      throw Error(d.name + " changes at run time (" + d.changed_at +
-                  "): its initializer is only where it starts; give -D " + d.name + "=... to pick a value");
+      throw Error(d.name + " changes at run time (" + d.changed_at + "): a run-time value" + runtime_type(d, registry) +
+                  ", its initializer is only where it starts; give -D " + d.name + "=... to pick a value");
     const Node& root = parsed(d);
     // A declaration that uses one already failed fails with that failure, as evaluating it
     // would, without the throw through every frame (a kernel file without -D has hundreds).
@@ -662,7 +683,13 @@ const LocatedError* Environment::failed_dependency(const Node& n, const Declarat
       if (!registry.find(name)) {
         ValueType t;
         if (bare && lookup_value_type(n.name, t)) return nullptr;  // half_t
-        break;                                                     // a resolver's name, unknown
+        for (const Node& a : n.args)  // read_state.index() where read_state is a run-time value: that, first
+          if (a.kind == Node::Kind::kName && a.args.empty() && !a.has_template_args)
+            if (const Declaration* ad = find(a.name, reading_scope(within), &within); ad && !ad->changed_at.empty()) {
+              auto e = entries_.find(ad);
+              if (e != entries_.end() && e->second.state == Entry::State::kFailed) return e->second.failure.get();
+            }
+        break;  // a resolver's name, unknown
       }
       if (name == "conditional_t" || name == "conditional") return walk(n.template_args, true);
       if (!evaluates_every_argument(name)) break;
@@ -1248,7 +1275,7 @@ void Environment::collect_undefined(const Node& n, const std::string& source, co
       return;
     }
     descend(n.template_args);
-    descend(n.args);
+    if (n.name != "__kernel_function") descend(n.args);  // (its arguments name the kernel and its parameters)
     return;
   }
   descend(n.children);

@@ -231,6 +231,7 @@ class Environment {
     std::vector<NameUse> undefined;
   };
   const Node& parsed(const Declaration& d);
+  std::string runtime_type(const Declaration& d, const Registry& registry);  // " of type X<3>" or ""
   bool parse_failed(const Declaration& d) const {  // known not to parse (parsed() would throw again)
     auto it = entries_.find(&d);
     return it != entries_.end() && it->second.parse_failure;

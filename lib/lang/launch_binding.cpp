@@ -210,6 +210,32 @@ void mark_changed_locals(std::vector<Declaration>& declarations, const KernelFil
   }
 }
 
+void mark_kernel_pointers(std::vector<Declaration>& declarations, const KernelFile& kernels, const std::string& file) {
+  std::map<std::string, const KernelFunction*> by_name;
+  for (const KernelFunction& k : kernels.kernels) by_name[k.name] = &k;
+  if (by_name.empty()) return;
+  auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (Declaration& d : declarations) {
+    if (d.file != file || d.from_header) continue;
+    std::string text = d.text;
+    size_t b = text.find_first_not_of(" \t\n");
+    if (b != std::string::npos && text[b] == '&') ++b;
+    b = text.find_first_not_of(" \t\n", b);
+    if (b == std::string::npos || !word(text[b]) || std::isdigit(static_cast<unsigned char>(text[b]))) continue;
+    size_t e = b;
+    while (e < text.size() && word(text[e])) ++e;
+    auto k = by_name.find(text.substr(b, e - b));
+    const size_t open = text.find_first_not_of(" \t\n", e);
+    const size_t shut = text.find_last_not_of(" \t\n");
+    if (k == by_name.end() || open == std::string::npos || text[open] != '<' || text[shut] != '>') continue;
+    const std::vector<std::string> targs = split_arguments(text.substr(open + 1, shut - open - 1));
+    if (targs.size() > k->second->template_params.size()) continue;  // not this kernel's instance
+    std::string rewritten = "__kernel_function" + text.substr(open, shut - open + 1) + "(" + k->first;
+    for (size_t i = 0; i < targs.size(); ++i) rewritten += ", " + k->second->template_params[i];
+    d.text = rewritten + ")";
+  }
+}
+
 std::vector<LaunchBindingNote> bind_calls(Environment& env, const KernelFile& kernels, const std::string& text,
                                           const std::string& file) {
   std::vector<LaunchBindingNote> notes;

@@ -36,6 +36,11 @@ struct LaunchBindingNote {
 std::vector<LaunchBindingNote> bind_launches(Environment& env, const KernelFile& kernels, const std::string& text,
                                              const std::string& file);
 
+// `auto kernel_fptr = gemm_device<decltype(prob_shape), ...>;` (or `&gemm_device<...>`): the kernel and
+// its template arguments as a value (kind "kernel"), each named by the kernel's template parameter; its
+// launch through the pointer (`kernel_fptr<<<...>>>`) binds like a direct one (read_kernels' aliases).
+void mark_kernel_pointers(std::vector<Declaration>& declarations, const KernelFile& kernels, const std::string& file);
+
 // The same for a function the file defines and calls from another (host code: gemm_nt(m, n, k, alpha, A, ...)
 // called from gemm, gemm called from main): each parameter the call passes is the caller's argument read in the
 // caller's scope, a template parameter is deduced from a parameter whose type is exactly it (`LayoutA layout_A`)
