@@ -175,7 +175,7 @@ void register_algebra(Registry& r) {
         "Int<N>{}");
   }
   for (const char* name : {"make_shape", "make_stride", "make_coord", "make_step", "make_tile", "make_tuple", "Shape",
-                           "Stride", "Step", "Coord", "Tile", "tuple", "cute::tuple"})
+                           "Stride", "Step", "Coord", "Tile", "tuple", "cute::tuple", "make_pair"})
     r.add(
         name, [](Evaluator& ev, const Node& n) { return tuple_of(ev, n); }, std::string(name) + "(...)");
   for (const char* name : {"LayoutLeft", "LayoutRight", "GenColMajor", "GenRowMajor"})
@@ -457,8 +457,11 @@ void register_algebra(Registry& r) {
         if (in.size() != 2 || in[0] < 0 || in[0] >= in[1]) ev.fail(n, "structured_binding<I, N>(e) with 0 <= I < N");
         Value v = ev.eval_args(n)[0];
         size_t count = 0;
-        if (v.is(V::Kind::kLayout)) count = rank(v.any_layout());
-        else if (v.is(V::Kind::kTuple)) count = v.elements().size();
+        if (v.is(V::Kind::kLayout))  // cute::Layout keeps its shape and stride in a private base: g++ refuses
+          ev.fail(n,
+                  "a structured binding cannot decompose a layout (g++: cannot decompose class type "
+                  "'cute::Layout<...>'); take its modes with get<I>(layout)");
+        if (v.is(V::Kind::kTuple)) count = v.elements().size();
         else ev.fail(n, "a structured binding cannot decompose " + v.describe());
         if (count != static_cast<size_t>(in[1]))
           ev.fail(n, std::to_string(in[1]) + " names provided for a structured binding, while " + v.describe() +

@@ -111,6 +111,10 @@ TEST_CASE("structured bindings: each name is its element; a count that differs i
   auto r = cutevis::test::run_cutevis({"names", "--from", file});
   CHECK(r.out.find("block_rank_in_cluster is a run-time value: read as 0 (-D block_rank_in_cluster=N") !=
         std::string::npos);
+  CHECK(v.at("coord_kernel::p") == "6");  // auto [p, q] = std::make_pair(_6, _7);
+  CHECK(v.at("coord_kernel::q") == "7");
+  // a Layout is no tuple to g++ (its shape and stride sit in a private base)
+  CHECK(v.at("coord_kernel::lay_shape").rfind("unresolved: a structured binding cannot decompose a layout", 0) == 0);
   for (const char* x : {"x", "y", "z"})  // auto [x, y, z] = make_tuple(_1, _2);
     CHECK(v.at(std::string("coord_kernel::") + x) ==
           "unresolved: 3 names provided for a structured binding, while tuple (1,2) decomposes into 2 elements");

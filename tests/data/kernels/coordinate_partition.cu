@@ -22,6 +22,8 @@ __global__ void coord_kernel(TiledMma mma, TiledCopy copy, CUTLASS_GRID_CONSTANT
   auto const& [m, n] = shape(cC);
   auto [tile, rest] = make_tuple(Int<128>{}, make_layout(make_shape(Int<8>{}, Int<2>{})));
   auto [x, y, z] = make_tuple(Int<1>{}, Int<2>{});
+  auto [p, q] = std::make_pair(Int<6>{}, Int<7>{});
+  auto [lay_shape, lay_stride] = make_layout(make_shape(Int<8>{}, Int<2>{}));
 }
 
 // local_tile of coordinate tensors at a run-time block coordinate (a component it moves is an `int`: ArithTuple(0,_0)),
