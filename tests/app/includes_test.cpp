@@ -348,7 +348,10 @@ struct CollectiveMainloop {
   CHECK(std::string(entry(sm75, "proj::CollectiveMainloop::MMA_Atom_Arch")["value"]).find("Shape_MNK:  (16,8,8)") !=
         std::string::npos);
   // without the header in any -I folder: still the one-line blocker, nothing read
+  // (nor CUTLASS_PATH / CPATH: a CUTLASS checkout named there would be searched)
   auto none = test::run_cutevis(
-      {"names", "--from", t / "mainloop.hpp", "-D", "kNWarps=4", "-D", "ArchTag_=cutlass::arch::Sm80"});
+      {"names", "--from", t / "mainloop.hpp", "-D", "kNWarps=4", "-D", "ArchTag_=cutlass::arch::Sm80"},
+      "env -u CUTLASS_PATH -u CPATH");
+  CAPTURE(none.out);
   CHECK(none.out.find("is CUTLASS code: give -I path/to/cutlass/include") != std::string::npos);
 }
