@@ -50,7 +50,7 @@ ComposedLayout gmma_smem_sparse_atom(const std::string& major, const std::string
   if (sparsity <= 0)
     throw Error("GMMA sparse layout atom: the sparsity S must be positive, got " + std::to_string(sparsity));
   const ComposedLayout dense = gmma_smem_atom(major, kind, type_bits);
-  const Layout b = blocked_product(Layout(tup(1, sparsity), tup(1, 1)), as_layout(dense.layout_b(), "a GMMA atom"));
+  const Layout b = blocked_product(Layout(tup(1, sparsity), tup(0, 1)), as_layout(dense.layout_b(), "a GMMA atom"));
   return ComposedLayout::smem_sparse(dense.swizzle(), sparsity, type_bits, b);
 }
 

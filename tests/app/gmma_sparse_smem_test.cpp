@@ -5,6 +5,7 @@
 // names a checkout (else that part skips, visibly).
 #include <doctest/doctest.h>
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -65,6 +66,15 @@ const std::map<std::string, BuilderConfig>& builder_configs() {
   return configs;
 }
 
+// names prints values without CuTe's static marks: (_1,_8) is (1,8) there
+std::string without_static_marks(const std::string& cute) {
+  std::string out;
+  for (size_t i = 0; i < cute.size(); ++i)
+    if (!(cute[i] == '_' && i + 1 < cute.size() && std::isdigit(static_cast<unsigned char>(cute[i + 1]))))
+      out += cute[i];
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("GMMA sparse smem atoms and the sparse builder's tile_to_shape of them equal real CuTe") {
@@ -92,8 +102,7 @@ TEST_CASE("GMMA sparse smem atoms and the sparse builder's tile_to_shape of them
       const std::string sparsity = r.config.substr(r.config.find(',') + 1);
       if (r.what == "Layout_SW64_SpAtom<MN>")
         expr = "GMMA::Layout_SW64_SpAtom<" + element + ", " + sparsity + ", GMMA::Major::MN>{}";
-      else
-        expr = "GMMA::" + r.what + "<" + element + ", " + sparsity + ">{}";
+      else expr = "GMMA::" + r.what + "<" + element + ", " + sparsity + ">{}";
     }
     REQUIRE(!expr.empty());
     CAPTURE(expr);
@@ -124,23 +133,25 @@ TEST_CASE("GMMA sparse smem atoms: bad arguments are one-line errors") {
   CHECK(error_of("upcast<2>(GMMA::Layout_K_SW64_SpAtom<half_t, 2>{})").find("CuTe refuses it") != std::string::npos);
 }
 
-TEST_CASE("CUTLASS's sm90 sparse builder with -I: SmemLayoutAtomA is real CuTe's sparse atom") {
+TEST_CASE("CUTLASS's sm90 sparse builder with -I and -include: SmemLayoutAtomA and PipelineStages are real CuTe's") {
   const char* cutlass = std::getenv("CUTLASS_PATH");
   const std::string builder =
       std::string(cutlass ? cutlass : "") + "/include/cutlass/gemm/collective/builders/sm90_sparse_gmma_builder.inl";
   if (!cutlass || !fs::exists(builder))
     CUTEVIS_SKIP("needs a CUTLASS checkout: CUTLASS_PATH=path/to/cutlass (with include/cutlass/gemm/collective)");
-  std::map<std::string, std::string> atom_of;
-  for (const Row& r : oracle_rows())
+  std::map<std::string, std::string> atom_of, stages_of;
+  for (const Row& r : oracle_rows()) {
     if (r.what == "SmemLayoutAtomA") atom_of[r.config] = r.cute;
+    if (r.what == "PipelineStages") stages_of[r.config] = r.cute;
+  }
   struct Config {
     const char* name;
     std::vector<std::string> defines;
   };
-  const std::vector<std::string> common = {
-      "GmemLayoutATag=cutlass::layout::RowMajor", "GmemLayoutBTag=cutlass::layout::ColumnMajor",
-      "ElementAccumulator=float", "ClusterShape_MNK=cute::Shape<cute::_1,cute::_1,cute::_1>",
-      "StageCountType=cutlass::gemm::collective::StageCountAuto"};
+  const std::vector<std::string> common = {"GmemLayoutATag=cutlass::layout::RowMajor",
+                                           "GmemLayoutBTag=cutlass::layout::ColumnMajor", "ElementAccumulator=float",
+                                           "ClusterShape_MNK=cute::Shape<cute::_1,cute::_1,cute::_1>",
+                                           "StageCountType=cutlass::gemm::collective::StageCountAuto"};
   const Config configs[] = {
       {"f16",
        {"ElementA=cutlass::half_t", "ElementB=cutlass::half_t", "AlignmentA=8", "AlignmentB=8",
@@ -154,20 +165,28 @@ TEST_CASE("CUTLASS's sm90 sparse builder with -I: SmemLayoutAtomA is real CuTe's
   int compared = 0;
   for (const Config& c : configs) {
     CAPTURE(c.name);
-    std::vector<std::string> args{"names", "--json", "--from", builder, "-I", std::string(cutlass) + "/include"};
+    // the headers its includer (collective_builder.hpp) reads first: StageCountAuto, PipelineTmaAsync
+    std::vector<std::string> args{"names",    "--json",
+                                  "--from",   builder,
+                                  "-include", "cutlass/gemm/collective/collective_builder_decl.hpp",
+                                  "-include", "cutlass/pipeline/sm90_pipeline.hpp",
+                                  "-I",       std::string(cutlass) + "/include"};
     for (const auto& d : common) args.insert(args.end(), {"-D", d});
     for (const auto& d : c.defines) args.insert(args.end(), {"-D", d});
     auto r = test::run_cutevis(args, "CUTEVIS_CACHE_DIR=off");
     REQUIRE(r.exit_code == 0);
-    for (const auto& n : json::parse(r.out)["names"]) {
+    const json names = json::parse(r.out)["names"];  // (kept: a range-for over a temporary's member dangles)
+    for (const auto& n : names) {
       const std::string name = n["name"];
-      if (name.size() < 17 || name.compare(name.size() - 17, 17, "::SmemLayoutAtomA") != 0) continue;
+      const bool atom = name.size() > 17 && name.compare(name.size() - 17, 17, "::SmemLayoutAtomA") == 0;
+      const bool stages = name.size() > 16 && name.compare(name.size() - 16, 16, "::PipelineStages") == 0;
+      if (!atom && !stages) continue;
       CAPTURE(name);
       CAPTURE(n.value("error", ""));
       REQUIRE(n["kind"] != "unresolved");
-      CHECK(n["value"] == atom_of.at(c.name));
+      CHECK(n["value"] == (atom ? without_static_marks(atom_of.at(c.name)) : stages_of.at(c.name)));
       ++compared;
     }
   }
-  CHECK(compared == 4);  // both configurations' two specializations (CollectiveBuilder and #2)
+  CHECK(compared == 8);  // both configurations' two specializations (CollectiveBuilder and #2), atom and stages
 }
