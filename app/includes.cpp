@@ -107,11 +107,13 @@ FolderSettings folder_settings(const std::string& folder) {
       }
     } else if (key == "define") {
       s.defines.insert(s.defines.end(), values.begin(), values.end());
+    } else if (key == "pre_include") {
+      s.pre_includes.insert(s.pre_includes.end(), values.begin(), values.end());
     } else if (key == "arch") {
       if (values.size() != 1) throw Error(where + ": arch is one \"smXX\"");
       s.arch = values[0];
     } else {
-      throw Error(where + ": unknown key '" + key + "' (the keys are include, define, arch)");
+      throw Error(where + ": unknown key '" + key + "' (the keys are include, define, arch, pre_include)");
     }
     key.clear();
     value.clear();
@@ -137,7 +139,8 @@ FolderSettings folder_settings(const std::string& folder) {
     }
     const size_t eq = line.find('=');
     if (eq == std::string::npos)
-      throw Error(s.file + ":" + std::to_string(number) + ": expected KEY = VALUE (include, define, arch)");
+      throw Error(s.file + ":" + std::to_string(number) +
+                  ": expected KEY = VALUE (include, define, arch, pre_include)");
     key = trim(line.substr(0, eq));
     value = line.substr(eq + 1);
     key_line = number;
@@ -355,7 +358,21 @@ CppScan IncludeReader::scan(const std::string& text, const std::string& path,
     include(name, angled, path, 1, m);
     if (!first_missing_line && stats_.not_found.size() > missing_before) first_missing_line = line;
   };
-  CppScan own = scan_cpp(text, path, macros, &hook);
+  std::map<std::string, std::string> first_macros = macros;  // with the -include files' #defines
+  for (const std::string& name : pre_includes_) {
+    std::error_code ec;
+    if (starts_with(name, "cute/")) {  // CuTe is built in: nothing to read
+      include(name, false, path, 1, first_macros);
+      continue;
+    }
+    const bool here = fs::is_regular_file(name, ec);  // gcc: the working folder first
+    const std::string found = here ? fs::absolute(name).lexically_normal().string() : find(name, false, path);
+    if (found.empty())
+      throw Error("-include " + name + ": not found in the working folder, beside " + path +
+                  " or in the include folders" + (dirs_.empty() ? " (none: give -I DIR)" : ""));
+    include(found, false, path, 1, first_macros);
+  }
+  CppScan own = scan_cpp(text, path, first_macros, &hook);
   CppScan out;
   out.declarations = std::move(declarations_);
   for (Declaration& d : own.declarations) out.declarations.push_back(std::move(d));

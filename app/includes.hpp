@@ -35,11 +35,12 @@ namespace cutevis {
 //   include = ["../cutlass/include", "csrc"]    # folders #include searches (relative: to this file)
 //   define  = ["kHeadDim=128", "Element=cutlass::half_t"]   # default -D (a -D given wins)
 //   arch    = "sm90"                             # default --arch
+//   pre_include = ["cutlass/gemm/collective/collective_builder_decl.hpp"]   # default -include
 //
-// Keys are these three; values a "string" or an array of them (which may span lines).
+// Keys are these four; values a "string" or an array of them (which may span lines).
 struct FolderSettings {
   std::string file;  // the settings file read ("" when the folder has none)
-  std::vector<std::string> include_dirs, defines;
+  std::vector<std::string> include_dirs, defines, pre_includes;
   std::string arch;
 };
 // Throws Error "FILE:LINE: ..." for a malformed file.
@@ -78,6 +79,11 @@ class IncludeReader {
   // Leave the declarations of cached headers in the cache's bytes (HeaderCacheEntry::deferred):
   // scan() then lists them in deferred(), not in its declarations.
   void defer_cached_declarations(bool defer) { defer_ = defer; }
+  // gcc's -include FILE: each file is read before every scanned file's first line, as if that
+  // file began with #include "FILE" (its declarations are from_header, its #defines count).
+  // FILE is looked for in the working folder, then beside the scanned file, then in the
+  // include folders; scan() throws Error when it is in none.
+  void set_pre_includes(std::vector<std::string> files) { pre_includes_ = std::move(files); }
   // Of the last scan(): each deferred source with the indices, in scan().declarations and
   // scan().parameters, of the declaration and parameter it comes before (Environment::add_deferred
   // and add_deferred_parameters it there).
@@ -103,6 +109,7 @@ class IncludeReader {
                    std::map<std::string, std::string>& macros);
 
   std::vector<std::string> dirs_;
+  std::vector<std::string> pre_includes_;
   HeaderCache cache_;
   std::vector<CachedFile> read_log_;  // every header read, in order
   std::set<std::string> seen_;        // canonical paths read (or being read)

@@ -411,6 +411,13 @@ Cli::Cli() {
                     "project headers are read (CuTe's and system headers are not); also CUTLASS_PATH, CPATH, .cutevis")
         ->allow_extra_args(false)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    cmd->add_option("--include", sources.pre_includes,
+                    "(also -include FILE) read FILE before each --from file, as gcc's -include does (repeatable): a "
+                    "header the --from file relies on "
+                    "its includer for, e.g. -include cutlass/gemm/collective/collective_builder_decl.hpp; looked for "
+                    "in the working folder, beside the file, then the -I folders")
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     if (!cmd->get_option_no_throw("--arch"))  // (verify's --arch serves both)
       cmd->add_option("--arch", sources.arch,
                       "read the files' #if as a compile for this architecture does: --arch sm80 defines "
@@ -680,7 +687,11 @@ Cli::Cli() {
 int Cli::run(int argc, char** argv) {
   try {
     if (int code = before_parse(app, argc, argv); code >= 0) return code;
-    app.parse(argc, argv);
+    // gcc's spelling -include FILE is --include FILE (CLI11's one-dash options are one letter)
+    std::vector<std::string> words(argv, argv + argc);
+    std::vector<char*> spelled;
+    for (std::string& w : words) spelled.push_back(w == "-include" ? const_cast<char*>("--include") : w.data());
+    app.parse(argc, spelled.data());
   } catch (const CLI::Success& e) {  // --help, --version
     if (capture.output) {
       report("cutevis: error: --help and --version print no picture\n");

@@ -142,6 +142,10 @@ SourceOptions resolved_sources(const SourceOptions& given) {
     if (!folders.insert(folder).second) continue;
     const FolderSettings s = folder_settings(folder);
     o.include_dirs.insert(o.include_dirs.end(), s.include_dirs.begin(), s.include_dirs.end());
+    if (given.pre_includes.empty())  // a -include on the command line replaces the settings' list
+      for (const std::string& f : s.pre_includes)
+        if (std::find(o.pre_includes.begin(), o.pre_includes.end(), f) == o.pre_includes.end())
+          o.pre_includes.push_back(f);
     for (const std::string& d : s.defines) {
       const std::string name = parse_define(d).name;
       const bool given_here = std::any_of(given.defines.begin(), given.defines.end(),
@@ -186,6 +190,7 @@ std::shared_ptr<Environment> load_sources(const SourceOptions& given) {
   if (given.empty()) return nullptr;
   const SourceOptions o = resolved_sources(given);
   IncludeReader headers(o.include_dirs);
+  headers.set_pre_includes(o.pre_includes);
   headers.defer_cached_declarations(true);  // (decoded when named: a file names few of them)
   auto env = std::make_shared<Environment>();
   env->set_parser(SourceLanguage::kPython, [](const std::string& text) { return parse_dsl_expression(text); });

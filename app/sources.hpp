@@ -25,6 +25,7 @@ struct SourceOptions {
   std::vector<std::string> defines;       // -D NAME=VALUE (repeatable)
   std::string arch;                       // --arch smXX: #if reads __CUDA_ARCH__ = XX*10 (lib/lang/preprocessor.hpp)
   std::vector<std::string> include_dirs;  // -I DIR (repeatable): where #include looks (app/includes.hpp)
+  std::vector<std::string> pre_includes;  // -include FILE (repeatable): read first, as gcc's -include does
   bool empty() const { return from.empty() && defines.empty(); }
 };
 

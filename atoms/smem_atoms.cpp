@@ -45,6 +45,15 @@ ComposedLayout gmma_smem_atom(const std::string& major, const std::string& kind,
   return std::get<ComposedLayout>(upcast(AnyLayout(ComposedLayout::smem(row.swizzle, 1, bits_layout)), type_bits));
 }
 
+// CuTe: mma_traits_sm90_gmma_sparse.hpp:GMMA::Layout_*_SpAtom<Type,S>
+ComposedLayout gmma_smem_sparse_atom(const std::string& major, const std::string& kind, int type_bits, int sparsity) {
+  if (sparsity <= 0)
+    throw Error("GMMA sparse layout atom: the sparsity S must be positive, got " + std::to_string(sparsity));
+  const ComposedLayout dense = gmma_smem_atom(major, kind, type_bits);
+  const Layout b = blocked_product(Layout(tup(1, sparsity), tup(0, 1)), as_layout(dense.layout_b(), "a GMMA atom"));
+  return ComposedLayout::smem_sparse(dense.swizzle(), sparsity, type_bits, b);
+}
+
 // CuTe: mma_traits_sm100.hpp:UMMA::Layout_MN_SW128_32B_Atom
 AnyLayout umma_mn_sw128_32b_atom(int type_bits) {
   SwizzleRow row;
@@ -106,6 +115,33 @@ void register_smem_atom_names(Registry& r) {
     for (const char* prefix :
          {"GMMA::", "SM90::GMMA::", "cute::GMMA::", "cute::SM90::GMMA::", "UMMA::", "SM100::UMMA::", "cute::UMMA::"})
       r.add(prefix + base, fn, std::string(prefix) + base + "<T, Major>{}");
+  }
+  // The sparse GMMA's A (cute/atom/mma_traits_sm90_gmma_sparse.hpp): Layout_K_SW128_SpAtom<T, S> and,
+  // with a GMMA::Major parameter, Layout_SW128_SpAtom<T, S, Major>
+  for (const char* kind : {"INTER", "SW32", "SW64", "SW128"}) {
+    for (const char* major : {"K", "MN", ""}) {
+      const std::string m = major;
+      auto fn = [kind, m](Evaluator& ev, const Node& n) {
+        const size_t want = m.empty() ? 3 : 2;
+        if (n.template_args.size() != want)
+          ev.fail(n, std::string("GMMA sparse layout atoms take ") + (m.empty() ? "<T, S, Major>" : "<T, S>") +
+                         ", e.g. <half_t, 2>");
+        Value t = ev.eval(n.template_args[0]), s = ev.eval(n.template_args[1]);
+        if (!t.is(V::Kind::kType)) ev.fail(n.template_args[0], "an element type such as half_t, got " + t.describe());
+        if (!s.is(V::Kind::kInt)) ev.fail(n.template_args[1], "the sparsity S is an integer, got " + s.describe());
+        std::string major_of = m;
+        if (m.empty()) {
+          Value mv = ev.eval(n.template_args[2]);
+          major_of = mv.is(V::Kind::kTag) ? mv.tag().substr(mv.tag().rfind(':') + 1) : "";
+          if (major_of != "K" && major_of != "MN")
+            ev.fail(n.template_args[2], "GMMA::Major::K or GMMA::Major::MN, got " + mv.describe());
+        }
+        return V::layout(gmma_smem_sparse_atom(major_of, kind, t.type().bits, static_cast<int>(s.as_int())));
+      };
+      const std::string base = std::string("Layout_") + (m.empty() ? "" : m + "_") + kind + "_SpAtom";
+      for (const char* prefix : {"GMMA::", "SM90::GMMA::", "cute::GMMA::", "cute::SM90::GMMA::"})
+        r.add(prefix + base, fn, std::string(prefix) + base + (m.empty() ? "<T, S, Major>{}" : "<T, S>{}"));
+    }
   }
   for (const char* prefix : {"UMMA::", "SM100::UMMA::", "cute::UMMA::"}) {
     r.add(

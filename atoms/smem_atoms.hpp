@@ -15,6 +15,10 @@ namespace cutevis {
 // Swizzle<B,4,3> o smem_ptr o (8,W):(W,1) (K) or (W,8):(1,W) (MN), W = 128 << B bits,
 // upcast to elements.  major: "K" or "MN"; kind: "INTER", "SW32", "SW64" or "SW128".
 ComposedLayout gmma_smem_atom(const std::string& major, const std::string& kind, int type_bits);
+// GMMA::Layout_<major>_<kind>_SpAtom<T, S> (cute/atom/mma_traits_sm90_gmma_sparse.hpp), the sparse
+// GMMA's A: Swizzle<B,4,3> o smem_sparse<S>_ptr[sizeof_bits<T>b] o blocked_product((1,S), the dense
+// atom's B), in logical elements (S of them per stored T).
+ComposedLayout gmma_smem_sparse_atom(const std::string& major, const std::string& kind, int type_bits, int sparsity);
 // UMMA::Layout_MN_SW128_32B_Atom<T>: Swizzle<2,5,2> o smem_ptr o (1024,4):(1,1024) bits, upcast.
 AnyLayout umma_mn_sw128_32b_atom(int type_bits);
 

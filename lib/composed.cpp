@@ -90,6 +90,16 @@ ComposedLayout ComposedLayout::smem(const Swizzle& a, int smem_bits, const AnyLa
   return c;
 }
 
+ComposedLayout ComposedLayout::smem_sparse(const Swizzle& a, int sparsity, int smem_bits, const AnyLayout& b) {
+  if (sparsity <= 0) throw Error("smem_sparse_ptr_flag_bits: the sparsity must be positive");
+  if (smem_bits <= 0 || smem_bits % sparsity != 0)
+    throw Error("smem_sparse_ptr_flag_bits<" + std::to_string(sparsity) + "," + std::to_string(smem_bits) +
+                ">: the element's bits must be a positive multiple of the sparsity");
+  ComposedLayout c = smem(a, smem_bits, b);
+  c.sparsity_ = sparsity;
+  return c;
+}
+
 ComposedLayout ComposedLayout::with_b(const AnyLayout& b) const {
   ComposedLayout c = *this;
   c.b_ = std::make_shared<const AnyLayout>(b);
@@ -99,12 +109,14 @@ ComposedLayout ComposedLayout::with_b(const AnyLayout& b) const {
 int64_t ComposedLayout::operator()(int64_t index) const {
   int64_t pos = checked_add(offset_, evaluate(*b_, index));
   if (!a_is_swizzle_) return layout_a_(pos);
-  Swizzle sw = smem_bits_ ? recast_swizzle(swizzle_, 8, smem_bits_) : swizzle_;
+  Swizzle sw = smem_bits_ ? recast_swizzle(swizzle_, 8, element_bits()) : swizzle_;
   return sw(pos);
 }
 
 bool ComposedLayout::operator==(const ComposedLayout& o) const {
-  if (a_is_swizzle_ != o.a_is_swizzle_ || offset_ != o.offset_ || smem_bits_ != o.smem_bits_) return false;
+  if (a_is_swizzle_ != o.a_is_swizzle_ || offset_ != o.offset_ || smem_bits_ != o.smem_bits_ ||
+      sparsity_ != o.sparsity_)
+    return false;
   if (a_is_swizzle_ ? swizzle_ != o.swizzle_ : layout_a_ != o.layout_a_) return false;
   return *b_ == *o.b_;
 }
@@ -133,7 +145,16 @@ AnyLayout dispatch(const AnyLayout& l, FL&& on_layout, FC&& on_composed) {
   return on_composed(std::get<ComposedLayout>(l));
 }
 
+// CuTe (pointer_flagged.hpp) static_asserts "Not implemented for safety" on these.
+void refuse_sparse_recast(const ComposedLayout& c, const char* what) {
+  if (c.sparsity() > 1)
+    throw Error(std::string(what) + " of a sparse smem layout (smem_sparse<" + std::to_string(c.sparsity()) +
+                ">_ptr) is not defined: CuTe refuses it");
+}
+
 std::string offset_string(const ComposedLayout& c, bool underscore) {
+  if (c.sparsity() > 1)
+    return "smem_sparse<" + std::to_string(c.sparsity()) + ">_ptr[" + std::to_string(c.smem_bits()) + "b](unset)";
   if (c.smem_bits()) return "smem_ptr[" + std::to_string(c.smem_bits()) + "b](unset)";
   return (underscore ? "_" : "") + std::to_string(c.offset());
 }
@@ -173,7 +194,7 @@ std::vector<int64_t> layout_values(const AnyLayout& l) {
   const auto& c = std::get<ComposedLayout>(l);
   std::vector<int64_t> v = layout_values(c.layout_b());
   if (c.a_is_swizzle()) {
-    Swizzle sw = c.smem_bits() ? recast_swizzle(c.swizzle(), 8, c.smem_bits()) : c.swizzle();
+    Swizzle sw = c.smem_bits() ? recast_swizzle(c.swizzle(), 8, c.element_bits()) : c.swizzle();
     for (auto& x : v) x = sw(checked_add(c.offset(), x));
   } else {
     for (auto& x : v) x = c.layout_a()(checked_add(c.offset(), x));
@@ -189,7 +210,7 @@ const Layout& as_layout(const AnyLayout& l, const char* what) {
 AnyLayout as_position_independent(const AnyLayout& l) {
   const auto* c = std::get_if<ComposedLayout>(&l);
   if (!c || !c->smem_bits() || !c->a_is_swizzle()) return l;
-  return compose3(recast_swizzle(c->swizzle(), 8, c->smem_bits()), 0, c->layout_b());
+  return compose3(recast_swizzle(c->swizzle(), 8, c->element_bits()), 0, c->layout_b());
 }
 
 AnyLayout get(const AnyLayout& l, size_t mode) {
@@ -345,6 +366,7 @@ AnyLayout tile_to_shape(const AnyLayout& l, const IntTuple& shape, const IntTupl
 AnyLayout upcast(const AnyLayout& l, int64_t n) {
   if (const Layout* p = std::get_if<Layout>(&l)) return upcast(*p, n);
   const auto& c = std::get<ComposedLayout>(l);
+  refuse_sparse_recast(c, "upcast");
   AnyLayout b = upcast(c.layout_b(), n);
   if (c.smem_bits()) return ComposedLayout::smem(c.swizzle(), static_cast<int>(checked_mul(c.smem_bits(), n)), b);
   if (c.offset() % n != 0)
@@ -356,6 +378,7 @@ AnyLayout upcast(const AnyLayout& l, int64_t n) {
 AnyLayout downcast(const AnyLayout& l, int64_t n) {
   if (const Layout* p = std::get_if<Layout>(&l)) return downcast(*p, n);
   const auto& c = std::get<ComposedLayout>(l);
+  refuse_sparse_recast(c, "downcast");
   AnyLayout b = downcast(c.layout_b(), n);
   if (c.smem_bits()) {
     if (c.smem_bits() % n != 0)

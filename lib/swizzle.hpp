@@ -5,7 +5,10 @@
 // integer offset or CuTe's `smem_ptr_flag_bits<N>` (printed `smem_ptr[Nb](unset)`,
 // the GMMA shared-memory atoms), in which case the swizzle acts on byte addresses
 // and is evaluated position-independently (as print_latex does) by recasting it
-// to N-bit elements.  B is a Layout or another ComposedLayout; B gives the domain.
+// to N-bit elements.  O may also be CuTe's `smem_sparse_ptr_flag_bits<S,N>` (printed
+// `smem_sparse<S>_ptr[Nb](unset)`, the sparse GMMA atoms' A): B then counts logical elements,
+// S of which share one stored N-bit element (N/S bits each), and CuTe refuses upcast/downcast.
+// B is a Layout or another ComposedLayout; B gives the domain.
 #pragma once
 
 #include <cstdint>
@@ -53,12 +56,17 @@ class ComposedLayout {
   ComposedLayout(const Layout& a, int64_t offset, const AnyLayout& b);
   // A o smem_ptr[Nb](unset) o B
   static ComposedLayout smem(const Swizzle& a, int smem_bits, const AnyLayout& b);
+  // A o smem_sparse<S>_ptr[Nb](unset) o B (cute/pointer_flagged.hpp: smem_sparse_ptr_flag_bits<S,N>)
+  static ComposedLayout smem_sparse(const Swizzle& a, int sparsity, int smem_bits, const AnyLayout& b);
 
   bool a_is_swizzle() const { return a_is_swizzle_; }
   const Swizzle& swizzle() const { return swizzle_; }
   const Layout& layout_a() const { return layout_a_; }
   int64_t offset() const { return offset_; }
   int smem_bits() const { return smem_bits_; }  // 0 unless the offset is an smem_ptr flag
+  int sparsity() const { return sparsity_; }    // S of an smem_sparse<S>_ptr flag; 1 otherwise
+  // The bits of one element of B: smem_bits / sparsity (0 without an smem flag).
+  int element_bits() const { return smem_bits_ / sparsity_; }
   const AnyLayout& layout_b() const { return *b_; }
 
   // A(O + B(i)); with an smem flag, position-independently.
@@ -75,6 +83,7 @@ class ComposedLayout {
   Layout layout_a_;
   int64_t offset_ = 0;
   int smem_bits_ = 0;
+  int sparsity_ = 1;
   std::shared_ptr<const AnyLayout> b_;
 };
 

@@ -148,3 +148,31 @@ TEST_CASE("property: upcast<N>(L)(j) == L(j*N)/N and downcast<N>(L)(i) == L(i/N)
   }
   CHECK(checked > 50);
 }
+
+TEST_CASE("ComposedLayout with a sparse smem flag: smem_sparse<S>_ptr[Nb](unset), kept by the algebra") {
+  // CuTe's GMMA::Layout_K_SW64_SpAtom<half_t, 2> (cute/atom/mma_traits_sm90_gmma_sparse.hpp)
+  const Layout b(tup(tup(1, 8), tup(2, 32)), tup(tup(0, 64), tup(1, 2)));
+  const ComposedLayout sp = ComposedLayout::smem_sparse(Swizzle(2, 4, 3), 2, 16, b);
+  CHECK(to_string(AnyLayout(sp), true) ==
+        "Sw<2,4,3> o smem_sparse<2>_ptr[16b](unset) o ((_1,_8),(_2,_32)):((_0,_64),(_1,_2))");
+  CHECK(sp.sparsity() == 2);
+  CHECK(sp.element_bits() == 8);  // sizeof_bits<sparse_elem<2,half_t>>
+  CHECK(size(AnyLayout(sp)) == 512);
+  CHECK(cosize(AnyLayout(sp)) == 512);
+  CHECK(sp != ComposedLayout::smem(Swizzle(2, 4, 3), 16, b));  // the dense flag is another type
+  // position-independently: the byte swizzle over 8-bit logical elements is Sw<2,4,3> itself
+  for (int64_t i = 0; i < 512; ++i) CHECK(sp(i) == Swizzle(2, 4, 3)(b(i)));
+  CHECK(to_string(as_position_independent(AnyLayout(sp)), true) ==
+        "Sw<2,4,3> o _0 o ((_1,_8),(_2,_32)):((_0,_64),(_1,_2))");
+  // tile_to_shape / take keep the flag (CuTe: the collective's SmemLayoutA, tests/data/gmma_sparse_smem_oracle.tsv)
+  const AnyLayout tiled = tile_to_shape(AnyLayout(sp), tup(128, 64, 9), tup(1, 2, 3));
+  const auto* c = std::get_if<ComposedLayout>(&tiled);
+  REQUIRE(c != nullptr);
+  CHECK(c->sparsity() == 2);
+  CHECK(c->smem_bits() == 16);
+  CHECK(to_string(take(tiled, 0, 2)).find("smem_sparse<2>_ptr[16b](unset)") != std::string::npos);
+  // CuTe static_asserts on upcast/downcast of a sparse smem layout ("Not implemented for safety")
+  CHECK_THROWS_AS(upcast(AnyLayout(sp), 2), Error);
+  CHECK_THROWS_AS(downcast(AnyLayout(sp), 2), Error);
+  CHECK_THROWS_AS(ComposedLayout::smem_sparse(Swizzle(2, 4, 3), 3, 16, b), Error);  // 16 bits in 3 parts
+}
