@@ -354,37 +354,37 @@ struct CollectiveMainloop {
       "env -u CUTLASS_PATH -u CPATH");
   CAPTURE(none.out);
   CHECK(none.out.find("is CUTLASS code: give -I path/to/cutlass/include") != std::string::npos);
+}
 
-  TEST_CASE("-include FILE: a header read before the --from file, as gcc's -include (a builder .inl read alone)") {
-    // builder.inl, like CUTLASS's builder files, uses names its includer's header declares
-    Tree t(
-        {{"inc/lib/decl.hpp",
-          "#pragma once\n#define LIB_DECL 1\nnamespace lib {\nstruct StageAuto { static constexpr int stages = 3; "
-          "};\nconstexpr int kTile = 64;\n}\n"},
-         {"k/builder.inl",
-          "namespace lib {\nconstexpr int kStages = StageAuto::stages;\nusing Atom = Layout<Shape<Int<kTile>, _8>>;\n"
-          "#ifdef LIB_DECL\nconstexpr int kSeen = 1;\n#else\nconstexpr int kSeen = 0;\n#endif\n}\n"},
-         {"s/.cutevis", "include = [\"../inc\"]\npre_include = [\"lib/decl.hpp\"]\n"},
-         {"s/builder.inl", "namespace lib {\nconstexpr int kStages = StageAuto::stages;\n}\n"}});
-    // alone, the names stay open
-    json alone = names_json({"--from", t / "k/builder.inl", "-I", t / "inc"});
-    CHECK(entry(alone, "lib::kStages")["kind"] == "unresolved");
-    CHECK(entry(alone, "lib::kSeen")["value"] == "0");
-    // -include (gcc's spelling) and --include, found through -I like an #include
-    for (const char* flag : {"-include", "--include"}) {
-      CAPTURE(flag);
-      json names = names_json({"--from", t / "k/builder.inl", flag, "lib/decl.hpp", "-I", t / "inc"});
-      CHECK(entry(names, "lib::kStages")["value"] == "3");
-      CHECK(entry(names, "lib::Atom")["value"] == "(64,8):(1,64)");
-      CHECK(entry(names, "lib::kSeen")["value"] == "1");             // its #define counts for the file
-      for (const auto& n : names) CHECK(n["name"] != "lib::kTile");  // a header's names are not listed
-    }
-    // a path (absolute here) works too; the settings file's pre_include is the default
-    CHECK(entry(names_json({"--from", t / "k/builder.inl", "-include", t / "inc/lib/decl.hpp"}),
-                "lib::kStages")["value"] == "3");
-    CHECK(entry(names_json({"--from", t / "s/builder.inl"}), "lib::kStages")["value"] == "3");
-    // not found: one line, exit 2
-    auto r = test::run_cutevis({"names", "--from", t / "k/builder.inl", "-include", "lib/nope.hpp", "-I", t / "inc"});
-    CHECK(r.exit_code == 2);
-    CHECK(r.err.find("-include lib/nope.hpp: not found") != std::string::npos);
+TEST_CASE("-include FILE: a header read before the --from file, as gcc's -include (a builder .inl read alone)") {
+  // builder.inl, like CUTLASS's builder files, uses names its includer's header declares
+  Tree t({{"inc/lib/decl.hpp",
+           "#pragma once\n#define LIB_DECL 1\nnamespace lib {\nstruct StageAuto { static constexpr int stages = 3; "
+           "};\nconstexpr int kTile = 64;\n}\n"},
+          {"k/builder.inl",
+           "namespace lib {\nconstexpr int kStages = StageAuto::stages;\nusing Atom = Layout<Shape<Int<kTile>, _8>>;\n"
+           "#ifdef LIB_DECL\nconstexpr int kSeen = 1;\n#else\nconstexpr int kSeen = 0;\n#endif\n}\n"},
+          {"s/.cutevis", "include = [\"../inc\"]\npre_include = [\"lib/decl.hpp\"]\n"},
+          {"s/builder.inl", "namespace lib {\nconstexpr int kStages = StageAuto::stages;\n}\n"}});
+  // alone, the names stay open
+  json alone = names_json({"--from", t / "k/builder.inl", "-I", t / "inc"});
+  CHECK(entry(alone, "lib::kStages")["kind"] == "unresolved");
+  CHECK(entry(alone, "lib::kSeen")["value"] == "0");
+  // -include (gcc's spelling) and --include, found through -I like an #include
+  for (const char* flag : {"-include", "--include"}) {
+    CAPTURE(flag);
+    json names = names_json({"--from", t / "k/builder.inl", flag, "lib/decl.hpp", "-I", t / "inc"});
+    CHECK(entry(names, "lib::kStages")["value"] == "3");
+    CHECK(entry(names, "lib::Atom")["value"] == "(64,8):(1,64)");
+    CHECK(entry(names, "lib::kSeen")["value"] == "1");             // its #define counts for the file
+    for (const auto& n : names) CHECK(n["name"] != "lib::kTile");  // a header's names are not listed
   }
+  // a path (absolute here) works too; the settings file's pre_include is the default
+  CHECK(entry(names_json({"--from", t / "k/builder.inl", "-include", t / "inc/lib/decl.hpp"}),
+              "lib::kStages")["value"] == "3");
+  CHECK(entry(names_json({"--from", t / "s/builder.inl"}), "lib::kStages")["value"] == "3");
+  // not found: one line, exit 2
+  auto r = test::run_cutevis({"names", "--from", t / "k/builder.inl", "-include", "lib/nope.hpp", "-I", t / "inc"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("-include lib/nope.hpp: not found") != std::string::npos);
+}
