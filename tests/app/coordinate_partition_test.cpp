@@ -12,20 +12,14 @@
 
 #include "tests/support/run.hpp"
 #include "tests/support/skip.hpp"
+#include "tests/support/tsv_oracle.hpp"
 
 using nlohmann::json;
 
 namespace {
 
 std::map<std::string, std::string> oracle() {
-  std::ifstream in(std::string(CUTEVIS_SOURCE_DIR) + "/tests/data/kernels/coordinate_partition_oracle.tsv");
-  std::map<std::string, std::string> out;
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line[0] == '#') continue;
-    const size_t tab = line.find('\t');
-    out[line.substr(0, tab)] = line.substr(tab + 1);
-  }
-  return out;
+  return cutevis::test::tsv_oracle("tests/data/kernels/coordinate_partition_oracle.tsv");
 }
 
 // name -> the first line of its value, or "unresolved: why"

@@ -14,6 +14,7 @@
 #include "lib/lang/expr.hpp"
 #include "tests/support/run.hpp"
 #include "tests/support/skip.hpp"
+#include "tests/support/tsv_oracle.hpp"
 
 using namespace cutevis;
 using nlohmann::json;
@@ -22,16 +23,7 @@ namespace {
 
 const std::string kFile = std::string(CUTEVIS_SOURCE_DIR) + "/tests/data/kernels/tutorial_style_partition.cu";
 
-std::map<std::string, std::string> oracle() {
-  std::ifstream in(std::string(CUTEVIS_SOURCE_DIR) + "/tests/data/kernels/partition_oracle.tsv");
-  std::map<std::string, std::string> out;
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line[0] == '#') continue;
-    const size_t tab = line.find('\t');
-    out[line.substr(0, tab)] = line.substr(tab + 1);
-  }
-  return out;
-}
+std::map<std::string, std::string> oracle() { return test::tsv_oracle("tests/data/kernels/partition_oracle.tsv"); }
 
 // A printed tensor "ITERATOR o LAYOUT\n  note": the element offset the iterator carries (+N) and the
 // layout, possibly composed ("Sw<3,3,3> o _0 o (...)").

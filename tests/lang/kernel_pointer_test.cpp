@@ -14,6 +14,7 @@
 #include "lib/lang/environment.hpp"
 #include "lib/lang/kernel_body.hpp"
 #include "lib/lang/launch_binding.hpp"
+#include "tests/support/tsv_oracle.hpp"
 
 using namespace cutevis;
 
@@ -28,16 +29,7 @@ std::string read(const std::string& path) {
   return s.str();
 }
 
-std::map<std::string, std::string> oracle() {
-  std::ifstream in(std::string(CUTEVIS_SOURCE_DIR) + "/tests/data/kernels/kernel_pointer_oracle.tsv");
-  std::map<std::string, std::string> out;
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line[0] == '#') continue;
-    const size_t tab = line.find('\t');
-    out[line.substr(0, tab)] = line.substr(tab + 1);
-  }
-  return out;
-}
+std::map<std::string, std::string> oracle() { return test::tsv_oracle("tests/data/kernels/kernel_pointer_oracle.tsv"); }
 
 // As the CLI reads a file (app/sources.cpp): locals and kernel pointers marked, -D, launches bound
 std::unique_ptr<Environment> load(bool mark_pointers, const std::map<std::string, std::string>& defines) {

@@ -10,6 +10,7 @@
 #include "lib/lang/cpp_scanner.hpp"
 #include "lib/lang/environment.hpp"
 #include "tests/support/lang_env.hpp"
+#include "tests/support/tsv_oracle.hpp"
 
 using namespace cutevis;
 
@@ -26,16 +27,7 @@ std::string error_of(Environment& env, const std::string& text) {
   }
 }
 
-std::map<std::string, std::string> oracle() {
-  std::ifstream in(std::string(CUTEVIS_SOURCE_DIR) + "/tests/data/kernels/tutorial_host_oracle.tsv");
-  std::map<std::string, std::string> out;
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line[0] == '#') continue;
-    const size_t tab = line.find('\t');
-    out[line.substr(0, tab)] = line.substr(tab + 1);
-  }
-  return out;
-}
+std::map<std::string, std::string> oracle() { return test::tsv_oracle("tests/data/kernels/tutorial_host_oracle.tsv"); }
 }  // namespace
 
 TEST_CASE("cute::ArrayEngine<T, N> and a SharedStorage of them: sizeof and alignment as CuTe's") {
