@@ -147,6 +147,26 @@ Tensor zipped(const Tensor& t, const Tiler& tiler) {
   return out;
 }
 
+// Wraps the builtin `name`: called with `args` arguments whose first is a name holding a tensor (only a
+// name may hold one; it is evaluated once), `on_tensor(ev, n, tensor)` answers; anything else goes to the
+// builtin as it was.
+template <class F>
+void answer_for_tensor(Registry& r, const char* name, size_t args, F on_tensor) {
+  const Builtin* base = r.find(name);
+  if (!base) return;
+  Builtin plain = *base;
+  r.add(
+      name,
+      [plain, args, on_tensor](Evaluator& ev, const Node& n) -> Value {
+        if (n.args.size() == args && n.args[0].kind == Node::Kind::kName) {
+          Value v = ev.eval(n.args[0]);
+          if (const Tensor* t = as_tensor(v)) return on_tensor(ev, n, *t);
+        }
+        return plain(ev, n);
+      },
+      r.signature(name));
+}
+
 }  // namespace
 
 std::string to_string(const Tensor& t, bool underscore) {
@@ -551,30 +571,17 @@ void register_tensor_names(Registry& r) {
         r.signature("layout"));
   }
   for (const char* name : {"shape", "stride", "size", "rank", "cosize", "depth"}) {
-    const Builtin* base = r.find(name);
-    if (!base) continue;
-    Builtin plain = *base;
-    std::string fn = name;
-    r.add(
-        name,
-        [plain, fn](Evaluator& ev, const Node& n) {
-          if (n.args.size() == 1 && n.args[0].kind == Node::Kind::kName) {
-            // only a name or call may be a tensor; evaluate once and answer from its layout
-            Value v = ev.eval(n.args[0]);
-            if (const Tensor* t = as_tensor(v)) {
-              AnyLayout l = t->layout;
-              for (const auto& i : ev.eval_template_args(n)) l = get(l, static_cast<size_t>(i.as_int()));
-              if (fn == "shape") return V::from(shape(l));
-              if (fn == "stride") return V::from(as_layout(l, "stride of a tensor").stride);
-              if (fn == "size") return V::integer(size_integer(shape(l)));
-              if (fn == "rank") return V::integer(static_cast<int64_t>(rank(l)));
-              if (fn == "depth") return V::integer(depth(l));
-              return V::integer(cosize(l));
-            }
-          }
-          return plain(ev, n);
-        },
-        r.signature(name));
+    const std::string fn = name;
+    answer_for_tensor(r, name, 1, [fn](Evaluator& ev, const Node& n, const Tensor& t) {
+      AnyLayout l = t.layout;
+      for (const auto& i : ev.eval_template_args(n)) l = get(l, static_cast<size_t>(i.as_int()));
+      if (fn == "shape") return V::from(shape(l));
+      if (fn == "stride") return V::from(as_layout(l, "stride of a tensor").stride);
+      if (fn == "size") return V::integer(size_integer(shape(l)));
+      if (fn == "rank") return V::integer(static_cast<int64_t>(rank(l)));
+      if (fn == "depth") return V::integer(depth(l));
+      return V::integer(cosize(l));
+    });
   }
   // zipped_divide(tensor, tiler) and the other divides: the tensor over its divided layout, as CuTe's
   // tensor overloads do (5_mma_tma_epi's zipped_divide(tCgC, epi_tiler))
@@ -583,24 +590,12 @@ void register_tensor_names(Registry& r) {
                           std::pair<const char*, Divide>{"zipped_divide", &zipped_divide},
                           std::pair<const char*, Divide>{"tiled_divide", &tiled_divide},
                           std::pair<const char*, Divide>{"flat_divide", &flat_divide}}) {
-    const Builtin* base = r.find(name);
-    if (!base) continue;
-    Builtin plain = *base;
     const Divide divide = op;  // clang 14 cannot capture a structured binding
-    r.add(
-        name,
-        [plain, divide](Evaluator& ev, const Node& n) {
-          if (n.args.size() == 2 && n.args[0].kind == Node::Kind::kName) {
-            Value v = ev.eval(n.args[0]);
-            if (const Tensor* t = as_tensor(v)) {
-              Tensor out = *t;
-              out.layout = divide(t->layout, ev.eval(n.args[1]).to_tiler());
-              return tensor_value(std::move(out));
-            }
-          }
-          return plain(ev, n);
-        },
-        r.signature(name));
+    answer_for_tensor(r, name, 2, [divide](Evaluator& ev, const Node& n, const Tensor& t) {
+      Tensor out = t;
+      out.layout = divide(t.layout, ev.eval(n.args[1]).to_tiler());
+      return tensor_value(std::move(out));
+    });
   }
   r.add(
       "data",
