@@ -46,12 +46,17 @@ Layout sf_atom(const BlockScaledConfig& c) {
 }
 
 Layout deduce_layout_sf(const BlockScaledConfig& c) {
-  // LayoutSF{} is CUTLASS's layout *type* default-constructed: its run-time extents are 0 (CUTLASS
-  // prints (((_32,_4),0),((_32,_4),0),(_1,0)):...), which no layout here holds. Say what to write instead.
+  // LayoutSF{} is CUTLASS's layout *type* default-constructed: its run-time extents are int32_t(0)
+  // (CuTe prints (((_32,_4),0),((_32,_4),0),(_1,0)):...); a kernel fills them with tile_atom_to_shape_SF*.
   const Layout atom = sf_atom(c);
-  throw Error("deduce_layoutSF: CUTLASS's LayoutSF type with its run-time extents 0 (the atom " +
-              to_string(atom, true) + " tiled zero times); give the problem shape: tile_atom_to_shape_SF" +
-              "A/B(make_shape(M,N,K,L))");
+  const IntTuple zero = dyn(0), one = IntTuple(1);
+  const IntTuple zeros = IntTuple::tuple({zero, zero, zero});
+  if (c.arch == SfConfig::kSm103)  // tile_to_shape(SfAtom, make_shape(int(0),int(0),int(0)), Step<_2,_1,_3>)
+    return tile_to_shape(atom, zeros, step(true, 3));
+  // blocked_product(SfAtom, make_layout(make_shape(0,0,0), make_stride(0,_1,0))); the output config's
+  // MN-major one has the stride (_1,0,0)
+  const IntTuple stride = c.k_major ? IntTuple::tuple({zero, one, zero}) : IntTuple::tuple({one, zero, zero});
+  return blocked_product(atom, Layout(zeros, stride));
 }
 
 Layout tile_atom_to_shape_sf(const BlockScaledConfig& c, char operand, const IntTuple& problem_shape) {

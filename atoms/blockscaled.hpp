@@ -29,8 +29,8 @@ struct BlockScaledConfig {
 // Sm1xxBlockScaledBasicChunk<SFVecSize, major>::SfAtom (or Sm103's): (MN,K) -> SF offset.
 Layout sf_atom(const BlockScaledConfig& c);
 // deduce_layoutSFA/SFB (and the output config's deduce_layoutSFD) return LayoutSF{}: the layout type with
-// its run-time extents 0, as CUTLASS default-constructs it. A layout here has positive extents: this throws,
-// naming the atom and tile_atom_to_shape_SF* (which a kernel calls to fill the extents in).
+// its run-time extents 0, as CUTLASS default-constructs it (size 0; a kernel fills the extents in with
+// tile_atom_to_shape_SF*).
 Layout deduce_layout_sf(const BlockScaledConfig& c);
 // tile_atom_to_shape_SFA/SFB: the SF atom tiled over (M,K[,L]) or (N,K[,L]) of a 3- or 4-mode problem
 // shape (M,N,K[,L]), K first (Step<_2,_1,_3>); 'D': the output config's tile_atom_to_shape_SFD over

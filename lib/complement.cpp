@@ -67,7 +67,9 @@ Layout complement_of_filtered(const ModeList& f, const IntTuple& cotarget) {
     Integer divisor = new_stride;
     for (const TNode *x = c->is_leaf() ? c : c + 1, *e = c->is_leaf() ? c + 1 : c->next(); x != e; ++x) {
       const Integer q = ceil_div(Integer::of(*x), divisor);
-      divisor = ceil_div(divisor, Integer::of(*x));
+      // CuTe's ceil_div(tuple, int) carries the divisor through every leaf (and so divides by an extent
+      // 0 as CuTe does: an error here); a leaf cotarget is one division, which a cotarget 0 passes
+      if (!c->is_leaf()) divisor = ceil_div(divisor, Integer::of(*x));
       if (!rest.empty() && rest.back().is_dynamic() == q.dynamic) rest.back() = (Integer::of(rest.back()) * q).node();
       else rest.push_back(q.node());
     }

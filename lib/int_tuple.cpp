@@ -704,7 +704,7 @@ void filter_zeros_nodes(const TNode* a, const TNode* b, IntTuple::Builder& out) 
     out.close();
     return;
   }
-  if (a->is_integer() && a->value == 0) out.append(repeat_like(IntTuple::of(b), 1));
+  if (a->is_static_value(0)) out.append(repeat_like(IntTuple::of(b), 1));  // CuTe's is_constant<0>: a run-time 0 stays
   else out.append(b);
 }
 

@@ -24,6 +24,12 @@ ModeList coalesced_modes(const Layout& l) {
   return c;
 }
 
+// CuTe's test for the contiguous part of a common layout: a static shape with the static stride _1
+// (a run-time extent, 0 included, leaves only _1:_0 / _1)
+bool is_static_unit_mode(const Layout& mode) {
+  return !has_dynamic(mode.shape) && mode.stride.is_leaf() && mode.stride.nodes()[0].is_static_value(1);
+}
+
 // preprod[i]: the product of the shapes before mode i
 Leaves prefix_products(const TNode* s, size_t n) {
   Leaves preprod;
@@ -91,8 +97,8 @@ Layout left_inverse(const Layout& l) {
 Layout max_common_layout(const Layout& a, const Layout& b) {
   Layout inv_b = right_inverse(b);
   Layout common = coalesce(composition(a, inv_b));
-  Layout first = get(common, 0);
-  if (first.stride.is_integer() && first.stride.value() == 1) return composition(inv_b, first);
+  Layout first = get(common, 0);  // kept only when static with the static stride _1, as CuTe's
+  if (is_static_unit_mode(first)) return composition(inv_b, first);
   return Layout();
 }
 
@@ -100,7 +106,7 @@ Layout max_common_layout(const Layout& a, const Layout& b) {
 int64_t max_common_vector(const Layout& a, const Layout& b) {
   Layout common = coalesce(composition(a, right_inverse(b)));
   Layout first = get(common, 0);
-  if (first.stride.is_integer() && first.stride.value() == 1) return first.shape.value();
+  if (is_static_unit_mode(first)) return first.shape.value();
   return 1;
 }
 

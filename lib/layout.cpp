@@ -88,7 +88,7 @@ Layout make_layout_like(const Layout& l) {
 }
 
 Layout make_fragment_like(const Layout& l) {
-  if (rank(l) > 1) {
+  if (rank(l) > 1 && !has_dynamic(l.shape)) {  // CuTe: R > 1 && is_static<Shape>, else make_layout(shape)
     Layout mode0 = get(l, 0);
     Layout head(mode0.shape, compact_col_major(filter_zeros(mode0.stride, mode0.shape)));
     Layout rest = make_ordered_layout(take(l.shape, 1, rank(l)), take(l.stride, 1, rank(l)));
@@ -117,7 +117,10 @@ Integer cosize_of_modes(const TNode* s, const TNode* d, size_t n) {
 IntTuple coshape(const Layout& l) {
   // co_coord = inner_product(shape - 1, |stride|), each coordinate + 1
   FlatModes m(l);
-  if (!has_basis(l.stride)) return cosize(l);
+  if (!has_basis(l.stride)) {  // its static-ness as CuTe's: (4,0):(_1,4) has the run-time coshape 0
+    const TNode n = cosize_integer(l).node();
+    return IntTuple::of(&n);
+  }
   IntTuple acc(0);
   for (size_t i = 0; i < m.size(); ++i) {
     int64_t m1 = checked_sub(m.shape()[i].value, 1);
@@ -246,8 +249,11 @@ Layout downcast_impl(const IntTuple& shape, const IntTuple& stride, int64_t n) {
     for (size_t i = 0; i < shape.rank(); ++i) out.push_back(downcast_impl(shape[i], stride[i], n));
     return make_layout(out);
   }
-  if (stride.is_integer() && (stride.value() == 1 || stride.value() == -1))
-    return Layout(checked_mul(shape.value(), n), stride);
+  if (stride.is_integer() && (stride.value() == 1 || stride.value() == -1)) {
+    const TNode wider =
+        (Integer::of(shape.nodes()[0]) * Integer{n, false}).node();  // shape * Int<N>: keeps a run-time 0
+    return Layout(IntTuple::of(&wider), stride);
+  }
   return Layout(shape, leaf_mul(stride, n));
 }
 

@@ -96,14 +96,14 @@ const Node& arg_node(const Node& n, size_t i) {
   return i < from.size() ? from[i] : n;
 }
 
-// Argument i used as a shape (or a cotarget): integers, every extent positive, as the
-// shape of shape:stride must be.
+// Argument i used as a shape (or a cotarget): integers, no extent negative, as the
+// shape of shape:stride must be (an extent may be 0, as CuTe's default-constructed int is).
 IntTuple shape_arg(Evaluator& ev, const Node& n, size_t i, const Value& v) {
   IntTuple s = v.to_int_tuple();
   if (has_basis(s)) ev.fail(arg_node(n, i), "a shape cannot hold basis elements");
   for (const auto& leaf : flatten_leaves(s))
-    if (leaf.value() <= 0)
-      ev.fail(arg_node(n, i), "shape " + to_string(s) + " has a non-positive extent " + std::to_string(leaf.value()));
+    if (leaf.value() < 0)
+      ev.fail(arg_node(n, i), "shape " + to_string(s) + " has a negative extent " + std::to_string(leaf.value()));
   return s;
 }
 
@@ -117,7 +117,8 @@ Value make_layout_value(Evaluator& ev, const Node& n, const std::vector<Value>& 
   }
   IntTuple shape = a[0].to_int_tuple();
   for (const auto& leaf : flatten_leaves(shape))
-    if (leaf.value() <= 0) ev.fail(arg_node(n, 0), "shape " + to_string(shape) + " has a non-positive extent");
+    if (leaf.value() < 0)
+      ev.fail(arg_node(n, 0), "shape " + to_string(shape) + " has a negative extent " + std::to_string(leaf.value()));
   if (a.size() == 1) return V::layout(make_layout(shape));
   if (a.size() > 2)
     ev.fail(n, "make_layout(shape, stride) takes at most 2 arguments unless every argument is a layout");
@@ -181,7 +182,7 @@ void register_algebra(Registry& r) {
   for (const char* name : {"LayoutLeft", "LayoutRight", "GenColMajor", "GenRowMajor"})
     r.add(
         name, [name](Evaluator&, const Node&) { return tag_or_type(name); }, std::string(name) + "{}");
-  // int(x): a run-time int, CuTe's dynamic integer; `int` alone is the element type
+  // int(x): a run-time int, CuTe's dynamic integer; int{} is 0; `int` alone is the element type
   for (const char* name : {"int", "int32_t", "int64_t", "uint32_t", "uint64_t", "size_t"}) {
     r.add(
         name,
@@ -191,8 +192,9 @@ void register_algebra(Registry& r) {
             if (lookup_value_type(name, t)) return V::type(t);
             ev.fail(n, std::string(name) + " is used here as a type; write " + name + "(N) for a run-time integer");
           }
-          ev.expect_args(n, 1, 1);
-          Value v = ev.eval_args(n)[0];  // size_t(IsMixedInput): a bool converts
+          ev.expect_args(n, 0, 1);
+          if (n.args.empty()) return V::dynamic_integer(0);  // int32_t{}: value-initialized, CuTe's 0 extent
+          Value v = ev.eval_args(n)[0];                      // size_t(IsMixedInput): a bool converts
           return V::dynamic_integer(v.is(V::Kind::kBool) ? (v.as_bool() ? 1 : 0) : v.as_int());
         },
         std::string(name) + "(N)");

@@ -141,15 +141,16 @@ IntTuple Value::to_int_tuple() const {
 bool Value::is_layout_like() const { return kind_ == Kind::kLayout || is_int_tuple(); }
 
 namespace {
-// A tuple used as a layout is its shape: every extent positive, as for `shape:stride`
-// (a negative extent reached std::vector with a negative size, found by fuzzing).
-void check_positive_shape(const IntTuple& shape, const IntTuple& whole) {
+// A tuple used as a layout is its shape: no extent negative, as for `shape:stride`
+// (a negative extent reached std::vector with a negative size, found by fuzzing); 0 is
+// CuTe's: a default-constructed run-time int, a layout of size 0.
+void check_shape_extents(const IntTuple& shape, const IntTuple& whole) {
   if (shape.is_leaf()) {
-    if (shape.basis().empty() && shape.value() <= 0)
-      throw Error("shape " + to_string(whole) + " has a non-positive extent " + std::to_string(shape.value()));
+    if (shape.basis().empty() && shape.value() < 0)
+      throw Error("shape " + to_string(whole) + " has a negative extent " + std::to_string(shape.value()));
     return;
   }
-  for (const auto& m : shape.modes()) check_positive_shape(m, whole);
+  for (const auto& m : shape.modes()) check_shape_extents(m, whole);
 }
 }  // namespace
 
@@ -157,7 +158,7 @@ AnyLayout Value::to_any_layout() const {
   if (kind_ == Kind::kLayout) return *layout_;
   if (is_int_tuple()) {
     const IntTuple shape = to_int_tuple();
-    check_positive_shape(shape, shape);
+    check_shape_extents(shape, shape);
     return make_layout(shape);
   }
   throw Error("expected a layout, got " + describe());
@@ -173,7 +174,8 @@ Tiler Value::to_tiler() const {
   switch (kind_) {
     case Kind::kUnderscore: return Tiler::underscore();
     case Kind::kInt:
-      if (as_int() <= 0) throw Error("a tiler's extent must be positive, got " + to_string());
+      // 0 is CuTe's 0:_1 (composition(8:1, 0) == 0:_1; a divide by it faults in CuTe, an error here)
+      if (as_int() < 0) throw Error("a tiler's extent must not be negative, got " + to_string());
       return Tiler::integer(leaf_);
     case Kind::kLayout: return Tiler(to_layout());
     case Kind::kTuple: {
@@ -427,9 +429,8 @@ Value Evaluator::eval_node(const Node& node) {
         IntTuple s = shape.to_int_tuple(), d = stride.to_int_tuple();
         if (has_basis(s)) fail(node.children[0], "a shape cannot hold basis elements");
         for (const auto& leaf : flatten_leaves(s))
-          if (leaf.value() <= 0)
-            fail(node.children[0],
-                 "shape " + to_string(s) + " has a non-positive extent " + std::to_string(leaf.value()));
+          if (leaf.value() < 0)
+            fail(node.children[0], "shape " + to_string(s) + " has a negative extent " + std::to_string(leaf.value()));
         if (!congruent(s, d))
           fail(node.children[1], "shape " + to_string(s) + " and stride " + to_string(d) + " are not congruent");
         return Value::layout(Layout(s, d));

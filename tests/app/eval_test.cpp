@@ -58,7 +58,7 @@ TEST_CASE("cutevis eval: bad input is one error line, a caret, and exit 2") {
       {"(4,8):(1,4,2)", "not congruent", 6},
       {"frobnicate(4:1)", "unknown function 'frobnicate'", 0},
       {"composition(4:1)", "takes 2 to 3 arguments, got 1", 0},
-      {"(4,0):(1,4)", "non-positive", 0},
+      {"(4,-1):(1,4)", "negative extent", 0},
       {"size((1000000000,1000000000,1000000000))", "overflow", 0},
       {"(4,8):(1,4) garbage", "trailing", 12},
       {"(4,8):(1,4))", "unbalanced ')'", 11},
