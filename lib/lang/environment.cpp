@@ -9,6 +9,7 @@
 
 #include "lib/lang/cpp_syntax.hpp"
 #include "lib/lang/suggestions.hpp"
+#include "lib/lang/tensor.hpp"
 
 namespace cutevis {
 
@@ -570,6 +571,11 @@ std::string Environment::runtime_type(const Declaration& d, const Registry& regi
 }
 
 const LocatedError* Environment::resolve(const Declaration& d, const Registry& registry, Value& out) {
+  if (as_declared_) {  // every entry touched now is put back afterwards; a failure may be a changed local's
+    auto it = entries_.find(&d);
+    if (!before_as_declared_.count(&d)) before_as_declared_[&d] = it == entries_.end() ? Entry() : it->second;
+    if (it != entries_.end() && it->second.state == Entry::State::kFailed) it->second.state = Entry::State::kNew;
+  }
   Entry& e = entries_[&d];
   if (e.state == Entry::State::kDone) {
     out = e.value;
@@ -587,14 +593,20 @@ const LocatedError* Environment::resolve(const Declaration& d, const Registry& r
   e.state = Entry::State::kBusy;
   stack_.push_back(&d);
   try {
-    if (!d.changed_at.empty())
-      throw Error(d.name + " changes at run time (" + d.changed_at + "): a run-time value" + runtime_type(d, registry) +
-                  ", its initializer is only where it starts; give -D " + d.name + "=... to pick a value");
+    if (!d.changed_at.empty() && !as_declared_) {
+      Value v = value_as_declared(d, registry);
+      stack_.pop_back();
+      Entry& done = entries_[&d];
+      done.state = Entry::State::kDone;
+      done.value = v;
+      out = std::move(v);
+      return nullptr;
+    }
     const Node& root = parsed(d);
     // A declaration that uses one already failed fails with that failure, as evaluating it
     // would, without the throw through every frame (a kernel file without -D has hundreds).
     bool stop = false;
-    const LocatedError* dependency = failures_ ? failed_dependency(root, d, registry, stop) : nullptr;
+    const LocatedError* dependency = failures_ && !as_declared_ ? failed_dependency(root, d, registry, stop) : nullptr;
     if (dependency) {
       stack_.pop_back();
       Entry& failed = entries_[&d];
@@ -635,6 +647,59 @@ const LocatedError* Environment::resolve(const Declaration& d, const Registry& r
     }
     return failed.failure.get();
   }
+}
+
+// A local its function assigns again later (`Tensor tXsA_p = tXsA(_,_,_,pipe);` then `tXsA_p = tXsA(_,_,_,pipe);`
+// in the main loop): C++ keeps its type, and a tensor's static layout is part of its type, so its layout is
+// the one its initializer gives where it is declared (the locals it reads there, as their initializers say);
+// its iterator moves. A slice of a tensor that does not change (`tXsA(_,_,_,pipe)`) whose layout is not
+// swizzled has the layout of its `_` modes whatever the coordinate, run-time strides included (tXsA's own).
+// Anything else -- an int, another tensor whose layout has run-time parts -- has no value here.
+Value Environment::value_as_declared(const Declaration& d, const Registry& registry) {
+  auto refuse = [&](const std::string& why) -> Error {
+    return Error(d.name + " changes at run time (" + d.changed_at + "): a run-time value" + runtime_type(d, registry) +
+                 why + ", its initializer is only where it starts; give -D " + d.name + "=... to pick a value");
+  };
+  bool slice_of_fixed_tensor = false;  // evaluated before as_declared_: its tensor is cached as it is
+  try {
+    const Node& root = parsed(d);
+    if (root.kind == Node::Kind::kName && root.call == Node::Call::kParen && !root.args.empty() &&
+        !root.has_template_args)
+      if (const Declaration* base = find(root.name, reading_scope(d), &d); base && base->changed_at.empty()) {
+        Value whole;
+        if (!resolve(*base, registry, whole))
+          if (const Tensor* t = as_tensor(whole)) slice_of_fixed_tensor = std::holds_alternative<Layout>(t->layout);
+      }
+  } catch (const Error&) {
+  }
+  const size_t failures = failures_, warnings = warnings_.size();
+  as_declared_ = true;
+  Value v;
+  std::string error;
+  try {
+    const Node& root = parsed(d);
+    Evaluator ev(registry);
+    ev.set_environment(this, &d, reading_scope(d));
+    ev.set_source(d.text);
+    ev.use_literals(literals_of(d), root);
+    v = ev.eval(root);
+  } catch (const Error& err) {
+    error = err.what();
+  }
+  as_declared_ = false;  // put back every entry evaluated with changed locals as their initializers
+  for (auto& [declaration, entry] : before_as_declared_) entries_[declaration] = std::move(entry);
+  before_as_declared_.clear();
+  failures_ = failures;
+  warnings_.resize(warnings);
+  const Tensor* t = as_tensor(v);
+  if (!error.empty() || !t) throw refuse("");
+  if (!slice_of_fixed_tensor && Value::layout(t->layout).has_dynamic())
+    throw refuse(" (its layout " + cutevis::to_string(t->layout, true) + " has run-time parts, which may differ)");
+  Tensor as_declared = *t;
+  const std::string line = d.changed_at.substr(d.changed_at.rfind("at line "));
+  as_declared.note = (as_declared.note.empty() ? "" : as_declared.note + "\n  ") + d.name + " is reassigned " + line +
+                     "; its layout is its type's (the iterator as declared)";
+  return tensor_value(std::move(as_declared));
 }
 
 // The failure evaluating `n` certainly meets first when that is a declaration's that has

@@ -300,6 +300,11 @@ class Environment {
   std::vector<Warning> warnings_;
   std::vector<std::string> source_notes_;
   size_t failures_ = 0;  // declarations failed so far (none: nothing to look for before evaluating)
+  // Evaluating a reassigned local as declared (value_as_declared): the locals a function changes read as
+  // their initializers, and every entry this touches is put back as it was when that ends.
+  bool as_declared_ = false;
+  std::unordered_map<const Declaration*, Entry> before_as_declared_;
+  Value value_as_declared(const Declaration& d, const Registry& registry);
 };
 
 }  // namespace cutevis
