@@ -521,7 +521,12 @@ class Walker {
         if (k == a) return false;
       }
     }
-    if (one_of(prev, {"else", "do", "try", "const", "noexcept", "override", "final", "mutable", "}", ";", "]"}))
+    if (prev == "]") {  // auto [x, y]{E};  initializes; a lambda's [x]{ opens a block
+      size_t first = a;
+      while (first < i && is_specifier(t(first)) && !one_of(t(first), {"const", "volatile"})) ++first;
+      return !binding_names(first, i).empty();
+    }
+    if (one_of(prev, {"else", "do", "try", "const", "noexcept", "override", "final", "mutable", "}", ";"}))
       return false;
     for (size_t k = a; k < i; ++k)
       if (t(k) == "->") return false;  // auto f() -> T {
@@ -885,25 +890,42 @@ class Walker {
     return true;
   }
 
-  // auto [a, b] = E;  auto const& [m, n, k] = E;  (C++17): each name is the I-th of E's N elements,
-  // structured_binding<I, N>(E) (lib/lang/builtins.cpp), which says so when E has not N elements.
-  // false when [s, eq) is not `auto [cv] [&|&&] [name, ...]`.
-  bool structured_binding(size_t s, size_t eq, size_t b) {
-    if (eq < s + 4 || t(eq - 1) != "]" || eq + 1 >= b) return false;
+  // The names of a structured binding's head [s, close): `auto [cv] [&|&&] [n0, ..., nN-1]`, `]` at close - 1;
+  // empty when [s, close) is something else (a lambda's `[x]`, an attribute, an array).
+  std::vector<size_t> binding_names(size_t s, size_t close) const {
     size_t open = s;
-    while (open < eq && t(open) != "[") ++open;
     bool is_auto = false;
-    for (size_t k = s; k < open; ++k) {
-      if (!one_of(t(k), {"auto", "const", "volatile", "&", "&&"})) return false;
-      is_auto = is_auto || t(k) == "auto";
+    for (; open < close && t(open) != "["; ++open) {
+      if (!one_of(t(open), {"auto", "const", "volatile", "&", "&&"})) return {};
+      is_auto = is_auto || t(open) == "auto";
     }
+    if (!is_auto || open + 2 >= close || t(close - 1) != "]") return {};
     std::vector<size_t> names;
-    for (size_t k = open + 1; k < eq - 1; k += 2) {
-      if (!is_ident(k) || (k + 1 < eq - 1 && t(k + 1) != ",")) return false;
+    for (size_t k = open + 1; k < close - 1; k += 2) {
+      if (!is_ident(k) || (k + 1 < close - 1 && t(k + 1) != ",")) return {};
       names.push_back(k);
     }
-    if (!is_auto || names.empty()) return false;
-    const std::string value = span(eq + 1, b), count = std::to_string(names.size());
+    return names;
+  }
+
+  // auto [a, b] = E;  auto const& [m, n, k](E);  auto [x, y]{E};  (C++17): each name is the I-th of E's N
+  // elements, structured_binding<I, N>(E) (lib/lang/builtins.cpp), which says so when E has not N elements.
+  // false when [s, b) is not such a declaration.
+  bool structured_binding(size_t s, size_t b) {
+    if (!one_of(t(s), {"auto", "const", "volatile"})) return false;
+    size_t open = s;
+    while (open < b && t(open) != "[") ++open;
+    if (open >= b) return false;
+    const size_t close = skip_balanced(open, b);  // after the `]`
+    if (close >= b) return false;
+    const std::vector<size_t> names = binding_names(s, close);
+    if (names.empty()) return false;
+    std::string value;
+    if (t(close) == "=" && close + 1 < b) value = span(close + 1, b);
+    else if ((t(close) == "(" || t(close) == "{") && skip_balanced(close, b) == b && close + 2 < b)
+      value = span(close + 1, b - 1);  // (E) or {E}
+    if (value.empty()) return false;
+    const std::string count = std::to_string(names.size());
     for (size_t i = 0; i < names.size(); ++i)
       add(str(names[i]), scope(), "structured_binding<" + std::to_string(i) + ", " + count + ">(" + value + ")",
           toks_[names[i]].begin);
@@ -953,7 +975,7 @@ class Walker {
         break;
       }
     }
-    if (eq < b && structured_binding(s, eq, b)) return;
+    if (structured_binding(s, b)) return;
     if (eq < b) {  // Type name = E;
       if (eq < s + 2 || !is_ident(eq - 1) || is_specifier(t(eq - 1)) || !is_type(s, eq - 1) || eq + 1 >= b) return;
       std::string type = span(s, eq - 1);
