@@ -393,7 +393,9 @@ Output run_names(const NamesOptions& o) {
     }
     if (!failure && other.empty()) {
       r.kind = kind_of(v);
-      r.value = v.to_string();
+      // as eval prints: CuTe's print (`_0` static, `1` run-time) where the value holds a run-time integer,
+      // the plain notation where every integer is static
+      r.value = v.has_dynamic() ? v.to_cute_string() : v.to_string();
       // blockIdx.x, block_rank_in_cluster() read as CTA 0 (lib/lang/cpp_syntax.cpp): said beside the value
       for (Warning& w : env->take_warnings())
         if (w.message.rfind("blockIdx.", 0) != 0 && w.message.rfind("block_rank_in_cluster ", 0) != 0)
