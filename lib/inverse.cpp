@@ -117,7 +117,7 @@ Layout nullspace(const Layout& l) {
   IntTuple rstride = compact_col_major(IntTuple::tuple(shapes));
   std::vector<IntTuple> s, d;
   for (size_t i = 0; i < strides.size(); ++i)
-    if (strides[i].is_integer() && strides[i].value() == 0) {
+    if (strides[i].nodes()[0].is_static_value(0)) {  // CuTe's is_constant<0>: a run-time 0 stride is no null mode
       s.push_back(shapes[i]);
       d.push_back(rstride[i]);
     }
