@@ -1170,7 +1170,8 @@ bool Evaluator::instance_member(const Node& node, Value& out) {
     try {
       v = eval_name(owner_node);
     } catch (const Error&) {
-      return false;  // (the member is looked up as before)
+      if (!env_->find(node.name, scope_, within_)) throw;  // Traits::X where Traits itself fails: that is the blocker
+      return false;                                        // (the member is looked up as declared)
     }
   } else if (!env_->find(node.name, scope_, within_)) {  // Traits::X that Traits inherits
     std::vector<const ClassDef*> defs = env_->classes(owner, scope_);
@@ -1241,6 +1242,16 @@ void Environment::collect_undefined(const Node& n, const std::string& source, co
       collect_undefined(base, source, within, registry, out, visited);
       return;
     }
+    if (member != std::string::npos && member > 0 && !find(n.name, scope, within))
+      if (const Declaration* owner = find(n.name.substr(0, member), scope, within)) {
+        auto e = entries_.find(owner);
+        if (e == entries_.end() || e->second.state != Entry::State::kDone) {
+          Node base = n;  // Ktraits::DTypeO where the -D Ktraits itself fails: what Ktraits needs
+          base.name = n.name.substr(0, member);
+          collect_undefined(base, source, within, registry, out, visited);
+          return;
+        }
+      }
     std::string name = n.name;
     for (const char* prefix : {"cute::", "cutlass::", "std::"})
       if (name.rfind(prefix, 0) == 0 && registry.find(name.substr(std::string(prefix).size())))
