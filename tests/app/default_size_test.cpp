@@ -52,7 +52,9 @@ TEST_CASE("a problem size only the command line changes is read at the program's
       {"Gemm_N", {"128", "its initializer at line 29); argv[2] changes it at line 31"}},  // atoi
       {"Gemm_K", {"512", "its initializer at line 33); argv[3] changes it at line 35"}},  // std::stoi
       {"stages", {"4", "its initializer at line 38); --stages changes it at line 39"}}};  // cutlass::CommandLine
-  for (const auto& [name, expected] : defaults) {
+  for (const auto& entry : defaults) {  // (not a structured binding: clang 14 cannot CAPTURE one)
+    const std::string& name = entry.first;
+    const auto& expected = entry.second;
     CAPTURE(name);
     const json& row = v.at("main::" + name);
     REQUIRE(row["kind"] == "int");
@@ -111,7 +113,8 @@ TEST_CASE("other changes at run time stay run-time values: a loop, another run-t
       {"ldB", "ldB changes at run time (`if (argc >= 5)     ldB = Gemm_K` at line 47)"},      // another run-time value
       {"k_tiles", "k_tiles changes at run time (`k += 64)     ++k_tiles` at line 51)"},       // a loop's counter
       {"mixed", "mixed changes at run time (`mixed *= 2` at line 56)"}};  // the command line, then more
-  for (const auto& [name, error] : refused) {
+  for (const auto& entry : refused) {
+    const std::string &name = entry.first, &error = entry.second;
     CAPTURE(name);
     const json& row = v.at("main::" + name);
     CHECK(row["kind"] == "unresolved");
