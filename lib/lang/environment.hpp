@@ -322,7 +322,7 @@ class Environment {
 // block_rank_in_cluster() as CTA 0 (lib/lang/cpp_syntax.cpp), a problem size at its default
 // (Environment::command_line_note).  `names` shows it beside the value it gave, not as a warning apart.
 bool is_run_time_read_note(const Warning& w);
-// The notes of those a problem size at the program's default (Environment::command_line_note, defaults_note).
+// The notes of a problem size read at the program's default (Environment::command_line_note, defaults_note).
 bool is_default_size_note(const Warning& w);
 
 }  // namespace cutevis
