@@ -6,6 +6,7 @@
 
 #include "lib/lang/cpp_syntax.hpp"
 #include "lib/lang/expr.hpp"
+#include "lib/lang/floating.hpp"
 #include "lib/lang/tensor.hpp"
 
 namespace cutevis {
@@ -192,7 +193,16 @@ void register_algebra(Registry& r) {
             ev.fail(n, std::string(name) + " is used here as a type; write " + name + "(N) for a run-time integer");
           }
           ev.expect_args(n, 1, 1);
-          Value v = ev.eval_args(n)[0];  // size_t(IsMixedInput): a bool converts
+          Value v = ev.eval_args(n)[0];                   // size_t(IsMixedInput): a bool converts
+          if (const FloatingValue* f = floating_of(v)) {  // int(2.9f): 2, toward zero
+            ValueType t{name, 64};
+            lookup_value_type(name, t);
+            try {
+              return V::dynamic_integer(truncated(*f, t));
+            } catch (const Error& e) {
+              ev.fail(n, e.what());
+            }
+          }
           return V::dynamic_integer(v.is(V::Kind::kBool) ? (v.as_bool() ? 1 : 0) : v.as_int());
         },
         std::string(name) + "(N)");
