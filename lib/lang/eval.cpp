@@ -539,8 +539,10 @@ Value Evaluator::eval_name(const Node& node) {
       env_->is_enclosing_parameter(node.name, scope_))
     throw UnknownName("unknown name '" + node.name + "'", static_cast<int64_t>(node.begin));  // `layout`: a parameter
   std::string name = node.name;
+  // (cutlass::round_up is CUTLASS's own, cutlass/fast_math.h read with -I: not CuTe's round_up, built in)
   for (const char* prefix : {"cute::", "cutlass::", "std::"})
-    if (name.rfind(prefix, 0) == 0 && registry_.find(name.substr(std::string(prefix).size())))
+    if (name.rfind(prefix, 0) == 0 && registry_.find(name.substr(std::string(prefix).size())) &&
+        name != "cutlass::round_up")
       name = name.substr(std::string(prefix).size());
   if (const Builtin* fn = registry_.find(name)) return (*fn)(*this, node);
   for (const auto& r : registry_.resolvers()) {
