@@ -114,8 +114,8 @@ struct BwdTraits {
                                 Stride<Int<kGmemThreadsPerRow>, _1>>;
   // the LSE rows padded to a multiple of 64 (TMA wants 32-element-aligned strides)
   using SmemLayoutLSE = Layout<Shape<Int<kBlockM>, Int<kStages>>, Stride<_1, Int<cute::round_up(kBlockM, 64)>>>;
-  using SmemLayoutLSEMma = Layout<Shape<Int<kBlockM>, Int<kBlockN>, Int<kStages>>,
-                                  Stride<_1, _0, Int<cute::round_up(kBlockM, 64)>>>;
+  using SmemLayoutLSEMma =
+      Layout<Shape<Int<kBlockM>, Int<kBlockN>, Int<kStages>>, Stride<_1, _0, Int<cute::round_up(kBlockM, 64)>>>;
   static constexpr int kLog2Threads = util::log2_floor(NumEpilogueThreads);
 };
 
@@ -132,7 +132,8 @@ constexpr int kDigits = util::decimal_digits(40960);
 constexpr float kTenths = util::tenths(10);
 constexpr int kRoundUpStatic = decltype(cute::round_up(Int<200>{}, Int<64>{}))::value;
 constexpr int kRoundUp = cute::round_up(200, 48);
-using RoundUpShape = decltype(cute::round_up(make_shape(Int<100>{}, Int<7>{}, Int<5>{}), make_shape(Int<64>{}, Int<4>{})));
+using RoundUpShape =
+    decltype(cute::round_up(make_shape(Int<100>{}, Int<7>{}, Int<5>{}), make_shape(Int<64>{}, Int<4>{})));
 using RowsLayout = decltype(make_layout(make_shape(Int<util::log2_floor(256)>{}, Int<cute::ceil_div(100, 32)>{})));
 
 // Floating values: a GEMM's alpha and beta as the tutorials write them, and casts both ways.
