@@ -19,6 +19,7 @@ using namespace cutevis;
 
 namespace {
 
+using test::error_of;
 using test::eval_in;
 using test::load;
 
@@ -53,18 +54,6 @@ void check_numbers(Environment& env, std::initializer_list<const char*> names) {
     if (got.size() > 1 && got[0] == '_') got.erase(0, 1);
     CHECK(got == oracle().at(name));
   }
-}
-
-// The error evaluating `text`, with its FILE:LINE when located.
-std::string error_of(Environment& env, const std::string& text) {
-  try {
-    eval_in(env, text);
-  } catch (const LocatedError& e) {
-    return e.spot().file + ":" + std::to_string(e.spot().line) + ": " + e.what();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
 }
 
 }  // namespace

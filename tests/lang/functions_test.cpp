@@ -13,20 +13,9 @@ using namespace cutevis;
 
 namespace {
 
+using test::error_of;
 using test::eval_in;
 using test::load;
-
-// The error evaluating `text`, with its FILE:LINE when located.
-std::string error_of(Environment& env, const std::string& text) {
-  try {
-    eval_in(env, text);
-  } catch (const LocatedError& e) {
-    return e.spot().file + ":" + std::to_string(e.spot().line) + ": " + e.what();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 
 const char* const kFunctions =
     "namespace mine {\n"                                                            // 1
