@@ -139,11 +139,8 @@ Value floating_operator(const std::string& op, const Value& a, const Value& b) {
   const ValueType* narrow = nullptr;
   if (named(ta, "double") || named(tb, "double")) {
     common = kDouble;
-  } else if (!named(ta, "float") && !named(tb, "float")) {
-    if (ta && tb && ta->name != tb->name)
-      throw Error("operator " + op + " on " + ta->name + " and " + tb->name +
-                  ": C++ finds no single conversion (convert one to float)");
-    if (ta && tb) narrow = ta;  // half_t op half_t is half_t; half_t op int is float
+  } else if (ta && tb && ta->name == tb->name && ta->name != "float") {
+    narrow = ta;  // half_t op half_t is half_t; half_t op int, half_t op bfloat16_t are float
   }
   const Format f = common.name == "double" ? Format{11, 52} : kFloatFormat;
   const double u = round_to(x, f), v = round_to(y, f);  // the int operand converted

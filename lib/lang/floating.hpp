@@ -45,9 +45,10 @@ Value to_floating(const Value& v, const ValueType& to);
 // f converted to the integer type `to` (toward zero); throws when out of its range.
 int64_t truncated(const FloatingValue& f, const ValueType& to);
 
-// a op b where a or b is floating, with C++'s usual arithmetic conversions (half_t op half_t is
-// half_t, computed in float; half_t op int is float; anything op double is double): + - * /
-// and the comparisons.  Throws Error (no position) for what C++ or cutevis would not do.
+// a op b where a or b is floating, with C++'s usual arithmetic conversions and CUTLASS's operators
+// (half_t op half_t is half_t, computed in float; half_t op int and half_t op bfloat16_t are float;
+// anything op double is double): + - * / and the comparisons.  Throws Error (no position) for what
+// C++ does not compute (%, a division by zero).
 Value floating_operator(const std::string& op, const Value& a, const Value& b);
 Value floating_negate(const Value& a);
 

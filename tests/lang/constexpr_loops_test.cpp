@@ -87,7 +87,7 @@ TEST_CASE("floating values: literals, casts both ways, half_t and bfloat16_t rou
   check_numbers(*env, {"kAlphaBits"});
   check_names(*env, {"alpha", "beta", "kScale", "kScaleDouble", "kTwo", "kNegInf", "kTruncated", "kTruncatedNeg",
                      "kScaledRows", "kScaleSmall", "kMixedSum", "kHalfRounded", "kHalfSum", "kHalfOverflow",
-                     "kBf16FromInt", "kBf16FromFloat", "SmemRows", "kTenths"});
+                     "kHalfPlusBf16", "kBf16FromInt", "kBf16FromFloat", "SmemRows", "kTenths"});
   CHECK(eval_in(*env, "my_attn::Alpha") == "half_t");  // decltype(alpha): its type
   // the exact value each type holds (0.1f is not 0.1), as %.17g prints it
   for (const char* name : {"kTenths", "kScale", "kMixedSum", "kHalfSum", "kScaleDouble"}) {

@@ -154,6 +154,7 @@ constexpr float kMixedSum = kScale * 3 + 1;
 TI kHalfRounded = TI(1.0009765625f * 1.5f);
 TI kHalfSum = TI(0.1f) + TI(0.2f);
 TI kHalfOverflow = TI(65520.0f);
+float kHalfPlusBf16 = TI(0.1f) + cutlass::bfloat16_t(0.1f);  // both through float: a float
 cutlass::bfloat16_t kBf16FromInt = cutlass::bfloat16_t(259);
 cutlass::bfloat16_t kBf16FromFloat = cutlass::bfloat16_t(259.0f);
 using SmemRows = decltype(make_layout(make_shape(Int<int(kScale * 640)>{}, Int<static_cast<int>(2.5)>{})));
