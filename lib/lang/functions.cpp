@@ -21,12 +21,16 @@ bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || 
 constexpr int kMaxCallDepth = 64;
 // Loop iterations one outermost call may run, its callees' included: g++'s -fconstexpr-loop-limit default.
 constexpr int64_t kMaxLoopSteps = 262144;
-thread_local int64_t loop_steps = 0;
+// Calls one outermost call may make, its callees' included: a recursion that branches (fib(n - 1) + fib(n - 2))
+// stays under kMaxCallDepth and would otherwise run for ever.  (CUTLASS's builders and FA3's traits make at
+// most 50 per name; 16,384 calls cost about 0.3 s.)
+constexpr int64_t kMaxCalls = 16384;
+thread_local int64_t loop_steps = 0, calls_made = 0;
 thread_local int calls_running = 0;
-// A function call running: the outermost one starts a fresh loop budget.
+// A function call running: the outermost one starts fresh budgets.
 struct CallFrame {
   CallFrame() {
-    if (calls_running++ == 0) loop_steps = 0;
+    if (calls_running++ == 0) loop_steps = calls_made = 0;
   }
   ~CallFrame() { --calls_running; }
   CallFrame(const CallFrame&) = delete;
@@ -641,6 +645,10 @@ bool deduce(const FunctionDef& f, size_t explicit_count, const std::vector<Value
 Value run_function(Evaluator& caller, const FunctionDef& f, const Node& call, const std::vector<Value>& args,
                    Evaluator::Bindings b) {
   CallFrame frame;
+  if (++calls_made > kMaxCalls)
+    caller.fail(call, "more than " + std::to_string(kMaxCalls) +
+                          " calls of the sources' functions in one evaluation (" + f.decl.name +
+                          "): does its recursion end?");
   Body body(caller, f, b);
   try {
     for (size_t k = 0; k < f.tparams.size(); ++k) {

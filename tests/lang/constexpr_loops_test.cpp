@@ -118,9 +118,13 @@ TEST_CASE("a loop that does not end is an error at the loop, not a hang; what cu
       "constexpr int outside(int x) { break; return x; }\n"
       "constexpr int ranged(int x) { for (int v : x) {} return x; }\n"
       "constexpr int global_write(int x) { kGlobal = x; return x; }\n"
-      "constexpr int kGlobal = 1;\n");
+      "constexpr int kGlobal = 1;\n"
+      "constexpr int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }\n");
   CHECK(error_of(*bad, "outside(1)") == "k.cu:1: 'break' outside a loop in outside");
   CHECK(error_of(*bad, "ranged(1)").find("not a range-based for") != std::string::npos);
+  CHECK(eval_in(*bad, "fib(10)") == "55");
+  CHECK(error_of(*bad, "fib(40)").find("more than 16384 calls of the sources' functions in one evaluation (fib)") !=
+        std::string::npos);  // a recursion under 64 deep that would take 2^40 calls
   CHECK(error_of(*bad, "global_write(1)").find("assigns only to a local or a parameter of global_write") !=
         std::string::npos);
 }
