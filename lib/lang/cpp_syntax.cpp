@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "lib/lang/environment.hpp"
+#include "lib/lang/floating.hpp"
 #include "lib/lang/functions.hpp"
 #include "lib/lang/tensor.hpp"
 
@@ -25,6 +26,7 @@ int64_t int_operand(Evaluator& ev, const Node& at, const Value& v, const std::st
 }
 
 bool truth(Evaluator& ev, const Node& at, const Value& v, const std::string& op) {
+  if (const FloatingValue* f = floating_of(v)) return f->value() != 0;
   return int_operand(ev, at, v, op) != 0;
 }
 
@@ -132,16 +134,23 @@ Value eval_operator(Evaluator& ev, const Node& n) {
   Value a = ev.eval(l);
   if (n.children.size() == 1) {
     if (op == "!") return V::boolean(!truth(ev, l, a, op));
+    if (floating_of(a) && (op == "+" || op == "neg")) return op == "+" ? a : floating_negate(a);  // -1e30f
     if (op == "+") return integer_result(int_operand(ev, l, a, op), a);
     if (op == "~") return integer_result(~int_operand(ev, l, a, op), a);
-    if (a.is(V::Kind::kTag) && !a.tag().empty() && std::isdigit(static_cast<unsigned char>(a.tag()[0])))
-      return V::tag("-" + a.tag());  // -1e30f: a floating literal, kept as written
     return integer_result(checked_sub(0, int_operand(ev, l, a, "-")), a);  // neg
   }
   const Node& r = n.children[1];
   if (op == "&&") return V::boolean(truth(ev, l, a, op) && truth(ev, r, ev.eval(r), op));
   if (op == "||") return V::boolean(truth(ev, l, a, op) || truth(ev, r, ev.eval(r), op));
   Value b = ev.eval(r);
+  if (floating_of(a) || floating_of(b)) {  // 2 * kScale, alpha == 1.0f: C++'s usual arithmetic conversions
+    try {
+      return floating_operator(op, a, b);
+    } catch (const Error& e) {
+      if (e.has_position()) throw;
+      ev.fail(n, e.what());
+    }
+  }
   bool ints = (a.is(V::Kind::kInt) || a.is(V::Kind::kBool)) && (b.is(V::Kind::kInt) || b.is(V::Kind::kBool));
   if ((op == "==" || op == "!=") && !ints) return V::boolean(same_value(a, b) == (op == "=="));
   int64_t x = int_operand(ev, l, a, op), y = int_operand(ev, r, b, op);
@@ -184,6 +193,13 @@ Value eval_scope(Evaluator& ev, const Node& n) {
 Value cast_value(Evaluator& ev, const Node& n, const ValueType& to) {
   Value v = ev.eval(n.args.back());
   if (to.name == "bool" || to.bits == 1) return V::boolean(truth(ev, n.args.back(), v, "cast"));
+  try {
+    if (is_floating_type(to)) return to_floating(v, to);  // static_cast<half_t>(1.0f), float(2)
+    if (const FloatingValue* f = floating_of(v)) return V::dynamic_integer(truncated(*f, to));  // int(2.9): 2
+  } catch (const Error& e) {
+    if (e.has_position()) throw;
+    ev.fail(n, e.what());
+  }
   return integer_result(int_operand(ev, n.args.back(), v, "cast"), v);
 }
 
@@ -212,16 +228,20 @@ std::string ArrayEngineType::to_string() const {
 }
 
 void register_cpp_syntax(Registry& r) {
-  // Floating literals (1e30f, 0.5) are kept as written: a kernel's softmax scale or -infinity is
-  // no layout, and cutevis computes with integers only (INFINITY and NAN say so).
+  // Floating literals (1e30f, 0.5): values of float or double (lib/lang/floating.hpp); INFINITY and NAN
+  // are refused (no constant expression computes with them in a layout).
   r.add_resolver([](Evaluator& ev, const Node& n, Value& out) {
     if (n.name.empty() || n.has_template_args || !n.args.empty()) return false;
     if (std::isdigit(static_cast<unsigned char>(n.name[0]))) {
-      out = Value::tag(n.name);
+      try {
+        out = floating_literal(n.name);
+      } catch (const Error& e) {
+        ev.fail(n, e.what());
+      }
       return true;
     }
     if (n.name == "INFINITY" || n.name == "NAN" || n.name == "HUGE_VALF" || n.name == "HUGE_VAL")
-      ev.fail(n, n.name + " is a floating-point value: cutevis computes layouts with integers only");
+      ev.fail(n, n.name + " is not a finite floating-point value: cutevis does not compute with it");
     return false;
   });
   r.add("true", [](Evaluator&, const Node&) { return V::boolean(true); });
