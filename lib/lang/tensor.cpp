@@ -350,6 +350,48 @@ void register_tensor_names(Registry& r) {
         return V::layout(as_position_independent(l));
       },
       "as_position_independent_swizzle_layout(Sw o smem_ptr[B] o L)");
+  // recast<NewType>(tensor) (cute/tensor_impl.hpp): the same memory read as NewType. The layout is
+  // recast_layout<OldType,NewType> (refused where CuTe's upcast/downcast static_assert); the pointer keeps
+  // its space and its swizzle; an upcast of a plain layout with negative strides first moves the pointer
+  // by the extent the layout loses, as CuTe does. CuTe recasts tensors only: a layout is recast_layout's.
+  r.add(
+      "recast",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 1, 1);
+        if (n.template_args.size() != 1) ev.fail(n, "recast<NewType>(tensor) takes one element type");
+        Value to = ev.eval(n.template_args[0]);
+        if (!to.is(V::Kind::kType))
+          ev.fail(n.template_args[0], "recast<NewType>: NewType must be an element type, got " + to.describe());
+        Value v = ev.eval(n.args[0]);
+        const Tensor* t = as_tensor(v);
+        if (!t)
+          ev.fail(n.args[0], "recast<" + to.type().name + "> takes a tensor (its element type is the old type), got " +
+                                 v.describe() + "; a layout is recast with recast_layout<OldType,NewType>(layout)");
+        if (t->space == Tensor::Space::kCounting || t->space == Tensor::Space::kDescriptor)
+          ev.fail(n.args[0], "recast: this tensor's iterator is no pointer (" + iterator_string(*t, true) + ")");
+        if (t->element.bits <= 0)
+          ev.fail(n.args[0], "recast<" + to.type().name + ">: the tensor's element type is unknown (" +
+                                 iterator_string(*t, true) + "); name it, e.g. make_gmem_ptr<T>(p)");
+        const int64_t old_bits = t->element.bits, new_bits = to.type().bits;
+        Tensor out = *t;
+        out.element = to.type();
+        if (to.type().name == t->element.name) return tensor_value(std::move(out));
+        out.layout = recast_layout(t->layout, old_bits, new_bits);
+        int64_t offset = t->offset;  // in old elements
+        if (new_bits > old_bits && std::holds_alternative<Layout>(t->layout)) {
+          const Layout& from = std::get<Layout>(t->layout);
+          const std::vector<int64_t> old_shape = flatten_values(from.shape), old_stride = flatten_values(from.stride),
+                                     new_shape = flatten_values(std::get<Layout>(out.layout).shape);
+          for (size_t i = 0; i < old_shape.size() && i < new_shape.size(); ++i)
+            offset += std::min<int64_t>(0, (old_shape[i] - new_shape[i]) * old_stride[i]);
+        }
+        if ((offset * old_bits) % new_bits != 0)
+          ev.fail(n.args[0], "recast<" + to.type().name + ">: the pointer is " + std::to_string(offset) + " " +
+                                 t->element.name + " past its base, no whole number of " + to.type().name);
+        out.offset = offset * old_bits / new_bits;
+        return tensor_value(std::move(out));
+      },
+      "recast<NewType>(tensor)");
   r.add(
       "local_partition",
       [](Evaluator& ev, const Node& n) {
