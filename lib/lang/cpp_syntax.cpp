@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <numeric>
+#include <optional>
 #include <utility>
 
 #include "lib/lang/environment.hpp"
@@ -117,12 +118,43 @@ Value block_index(Evaluator& ev, const Node& n, const std::string& name) {
   return V::dynamic_integer(0);
 }
 
+// x.member where x is an object of a struct the sources define and the member is storage: a struct
+// (x.tensors.mainloop) or one of CuTe's owning arrays (x.smem_q). Other members hold run-time values.
+std::optional<Value> storage_member(Evaluator& ev, const Node& n) {
+  Value owner;
+  try {
+    owner = ev.eval(n.children[0]);
+  } catch (const Error&) {
+    return std::nullopt;  // (a parameter, a run-time object: the caller says why it has no value)
+  }
+  const auto* instance =
+      owner.is(V::Kind::kObject) ? dynamic_cast<const ClassInstance*>(owner.object().get()) : nullptr;
+  if (!instance || !instance->params().empty()) return std::nullopt;  // (a template's instance: not yet)
+  Node member;
+  member.kind = Node::Kind::kName;
+  member.name = instance->scope() + "::" + n.name.substr(1);
+  member.begin = n.begin;
+  member.end = n.end;
+  Value v;
+  try {
+    v = ev.eval(member);
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+  const Object* o = v.is(V::Kind::kObject) ? v.object().get() : nullptr;
+  if (dynamic_cast<const ClassInstance*>(o) || dynamic_cast<const ArrayStorageType*>(o)) return v;
+  return std::nullopt;
+}
+
 Value eval_operator(Evaluator& ev, const Node& n) {
   const std::string& op = n.name;
   const Node& l = n.children[0];
   if ((op == ".x" || op == ".y" || op == ".z") && l.kind == Node::Kind::kName && l.name == "blockIdx")
     return block_index(ev, n, "blockIdx" + op);
   if (op.size() > 1 && op[0] == '.') {  // x.member (the parser keeps it for a pointer that is only named)
+    // storage.smem_q of a struct the sources define (`SharedStorage& storage = *reinterpret_cast<...>`):
+    // a member that is itself storage (a struct, a cute::array) is its type, as a pointer to it needs
+    if (std::optional<Value> m = storage_member(ev, n)) return *m;
     const std::string object = ev.text_of(l);
     ev.fail(n, "'" + (object.size() <= 60 ? object : std::string("x")) + op +
                    "' reads a data member, a run-time value to cutevis: give what uses it with -D (member "

@@ -1,6 +1,7 @@
 // CuTe's Tensor (iterator o layout) in the expression language; see lib/lang/tensor.hpp.
 #include "lib/lang/tensor.hpp"
 
+#include "lib/lang/cpp_syntax.hpp"
 #include "lib/lang/environment.hpp"
 
 namespace cutevis {
@@ -438,6 +439,17 @@ void register_tensor_names(Registry& r) {
                 return V::object(std::make_shared<PointerObject>(t));
               }
             } catch (const Error&) {  // a kernel's pointer (ptr_A, params.ptr): its name is all we have
+            }
+          }
+          if (arg && (arg->name == "data" || arg->name == "begin") && arg->call == Node::Call::kParen &&
+              arg->args.size() == 1 && t.element.bits == 0) {
+            try {  // storage.smem_q.data(): the element type of the cute::array it points into
+              Value storage = ev.eval(arg->args[0]);
+              if (const auto* a = storage.is(V::Kind::kObject)
+                                      ? dynamic_cast<const ArrayStorageType*>(storage.object().get())
+                                      : nullptr)
+                t.element = a->element();
+            } catch (const Error&) {  // a parameter's member (shared_storage of a template): name only
             }
           }
           t.base = arg ? ev.text_of(*arg) : "";

@@ -115,8 +115,8 @@ constexpr auto load_op() {
 }  // namespace my::epilogue::detail
 )");
   const std::string kernel =
-      write_temp("epilogue.hpp", "#include \"select.inl\"\n" + uses("my::epilogue::detail::store_op",
-                                                                    "my::epilogue::detail::load_op"));
+      write_temp("epilogue.hpp",
+                 "#include \"select.inl\"\n" + uses("my::epilogue::detail::store_op", "my::epilogue::detail::load_op"));
   json names = names_of({"--from", kernel, "-I", fs::path(header).parent_path().string()});
   for (const Case& c : kCases) {
     CAPTURE(c.key);
@@ -132,14 +132,14 @@ TEST_CASE("real CUTLASS headers (CUTLASS_PATH): sm90_get_smem_store_op_for_accum
   const auto cute = oracle();
   const std::string ns = "cutlass::epilogue::collective::detail::";
   const std::string kernel =
-      write_temp("real_epilogue.hpp", "#include <cute/tensor.hpp>\n"
-                                      "#include \"cutlass/epilogue/collective/builders/sm90_common.inl\"\n" +
-                                          uses(ns + "sm90_get_smem_store_op_for_accumulator",
-                                               ns + "sm90_get_smem_load_op_for_source") +
-                                          // FA3's epilogue: StrideO of five modes, the (128,128) tile of hdim 128
-                                          "using CopyOpR2S = decltype(" + ns +
-                                          "sm90_get_smem_store_op_for_accumulator<cute::Stride<int64_t, _1, int64_t, "
-                                          "int64_t, int64_t>, cutlass::half_t, Shape<_128,_128>>());\n");
+      write_temp("real_epilogue.hpp",
+                 "#include <cute/tensor.hpp>\n"
+                 "#include \"cutlass/epilogue/collective/builders/sm90_common.inl\"\n" +
+                     uses(ns + "sm90_get_smem_store_op_for_accumulator", ns + "sm90_get_smem_load_op_for_source") +
+                     // FA3's epilogue: StrideO of five modes, the (128,128) tile of hdim 128
+                     "using CopyOpR2S = decltype(" + ns +
+                     "sm90_get_smem_store_op_for_accumulator<cute::Stride<int64_t, _1, int64_t, "
+                     "int64_t, int64_t>, cutlass::half_t, Shape<_128,_128>>());\n");
   json names = names_of({"--from", kernel}, std::string("CUTLASS_PATH=") + cutlass);
   for (const Case& c : kCases) {
     CAPTURE(c.key);

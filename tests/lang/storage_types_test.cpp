@@ -222,3 +222,39 @@ TEST_CASE("recast<T>(tensor): the layout recast, the pointer's space and swizzle
   CHECK(error_of(env, "recast<float4>(make_tensor(make_gmem_ptr(p), Layout<Shape<_4,_2>>{}))")
             .find("element type is unknown") != std::string::npos);
 }
+
+TEST_CASE("a pointer into a storage member (storage.tensors.mainloop.smem_q.data()) has the array's element type") {
+  const auto cute = recast_oracle();
+  REQUIRE(cute.count("st.sQ.bits"));
+  auto loaded = load(R"(
+using SmemLayoutQ = decltype(tile_to_shape(ComposedLayout<Swizzle<3,4,3>, smem_ptr_flag_bits<16>, Layout<Shape<_8,_64>,Stride<_64,_1>>>{}, Shape<_128,_128>{}));
+struct MainloopStorage {
+  cute::array_aligned<half_t, cute::cosize_v<SmemLayoutQ>, 128> smem_q;
+  cute::array_aligned<float, 128, 128> smem_scale;
+};
+struct TensorStorage { MainloopStorage mainloop; };
+struct SharedStorage { TensorStorage tensors; int count; };
+__global__ void kernel() {
+  extern __shared__ char smem_buf[];
+  SharedStorage& shared_storage = *reinterpret_cast<SharedStorage*>(smem_buf);
+  Tensor sQ = make_tensor(make_smem_ptr(shared_storage.tensors.mainloop.smem_q.data()), SmemLayoutQ{});
+  Tensor sS = make_tensor(make_smem_ptr(shared_storage.tensors.mainloop.smem_scale.data()), Layout<Shape<_128>>{});
+  auto n = shared_storage.count;
+}
+template <class Storage> __device__ void load(Storage& storage) {
+  Tensor sQ = make_tensor(make_smem_ptr(storage.tensors.mainloop.smem_scale.data()), Layout<Shape<_128>>{});
+}
+)");
+  Environment& env = *loaded;
+  // a member whose element type holds a scalar (float) is a storage member too
+  CHECK(eval_in(env, "MainloopStorage::smem_scale") == "array_aligned<float,128,128>");
+  const std::string sQ = eval_in(env, "kernel::sQ"), sS = eval_in(env, "kernel::sS");
+  CHECK(sQ.find("smem_ptr[" + cute.at("st.sQ.bits") + "b](shared_storage.tensors.mainloop.smem_q.data())") !=
+        std::string::npos);
+  CHECK(eval_in(env, "kernel::sQ.layout()") == cute.at("st.sQ.layout"));
+  CHECK(sS.find("smem_ptr[" + cute.at("st.sS.bits") + "b](") != std::string::npos);
+  CHECK(eval_in(env, "kernel::sS.layout()") == cute.at("st.sS.layout"));
+  // a member holding a run-time value stays a run-time value; a template's storage parameter is unknown
+  CHECK(error_of(env, "kernel::n").find("reads a data member") != std::string::npos);
+  CHECK(eval_in(env, "load::sQ").find("smem_ptr[?b](storage.tensors") != std::string::npos);
+}
