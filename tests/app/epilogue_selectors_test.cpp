@@ -148,3 +148,39 @@ TEST_CASE("real CUTLASS headers (CUTLASS_PATH): sm90_get_smem_store_op_for_accum
   }
   CHECK(value_of(names, "CopyOpR2S") == op(cute.at("ep.fa3_CopyOpR2S")));
 }
+
+TEST_CASE("make_tma_copy over ShapeQKV{}, StrideQK{} of run-time integer types: FA3's TMA types as CuTe's") {
+  // FA3 writes its TMA types as decltype(make_tma_copy(..., make_tensor(ptr, ShapeQKV{}, StrideQK{}), ...)):
+  // the value-initialized (0,0,0,0):(0,_1,0,0) gmem tensor carries the static structure the type needs.
+  const auto cute = oracle();
+  REQUIRE(cute.count("tma.fa3_V.tiled_layout_tv"));
+  const std::string kernel = write_temp("fa3_tma.hpp", R"(
+using Element = cutlass::half_t;
+using ShapeQKV = cute::Shape<int32_t, int32_t, int32_t, int32_t>;
+using StrideQK = cute::Stride<int64_t, _1, int64_t, int64_t>;
+using StrideV = StrideQK;
+using TileShape_MNK = Shape<_128, Int<176>, _128>;
+using TileShape_MNK_PV = Shape<_128, _128, Int<176>>;
+using SmemLayoutQ = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<Element>{}, select<0, 2>(TileShape_MNK{})));
+using SmemLayoutK = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<Element>{}, make_shape(Int<176>{}, _128{}, _2{})));
+using SmemLayoutVt = decltype(tile_to_shape(GMMA::Layout_MN_SW128_Atom<Element>{}, make_shape(_128{}, Int<176>{}, _2{}), Step<_2, _1, _3>{}));
+using GmemQ = decltype(make_tensor(make_gmem_ptr(static_cast<Element const*>(nullptr)), ShapeQKV{}, StrideQK{}));
+using TMA_Q = decltype(make_tma_copy(SM90_TMA_LOAD{}, GmemQ{}, SmemLayoutQ{}, select<0, 2>(TileShape_MNK{}), _1{}));
+using TMA_K = decltype(make_tma_copy(SM90_TMA_LOAD{}, make_tensor(make_gmem_ptr(static_cast<Element const*>(nullptr)), ShapeQKV{}, StrideQK{}), take<0, 2>(SmemLayoutK{}), select<1, 2>(TileShape_MNK{}), _1{}));
+using TMA_V = decltype(make_tma_copy(SM90_TMA_LOAD{}, make_tensor(make_gmem_ptr(static_cast<Element const*>(nullptr)), ShapeQKV{}, select<1, 0, 2, 3>(StrideV{})), take<0, 2>(SmemLayoutVt{}), select<1, 2>(TileShape_MNK_PV{}), _1{}));
+)");
+  auto cute_of = [&](const std::string& expr) {
+    auto r = test::run_cutevis({"eval", "--json", "--from", kernel, expr});
+    CAPTURE(expr);
+    CAPTURE(r.err);
+    REQUIRE(r.exit_code == 0);
+    return json::parse(r.out)["cute"].get<std::string>();
+  };
+  CHECK(cute_of("GmemQ{}.layout()") == "(0,0,0,0):(0,_1,0,0)");  // C++'s value-initialized shape and stride
+  for (const char* x : {"Q", "K", "V"}) {
+    CAPTURE(x);
+    const std::string key = std::string("tma.fa3_") + x;
+    CHECK(cute_of(std::string("TMA_") + x + "::Tiler_MN{}") == cute.at(key + ".tiler"));
+    CHECK(cute_of(std::string("TMA_") + x + "::TiledLayout_TV{}") == cute.at(key + ".tiled_layout_tv"));
+  }
+}
