@@ -129,18 +129,24 @@ std::optional<Value> storage_member(Evaluator& ev, const Node& n) {
   }
   const auto* instance =
       owner.is(V::Kind::kObject) ? dynamic_cast<const ClassInstance*>(owner.object().get()) : nullptr;
-  if (!instance || !instance->params().empty()) return std::nullopt;  // (a template's instance: not yet)
+  if (!instance) return std::nullopt;
   Node member;
   member.kind = Node::Kind::kName;
   member.name = instance->scope() + "::" + n.name.substr(1);
   member.begin = n.begin;
   member.end = n.end;
+  // a class template's instance (SharedStorage<TA, TB, ...>): its member with the instance's parameters bound
+  Evaluator::Bindings bound{instance->scope(), instance->values(), ev.bindings() ? ev.bindings()->depth + 1 : 1};
+  const Evaluator::Bindings* saved = ev.bindings();
+  if (!instance->params().empty()) ev.set_bindings(&bound);
   Value v;
   try {
     v = ev.eval(member);
   } catch (const Error&) {
+    ev.set_bindings(saved);
     return std::nullopt;
   }
+  ev.set_bindings(saved);
   const Object* o = v.is(V::Kind::kObject) ? v.object().get() : nullptr;
   if (dynamic_cast<const ClassInstance*>(o) || dynamic_cast<const ArrayStorageType*>(o)) return v;
   return std::nullopt;

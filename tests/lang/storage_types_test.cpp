@@ -258,3 +258,24 @@ template <class Storage> __device__ void load(Storage& storage) {
   CHECK(error_of(env, "kernel::n").find("reads a data member") != std::string::npos);
   CHECK(eval_in(env, "load::sQ").find("smem_ptr[?b](storage.tensors") != std::string::npos);
 }
+
+TEST_CASE("a pointer into a class template's storage member (smem.A.begin() of SharedStorage<TA, ...>) has TA") {
+  const auto cute = recast_oracle();
+  auto loaded = load(R"(
+template <class ElementA, class ElementB, class SmemLayoutA>
+struct SharedStorage {
+  cute::ArrayEngine<ElementA, cosize_v<SmemLayoutA>> A;
+  cute::array_aligned<ElementB, cosize_v<SmemLayoutA>> B;
+};
+using SA = Layout<Shape<_128,_128>>;
+__global__ void kernel() {
+  extern __shared__ char shared_memory[];
+  using Storage = SharedStorage<half_t, float, SA>;
+  Storage& smem = *reinterpret_cast<Storage*>(shared_memory);
+  Tensor sA = make_tensor(make_smem_ptr(smem.A.begin()), SA{});
+  Tensor sB = make_tensor(make_smem_ptr(smem.B.data()), SA{});
+}
+)");
+  CHECK(eval_in(*loaded, "kernel::sA").rfind("smem_ptr[" + cute.at("st.sQ.bits") + "b](smem.A.begin()) o ", 0) == 0);
+  CHECK(eval_in(*loaded, "kernel::sB").rfind("smem_ptr[" + cute.at("st.sS.bits") + "b](smem.B.data()) o ", 0) == 0);
+}
