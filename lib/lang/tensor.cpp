@@ -103,6 +103,14 @@ int64_t offset_of(const Layout& l, const Value& c) {
   return idx.value();
 }
 
+// The one element type a builtin's <T> names (recast<NewType>, recast_ptr<T>), or the error it gives.
+ValueType element_type_arg(Evaluator& ev, const Node& n, const std::string& not_one, const std::string& not_a_type) {
+  if (n.template_args.size() != 1) ev.fail(n, not_one);
+  const Value ty = ev.eval(n.template_args[0]);
+  if (!ty.is(V::Kind::kType)) ev.fail(n.template_args[0], not_a_type + ty.describe());
+  return ty.type();
+}
+
 Value coord_of(std::vector<Value> a) { return a.size() == 1 ? a[0] : V::tuple(std::move(a)); }
 
 // CuTe's dice(proj, x): the modes of x where proj is not `_` (X), as a tuple.
@@ -359,24 +367,22 @@ void register_tensor_names(Registry& r) {
       "recast",
       [](Evaluator& ev, const Node& n) {
         ev.expect_args(n, 1, 1);
-        if (n.template_args.size() != 1) ev.fail(n, "recast<NewType>(tensor) takes one element type");
-        Value to = ev.eval(n.template_args[0]);
-        if (!to.is(V::Kind::kType))
-          ev.fail(n.template_args[0], "recast<NewType>: NewType must be an element type, got " + to.describe());
+        const ValueType to = element_type_arg(ev, n, "recast<NewType>(tensor) takes one element type",
+                                              "recast<NewType>: NewType must be an element type, got ");
         Value v = ev.eval(n.args[0]);
         const Tensor* t = as_tensor(v);
         if (!t)
-          ev.fail(n.args[0], "recast<" + to.type().name + "> takes a tensor (its element type is the old type), got " +
+          ev.fail(n.args[0], "recast<" + to.name + "> takes a tensor (its element type is the old type), got " +
                                  v.describe() + "; a layout is recast with recast_layout<OldType,NewType>(layout)");
         if (t->space == Tensor::Space::kCounting || t->space == Tensor::Space::kDescriptor)
           ev.fail(n.args[0], "recast: this tensor's iterator is no pointer (" + iterator_string(*t, true) + ")");
         if (t->element.bits <= 0)
-          ev.fail(n.args[0], "recast<" + to.type().name + ">: the tensor's element type is unknown (" +
+          ev.fail(n.args[0], "recast<" + to.name + ">: the tensor's element type is unknown (" +
                                  iterator_string(*t, true) + "); name it, e.g. make_gmem_ptr<T>(p)");
-        const int64_t old_bits = t->element.bits, new_bits = to.type().bits;
+        const int64_t old_bits = t->element.bits, new_bits = to.bits;
         Tensor out = *t;
-        out.element = to.type();
-        if (to.type().name == t->element.name) return tensor_value(std::move(out));
+        out.element = to;
+        if (to.name == t->element.name) return tensor_value(std::move(out));
         out.layout = recast_layout(t->layout, old_bits, new_bits);
         int64_t offset = t->offset;  // in old elements
         if (new_bits > old_bits && std::holds_alternative<Layout>(t->layout)) {
@@ -387,8 +393,8 @@ void register_tensor_names(Registry& r) {
             offset += std::min<int64_t>(0, (old_shape[i] - new_shape[i]) * old_stride[i]);
         }
         if ((offset * old_bits) % new_bits != 0)
-          ev.fail(n.args[0], "recast<" + to.type().name + ">: the pointer is " + std::to_string(offset) + " " +
-                                 t->element.name + " past its base, no whole number of " + to.type().name);
+          ev.fail(n.args[0], "recast<" + to.name + ">: the pointer is " + std::to_string(offset) + " " +
+                                 t->element.name + " past its base, no whole number of " + to.name);
         out.offset = offset * old_bits / new_bits;
         return tensor_value(std::move(out));
       },
@@ -486,10 +492,8 @@ void register_tensor_names(Registry& r) {
       "recast_ptr",
       [](Evaluator& ev, const Node& n) {
         ev.expect_args(n, 1, 1);
-        if (n.template_args.size() != 1) ev.fail(n, "recast_ptr<T>(ptr) takes the element type T");
-        Value ty = ev.eval(n.template_args[0]);
-        if (!ty.is(V::Kind::kType))
-          ev.fail(n.template_args[0], "a pointer cast's type is an element type such as half_t, got " + ty.describe());
+        const ValueType type = element_type_arg(ev, n, "recast_ptr<T>(ptr) takes the element type T",
+                                                "a pointer cast's type is an element type such as half_t, got ");
         Tensor t;
         try {
           if (const Tensor* p = as_pointer(ev.eval(n.args[0]))) t = *p;
@@ -497,7 +501,7 @@ void register_tensor_names(Registry& r) {
         } catch (const UnknownName&) {
           t.base = ev.text_of(n.args[0]);  // nullptr, ptr_A: its name is all we have
         }
-        t.element = ty.type();
+        t.element = type;
         return V::object(std::make_shared<PointerObject>(t));
       },
       "recast_ptr<T>(ptr), static_cast<T const*>(ptr), (T*)ptr");

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "tests/support/cutlass_oracle.hpp"
 #include "tests/support/run.hpp"
 #include "tests/support/skip.hpp"
 #include "tests/support/tsv_oracle.hpp"
@@ -30,24 +31,19 @@ std::string write_temp(const std::string& name, const std::string& text) {
   return (dir / name).string();
 }
 
-json names_of(const std::vector<std::string>& args, const std::string& env = "") {
+json names_of(const std::vector<std::string>& args) {
   std::vector<std::string> all{"names", "--json"};
   all.insert(all.end(), args.begin(), args.end());
-  auto r = test::run_cutevis(all, env);
-  CAPTURE(r.err);
-  REQUIRE(r.exit_code == 0);
-  return json::parse(r.out)["names"];
+  return test::names_of_run(all);
 }
 
 std::string value_of(const json& names, const std::string& name) {
-  for (const auto& n : names)
-    if (n["name"] == name) {
-      CAPTURE(n.dump());
-      REQUIRE(n["kind"] != "unresolved");
-      return n["value"].get<std::string>();
-    }
-  FAIL("no declaration " << name);
-  return "";
+  const json n = test::find_name(names, name);
+  CAPTURE(name);
+  REQUIRE(n.is_object());
+  CAPTURE(n.dump());
+  REQUIRE(n["kind"] != "unresolved");
+  return n["value"].get<std::string>();
 }
 
 // CuTe's demangled `cute::SM90_U32x4_STSM_N` is cutevis's `SM90_U32x4_STSM_N`.
@@ -140,7 +136,7 @@ TEST_CASE("real CUTLASS headers (CUTLASS_PATH): sm90_get_smem_store_op_for_accum
                      "using CopyOpR2S = decltype(" + ns +
                      "sm90_get_smem_store_op_for_accumulator<cute::Stride<int64_t, _1, int64_t, "
                      "int64_t, int64_t>, cutlass::half_t, Shape<_128,_128>>());\n");
-  json names = names_of({"--from", kernel}, std::string("CUTLASS_PATH=") + cutlass);
+  json names = names_of({"--from", kernel, "-I", (fs::path(cutlass) / "include").string()});
   for (const Case& c : kCases) {
     CAPTURE(c.key);
     CHECK(value_of(names, std::string("Store_") + c.key) == op(cute.at(std::string("ep.store.") + c.key)));
