@@ -211,6 +211,7 @@ void register_algebra(Registry& r) {
             if (lookup_value_type(name, t)) return V::type(t);
             ev.fail(n, std::string(name) + " is used here as a type; write " + name + "(N) for a run-time integer");
           }
+          if (n.call == Node::Call::kBrace && n.args.empty()) return V::dynamic_integer(0);  // int{}: value-initialized
           ev.expect_args(n, 1, 1);
           Value v = ev.eval_args(n)[0];                   // size_t(IsMixedInput): a bool converts
           if (const FloatingValue* f = floating_of(v)) {  // int(2.9f): 2, toward zero

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <numeric>
+#include <optional>
 #include <utility>
 
 #include "lib/lang/environment.hpp"
@@ -119,12 +120,49 @@ Value block_index(Evaluator& ev, const Node& n, const std::string& name) {
   return V::dynamic_integer(0);
 }
 
+// x.member where x is an object of a struct the sources define and the member is storage: a struct
+// (x.tensors.mainloop) or one of CuTe's owning arrays (x.smem_q). Other members hold run-time values.
+std::optional<Value> storage_member(Evaluator& ev, const Node& n) {
+  Value owner;
+  try {
+    owner = ev.eval(n.children[0]);
+  } catch (const Error&) {
+    return std::nullopt;  // (a parameter, a run-time object: the caller says why it has no value)
+  }
+  const auto* instance =
+      owner.is(V::Kind::kObject) ? dynamic_cast<const ClassInstance*>(owner.object().get()) : nullptr;
+  if (!instance) return std::nullopt;
+  Node member;
+  member.kind = Node::Kind::kName;
+  member.name = instance->scope() + "::" + n.name.substr(1);
+  member.begin = n.begin;
+  member.end = n.end;
+  // a class template's instance (SharedStorage<TA, TB, ...>): its member with the instance's parameters bound
+  Evaluator::Bindings bound{instance->scope(), instance->values(), ev.bindings() ? ev.bindings()->depth + 1 : 1};
+  const Evaluator::Bindings* saved = ev.bindings();
+  if (!instance->params().empty()) ev.set_bindings(&bound);
+  Value v;
+  try {
+    v = ev.eval(member);
+  } catch (const Error&) {
+    ev.set_bindings(saved);
+    return std::nullopt;
+  }
+  ev.set_bindings(saved);
+  const Object* o = v.is(V::Kind::kObject) ? v.object().get() : nullptr;
+  if (dynamic_cast<const ClassInstance*>(o) || dynamic_cast<const ArrayStorageType*>(o)) return v;
+  return std::nullopt;
+}
+
 Value eval_operator(Evaluator& ev, const Node& n) {
   const std::string& op = n.name;
   const Node& l = n.children[0];
   if ((op == ".x" || op == ".y" || op == ".z") && l.kind == Node::Kind::kName && l.name == "blockIdx")
     return block_index(ev, n, "blockIdx" + op);
   if (op.size() > 1 && op[0] == '.') {  // x.member (the parser keeps it for a pointer that is only named)
+    // storage.smem_q of a struct the sources define (`SharedStorage& storage = *reinterpret_cast<...>`):
+    // a member that is itself storage (a struct, a cute::array) is its type, as a pointer to it needs
+    if (std::optional<Value> m = storage_member(ev, n)) return *m;
     const std::string object = ev.text_of(l);
     ev.fail(n, "'" + (object.size() <= 60 ? object : std::string("x")) + op +
                    "' reads a data member, a run-time value to cutevis: give what uses it with -D (member "
@@ -203,6 +241,20 @@ Value cast_value(Evaluator& ev, const Node& n, const ValueType& to) {
   return integer_result(int_operand(ev, n.args.back(), v, "cast"), v);
 }
 
+Value value_initialized(const Value& v) {
+  if (v.is(V::Kind::kType)) {
+    static const char* const integers[] = {"int8_t",  "uint8_t",  "int16_t", "uint16_t",
+                                           "int32_t", "uint32_t", "int64_t", "uint64_t"};
+    for (const char* name : integers)
+      if (v.type().name == name) return V::dynamic_integer(0);
+    return v;
+  }
+  if (!v.is(V::Kind::kTuple)) return v;
+  std::vector<Value> e;
+  for (const Value& x : v.elements()) e.push_back(value_initialized(x));
+  return V::tuple(std::move(e));
+}
+
 // UMMA::tile_to_mma_shape (cute/atom/mma_traits_sm100.hpp): tile the atom to (BLK_M,BLK_N,...) =
 // zip((MMA_M,MMA_N), (M_MMAs,N_MMAs)) ++ the rest, then tiled_divide by the MMA's (MMA_M,MMA_N).
 AnyLayout tile_to_mma_shape(const AnyLayout& atom, const IntTuple& mma_tile_shape, const IntTuple* order) {
@@ -217,14 +269,20 @@ AnyLayout tile_to_mma_shape(const AnyLayout& atom, const IntTuple& mma_tile_shap
   return tiled_divide(tiled, Tiler::from_shape(product_each(mma_tile_shape[0])));
 }
 
-ArrayEngineType::ArrayEngineType(ValueType element, int64_t count, int64_t element_align)
-    : element_(std::move(element)), count_(count), align_(std::max<int64_t>(16, element_align)) {
-  const int64_t bytes = checked_mul(count_, element_.bits / 8);
+ArrayStorageType::ArrayStorageType(std::string spelled, ValueType element, int64_t count, int64_t element_align,
+                                   int64_t array_align)
+    : spelled_(std::move(spelled)),
+      element_(std::move(element)),
+      count_(count),
+      align_(count > 0 ? std::max(array_align, element_align) : array_align),  // array<T, 0> holds no T
+      array_align_(array_align) {
+  const int64_t bytes = std::max<int64_t>(1, checked_mul(count_, element_.bits / 8));  // array<T, 0>: one byte
   size_ = checked_mul((bytes + align_ - 1) / align_, align_);
 }
 
-std::string ArrayEngineType::to_string() const {
-  return "ArrayEngine<" + element_.name + "," + std::to_string(count_) + ">";
+std::string ArrayStorageType::to_string() const {
+  std::string s = spelled_ + "<" + element_.name + "," + std::to_string(count_);
+  return s + (spelled_ == "array_aligned" ? "," + std::to_string(array_align_) + ">" : ">");
 }
 
 void register_cpp_syntax(Registry& r) {
@@ -306,7 +364,7 @@ void register_cpp_syntax(Registry& r) {
           int64_t align = 1;  // a struct the sources define: PipelineTmaAsync<1>::SharedStorage
           return V::integer(class_size(ev, *c, n.args[0], align));
         }
-        if (const auto* a = v.is(V::Kind::kObject) ? dynamic_cast<const ArrayEngineType*>(v.object().get()) : nullptr)
+        if (const auto* a = v.is(V::Kind::kObject) ? dynamic_cast<const ArrayStorageType*>(v.object().get()) : nullptr)
           return V::integer(a->size());
         const ValueType& t = type_arg(ev, n.args[0], v, "sizeof");
         return V::integer(std::max(1, t.bits / 8));
@@ -368,28 +426,44 @@ void register_cpp_syntax(Registry& r) {
         return ev.eval(call);
       },
       "cosize_v<Layout>");
-  // cute::ArrayEngine<T, N>: a type (sizeof, a SharedStorage member), never storage cutevis holds
-  r.add(
-      "ArrayEngine",
-      [](Evaluator& ev, const Node& n) {
-        if (n.template_args.size() != 2) ev.fail(n, "ArrayEngine<T, N> takes an element type and a count");
-        Value t = ev.eval(n.template_args[0]);
-        const ValueType& element = type_arg(ev, n.template_args[0], t, "ArrayEngine<T, N>");
-        const int64_t count = ev.eval(n.template_args[1]).as_int();
-        if (count <= 0) ev.fail(n.template_args[1], "ArrayEngine<T, N>: N is " + std::to_string(count));
-        if (element.bits <= 0 || element.bits % 8 != 0)  // array_subbyte<T, N>: packed in integers
-          ev.fail(n.template_args[0], "ArrayEngine<" + element.name +
-                                          ", N>: a sub-byte element type is stored as array_subbyte, whose size "
-                                          "cutevis does not compute");
-        const int64_t bytes = element.bits / 8;
-        int64_t align = bytes;
-        if (element.name.rfind("complex<", 0) == 0) align = bytes / 2;  // two of its element
-        if (align > 16 || (align & (align - 1)) != 0)
-          ev.fail(n.template_args[0],
-                  "ArrayEngine<" + element.name + ", N>: the alignment of " + element.name + " is unknown to cutevis");
-        return V::object(std::make_shared<ArrayEngineType>(element, count, align));
-      },
-      "ArrayEngine<T, N>");
+  // cute::array<T, N>, cute::array_aligned<T, N, A>, cute::ArrayEngine<T, N>: types (sizeof, SharedStorage
+  // members), never storage cutevis holds
+  for (const char* name : {"array", "array_aligned", "ArrayEngine"}) {
+    const std::string spelled = name;
+    const std::string usage = spelled + (spelled == "array_aligned" ? "<T, N[, Alignment]>" : "<T, N>");
+    r.add(
+        name,
+        [spelled, usage](Evaluator& ev, const Node& n) {
+          const size_t most = spelled == "array_aligned" ? 3 : 2;
+          if (n.template_args.size() < 2 || n.template_args.size() > most)
+            ev.fail(n, usage + " takes an element type and a count" + (most == 3 ? " (and an alignment)" : ""));
+          Value t = ev.eval(n.template_args[0]);
+          const ValueType& element = type_arg(ev, n.template_args[0], t, usage.c_str());
+          const int64_t count = ev.eval(n.template_args[1]).as_int();
+          // ArrayEngine<T, 0> does not compile (an empty engine is no array); array<T, 0> is an empty struct
+          if (count < 0 || (count == 0 && spelled == "ArrayEngine"))
+            ev.fail(n.template_args[1], usage + ": N is " + std::to_string(count));
+          if (element.bits <= 0 || element.bits % 8 != 0)  // array_subbyte<T, N>: packed in integers
+            ev.fail(n.template_args[0], usage + " of " + element.name +
+                                            ": a sub-byte element type is stored as array_subbyte, whose size "
+                                            "cutevis does not compute");
+          const int64_t bytes = element.bits / 8;
+          int64_t align = bytes;
+          if (element.name.rfind("complex<", 0) == 0) align = bytes / 2;  // two of its element
+          if (align > 16 || (align & (align - 1)) != 0)
+            ev.fail(n.template_args[0],
+                    usage + " of " + element.name + ": the alignment of " + element.name + " is unknown to cutevis");
+          int64_t array_align = spelled == "array" ? 1 : 16;
+          if (n.template_args.size() == 3) {
+            array_align = ev.eval(n.template_args[2]).as_int();
+            if (array_align <= 0 || (array_align & (array_align - 1)) != 0)
+              ev.fail(n.template_args[2],
+                      usage + ": the alignment " + std::to_string(array_align) + " is not a power of two");
+          }
+          return V::object(std::make_shared<ArrayStorageType>(spelled, element, count, align, array_align));
+        },
+        usage);
+  }
   // cute::identity (cute/algorithm/functional.hpp): the do-nothing transform a CollectiveMma is given
   r.add("identity", [](Evaluator&, const Node&) { return V::tag("identity"); });
   // cute::TmaDescriptor (cute/arch/copy_sm90_desc.hpp): CUtensorMap, 128 bytes, as builders size their

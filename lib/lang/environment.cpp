@@ -1163,7 +1163,8 @@ class StructSizer {
   StructLayout of_value(const Value& t, const std::string& what, const std::string& part, int hops) {
     if (const auto* inner = t.is(Value::Kind::kObject) ? dynamic_cast<const ClassInstance*>(t.object().get()) : nullptr)
       return of_class(*inner, hops + 1);
-    if (const auto* a = t.is(Value::Kind::kObject) ? dynamic_cast<const ArrayEngineType*>(t.object().get()) : nullptr) {
+    if (const auto* a =
+            t.is(Value::Kind::kObject) ? dynamic_cast<const ArrayStorageType*>(t.object().get()) : nullptr) {
       StructLayout l;  // array_aligned<T, N>: one data member, no empty subobject
       l.size = l.dsize = a->size();
       l.align = a->align();

@@ -457,7 +457,9 @@ Value Evaluator::eval_node(const Node& node) {
         };
         return Value::layout(build(0));
       }
-      case Node::Kind::kName: return eval_name(node);
+      case Node::Kind::kName:  // X and X{} name the same value here, but X{} is value-initialized
+        return node.call == Node::Call::kBrace && node.args.empty() ? value_initialized(eval_name(node))
+                                                                    : eval_name(node);
       case Node::Kind::kOperator: return eval_operator(*this, node);
       case Node::Kind::kScope:
         if (env_ && node.children[0].kind == Node::Kind::kName &&
@@ -551,6 +553,8 @@ Value Evaluator::eval_name(const Node& node) {
   }
   ValueType t;
   if (lookup_value_type(node.name, t) && node.args.size() == 1) return cast_value(*this, node, t);  // int(6)
+  if (lookup_value_type(node.name, t) && node.args.size() > 1)  // uint2{x, y}: an object, no type
+    fail(node, "an object of " + t.name + " made at run time (" + text_of(node) + "): cutevis holds no such value");
   if (lookup_value_type(text_of(node), t) || lookup_value_type(node.name, t)) return Value::type(t);
   bool bare = node.call == Node::Call::kNone || (node.call == Node::Call::kBrace && node.args.empty());  // X or X{}
   if (env_ && bare &&
