@@ -253,7 +253,7 @@ Layout downcast_impl(const IntTuple& shape, const IntTuple& stride, int64_t n) {
     return make_layout(out);
   }
   if (stride.is_integer() && !stride.nodes()->is_dynamic() && (stride.value() == 1 || stride.value() == -1))
-    return Layout(checked_mul(shape.value(), n), stride);
+    return Layout(leaf_mul(shape, n), stride);  // shape * Int<N>: a run-time extent stays run-time
   return Layout(shape, leaf_mul(stride, n));
 }
 
