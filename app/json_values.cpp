@@ -1,5 +1,9 @@
 #include "app/json_values.hpp"
 
+#include <cmath>
+
+#include "lib/lang/floating.hpp"
+
 namespace cutevis {
 
 nlohmann::json int_tuple_to_json(const IntTuple& t) {
@@ -106,6 +110,10 @@ nlohmann::json value_fields(const Value& v) {
     case Value::Kind::kObject:
       j["kind"] = v.object()->kind();
       j["text"] = v.to_string();
+      if (const FloatingValue* f = floating_of(v)) {  // its C++ type, and its exact value where JSON has one
+        j["type"] = f->type().name;
+        if (std::isfinite(f->value())) j["value"] = f->value();
+      }
       return j;
   }
   return j;

@@ -403,7 +403,8 @@ Cli::Cli() {
     cmd->add_option("-D", sources.defines,
                     "define a name the text leaves open: -D bM=128 -D TA=half_t (repeatable; wins over files); "
                     "-D threadIdx.x=N, -D blockIdx.x=N, -D block_rank_in_cluster=N: whose partitions and tile are "
-                    "shown (0 unless given)")
+                    "shown (0 unless given); -D Gemm_M=N: a problem size the program reads from argv (its "
+                    "initializer, the default, unless given)")
         ->allow_extra_args(false)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     cmd->add_option("-I", sources.include_dirs,

@@ -377,12 +377,13 @@ Output run_names(const NamesOptions& o) {
     std::string kind, value, error;
     std::vector<std::string> needs;
     std::vector<std::string> runtime;  // run-time names it uses (nullptr, threadIdx): no -D for them
+    std::string note;                  // where its value reads a run-time one (CTA 0, a default problem size)
   };
   std::vector<Row> rows;
   for (const Declaration& d : env->declarations()) {
     if (d.from_header || d.using_declaration || !d.read_in.empty())
       continue;  // the files' own names, not their headers' (read to resolve them) nor a launch's arguments
-    Row r{&d, "", "", "", {}, {}};
+    Row r{&d, "", "", "", {}, {}, ""};
     Value v;
     const LocatedError* failure = nullptr;
     std::string other;  // a failure that is not a declaration's (recursion)
@@ -396,11 +397,21 @@ Output run_names(const NamesOptions& o) {
       // as eval prints: CuTe's print (`_0` static, `1` run-time) where the value holds a run-time integer,
       // the plain notation where every integer is static
       r.value = v.has_dynamic() ? v.to_cute_string() : v.to_string();
-      // blockIdx.x, block_rank_in_cluster() read as CTA 0 (lib/lang/cpp_syntax.cpp): said beside the value
+      // blockIdx.x, block_rank_in_cluster() read as CTA 0 (where first read), a problem size at the program's
+      // default (its own row, and every row whose value was read at it): said beside the value
+      std::vector<Warning> notes;
       for (Warning& w : env->take_warnings())
-        if (w.message.rfind("blockIdx.", 0) != 0 && w.message.rfind("block_rank_in_cluster ", 0) != 0)
+        if (!is_default_size_note(w)) notes.push_back(std::move(w));
+      if (const auto read = env->defaults_read(d); !read.empty() && read[0] == &d)  // (a -D: none)
+        notes.push_back(Warning{Environment::command_line_note(d, v)});
+      else if (std::string n = env->defaults_note(d, default_registry()); !n.empty()) notes.push_back(Warning{n});
+      for (Warning& w : notes)
+        if (!is_run_time_read_note(w)) {
           env->add_warning(std::move(w));
-        else if (r.value.find("\n  " + w.message) == std::string::npos) r.value += "\n  " + w.message;
+        } else if (r.value.find("\n  " + w.message) == std::string::npos) {
+          r.value += "\n  " + w.message;
+          r.note += (r.note.empty() ? "" : "\n") + w.message;
+        }
     } else {
       r.kind = "unresolved";
       auto uses = env->undefined_names_of(d, default_registry());
@@ -436,7 +447,7 @@ Output run_names(const NamesOptions& o) {
       size_t size = 64;  // the document is written once, in place: no copy of a megabyte as it grows
       for (const auto& r : rows)
         size += r.d->text.size() + r.d->file.size() + r.d->name.size() + r.d->scope.size() + r.error.size() +
-                r.value.size() + 32 * r.needs.size() + 160;
+                2 * r.value.size() + 32 * r.needs.size() + 160;  // (value, and its note)
       for (const Declaration* p : parameters) size += p->file.size() + p->name.size() + p->scope.size() + 64;
       std::string out;
       out.reserve(size);
@@ -453,6 +464,7 @@ Output run_names(const NamesOptions& o) {
           for (size_t k = 0; k < r.needs.size(); ++k) out += (k ? "," : "") + json_string(r.needs[k]);
           out += "]}";
         } else {
+          if (!r.note.empty()) out += ",\"note\":" + json_string(r.note);
           out += ",\"value\":" + json_string(r.value) + "}";
         }
       }
@@ -475,6 +487,7 @@ Output run_names(const NamesOptions& o) {
         j["needs"] = r.needs;
       } else {
         j["value"] = r.value;
+        if (!r.note.empty()) j["note"] = r.note;
       }
       names.push_back(j);
     }

@@ -158,13 +158,16 @@ bool resolve_copy_atom(Evaluator& ev, const Node& n, Value& out) {
   if (!n.args.empty()) ev.fail(n.args[0], n.name + "{} takes no constructor arguments");
   Node op = with_resolved_template_args(ev, n);
   op.call = Node::Call::kNone;
+  std::string text = resolved_name_text(ev, n, ", ");
   try {
     copy_operation(op);  // checked now: SM80_CP_ASYNC_CACHEALWAYS<TA> with a TA that is no element type fails here
+    if (strip_cute(op.name) == "AutoVectorizingCopyWithAssumedAlignment" && !op.has_template_args)
+      text += "<128>";  // its default MaxVecBits is part of the type, as is_same_v and CuTe's type name see it
   } catch (const Error& e) {
     if (e.has_position()) throw;
     ev.fail(n, e.what());
   }
-  out = Value::object(std::make_shared<CopyOpObject>(std::move(op), resolved_name_text(ev, n, ", ")));
+  out = Value::object(std::make_shared<CopyOpObject>(std::move(op), text));
   return true;
 }
 

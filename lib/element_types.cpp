@@ -50,6 +50,14 @@ const std::vector<ElementTypeInfo>& element_type_table() {
       {"complex<double>", 128, {"cutlass::complex<double>", "cute::complex<double>", "complex_double"}, "", "C64", "double", N, 0, 0, true},
       {"complex<float>", 64, {"cutlass::complex<float>", "cute::complex<float>"}, "", "", "float", N, 0, 0, true},
       {"complex<tfloat32_t>", 64, {"cutlass::complex<cutlass::tfloat32_t>", "cute::complex<cute::tfloat32_t>", "complex<cutlass::tfloat32_t>"}, "", "", "tfloat32_t", N, 0, 0, true},
+      // CUDA's vector types (vector_types.h), which kernels recast to for wide loads: recast<float4>(tensor)
+      {"float2", 64, {}, "", "", "", N, 0, 0, true},
+      {"float4", 128, {}, "", "", "", N, 0, 0, true},
+      {"double2", 128, {}, "", "", "", N, 0, 0, true},
+      {"int2", 64, {}, "", "", "", N, 0, 0, true},
+      {"int4", 128, {}, "", "", "", N, 0, 0, true},
+      {"uint2", 64, {}, "", "", "", N, 0, 0, true},
+      {"uint4", 128, {}, "", "", "", N, 0, 0, true},
       // the Gaussian (3-multiply) complex accumulator of SM80_8x8x4_GC64C64C64GC64_TN
       {"GaussComplex", 192, {}, "", "GC64", "double", N, 0, 0, false},
   };

@@ -235,6 +235,12 @@ Layout upcast_impl(const IntTuple& shape, const IntTuple& stride, int64_t n) {
     return make_layout(out);
   }
   int64_t d = stride.value();
+  const IntTuple::Node& leaf = *stride.nodes();
+  if (leaf.is_dynamic()) {  // CuTe assumes a dynamic stride is a multiple of N: safe_div, a run-time d / N
+    IntTuple::Node r = leaf;
+    r.value = d / n;
+    return Layout(shape, IntTuple::of(&r));
+  }
   if (d == 0) return Layout(shape, stride);
   if (d % n != 0 && n % d != 0)
     throw Error("upcast<" + std::to_string(n) + ">: stride " + std::to_string(d) +
@@ -249,11 +255,8 @@ Layout downcast_impl(const IntTuple& shape, const IntTuple& stride, int64_t n) {
     for (size_t i = 0; i < shape.rank(); ++i) out.push_back(downcast_impl(shape[i], stride[i], n));
     return make_layout(out);
   }
-  if (stride.is_integer() && (stride.value() == 1 || stride.value() == -1)) {
-    const TNode wider =
-        (Integer::of(shape.nodes()[0]) * Integer{n, false}).node();  // shape * Int<N>: keeps a run-time 0
-    return Layout(IntTuple::of(&wider), stride);
-  }
+  if (stride.is_integer() && !stride.nodes()->is_dynamic() && (stride.value() == 1 || stride.value() == -1))
+    return Layout(leaf_mul(shape, n), stride);  // shape * Int<N>: a run-time extent stays run-time
   return Layout(shape, leaf_mul(stride, n));
 }
 

@@ -6,6 +6,7 @@
 
 #include "lib/lang/cpp_syntax.hpp"
 #include "lib/lang/expr.hpp"
+#include "lib/lang/floating.hpp"
 #include "lib/lang/tensor.hpp"
 
 namespace cutevis {
@@ -160,6 +161,25 @@ void add_tiler_op(Registry& r, const char* name, TilerOp op) {
 
 Value tag_or_type(const char* tag) { return V::tag(tag); }
 
+// cute::round_up (cute/int_tuple.hpp): ((a + b - 1) / b) * b, mode by mode for two tuples (b's missing modes 1)
+Value round_up(Evaluator& ev, const Node& n, const Value& a, const Value& b) {
+  const bool ta = a.is(V::Kind::kTuple), tb = b.is(V::Kind::kTuple);
+  if (ta && tb) {
+    if (a.elements().size() < b.elements().size())
+      ev.fail(n, "round_up: " + b.to_string() + " has more modes than " + a.to_string());
+    std::vector<Value> out;
+    for (size_t i = 0; i < a.elements().size(); ++i)
+      out.push_back(round_up(ev, n, a.elements()[i], i < b.elements().size() ? b.elements()[i] : V::integer(1)));
+    return V::tuple(std::move(out));
+  }
+  if (ta || tb)
+    ev.fail(n, "round_up takes two integers or two tuples (CuTe's a + b needs both alike), got " + a.describe() +
+                   " and " + b.describe());
+  const Integer x = a.as_integer(), y = b.as_integer();
+  if (y.value == 0) ev.fail(n, "round_up: division by zero");
+  return V::integer((x + y - Integer{1, false}) / y * y);
+}
+
 }  // namespace
 
 void register_algebra(Registry& r) {
@@ -192,9 +212,18 @@ void register_algebra(Registry& r) {
             if (lookup_value_type(name, t)) return V::type(t);
             ev.fail(n, std::string(name) + " is used here as a type; write " + name + "(N) for a run-time integer");
           }
-          ev.expect_args(n, 0, 1);
-          if (n.args.empty()) return V::dynamic_integer(0);  // int32_t{}: value-initialized, CuTe's 0 extent
-          Value v = ev.eval_args(n)[0];                      // size_t(IsMixedInput): a bool converts
+          if (n.args.empty()) return V::dynamic_integer(0);  // int{}, int32_t(): value-initialized, CuTe's 0 extent
+          ev.expect_args(n, 1, 1);
+          Value v = ev.eval_args(n)[0];                   // size_t(IsMixedInput): a bool converts
+          if (const FloatingValue* f = floating_of(v)) {  // int(2.9f): 2, toward zero
+            ValueType t{name, 64};
+            lookup_value_type(name, t);
+            try {
+              return V::dynamic_integer(truncated(*f, t));
+            } catch (const Error& e) {
+              ev.fail(n, e.what());
+            }
+          }
           return V::dynamic_integer(v.is(V::Kind::kBool) ? (v.as_bool() ? 1 : 0) : v.as_int());
         },
         std::string(name) + "(N)");
@@ -666,6 +695,14 @@ void register_algebra(Registry& r) {
         return V::from(ceil_div(a[0].to_int_tuple(), a[1].to_int_tuple()));
       },
       "ceil_div(a, b)");
+  r.add(
+      "round_up",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 2, 2);
+        auto a = ev.eval_args(n);
+        return round_up(ev, n, a[0], a[1]);
+      },
+      "round_up(a, b)");
   r.add(
       "shape_div",
       [](Evaluator& ev, const Node& n) {

@@ -1027,7 +1027,10 @@ class Walker {
     if (b >= s + 2 && is_ident(b - 1) && !is_specifier(t(b - 1)) && is_type(s, b - 1)) {
       std::string type = span(s, b - 1);
       if (b - 1 == s + 1 && is_scalar_type(type)) return;  // int k; is a runtime variable
-      for (size_t k = s; k < b - 1; ++k)
+      // (CuTe's owning arrays are storage whatever their element: cute::array_aligned<float, N> smem_scale;)
+      const size_t first = t(s) == "cute" && s + 2 < b && t(s + 1) == "::" ? s + 2 : s;
+      const bool storage = one_of(t(first), {"array", "array_aligned", "ArrayEngine"});
+      for (size_t k = s; k < b - 1 && !storage; ++k)
         if (is_scalar_type(t(k)) && t(k) != "half_t") return;
       add(str(b - 1), scope(), type, toks_[s].begin);
     }

@@ -5,9 +5,11 @@
 #include <cctype>
 #include <cstdlib>
 #include <numeric>
+#include <optional>
 #include <utility>
 
 #include "lib/lang/environment.hpp"
+#include "lib/lang/floating.hpp"
 #include "lib/lang/functions.hpp"
 #include "lib/lang/tensor.hpp"
 
@@ -25,6 +27,7 @@ int64_t int_operand(Evaluator& ev, const Node& at, const Value& v, const std::st
 }
 
 bool truth(Evaluator& ev, const Node& at, const Value& v, const std::string& op) {
+  if (const FloatingValue* f = floating_of(v)) return f->value() != 0;
   return int_operand(ev, at, v, op) != 0;
 }
 
@@ -117,12 +120,49 @@ Value block_index(Evaluator& ev, const Node& n, const std::string& name) {
   return V::dynamic_integer(0);
 }
 
+// x.member where x is an object of a struct the sources define and the member is storage: a struct
+// (x.tensors.mainloop) or one of CuTe's owning arrays (x.smem_q). Other members hold run-time values.
+std::optional<Value> storage_member(Evaluator& ev, const Node& n) {
+  Value owner;
+  try {
+    owner = ev.eval(n.children[0]);
+  } catch (const Error&) {
+    return std::nullopt;  // (a parameter, a run-time object: the caller says why it has no value)
+  }
+  const auto* instance =
+      owner.is(V::Kind::kObject) ? dynamic_cast<const ClassInstance*>(owner.object().get()) : nullptr;
+  if (!instance) return std::nullopt;
+  Node member;
+  member.kind = Node::Kind::kName;
+  member.name = instance->scope() + "::" + n.name.substr(1);
+  member.begin = n.begin;
+  member.end = n.end;
+  // a class template's instance (SharedStorage<TA, TB, ...>): its member with the instance's parameters bound
+  Evaluator::Bindings bound{instance->scope(), instance->values(), ev.bindings() ? ev.bindings()->depth + 1 : 1};
+  const Evaluator::Bindings* saved = ev.bindings();
+  if (!instance->params().empty()) ev.set_bindings(&bound);
+  Value v;
+  try {
+    v = ev.eval(member);
+  } catch (const Error&) {
+    ev.set_bindings(saved);
+    return std::nullopt;
+  }
+  ev.set_bindings(saved);
+  const Object* o = v.is(V::Kind::kObject) ? v.object().get() : nullptr;
+  if (dynamic_cast<const ClassInstance*>(o) || dynamic_cast<const ArrayStorageType*>(o)) return v;
+  return std::nullopt;
+}
+
 Value eval_operator(Evaluator& ev, const Node& n) {
   const std::string& op = n.name;
   const Node& l = n.children[0];
   if ((op == ".x" || op == ".y" || op == ".z") && l.kind == Node::Kind::kName && l.name == "blockIdx")
     return block_index(ev, n, "blockIdx" + op);
   if (op.size() > 1 && op[0] == '.') {  // x.member (the parser keeps it for a pointer that is only named)
+    // storage.smem_q of a struct the sources define (`SharedStorage& storage = *reinterpret_cast<...>`):
+    // a member that is itself storage (a struct, a cute::array) is its type, as a pointer to it needs
+    if (std::optional<Value> m = storage_member(ev, n)) return *m;
     const std::string object = ev.text_of(l);
     ev.fail(n, "'" + (object.size() <= 60 ? object : std::string("x")) + op +
                    "' reads a data member, a run-time value to cutevis: give what uses it with -D (member "
@@ -132,16 +172,23 @@ Value eval_operator(Evaluator& ev, const Node& n) {
   Value a = ev.eval(l);
   if (n.children.size() == 1) {
     if (op == "!") return V::boolean(!truth(ev, l, a, op));
+    if (floating_of(a) && (op == "+" || op == "neg")) return op == "+" ? a : floating_negate(a);  // -1e30f
     if (op == "+") return integer_result(int_operand(ev, l, a, op), a);
     if (op == "~") return integer_result(~int_operand(ev, l, a, op), a);
-    if (a.is(V::Kind::kTag) && !a.tag().empty() && std::isdigit(static_cast<unsigned char>(a.tag()[0])))
-      return V::tag("-" + a.tag());  // -1e30f: a floating literal, kept as written
     return integer_result(checked_sub(0, int_operand(ev, l, a, "-")), a);  // neg
   }
   const Node& r = n.children[1];
   if (op == "&&") return V::boolean(truth(ev, l, a, op) && truth(ev, r, ev.eval(r), op));
   if (op == "||") return V::boolean(truth(ev, l, a, op) || truth(ev, r, ev.eval(r), op));
   Value b = ev.eval(r);
+  if (floating_of(a) || floating_of(b)) {  // 2 * kScale, alpha == 1.0f: C++'s usual arithmetic conversions
+    try {
+      return floating_operator(op, a, b);
+    } catch (const Error& e) {
+      if (e.has_position()) throw;
+      ev.fail(n, e.what());
+    }
+  }
   bool ints = (a.is(V::Kind::kInt) || a.is(V::Kind::kBool)) && (b.is(V::Kind::kInt) || b.is(V::Kind::kBool));
   if ((op == "==" || op == "!=") && !ints) return V::boolean(same_value(a, b) == (op == "=="));
   int64_t x = int_operand(ev, l, a, op), y = int_operand(ev, r, b, op);
@@ -184,7 +231,28 @@ Value eval_scope(Evaluator& ev, const Node& n) {
 Value cast_value(Evaluator& ev, const Node& n, const ValueType& to) {
   Value v = ev.eval(n.args.back());
   if (to.name == "bool" || to.bits == 1) return V::boolean(truth(ev, n.args.back(), v, "cast"));
+  try {
+    if (is_floating_type(to)) return to_floating(v, to);  // static_cast<half_t>(1.0f), float(2)
+    if (const FloatingValue* f = floating_of(v)) return V::dynamic_integer(truncated(*f, to));  // int(2.9): 2
+  } catch (const Error& e) {
+    if (e.has_position()) throw;
+    ev.fail(n, e.what());
+  }
   return integer_result(int_operand(ev, n.args.back(), v, "cast"), v);
+}
+
+Value value_initialized(const Value& v) {
+  if (v.is(V::Kind::kType)) {
+    static const char* const integers[] = {"int8_t",  "uint8_t",  "int16_t", "uint16_t",
+                                           "int32_t", "uint32_t", "int64_t", "uint64_t"};
+    for (const char* name : integers)
+      if (v.type().name == name) return V::dynamic_integer(0);
+    return v;
+  }
+  if (!v.is(V::Kind::kTuple)) return v;
+  std::vector<Value> e;
+  for (const Value& x : v.elements()) e.push_back(value_initialized(x));
+  return V::tuple(std::move(e));
 }
 
 // UMMA::tile_to_mma_shape (cute/atom/mma_traits_sm100.hpp): tile the atom to (BLK_M,BLK_N,...) =
@@ -201,27 +269,37 @@ AnyLayout tile_to_mma_shape(const AnyLayout& atom, const IntTuple& mma_tile_shap
   return tiled_divide(tiled, Tiler::from_shape(product_each(mma_tile_shape[0])));
 }
 
-ArrayEngineType::ArrayEngineType(ValueType element, int64_t count, int64_t element_align)
-    : element_(std::move(element)), count_(count), align_(std::max<int64_t>(16, element_align)) {
-  const int64_t bytes = checked_mul(count_, element_.bits / 8);
+ArrayStorageType::ArrayStorageType(std::string spelled, ValueType element, int64_t count, int64_t element_align,
+                                   int64_t array_align)
+    : spelled_(std::move(spelled)),
+      element_(std::move(element)),
+      count_(count),
+      align_(count > 0 ? std::max(array_align, element_align) : array_align),  // array<T, 0> holds no T
+      array_align_(array_align) {
+  const int64_t bytes = std::max<int64_t>(1, checked_mul(count_, element_.bits / 8));  // array<T, 0>: one byte
   size_ = checked_mul((bytes + align_ - 1) / align_, align_);
 }
 
-std::string ArrayEngineType::to_string() const {
-  return "ArrayEngine<" + element_.name + "," + std::to_string(count_) + ">";
+std::string ArrayStorageType::to_string() const {
+  std::string s = spelled_ + "<" + element_.name + "," + std::to_string(count_);
+  return s + (spelled_ == "array_aligned" ? "," + std::to_string(array_align_) + ">" : ">");
 }
 
 void register_cpp_syntax(Registry& r) {
-  // Floating literals (1e30f, 0.5) are kept as written: a kernel's softmax scale or -infinity is
-  // no layout, and cutevis computes with integers only (INFINITY and NAN say so).
+  // Floating literals (1e30f, 0.5): values of float or double (lib/lang/floating.hpp); INFINITY and NAN
+  // are refused (no constant expression computes with them in a layout).
   r.add_resolver([](Evaluator& ev, const Node& n, Value& out) {
     if (n.name.empty() || n.has_template_args || !n.args.empty()) return false;
     if (std::isdigit(static_cast<unsigned char>(n.name[0]))) {
-      out = Value::tag(n.name);
+      try {
+        out = floating_literal(n.name);
+      } catch (const Error& e) {
+        ev.fail(n, e.what());
+      }
       return true;
     }
     if (n.name == "INFINITY" || n.name == "NAN" || n.name == "HUGE_VALF" || n.name == "HUGE_VAL")
-      ev.fail(n, n.name + " is a floating-point value: cutevis computes layouts with integers only");
+      ev.fail(n, n.name + " is not a finite floating-point value: cutevis does not compute with it");
     return false;
   });
   r.add("true", [](Evaluator&, const Node&) { return V::boolean(true); });
@@ -286,7 +364,7 @@ void register_cpp_syntax(Registry& r) {
           int64_t align = 1;  // a struct the sources define: PipelineTmaAsync<1>::SharedStorage
           return V::integer(class_size(ev, *c, n.args[0], align));
         }
-        if (const auto* a = v.is(V::Kind::kObject) ? dynamic_cast<const ArrayEngineType*>(v.object().get()) : nullptr)
+        if (const auto* a = v.is(V::Kind::kObject) ? dynamic_cast<const ArrayStorageType*>(v.object().get()) : nullptr)
           return V::integer(a->size());
         const ValueType& t = type_arg(ev, n.args[0], v, "sizeof");
         return V::integer(std::max(1, t.bits / 8));
@@ -348,28 +426,44 @@ void register_cpp_syntax(Registry& r) {
         return ev.eval(call);
       },
       "cosize_v<Layout>");
-  // cute::ArrayEngine<T, N>: a type (sizeof, a SharedStorage member), never storage cutevis holds
-  r.add(
-      "ArrayEngine",
-      [](Evaluator& ev, const Node& n) {
-        if (n.template_args.size() != 2) ev.fail(n, "ArrayEngine<T, N> takes an element type and a count");
-        Value t = ev.eval(n.template_args[0]);
-        const ValueType& element = type_arg(ev, n.template_args[0], t, "ArrayEngine<T, N>");
-        const int64_t count = ev.eval(n.template_args[1]).as_int();
-        if (count <= 0) ev.fail(n.template_args[1], "ArrayEngine<T, N>: N is " + std::to_string(count));
-        if (element.bits <= 0 || element.bits % 8 != 0)  // array_subbyte<T, N>: packed in integers
-          ev.fail(n.template_args[0], "ArrayEngine<" + element.name +
-                                          ", N>: a sub-byte element type is stored as array_subbyte, whose size "
-                                          "cutevis does not compute");
-        const int64_t bytes = element.bits / 8;
-        int64_t align = bytes;
-        if (element.name.rfind("complex<", 0) == 0) align = bytes / 2;  // two of its element
-        if (align > 16 || (align & (align - 1)) != 0)
-          ev.fail(n.template_args[0],
-                  "ArrayEngine<" + element.name + ", N>: the alignment of " + element.name + " is unknown to cutevis");
-        return V::object(std::make_shared<ArrayEngineType>(element, count, align));
-      },
-      "ArrayEngine<T, N>");
+  // cute::array<T, N>, cute::array_aligned<T, N, A>, cute::ArrayEngine<T, N>: types (sizeof, SharedStorage
+  // members), never storage cutevis holds
+  for (const char* name : {"array", "array_aligned", "ArrayEngine"}) {
+    const std::string spelled = name;
+    const std::string usage = spelled + (spelled == "array_aligned" ? "<T, N[, Alignment]>" : "<T, N>");
+    r.add(
+        name,
+        [spelled, usage](Evaluator& ev, const Node& n) {
+          const size_t most = spelled == "array_aligned" ? 3 : 2;
+          if (n.template_args.size() < 2 || n.template_args.size() > most)
+            ev.fail(n, usage + " takes an element type and a count" + (most == 3 ? " (and an alignment)" : ""));
+          Value t = ev.eval(n.template_args[0]);
+          const ValueType& element = type_arg(ev, n.template_args[0], t, usage.c_str());
+          const int64_t count = ev.eval(n.template_args[1]).as_int();
+          // ArrayEngine<T, 0> does not compile (an empty engine is no array); array<T, 0> is an empty struct
+          if (count < 0 || (count == 0 && spelled == "ArrayEngine"))
+            ev.fail(n.template_args[1], usage + ": N is " + std::to_string(count));
+          if (element.bits <= 0 || element.bits % 8 != 0)  // array_subbyte<T, N>: packed in integers
+            ev.fail(n.template_args[0], usage + " of " + element.name +
+                                            ": a sub-byte element type is stored as array_subbyte, whose size "
+                                            "cutevis does not compute");
+          const int64_t bytes = element.bits / 8;
+          int64_t align = bytes;
+          if (element.name.rfind("complex<", 0) == 0) align = bytes / 2;  // two of its element
+          if (align > 16 || (align & (align - 1)) != 0)
+            ev.fail(n.template_args[0],
+                    usage + " of " + element.name + ": the alignment of " + element.name + " is unknown to cutevis");
+          int64_t array_align = spelled == "array" ? 1 : 16;
+          if (n.template_args.size() == 3) {
+            array_align = ev.eval(n.template_args[2]).as_int();
+            if (array_align <= 0 || (array_align & (array_align - 1)) != 0)
+              ev.fail(n.template_args[2],
+                      usage + ": the alignment " + std::to_string(array_align) + " is not a power of two");
+          }
+          return V::object(std::make_shared<ArrayStorageType>(spelled, element, count, align, array_align));
+        },
+        usage);
+  }
   // cute::identity (cute/algorithm/functional.hpp): the do-nothing transform a CollectiveMma is given
   r.add("identity", [](Evaluator&, const Node&) { return V::tag("identity"); });
   // cute::TmaDescriptor (cute/arch/copy_sm90_desc.hpp): CUtensorMap, 128 bytes, as builders size their

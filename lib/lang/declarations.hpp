@@ -40,6 +40,11 @@ struct Declaration {
   // `sscanf(argv[1], "%d", &m)` or `ldA = m;` in a branch): its initializer is only where it starts,
   // so it has no value here; this says where it changes (lib/lang/launch_binding.cpp).  A -D gives one.
   std::string changed_at = {};
+  // A local whose only changes after its initializer read the program's command line (`int m = 512;` then
+  // `sscanf(argv[1], "%d", &m)`): read at its initializer's value, the program's default problem size, said in a
+  // note beside the value (Environment::command_line_note); this says what changes it and where ("argv[1] changes
+  // it at line 586").  A -D gives another.
+  std::string command_line_at = {};
 };
 
 // The scope a declaration's text is read in: the caller's for a bound parameter, else its own.

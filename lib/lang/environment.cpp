@@ -570,6 +570,44 @@ std::string Environment::runtime_type(const Declaration& d, const Registry& regi
   }
 }
 
+namespace {
+const char* const kProgramDefault = "the program's default";  // (what is_run_time_read_note knows a default by)
+}  // namespace
+
+std::string Environment::command_line_note(const Declaration& d, const Value& v) {
+  return d.name + " = " + v.to_string() + ", " + kProgramDefault + " (its initializer at line " +
+         std::to_string(d.line) + "); " + d.command_line_at + " (-D " + d.name + "=N for another)";
+}
+
+std::string Environment::defaults_note(const Declaration& d, const Registry& registry) {
+  std::string out;
+  const std::vector<const Declaration*> defaults = defaults_read(d);
+  for (const Declaration* size : defaults) {
+    Value v;
+    if (resolve(*size, registry, v)) continue;  // (read, so resolved: kept)
+    out += (out.empty() ? std::string("at ") + kProgramDefault + " problem size: " : ", ") + size->name + " = " +
+           v.to_string();
+  }
+  if (out.empty()) return out;
+  return out + (defaults.size() == 1 ? " (the command line changes it; -D " + defaults[0]->name + "=N for another)"
+                                     : " (the command line changes them; -D NAME=N for others)");
+}
+
+bool is_default_size_note(const Warning& w) { return w.message.find(kProgramDefault) != std::string::npos; }
+
+bool is_run_time_read_note(const Warning& w) {
+  return w.message.rfind("blockIdx.", 0) == 0 || w.message.rfind("block_rank_in_cluster ", 0) == 0 ||
+         is_default_size_note(w);
+}
+
+// A declaration's defaults are those of every declaration its evaluation read, fresh or already resolved.
+void Environment::pass_defaults_up(const Entry& e) {
+  if (stack_.empty() || e.defaults.empty()) return;
+  std::vector<const Declaration*>& reader = entries_[stack_.back()].defaults;
+  for (const Declaration* size : e.defaults)
+    if (std::find(reader.begin(), reader.end(), size) == reader.end()) reader.push_back(size);
+}
+
 const LocatedError* Environment::resolve(const Declaration& d, const Registry& registry, Value& out) {
   if (as_declared_) {  // every entry touched now is put back afterwards; a failure may be a changed local's
     auto it = entries_.find(&d);
@@ -579,6 +617,7 @@ const LocatedError* Environment::resolve(const Declaration& d, const Registry& r
   Entry& e = entries_[&d];
   if (e.state == Entry::State::kDone) {
     out = e.value;
+    pass_defaults_up(e);
     return nullptr;
   }
   if (e.state == Entry::State::kFailed) return e.failure.get();
@@ -602,11 +641,16 @@ const LocatedError* Environment::resolve(const Declaration& d, const Registry& r
       out = std::move(v);
       return nullptr;
     }
-    const Node& root = parsed(d);
+    // -D NAME=N gives a command-line default's own name its value too, as it does to every reader
+    const Declaration* given = d.command_line_at.empty() ? nullptr : find(d.name, reading_scope(d), &d);
+    const Declaration& from = given && given->file.empty() ? *given : d;
+    const bool at_default = !d.command_line_at.empty() && &from == &d;
+    const Node& root = parsed(from);
     // A declaration that uses one already failed fails with that failure, as evaluating it
     // would, without the throw through every frame (a kernel file without -D has hundreds).
     bool stop = false;
-    const LocatedError* dependency = failures_ && !as_declared_ ? failed_dependency(root, d, registry, stop) : nullptr;
+    const LocatedError* dependency =
+        failures_ && !as_declared_ ? failed_dependency(root, from, registry, stop) : nullptr;
     if (dependency) {
       stack_.pop_back();
       Entry& failed = entries_[&d];
@@ -615,18 +659,21 @@ const LocatedError* Environment::resolve(const Declaration& d, const Registry& r
       return failed.failure.get();
     }
     Evaluator ev(registry);
-    ev.set_environment(this, &d, reading_scope(d));
-    ev.set_source(d.text);
-    ev.use_literals(literals_of(d), root);
+    ev.set_environment(this, &from, reading_scope(from));
+    ev.set_source(from.text);
+    ev.use_literals(literals_of(from), root);
     Value v = ev.eval(root);
     if (value_nodes(v, kMaxValueNodes) > kMaxValueNodes)
       throw Error(d.name + " has a value of more than " + std::to_string(kMaxValueNodes) +
                   " nodes, the limit for one declaration (a chain that doubles a shape per line?)");
     warnings_.insert(warnings_.end(), ev.warnings().begin(), ev.warnings().end());
+    if (at_default) warnings_.push_back(Warning{command_line_note(d, v)});
     stack_.pop_back();
     Entry& done = entries_[&d];
     done.state = Entry::State::kDone;
     done.value = v;
+    if (at_default) done.defaults.insert(done.defaults.begin(), &d);
+    pass_defaults_up(done);
     done.root = Node();  // nothing reads a done declaration's tree again: its memory serves the next
     done.parsed = false;
     out = std::move(v);
@@ -1182,7 +1229,8 @@ class StructSizer {
   StructLayout of_value(const Value& t, const std::string& what, const std::string& part, int hops) {
     if (const auto* inner = t.is(Value::Kind::kObject) ? dynamic_cast<const ClassInstance*>(t.object().get()) : nullptr)
       return of_class(*inner, hops + 1);
-    if (const auto* a = t.is(Value::Kind::kObject) ? dynamic_cast<const ArrayEngineType*>(t.object().get()) : nullptr) {
+    if (const auto* a =
+            t.is(Value::Kind::kObject) ? dynamic_cast<const ArrayStorageType*>(t.object().get()) : nullptr) {
       StructLayout l;  // array_aligned<T, N>: one data member, no empty subobject
       l.size = l.dsize = a->size();
       l.align = a->align();
@@ -1235,7 +1283,8 @@ bool Evaluator::instance_member(const Node& node, Value& out) {
     try {
       v = eval_name(owner_node);
     } catch (const Error&) {
-      return false;  // (the member is looked up as before)
+      if (!env_->find(node.name, scope_, within_)) throw;  // Traits::X where Traits itself fails: that is the blocker
+      return false;                                        // (the member is looked up as declared)
     }
   } else if (!env_->find(node.name, scope_, within_)) {  // Traits::X that Traits inherits
     std::vector<const ClassDef*> defs = env_->classes(owner, scope_);
@@ -1306,6 +1355,16 @@ void Environment::collect_undefined(const Node& n, const std::string& source, co
       collect_undefined(base, source, within, registry, out, visited);
       return;
     }
+    if (member != std::string::npos && member > 0 && !find(n.name, scope, within))
+      if (const Declaration* owner = find(n.name.substr(0, member), scope, within)) {
+        auto e = entries_.find(owner);
+        if (e == entries_.end() || e->second.state != Entry::State::kDone) {
+          Node base = n;  // Ktraits::DTypeO where the -D Ktraits itself fails: what Ktraits needs
+          base.name = n.name.substr(0, member);
+          collect_undefined(base, source, within, registry, out, visited);
+          return;
+        }
+      }
     std::string name = n.name;
     for (const char* prefix : {"cute::", "cutlass::", "std::"})
       if (name.rfind(prefix, 0) == 0 && registry.find(name.substr(std::string(prefix).size())))

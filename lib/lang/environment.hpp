@@ -204,6 +204,20 @@ class Environment {
   // UndefinedNames listing every undefined name it and the declarations it uses need.
   Value evaluate(const Node& root, const std::string& source, const Registry& registry, const std::string& scope = "");
 
+  // "Gemm_M = 512, the program's default (its initializer at line 584); argv[1] changes it at line 586 (-D
+  // Gemm_M=N for another)": the note of a local only the command line changes (Declaration::command_line_at),
+  // read at its initializer's value `v`.  A run-time read note, as blockIdx's (is_run_time_read_note).
+  static std::string command_line_note(const Declaration& d, const Value& v);
+  // The locals only the command line changes whose default a resolved declaration's value was read at,
+  // through any chain of declarations (d itself among them where it is one), in the order first read.
+  std::vector<const Declaration*> defaults_read(const Declaration& d) const {
+    auto it = entries_.find(&d);
+    return it == entries_.end() ? std::vector<const Declaration*>{} : it->second.defaults;
+  }
+  // "at the program's default problem size: Gemm_M = 512, Gemm_K = 256 (...)": the note of a value read at
+  // others' defaults (defaults_read), each with its value; "" for none.
+  std::string defaults_note(const Declaration& d, const Registry& registry);
+
   // The warnings of every evaluation so far (composition's check, ...), handed over once.
   std::vector<Warning> take_warnings() { return std::exchange(warnings_, {}); }
   // A warning of reading the sources (a preprocessor condition decided without a value).
@@ -229,7 +243,9 @@ class Environment {
     std::shared_ptr<LocatedError> parse_failure;
     bool undefined_known = false;  // undefined_names_of, once
     std::vector<NameUse> undefined;
+    std::vector<const Declaration*> defaults;  // the command-line defaults its value was read at
   };
+  void pass_defaults_up(const Entry& e);  // to the declaration being evaluated that read e's
   const Node& parsed(const Declaration& d);
   std::string runtime_type(const Declaration& d, const Registry& registry);  // " of type X<3>" or ""
   bool parse_failed(const Declaration& d) const {  // known not to parse (parsed() would throw again)
@@ -306,5 +322,12 @@ class Environment {
   std::unordered_map<const Declaration*, Entry> before_as_declared_;
   Value value_as_declared(const Declaration& d, const Registry& registry);
 };
+
+// A note that says where cutevis read a value the program knows only when it runs: blockIdx.x and
+// block_rank_in_cluster() as CTA 0 (lib/lang/cpp_syntax.cpp), a problem size at its default
+// (Environment::command_line_note).  `names` shows it beside the value it gave, not as a warning apart.
+bool is_run_time_read_note(const Warning& w);
+// The notes of a problem size read at the program's default (Environment::command_line_note, defaults_note).
+bool is_default_size_note(const Warning& w);
 
 }  // namespace cutevis

@@ -8,6 +8,7 @@
 #include "lib/lang/dsl.hpp"
 #include "lib/lang/environment.hpp"
 #include "lib/lang/expr.hpp"
+#include "lib/lang/floating.hpp"
 #include "lib/lang/functions.hpp"
 #include "lib/lang/suggestions.hpp"
 
@@ -457,7 +458,9 @@ Value Evaluator::eval_node(const Node& node) {
         };
         return Value::layout(build(0));
       }
-      case Node::Kind::kName: return eval_name(node);
+      case Node::Kind::kName:  // X and X{} name the same value here, but X{} is value-initialized
+        return node.call == Node::Call::kBrace && node.args.empty() ? value_initialized(eval_name(node))
+                                                                    : eval_name(node);
       case Node::Kind::kOperator: return eval_operator(*this, node);
       case Node::Kind::kScope:
         if (env_ && node.children[0].kind == Node::Kind::kName &&
@@ -471,7 +474,11 @@ Value Evaluator::eval_node(const Node& node) {
             if (!d->template_scope.empty()) return instantiate(*d, node, &t.template_args);
         }
         return eval_scope(*this, node);
-      case Node::Kind::kDecltype: return eval(node.children[0]);
+      case Node::Kind::kDecltype: {  // a static value is its own type (Int<4>); a floating value's is its type
+        Value v = eval(node.children[0]);
+        if (const FloatingValue* f = floating_of(v)) return Value::type(f->type());
+        return v;
+      }
     }
   }
   fail(node, "cannot evaluate this expression");
@@ -482,10 +489,15 @@ Value Evaluator::eval_name(const Node& node) {
     auto it = bindings_->values.find(node.name);
     if (it != bindings_->values.end()) return it->second;
   }
-  if (bindings_ && !node.has_template_args && node.call == Node::Call::kParen && node.args.size() == 1) {
+  if (bindings_ && !node.has_template_args && node.call != Node::Call::kNone && node.args.size() == 1) {
     auto it = bindings_->values.find(node.name);  // R(bits) where R is a type parameter: a functional cast
-    if (it != bindings_->values.end() && it->second.is(Value::Kind::kType))
-      return cast_value(*this, node, it->second.type());
+    if (it != bindings_->values.end()) {
+      const Value& t = it->second;
+      if (t.is(Value::Kind::kType)) return cast_value(*this, node, t.type());
+      // value_t{0} where value_t was deduced from an argument: a cast to that argument's type
+      if (const FloatingValue* f = floating_of(t)) return cast_value(*this, node, f->type());
+      if (t.is(Value::Kind::kInt) && t.leaf().basis().empty()) return cast_value(*this, node, ValueType{"int", 32});
+    }
   }
   Value member;
   if (env_ && node.name.find("::") != std::string::npos && instance_member(node, member))
@@ -509,6 +521,12 @@ Value Evaluator::eval_name(const Node& node) {
   if (env_ && node.has_template_args && class_instance(node, member)) return member;  // Traits<128, 64>{}
   if (env_ && node.call == Node::Call::kParen && call_user_function(*this, node, member))
     return member;  // a constexpr function of the sources (lib/lang/functions.cpp)
+  if (env_ && !node.has_template_args && node.call != Node::Call::kNone && node.args.size() == 1 &&
+      !registry_.find(node.name))
+    if (const Declaration* d = env_->find(node.name, scope_, within_)) {  // TI(1.0), TI{1}: a cast to a declared type
+      Value t;
+      if (!env_->resolve(*d, registry_, t) && t.is(Value::Kind::kType)) return cast_value(*this, node, t.type());
+    }
   if (env_ && !node.has_template_args && node.call == Node::Call::kParen && !node.args.empty() &&
       !registry_.find(node.name))
     if (env_->find(node.name, scope_,
@@ -524,8 +542,10 @@ Value Evaluator::eval_name(const Node& node) {
       env_->is_enclosing_parameter(node.name, scope_))
     throw UnknownName("unknown name '" + node.name + "'", static_cast<int64_t>(node.begin));  // `layout`: a parameter
   std::string name = node.name;
+  // (cutlass::round_up is CUTLASS's own, cutlass/fast_math.h read with -I: not CuTe's round_up, built in)
   for (const char* prefix : {"cute::", "cutlass::", "std::"})
-    if (name.rfind(prefix, 0) == 0 && registry_.find(name.substr(std::string(prefix).size())))
+    if (name.rfind(prefix, 0) == 0 && registry_.find(name.substr(std::string(prefix).size())) &&
+        name != "cutlass::round_up")
       name = name.substr(std::string(prefix).size());
   if (const Builtin* fn = registry_.find(name)) return (*fn)(*this, node);
   for (const auto& r : registry_.resolvers()) {
@@ -534,6 +554,8 @@ Value Evaluator::eval_name(const Node& node) {
   }
   ValueType t;
   if (lookup_value_type(node.name, t) && node.args.size() == 1) return cast_value(*this, node, t);  // int(6)
+  if (lookup_value_type(node.name, t) && node.args.size() > 1)  // uint2{x, y}: an object, no type
+    fail(node, "an object of " + t.name + " made at run time (" + text_of(node) + "): cutevis holds no such value");
   if (lookup_value_type(text_of(node), t) || lookup_value_type(node.name, t)) return Value::type(t);
   bool bare = node.call == Node::Call::kNone || (node.call == Node::Call::kBrace && node.args.empty());  // X or X{}
   if (env_ && bare &&

@@ -4,10 +4,13 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <map>
 #include <optional>
+#include <utility>
 
 #include "lib/lang/environment.hpp"
 #include "lib/lang/explicit_specialization.hpp"
+#include "lib/lang/floating.hpp"
 
 namespace cutevis {
 
@@ -16,6 +19,23 @@ namespace {
 bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
 constexpr int kMaxCallDepth = 64;
+// Loop iterations one outermost call may run, its callees' included: g++'s -fconstexpr-loop-limit default.
+constexpr int64_t kMaxLoopSteps = 262144;
+// Calls one outermost call may make, its callees' included: a recursion that branches (fib(n - 1) + fib(n - 2))
+// stays under kMaxCallDepth and would otherwise run for ever.  (CUTLASS's builders and FA3's traits make at
+// most 50 per name; 16,384 calls cost about 0.3 s.)
+constexpr int64_t kMaxCalls = 16384;
+thread_local int64_t loop_steps = 0, calls_made = 0;
+thread_local int calls_running = 0;
+// A function call running: the outermost one starts fresh budgets.
+struct CallFrame {
+  CallFrame() {
+    if (calls_running++ == 0) loop_steps = calls_made = 0;
+  }
+  ~CallFrame() { --calls_running; }
+  CallFrame(const CallFrame&) = delete;
+  CallFrame& operator=(const CallFrame&) = delete;
+};
 
 // A parameter's type as far as deduction reads it: `Layout const&` -> "Layout".
 std::string bare_type(std::string t) {
@@ -38,6 +58,29 @@ std::string bare_type(std::string t) {
   return out;
 }
 
+// `v` stored into a variable that holds `old`: C++ keeps a variable's type (bool stays bool, an int
+// truncates a float, a float rounds what it is given).
+Value converted_like(const Value& old, const Value& v) {
+  const FloatingValue* f = floating_of(v);
+  if (old.is(Value::Kind::kBool) && v.is(Value::Kind::kInt) && v.leaf().basis().empty())
+    return Value::boolean(v.as_int() != 0);
+  if (old.is(Value::Kind::kBool) && f) return Value::boolean(f->value() != 0);
+  if (old.is(Value::Kind::kInt) && v.is(Value::Kind::kBool)) return Value::dynamic_integer(v.as_bool() ? 1 : 0);
+  if (old.is(Value::Kind::kInt) && f) return Value::dynamic_integer(truncated(*f, ValueType{"int64_t", 64}));
+  if (const FloatingValue* was = floating_of(old)) return to_floating(v, was->type());
+  return v;
+}
+
+// `v` as the local declared `Type name = v` holds it: converted where Type is an arithmetic type
+// (float x = 1 holds 1.0f, int n = 2.5 holds 2), else as it is.
+Value declared_as(const std::string& type, const Value& v) {
+  ValueType t;
+  if (type == "auto" || !lookup_value_type(type, t)) return v;
+  if (is_floating_type(t)) return to_floating(v, t);
+  if (const FloatingValue* f = floating_of(v)) return Value::dynamic_integer(truncated(*f, t));
+  return v;
+}
+
 // One function call: the body of `f` run with bindings `b` (its template parameters, its
 // parameters and its locals).
 class Body {
@@ -58,11 +101,8 @@ class Body {
   }
 
   // The value of the expression [a, b) of the body.
-  Value eval(size_t a, size_t b) {
-    std::string padded(text_.size(), ' ');  // positions stay the body's
-    std::copy(text_.begin() + static_cast<long>(a), text_.begin() + static_cast<long>(b),
-              padded.begin() + static_cast<long>(a));
-    Node root = parse_expression(padded);
+  Value eval(size_t a, size_t b) { return eval(parsed(a, b)); }
+  Value eval(const Node& root) {
     ev_.use_literals(f_.decl.file == kSnippetFile ? Literals::kAuto : Literals::kDynamic, root);
     return ev_.eval(root);
   }
@@ -81,6 +121,51 @@ class Body {
  private:
   [[noreturn]] void fail(size_t at, const std::string& message) const {
     throw Error(message, static_cast<int64_t>(at));
+  }
+  // The expression [a, b) parsed, once per span and text (a loop evaluates its condition many times).
+  const Node& parsed(size_t a, size_t b) {
+    std::string key = std::to_string(a) + ':' + text_.substr(a, b - a);
+    auto it = parsed_.find(key);
+    if (it != parsed_.end()) return it->second;
+    std::string padded(text_.size(), ' ');  // positions stay the body's
+    std::copy(text_.begin() + static_cast<long>(a), text_.begin() + static_cast<long>(b),
+              padded.begin() + static_cast<long>(a));
+    return parsed_.emplace(std::move(key), parse_expression(padded)).first->second;
+  }
+  bool blank(size_t a, size_t b) const {
+    for (size_t k = a; k < b; ++k)
+      if (!std::isspace(static_cast<unsigned char>(text_[k]))) return false;
+    return true;
+  }
+
+  // Locals: a block's end restores the names it declared (shadowed ones to their outer value);
+  // an assignment to a name of an enclosing block stays.
+  struct Shadowed {
+    std::string name;
+    std::optional<Value> before;
+  };
+  void declare(const std::string& name, Value v) {
+    if (!scopes_.empty()) {
+      auto it = b_.values.find(name);
+      scopes_.back().push_back({name, it == b_.values.end() ? std::nullopt : std::optional<Value>(it->second)});
+    }
+    b_.values[name] = std::move(v);
+  }
+  void open_scope() { scopes_.emplace_back(); }
+  void close_scope() {
+    std::vector<Shadowed>& s = scopes_.back();
+    for (auto it = s.rbegin(); it != s.rend(); ++it) {
+      if (it->before) b_.values[it->name] = std::move(*it->before);
+      else b_.values.erase(it->name);
+    }
+    scopes_.pop_back();
+  }
+  // One more iteration of the loop at `at`: past kMaxLoopSteps in one call (its callees' loops
+  // included), an error rather than a hang.
+  void count_step(size_t at, const std::string& loop) {
+    if (++loop_steps <= kMaxLoopSteps) return;
+    fail(at, "the '" + loop + "' loop in " + f_.decl.name + " ran past " + std::to_string(kMaxLoopSteps) +
+                 " iterations (g++'s constexpr loop limit): does it end?");
   }
   size_t skip_space(size_t& i) const {
     while (i < text_.size() && std::isspace(static_cast<unsigned char>(text_[i]))) ++i;
@@ -114,7 +199,8 @@ class Body {
     Value v = eval(a, b);
     if (v.is(Value::Kind::kBool)) return v.as_bool();
     if (v.is(Value::Kind::kInt)) return v.as_int() != 0;
-    fail(a, "a condition must be a bool or an integer, got " + v.describe());
+    if (const FloatingValue* f = floating_of(v)) return f->value() != 0;
+    fail(a, "a condition must be a bool, an integer or a floating value, got " + v.describe());
   }
 
   // Runs (or, run == false, steps over) the statement at i; a `return` gives its value.
@@ -130,9 +216,9 @@ class Body {
       size_t close = match(i);
       i = at + 1;
       std::optional<Value> r;
-      auto saved = b_.values;  // its locals end with it
-      while (!r && skip_space(i) < close) r = statement(i, run);
-      b_.values = std::move(saved);
+      open_scope();  // its locals end with it
+      while (!r && jump_ == Jump::kNone && skip_space(i) < close) r = statement(i, run);
+      close_scope();
       i = close + 1;
       return r;
     }
@@ -155,12 +241,20 @@ class Body {
       }
       return r;
     }
-    if (w == "for" || w == "while" || w == "do" || w == "switch" || w == "goto" || w == "try" || w == "throw")
+    if (w == "for" || w == "while") return loop(i, run, w);
+    if (w == "do") return do_loop(i, run);
+    if (w == "switch" || w == "goto" || w == "try" || w == "throw")
       fail(at, "cutevis does not run '" + w + "' in a constexpr function (" + f_.decl.name +
-                   "): only if/if constexpr, return, local constexpr/auto/using and static_assert");
+                   "): only if/if constexpr, for, while, do, return, assignments, local constexpr/auto/using and "
+                   "static_assert");
     const size_t end = semicolon(i);
     i = end + 1;
     if (!run) return std::nullopt;
+    if (w == "break" || w == "continue") {
+      if (loops_ == 0) fail(at, "'" + w + "' outside a loop in " + f_.decl.name);
+      jump_ = w == "break" ? Jump::kBreak : Jump::kContinue;
+      return std::nullopt;
+    }
     if (w == "return") return eval(at + 6, end);
     if (w == "static_assert" || w == "CUTE_STATIC_ASSERT" || w == "CUTE_STATIC_ASSERT_V") {
       static_assertion(at, at + w.size(), end);
@@ -174,7 +268,7 @@ class Body {
       if (name.empty() || skip_space(eq) >= end || text_[eq] != '=') return std::nullopt;  // using Base::X;
       size_t value = eq + 1;
       if (word(skip_space(value)) == "typename") value += 8;
-      b_.values[name] = eval(value, end);
+      declare(name, eval(value, end));
       return std::nullopt;
     }
     if (w == "typedef") {
@@ -182,11 +276,157 @@ class Body {
       while (name_end > at && std::isspace(static_cast<unsigned char>(text_[name_end - 1]))) --name_end;
       size_t name_begin = name_end;
       while (name_begin > at && ident_char(text_[name_begin - 1])) --name_begin;
-      b_.values[text_.substr(name_begin, name_end - name_begin)] = eval(at + 7, name_begin);
+      declare(text_.substr(name_begin, name_end - name_begin), eval(at + 7, name_begin));
       return std::nullopt;
     }
-    declaration(at, end);
+    simple(at, end);
     return std::nullopt;
+  }
+
+  // for (init; cond; step) body  /  while (cond) body, at i (the keyword).
+  std::optional<Value> loop(size_t& i, bool run, const std::string& keyword) {
+    const size_t at = i;
+    i += keyword.size();
+    skip_space(i);
+    if (i >= text_.size() || text_[i] != '(') fail(i, "expected '(' after " + keyword);
+    const size_t open = i, close = match(i);
+    size_t init_end = open + 1, cond_begin = open + 1, cond_end = close;
+    if (keyword == "for") {
+      init_end = semicolon(open + 1);
+      cond_begin = init_end + 1;
+      cond_end = init_end < close ? semicolon(cond_begin) : close + 1;
+      if (cond_end > close)
+        fail(open, "cutevis runs for (init; condition; step) in a constexpr function, not a range-based for");
+    }
+    const size_t body = close + 1;
+    size_t after = body;
+    statement(after, false);  // where the loop ends
+    i = after;
+    if (!run) return std::nullopt;
+    open_scope();  // the init's variables live as long as the loop
+    if (!blank(open + 1, init_end)) simple(open + 1, init_end);
+    ++loops_;
+    std::optional<Value> r;
+    while (blank(cond_begin, cond_end) || truth(cond_begin, cond_end)) {
+      count_step(at, keyword);
+      size_t k = body;
+      r = statement(k, true);
+      if (r) break;
+      const Jump jump = std::exchange(jump_, Jump::kNone);
+      if (jump == Jump::kBreak) break;
+      if (keyword == "for") expressions(cond_end + 1, close);
+    }
+    --loops_;
+    close_scope();
+    return r;
+  }
+  // do body while (cond);
+  std::optional<Value> do_loop(size_t& i, bool run) {
+    const size_t at = i;
+    const size_t body = i + 2;
+    size_t k = body;
+    statement(k, false);
+    if (word(skip_space(k)) != "while") fail(k, "expected 'while' after the body of 'do'");
+    k += 5;
+    skip_space(k);
+    if (k >= text_.size() || text_[k] != '(') fail(k, "expected '(' after while");
+    const size_t open = k, close = match(k);
+    i = semicolon(close) + 1;
+    if (!run) return std::nullopt;
+    ++loops_;
+    std::optional<Value> r;
+    do {
+      count_step(at, "do");
+      size_t b = body;
+      r = statement(b, true);
+      if (r) break;
+      if (std::exchange(jump_, Jump::kNone) == Jump::kBreak) break;
+    } while (truth(open + 1, close));
+    --loops_;
+    return r;
+  }
+  // e1, e2, ...: a for loop's step (assignments, increments, or expressions evaluated for nothing)
+  void expressions(size_t a, size_t b) {
+    size_t start = a;
+    for (size_t k = a; k <= b; ++k) {
+      if (k < b && (text_[k] == '(' || text_[k] == '[' || text_[k] == '{')) k = match(k);
+      else if (k == b || text_[k] == ',') {
+        if (!blank(start, k) && !assignment(start, k)) eval(start, k);
+        start = k + 1;
+      }
+    }
+  }
+  // A declaration or an assignment, [at, end).
+  void simple(size_t at, size_t end) {
+    if (!assignment(at, end)) declaration(at, end);
+  }
+  // x = e, x op= e, ++x, x++, --x, x-- on a local or a parameter; false if [a, b) is none of these.
+  bool assignment(size_t a, size_t b) {
+    size_t k = a;
+    skip_space(k);
+    const size_t at = k;
+    std::string prefix;
+    if (text_.compare(k, 2, "++") == 0 || text_.compare(k, 2, "--") == 0) {
+      prefix = text_.substr(k, 2);
+      k += 2;
+      skip_space(k);
+    }
+    const std::string name = word(k);
+    if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) return false;
+    const size_t name_at = k;
+    k += name.size();
+    skip_space(k);
+    std::string op;
+    size_t rhs = b;
+    if (!prefix.empty()) {
+      if (!blank(k, b)) return false;
+      op = prefix.substr(0, 1);
+    } else if ((text_.compare(k, 2, "++") == 0 || text_.compare(k, 2, "--") == 0) && blank(k + 2, b)) {
+      op = text_.substr(k, 1);
+    } else {
+      for (const char* o : {"<<=", ">>=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "="}) {
+        const size_t n = std::strlen(o);
+        if (k + n <= b && text_.compare(k, n, o) == 0 && !(n == 1 && k + 1 < b && text_[k + 1] == '=')) {
+          op = std::string(o, n - 1);  // "+" for +=, "" for =
+          rhs = k + n;
+          break;
+        }
+      }
+      if (rhs == b) return false;
+    }
+    auto it = b_.values.find(name);
+    if (it == b_.values.end())
+      fail(name_at, "cutevis assigns only to a local or a parameter of " + f_.decl.name + ", not to '" + name + "'");
+    Node target;
+    target.kind = Node::Kind::kName;
+    target.name = name;
+    target.begin = name_at;
+    target.end = name_at + name.size();
+    Node value;
+    if (rhs != b) {
+      value = parsed(rhs, b);
+    } else {  // ++x, x--: x op 1
+      value.kind = Node::Kind::kNumber;
+      value.value = 1;
+      value.begin = at;
+      value.end = b;
+    }
+    if (!op.empty()) {
+      Node combined;
+      combined.kind = Node::Kind::kOperator;
+      combined.name = op;
+      combined.begin = at;
+      combined.end = b;
+      combined.children = {std::move(target), std::move(value)};
+      value = std::move(combined);
+    }
+    Value result = eval(value);
+    try {
+      b_.values[name] = converted_like(it->second, result);
+    } catch (const Error& e) {
+      fail(at, e.what());
+    }
+    return true;
   }
 
   // static_assert(cond, "message"): a failure is an error at the assertion.
@@ -258,7 +498,14 @@ class Body {
       fail(at, "cutevis cannot run this statement in a constexpr function (" + f_.decl.name + ")");
     const std::string name = text_.substr(name_begin, name_end - name_begin);
     if (eq != std::string::npos) {
-      b_.values[name] = eval(eq + 1, end);
+      size_t type_begin = skip_specifiers(at, name_begin), type_end = name_begin;
+      while (type_end > type_begin && std::isspace(static_cast<unsigned char>(text_[type_end - 1]))) --type_end;
+      try {
+        declare(name, declared_as(text_.substr(type_begin, type_end - type_begin), eval(eq + 1, end)));
+      } catch (const Error& e) {
+        if (e.has_position()) throw;
+        fail(at, e.what());
+      }
       return;
     }
     // Type name{args}: the value of Type{args} (the name blanked), or of args for auto and scalars
@@ -270,13 +517,13 @@ class Body {
     static const char* const scalars[] = {"auto", "int", "bool", "int64_t", "int32_t", "uint32_t", "size_t", "long"};
     for (const char* s : scalars)
       if (type == s) {
-        b_.values[name] = eval(open + 1, match(open));
+        declare(name, eval(open + 1, match(open)));
         return;
       }
     std::string saved = text_.substr(name_begin, name_end - name_begin);
     std::fill(text_.begin() + static_cast<long>(name_begin), text_.begin() + static_cast<long>(name_end), ' ');
     try {
-      b_.values[name] = eval(skip_specifiers(at, name_begin), end);
+      declare(name, eval(skip_specifiers(at, name_begin), end));
     } catch (...) {
       text_.replace(name_begin, saved.size(), saved);
       throw;
@@ -298,6 +545,11 @@ class Body {
   std::string text_;
   Evaluator::Bindings& b_;
   Evaluator ev_;
+  std::map<std::string, Node> parsed_;
+  std::vector<std::vector<Shadowed>> scopes_;
+  enum class Jump { kNone, kBreak, kContinue };
+  Jump jump_ = Jump::kNone;  // a break / continue on its way to its loop
+  int loops_ = 0;            // loops running (break and continue need one)
 };
 
 }  // namespace
@@ -392,6 +644,11 @@ bool deduce(const FunctionDef& f, size_t explicit_count, const std::vector<Value
 // template parameters deduced into `b` by deduce), then runs its body.
 Value run_function(Evaluator& caller, const FunctionDef& f, const Node& call, const std::vector<Value>& args,
                    Evaluator::Bindings b) {
+  CallFrame frame;
+  if (++calls_made > kMaxCalls)
+    caller.fail(call, "more than " + std::to_string(kMaxCalls) +
+                          " calls of the sources' functions in one evaluation (" + f.decl.name +
+                          "): does its recursion end?");
   Body body(caller, f, b);
   try {
     for (size_t k = 0; k < f.tparams.size(); ++k) {

@@ -439,6 +439,7 @@ class Reader {
     }
     f.param_defaults.resize(f.params.size());
     // writes to names in the body: x = / x op= / ++x / x++ / &x passed
+    const std::string argv = f.name == "main" && f.params.size() >= 2 ? f.params[1] : "argv";
     static const std::set<std::string> assign = {"=", "+=", "-=", "*=", "/=", "%=", "|=", "&=", "^="};
     for (size_t j = body + 1; j < shut; ++j) {
       if (!toks_[j].ident) continue;
@@ -447,7 +448,8 @@ class Reader {
       const std::string& after = t(j + 1);
       bool write = assign.count(after) > 0 || after == "++" || after == "--" || before == "++" || before == "--";
       write = write || (before == "&" && (t(j - 2) == "(" || t(j - 2) == ",") && (after == ")" || after == ","));
-      if (!write) continue;
+      const std::string option = command_line_option(j);  // (passed by reference: no & to see)
+      if (!write && option.empty()) continue;
       size_t a = j, b = j;
       while (a > body + 1 && t(a - 1) != ";" && t(a - 1) != "{" && t(a - 1) != "}") --a;
       if (assign.count(after)) {  // a declaration is no write: int x = 0, y = 1;  T<..> x =  T* x =  T& x =
@@ -462,9 +464,59 @@ class Reader {
       std::string text = span(a, b);
       std::replace(text.begin(), text.end(), '\n', ' ');
       w.statement = text.size() > 80 ? text.substr(0, 77) + "..." : text;
+      w.command_line = option.empty() ? argv_read(j, argv) : option;
       f.writes.push_back(std::move(w));
     }
     return f;
+  }
+
+  // "--m" where token j is the value argument of cutlass::CommandLine's `cmd.get_cmd_line_argument("m", j)`
+  // (a reference it sets from `--m=...`), else ""
+  std::string command_line_option(size_t j) const {
+    if (j < 6 || t(j - 1) != "," || t(j - 2) != "\"" || t(j - 3) != "\"" || t(j - 4) != "(" ||
+        t(j - 5) != "get_cmd_line_argument" || (t(j - 6) != "." && t(j - 6) != "->") ||
+        (t(j + 1) != ")" && t(j + 1) != ","))
+      return "";
+    return "--" + src_.substr(toks_[j - 3].end, toks_[j - 2].begin - toks_[j - 3].end);
+  }
+
+  // "argv[1]" where the write at token j only reads the program's command line (`argv` names main's second
+  // parameter): `sscanf(argv[1], "%d", &j)` or `j = atoi(argv[1]);` (atol, atoll, strtol, strtoul, std::stoi,
+  // ...: the whole right side one such call), else "" (a loop's ++k, `ldA = m`, `parse_args(argv, &m)`).
+  std::string argv_read(size_t j, const std::string& argv) const {
+    // the argument [a, b) is argv[...] itself, or holds it as the one thing converted (std::string(argv[1]))
+    auto argv_in = [&](size_t a, size_t b, bool exactly) -> std::string {
+      for (size_t k = a; k + 1 < b; ++k)
+        if (t(k) == argv && t(k + 1) == "[" && (!exactly || (k == a && close(k + 1) + 1 == b)))
+          return span(k, close(k + 1) + 1);
+      return "";
+    };
+    auto first_argument_end = [&](size_t open) {
+      size_t k = open + 1;
+      while (k < close(open) && t(k) != ",") k = (t(k) == "(" || t(k) == "[" || t(k) == "{") ? close(k) + 1 : k + 1;
+      return k;
+    };
+    auto unqualified_or_std = [&](size_t name) { return t(name - 1) != "::" || t(name - 2) == "std"; };
+    if (t(j - 1) == "&") {  // sscanf(argv[1], "%d", &j): the call whose argument it is
+      size_t open = j - 2;
+      for (int depth = 0; open > 0; --open) {
+        const std::string& x = t(open);
+        if (x == ")" || x == "]" || x == "}") ++depth;
+        if (x == "(" || x == "[" || x == "{") {
+          if (depth == 0) break;
+          --depth;
+        }
+      }
+      if (t(open) != "(" || t(open - 1) != "sscanf" || !unqualified_or_std(open - 1)) return "";
+      return argv_in(open + 1, first_argument_end(open), true);
+    }
+    static const std::set<std::string> converters = {"atoi",     "atol", "atoll", "strtol", "strtoll", "strtoul",
+                                                     "strtoull", "stoi", "stol",  "stoll",  "stoul",   "stoull"};
+    size_t call = j + 2;
+    if (t(j + 1) != "=") return "";
+    if (t(call) == "std" && t(call + 1) == "::") call += 2;
+    if (!converters.count(t(call)) || t(call + 1) != "(" || t(close(call + 1) + 1) != ";") return "";
+    return argv_in(call + 2, first_argument_end(call + 1), false);
   }
 
   // f(args) and f<targs>(args) of a function the file defines, from another function's body

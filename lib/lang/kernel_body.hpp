@@ -57,6 +57,10 @@ struct LocalWrite {
   std::string name;
   int line = 0, column = 0;
   std::string statement;  // the statement as written, on one line
+  // What of the program's command line sets it, where the write only reads that: "argv[1]" for
+  // `sscanf(argv[1], "%d", &m)` or `m = atoi(argv[1])` (atol, strtol, std::stoi, ...), "--m" for
+  // cutlass::CommandLine's `cmd.get_cmd_line_argument("m", m)`; "" for any other write.
+  std::string command_line;
 };
 
 // A function defined at namespace level (host code and kernels alike): what binding a call to it needs.

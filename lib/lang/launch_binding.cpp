@@ -202,11 +202,16 @@ void mark_changed_locals(std::vector<Declaration>& declarations, const KernelFil
     if (it == by_line.begin()) continue;
     const FunctionDefinition& f = *std::prev(it)->second;
     if (d.line > f.end_line || function_of(d.scope) != f.name) continue;
-    for (const LocalWrite& w : f.writes)
-      if (w.name == d.name && std::make_pair(w.line, w.column) > std::make_pair(d.line, d.column)) {
+    for (const LocalWrite& w : f.writes) {
+      if (w.name != d.name || std::make_pair(w.line, w.column) <= std::make_pair(d.line, d.column)) continue;
+      if (w.command_line.empty()) {  // any other change: a run-time value, whatever the command line does
         d.changed_at = "`" + w.statement + "` at line " + std::to_string(w.line);
+        d.command_line_at.clear();
         break;
       }
+      if (d.command_line_at.empty())
+        d.command_line_at = w.command_line + " changes it at line " + std::to_string(w.line);
+    }
   }
 }
 

@@ -61,8 +61,10 @@ std::vector<LaunchBindingNote> bind_class_templates(Environment& env, const Kern
                                                     const std::string& text, const std::string& file);
 
 // Marks (Declaration::changed_at) each local of a function in `kernels` that its function changes after its
-// declaration (kernels.functions' writes): `int m = 512; if (argc >= 2) sscanf(argv[1], "%d", &m);` has no value
-// but a run-time one, so nothing binds its initializer.
+// declaration (kernels.functions' writes): `int k_tile = 0; ... ++k_tile;` has no value but a run-time one, so
+// nothing binds its initializer.  A local only the program's command line changes (`int m = 512; if (argc >= 2)
+// sscanf(argv[1], "%d", &m);`) is marked Declaration::command_line_at instead: its initializer is the default
+// problem size, read with a note.
 void mark_changed_locals(std::vector<Declaration>& declarations, const KernelFile& kernels, const std::string& file);
 
 }  // namespace cutevis

@@ -1,6 +1,7 @@
 // CuTe's Tensor (iterator o layout) in the expression language; see lib/lang/tensor.hpp.
 #include "lib/lang/tensor.hpp"
 
+#include "lib/lang/cpp_syntax.hpp"
 #include "lib/lang/environment.hpp"
 
 namespace cutevis {
@@ -100,6 +101,14 @@ int64_t offset_of(const Layout& l, const Value& c) {
   IntTuple idx = crd2idx(zero_underscores(c), l.shape, l.stride);
   if (!idx.is_leaf() || has_basis(idx)) throw Error("a tensor with basis strides takes its offset as a coordinate");
   return idx.value();
+}
+
+// The one element type a builtin's <T> names (recast<NewType>, recast_ptr<T>), or the error it gives.
+ValueType element_type_arg(Evaluator& ev, const Node& n, const std::string& not_one, const std::string& not_a_type) {
+  if (n.template_args.size() != 1) ev.fail(n, not_one);
+  const Value ty = ev.eval(n.template_args[0]);
+  if (!ty.is(V::Kind::kType)) ev.fail(n.template_args[0], not_a_type + ty.describe());
+  return ty.type();
 }
 
 Value coord_of(std::vector<Value> a) { return a.size() == 1 ? a[0] : V::tuple(std::move(a)); }
@@ -350,6 +359,46 @@ void register_tensor_names(Registry& r) {
         return V::layout(as_position_independent(l));
       },
       "as_position_independent_swizzle_layout(Sw o smem_ptr[B] o L)");
+  // recast<NewType>(tensor) (cute/tensor_impl.hpp): the same memory read as NewType. The layout is
+  // recast_layout<OldType,NewType> (refused where CuTe's upcast/downcast static_assert); the pointer keeps
+  // its space and its swizzle; an upcast of a plain layout with negative strides first moves the pointer
+  // by the extent the layout loses, as CuTe does. CuTe recasts tensors only: a layout is recast_layout's.
+  r.add(
+      "recast",
+      [](Evaluator& ev, const Node& n) {
+        ev.expect_args(n, 1, 1);
+        const ValueType to = element_type_arg(ev, n, "recast<NewType>(tensor) takes one element type",
+                                              "recast<NewType>: NewType must be an element type, got ");
+        Value v = ev.eval(n.args[0]);
+        const Tensor* t = as_tensor(v);
+        if (!t)
+          ev.fail(n.args[0], "recast<" + to.name + "> takes a tensor (its element type is the old type), got " +
+                                 v.describe() + "; a layout is recast with recast_layout<OldType,NewType>(layout)");
+        if (t->space == Tensor::Space::kCounting || t->space == Tensor::Space::kDescriptor)
+          ev.fail(n.args[0], "recast: this tensor's iterator is no pointer (" + iterator_string(*t, true) + ")");
+        if (t->element.bits <= 0)
+          ev.fail(n.args[0], "recast<" + to.name + ">: the tensor's element type is unknown (" +
+                                 iterator_string(*t, true) + "); name it, e.g. make_gmem_ptr<T>(p)");
+        const int64_t old_bits = t->element.bits, new_bits = to.bits;
+        Tensor out = *t;
+        out.element = to;
+        if (to.name == t->element.name) return tensor_value(std::move(out));
+        out.layout = recast_layout(t->layout, old_bits, new_bits);
+        int64_t offset = t->offset;  // in old elements
+        if (new_bits > old_bits && std::holds_alternative<Layout>(t->layout)) {
+          const Layout& from = std::get<Layout>(t->layout);
+          const std::vector<int64_t> old_shape = flatten_values(from.shape), old_stride = flatten_values(from.stride),
+                                     new_shape = flatten_values(std::get<Layout>(out.layout).shape);
+          for (size_t i = 0; i < old_shape.size() && i < new_shape.size(); ++i)
+            offset += std::min<int64_t>(0, (old_shape[i] - new_shape[i]) * old_stride[i]);
+        }
+        if ((offset * old_bits) % new_bits != 0)
+          ev.fail(n.args[0], "recast<" + to.name + ">: the pointer is " + std::to_string(offset) + " " +
+                                 t->element.name + " past its base, no whole number of " + to.name);
+        out.offset = offset * old_bits / new_bits;
+        return tensor_value(std::move(out));
+      },
+      "recast<NewType>(tensor)");
   r.add(
       "local_partition",
       [](Evaluator& ev, const Node& n) {
@@ -398,6 +447,17 @@ void register_tensor_names(Registry& r) {
             } catch (const Error&) {  // a kernel's pointer (ptr_A, params.ptr): its name is all we have
             }
           }
+          if (arg && (arg->name == "data" || arg->name == "begin") && arg->call == Node::Call::kParen &&
+              arg->args.size() == 1 && t.element.bits == 0) {
+            try {  // storage.smem_q.data(): the element type of the cute::array it points into
+              Value storage = ev.eval(arg->args[0]);
+              if (const auto* a = storage.is(V::Kind::kObject)
+                                      ? dynamic_cast<const ArrayStorageType*>(storage.object().get())
+                                      : nullptr)
+                t.element = a->element();
+            } catch (const Error&) {  // a parameter's member (shared_storage of a template): name only
+            }
+          }
           t.base = arg ? ev.text_of(*arg) : "";
           return V::object(std::make_shared<PointerObject>(t));
         },
@@ -432,10 +492,8 @@ void register_tensor_names(Registry& r) {
       "recast_ptr",
       [](Evaluator& ev, const Node& n) {
         ev.expect_args(n, 1, 1);
-        if (n.template_args.size() != 1) ev.fail(n, "recast_ptr<T>(ptr) takes the element type T");
-        Value ty = ev.eval(n.template_args[0]);
-        if (!ty.is(V::Kind::kType))
-          ev.fail(n.template_args[0], "a pointer cast's type is an element type such as half_t, got " + ty.describe());
+        const ValueType type = element_type_arg(ev, n, "recast_ptr<T>(ptr) takes the element type T",
+                                                "a pointer cast's type is an element type such as half_t, got ");
         Tensor t;
         try {
           if (const Tensor* p = as_pointer(ev.eval(n.args[0]))) t = *p;
@@ -443,7 +501,7 @@ void register_tensor_names(Registry& r) {
         } catch (const UnknownName&) {
           t.base = ev.text_of(n.args[0]);  // nullptr, ptr_A: its name is all we have
         }
-        t.element = ty.type();
+        t.element = type;
         return V::object(std::make_shared<PointerObject>(t));
       },
       "recast_ptr<T>(ptr), static_cast<T const*>(ptr), (T*)ptr");

@@ -90,12 +90,18 @@ TEST_CASE("a home-made copy op's Copy_Traits specialization, and Copy_Traits<Ali
   CHECK(eval_ok("S2RCopyA::Tiler_MN") == "(32,16)");
 }
 
-TEST_CASE("floating constants are kept as written; INFINITY is refused with a reason") {
-  CHECK(eval_ok("kScale") == "0.125f");
-  CHECK(eval_ok("kNegInfApprox") == "-1e30f");
+TEST_CASE("floating constants are values of their type, printed as CuTe prints them; INFINITY is refused") {
+  CHECK(eval_ok("kScale") == "0.125000");
+  CHECK(eval_ok("kNegInfApprox") == "-1000000015047466219876688855040.000000");  // -1e30f: the float nearest
+  auto json = test::run_cutevis({"eval", "--json", "--from", kFile, "kScale"});  // its type and exact value
+  REQUIRE(json.exit_code == 0);
+  const nlohmann::json scale = nlohmann::json::parse(json.out);
+  CHECK(scale["kind"] == "float");
+  CHECK(scale["type"] == "float");
+  CHECK(scale["value"] == 0.125);
   auto inf = test::run_cutevis({"eval", "--", "-INFINITY"});
   CHECK(inf.exit_code == kExitBadInput);
-  CHECK(inf.err.find("INFINITY is a floating-point value") != std::string::npos);
+  CHECK(inf.err.find("INFINITY is not a finite floating-point value") != std::string::npos);
   // every declaration at file scope resolves (the templates' own members need their arguments)
   auto names = test::run_cutevis({"names", "--from", kFile, "--json"});
   CAPTURE(names.err);

@@ -366,3 +366,44 @@ struct Mainloop {
         "std::conditional_t<B, X, Y>: B must be a bool, got type half_t");
   std::remove(f.c_str());
 }
+
+TEST_CASE("survey: Traits::X where the -D value of Traits fails names Traits's blocker (flashinfer's Ktraits)") {
+  // before: every Ktraits::X said "unknown name 'Ktraits::DTypeO'; give -D Ktraits::DTypeO=..."
+  std::string f = write_temp("epilogue.cuh", R"(
+template <typename Ktraits> struct CollectiveEpilogue {
+  using DTypeO = typename Ktraits::DTypeO;
+  static constexpr int NUM_WARPS = Ktraits::NUM_WARPS;
+  using SmemLayoutO = decltype(make_layout(make_shape(Int<Ktraits::CTA_Q>{}, Int<Ktraits::HEAD_DIM>{})));
+};
+)");
+  json bad = names_of(f, {"Ktraits=AttentionTraits<128, 64, cutlass::half_t, StandardVariant>"});
+  for (const char* name :
+       {"CollectiveEpilogue::DTypeO", "CollectiveEpilogue::NUM_WARPS", "CollectiveEpilogue::SmemLayoutO"}) {
+    CAPTURE(name);
+    const json e = entry(bad, name);
+    CHECK(e["kind"] == "unresolved");
+    CHECK(e["error"].get<std::string>().find("unknown name 'AttentionTraits'") != std::string::npos);
+    CHECK(e["needs"] == json::array({"StandardVariant"}));  // Ktraits's own need, not -D Ktraits::DTypeO
+  }
+  // a -D of Traits that evaluates: its members resolve, and a missing member is named as such
+  const std::string traits = write_temp("traits.cuh", R"(
+struct StandardVariant {};
+template <int Q, int D, class T, class V> struct AttentionTraits {
+  using DTypeO = T;
+  static constexpr int NUM_WARPS = 4;
+  static constexpr int CTA_Q = Q;
+  static constexpr int HEAD_DIM = D;
+};
+)");
+  std::vector<std::string> args{
+      "names",  "--json", "--from", traits,
+      "--from", f,        "-D",     "Ktraits=AttentionTraits<128, 64, cutlass::half_t, StandardVariant>"};
+  auto r = test::run_cutevis(args);
+  CAPTURE(r.err);
+  REQUIRE(r.exit_code == 0);
+  json good = json::parse(r.out)["names"];
+  CHECK(entry(good, "CollectiveEpilogue::NUM_WARPS")["value"] == "4");
+  CHECK(entry(good, "CollectiveEpilogue::SmemLayoutO")["value"] == "(128,64):(1,128)");
+  std::remove(f.c_str());
+  std::remove(traits.c_str());
+}

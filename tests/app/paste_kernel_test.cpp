@@ -456,17 +456,18 @@ TEST_CASE("GMMA::ss_op_selector / rs_op_selector: the op CuTe's selector returns
 
 TEST_CASE("messages: no -D for run-time names, no look-alike for a template parameter") {
   std::string path = write_temp("runtime.cu",
-                                "constexpr int kVec = sizeof(uint2) / 2;\n"
+                                // (dim3, not uint2: CUDA's vector types are element types, sizeof(uint2) is 8)
+                                "constexpr int kVec = sizeof(dim3) / 2;\n"
                                 "using L = Layout<Shape<Int<kVec>, Int<kBlock>>>;\n");
   auto r = test::run_cutevis({"names", "--from", path});
   CAPTURE(r.out);
   CHECK(r.exit_code == 0);
-  CHECK(r.out.find("-D uint2") == std::string::npos);
-  CHECK(r.out.find("uses run-time 'uint2' (not a compile-time value)") != std::string::npos);
+  CHECK(r.out.find("-D dim3") == std::string::npos);
+  CHECK(r.out.find("uses run-time 'dim3' (not a compile-time value)") != std::string::npos);
   CHECK(r.out.find("-D kBlock=...") != std::string::npos);  // (a name a -D does give)
   auto e = test::run_cutevis({"eval", "--from", path, "kVec"});
   CHECK(e.exit_code == kExitBadInput);
-  CHECK(e.err.find("-D uint2") == std::string::npos);
+  CHECK(e.err.find("-D dim3") == std::string::npos);
   CHECK(e.err.find("run-time values") != std::string::npos);
   std::remove(path.c_str());
   // kNWarps_ is a parameter of the struct template: its fix is -D kNWarps_, not kNWarps

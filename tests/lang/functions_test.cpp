@@ -13,20 +13,9 @@ using namespace cutevis;
 
 namespace {
 
+using test::error_of;
 using test::eval_in;
 using test::load;
-
-// The error evaluating `text`, with its FILE:LINE when located.
-std::string error_of(Environment& env, const std::string& text) {
-  try {
-    eval_in(env, text);
-  } catch (const LocatedError& e) {
-    return e.spot().file + ":" + std::to_string(e.spot().line) + ": " + e.what();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 
 const char* const kFunctions =
     "namespace mine {\n"                                                            // 1
@@ -102,7 +91,8 @@ TEST_CASE("constexpr functions: if constexpr chains, locals, deduction, defaults
 TEST_CASE("constexpr functions: a failed static_assert is an error at its line, with its message") {
   auto env = load(kFunctions);
   CHECK(error_of(*env, "kBad") == "k.cu:6: static_assert failed: rows must be a multiple of 8");
-  CHECK(error_of(*env, "mine::blocked<4>()").find("does not run 'for'") != std::string::npos);
+  CHECK(error_of(*env, "mine::blocked<4>()") ==
+        "k.cu:19: the 'for' loop in blocked ran past 262144 iterations (g++'s constexpr loop limit): does it end?");
   CHECK(error_of(*env, "mine::twice()").find("twice takes 1 argument and 2 template arguments, got 0 arguments") !=
         std::string::npos);
   CHECK(error_of(*env, "mine::round_up<4>(1)").find("round_up takes 2 arguments and 0 template arguments") !=
@@ -189,7 +179,7 @@ TEST_CASE(
         "true");
   CHECK(eval_in(*env, "cute::is_any_of_v<my::gemm::KernelWs, my::gemm::KernelWsCooperative>") == "false");
   CHECK(eval_in(*env, "cute::remove_pointer_t<Stride<_1, int64_t, int64_t> *>") ==
-        eval_in(*env, "Stride<_1, int64_t, int64_t>{}"));
+        eval_in(*env, "Stride<_1, int64_t, int64_t>"));
   CHECK(eval_in(*env, "cute::uint_byte_t<2>") == eval_in(*env, "uint16_t"));
   CHECK(eval_in(*env, "cute::uint_byte_t<static_cast<int>(sizeof(half_t)) * 8>") == eval_in(*env, "cute::uint128_t"));
   CHECK(error_of(*env, "cute::uint_byte_t<3>").find("N = 1, 2, 4, 8, 16") != std::string::npos);
@@ -213,9 +203,9 @@ TEST_CASE("a using-declaration brings a namespace's alias template into another:
       "}\n"
       "namespace my::gemm::collective { using StrideA = TagToStride_t<my::layout::ColumnMajor>; }\n");
   CHECK(eval_in(*env, "my::gemm::TagToStride_t<my::layout::RowMajor>") ==
-        eval_in(*env, "cute::Stride<int64_t, cute::Int<1>, int64_t>{}"));
+        eval_in(*env, "cute::Stride<int64_t, cute::Int<1>, int64_t>"));
   CHECK(eval_in(*env, "my::gemm::collective::StrideA") ==
-        eval_in(*env, "cute::Stride<cute::Int<1>, int64_t, int64_t>{}"));
+        eval_in(*env, "cute::Stride<cute::Int<1>, int64_t, int64_t>"));
   CHECK(eval_in(*env, "my::gemm::kStages * 2") == "8");
   CHECK(eval_in(*env, "my::gemm::TagToStride_t<my::layout::RowMajor>") !=
         eval_in(*env, "my::gemm::TagToStride_t<my::layout::ColumnMajor>"));

@@ -116,6 +116,19 @@ TEST_CASE("upcast, downcast, recast_layout: CuTe's answers") {
   CHECK_THROWS_AS(eval("upcast<3>((4,8):(2,8))"), Error);  // stride 2 and 3: divisibility
 }
 
+namespace {
+// CuTe's print of an expression's value: `_4` static, `4` dynamic
+std::string cute(const std::string& text) { return evaluate_expression(text).to_cute_string(); }
+}  // namespace
+
+TEST_CASE("upcast, downcast: run-time extents and strides stay run-time, as CuTe prints them (real CuTe 4.7.0)") {
+  // host-only g++ against CUTLASS 4.7.0: print(upcast<N>(make_layout(...))), print(downcast<N>(...))
+  CHECK(cute("upcast<4>(make_layout(make_shape(4,8), make_stride(Int<1>{}, 4)))") == "(1,8):(_1,1)");
+  CHECK(cute("downcast<2>(make_layout(make_shape(4,8), make_stride(Int<1>{}, 4)))") == "(8,8):(_1,8)");
+  CHECK(cute("upcast<2>(make_layout(make_shape(Int<4>{},8), make_stride(8, Int<1>{})))") == "(_4,4):(4,_1)");
+  CHECK(cute("downcast<4>(make_layout(make_shape(Int<4>{},8), make_stride(8, Int<1>{})))") == "(_4,32):(32,_1)");
+}
+
 TEST_CASE("downcast requires a stride-1 mode, as CuTe's static_assert(has_int1<Stride>) (regression)") {
   CHECK_THROWS_WITH_AS(eval("downcast<4>(((4,2,4),4,(3)):((4,24576,512),32,(8192)))"), doctest::Contains("stride-1"),
                        Error);

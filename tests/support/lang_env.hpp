@@ -25,4 +25,16 @@ inline std::string eval_in(Environment& env, const std::string& text) {
   return env.evaluate(parse_expression(text), text, default_registry()).to_cute_string();
 }
 
+// The error evaluating `text`, with its FILE:LINE when located ("(no error)" when it evaluates).
+inline std::string error_of(Environment& env, const std::string& text) {
+  try {
+    eval_in(env, text);
+  } catch (const LocatedError& e) {
+    return e.spot().file + ":" + std::to_string(e.spot().line) + ": " + e.what();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
 }  // namespace cutevis::test
