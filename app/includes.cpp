@@ -220,7 +220,9 @@ void IncludeReader::include(const std::string& name, bool angled, const std::str
     limited_ = true;
     return;
   }
+#ifndef CUTEVIS_WEB  // the page (web/CMakeLists.txt) keeps no cache: its files live as long as the page
   if (depth == 1 && cache_.enabled()) return cached_include(name, path, canonical, macros);
+#endif
   seen_.insert(canonical);
   std::string text;
   if (!try_read_input_file(path, text, max_input_bytes(kMaxHeaderBytes)) ||

@@ -355,8 +355,13 @@ TiledCopy operand_copy(const TiledMma& mma, char operand, const std::string& ato
 }
 
 // `mma --thread T`: the thread's partition_A/B/C of the given tensors (C: a row-major (M,N) tile),
-// its fragments, and retile_D of the --copy-a/--copy-b copies.
-Output mma_partitions(const TiledMma& mma, const ShowOptions& show, const MmaInspectOptions& o) {
+// its fragments, and retile_D of the --copy-a/--copy-b copies; as text and as JSON.
+struct Partitions {
+  std::string text;
+  nlohmann::json json;
+};
+
+Partitions mma_partitions(const TiledMma& mma, const ShowOptions& show, const MmaInspectOptions& o) {
   const int64_t t = *show.thread;
   nlohmann::json j = {{"thread", t}};
   std::string text = "thread " + std::to_string(t) + " of the TiledMMA\n";
@@ -404,8 +409,12 @@ Output mma_partitions(const TiledMma& mma, const ShowOptions& show, const MmaIns
     }
     j[std::string(1, operand)] = e;
   }
+  return {std::move(text), std::move(j)};
+}
+
+Output partitions_output(const Partitions& p, bool json) {
   Output out;
-  out.bytes = show.json ? j.dump() + "\n" : text;
+  out.bytes = json ? p.json.dump() + "\n" : p.text;
   return out;
 }
 
@@ -415,7 +424,7 @@ Output run_mma_inspection(const TiledMma& mma, const ShowOptions& show, const Mm
   if (show.thread && show.picture.format) return draw_mma_thread(mma, show, &o);
   if (show.thread && !o.analyze) {
     register_catalogue_names();
-    return mma_partitions(mma, show, o);
+    return partitions_output(mma_partitions(mma, show, o), show.json);
   }
   if (!o.analyze)
     throw Error(
@@ -487,12 +496,12 @@ Output run_mma_inspection(const TiledMma& mma, const ShowOptions& show, const Mm
   out.exit_code = errors.empty() ? kExitOk : kExitDisagree;  // CuTe would not compile it
   text = errors + text;
   if (show.thread) {  // --thread with --analyze: the thread's partitions, the analysis beside them
-    Output parts = mma_partitions(mma, show, o);
+    Partitions parts = mma_partitions(mma, show, o);
     if (!show.json) {
-      out.bytes = parts.bytes + text;
+      out.bytes = parts.text + text;
       return out;
     }
-    nlohmann::json both = nlohmann::json::parse(parts.bytes);
+    nlohmann::json both = std::move(parts.json);
     both["analysis"] = j;
     out.bytes = both.dump() + "\n";
     return out;

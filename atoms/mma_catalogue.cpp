@@ -11,6 +11,7 @@
 #include "atoms/atom_suggestions.hpp"
 #include "atoms/mma_family.hpp"
 #include "lib/lang/expr.hpp"
+#include "lib/stable_sort.hpp"
 
 namespace cutevis {
 
@@ -124,7 +125,7 @@ std::vector<std::string> search_nearest_names(const std::string& wanted, size_t 
       size_t d = bounded_edit_distance(wanted, n, bound);
       if (d > bound) continue;
       best.emplace_back(d, &n);
-      std::stable_sort(best.begin(), best.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+      stable_sort_by(best, [](const auto& x, const auto& y) { return x.first < y.first; });
       if (best.size() > max) best.pop_back();
     }
   }

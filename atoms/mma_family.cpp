@@ -7,6 +7,7 @@
 
 #include "lib/element_types.hpp"
 #include "lib/lang/expr.hpp"
+#include "lib/stable_sort.hpp"
 
 namespace cutevis::mma {
 
@@ -96,9 +97,8 @@ const std::vector<ElementType>& element_types() {
       const char* ptx = *e.real ? find_element_type(e.real)->ptx : e.ptx;
       out.push_back({e.token, {e.name, e.bits}, ptx});
     }
-    std::stable_sort(out.begin(), out.end(), [](const ElementType& a, const ElementType& b) {
-      return std::strlen(a.token) > std::strlen(b.token);
-    });
+    stable_sort_by(
+        out, [](const ElementType& a, const ElementType& b) { return std::strlen(a.token) > std::strlen(b.token); });
     return out;
   }();
   return t;

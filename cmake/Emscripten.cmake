@@ -26,6 +26,14 @@ set(CUTEVIS_CUDA OFF CACHE STRING "" FORCE)
 add_compile_options(-fwasm-exceptions)
 add_link_options(-fwasm-exceptions -sALLOW_MEMORY_GROWTH=1)
 
+# libc++ without std::function::target()/target_type() and shared_ptr's get_deleter, which
+# nothing here calls (_LIBCPP_NO_RTTI: what libc++ sets itself under -fno-rtti, which cutevis
+# cannot take: dynamic_cast).  Each lambda held in a std::function otherwise brings its
+# type_info, mangled name and target(): 39 KB of the .wasm, 8.8 KB gzipped (README, "In the
+# browser").  Only header code changes: the classes libc++ compiled itself declare the same
+# virtual functions either way (__shared_weak_count::__get_deleter), so nothing is laid out anew.
+add_compile_definitions(_LIBCPP_NO_RTTI)
+
 # scripts/build-web.sh --lto: link-time optimisation (the published site): the .wasm 5% smaller
 # gzipped, for about twice the CPU time of a clean build, much of it one serial link.
 option(CUTEVIS_WEB_LTO "WebAssembly: compile and link with -flto" OFF)

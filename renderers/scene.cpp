@@ -1,4 +1,5 @@
 #include "renderers/scene.hpp"
+#include "lib/stable_sort.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -91,7 +92,7 @@ std::string describe_owners(std::span<const Owner> owners, size_t max_chars) {
   std::span<const Owner> by_value = owners;
   if (!std::is_sorted(owners.begin(), owners.end(), by_val)) {
     sorted.assign(owners.begin(), owners.end());
-    std::stable_sort(sorted.begin(), sorted.end(), by_val);
+    stable_sort_by(sorted, by_val);
     by_value = sorted;
   }
   std::string s;

@@ -1,24 +1,24 @@
-// The page's one entry into the engine: argv as the CLI takes it (a JSON array of
-// strings, without the word cutevis) -> the exit code, and the bytes the CLI would have
+// The page's one entry into the engine: argv as the CLI takes it (the words without the
+// word cutevis, each ended by a NUL byte) -> the exit code, and the bytes the CLI would have
 // written to stdout and stderr.  web/cli_main.cpp is app/main.cpp under another name.
 //
-//   cutevis_run('["eval","composition((4,8):(1,4),(2,2):(1,2))"]') -> 0
+//   cutevis_run("eval\0composition((4,8):(1,4),(2,2):(1,2))\0", 44) -> 0
 //   cutevis_stdout() -> "(2,2):(1,2)\n"
 //
-// A request may also be {"argv": [...], "files": {"/input/kernel.hpp": "..."}}: the files
-// are written first (emscripten's in-memory file system), for --from.
+// A file the command reads with --from is written first with cutevis_file(path, text)
+// (emscripten's in-memory file system).  No JSON here: the words need no parser, and
+// nlohmann_json's parser is otherwise not linked (the app only writes JSON).
 //
 // stdout and stderr are redirected to files of emscripten's in-memory file system for
 // the call, so output is byte for byte what the native CLI prints.
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
+#include <exception>
 #include <iostream>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 int cli_main_reused(int argc, char** argv);  // app/main.cpp: one parser for every request
 
@@ -26,6 +26,7 @@ namespace {
 
 constexpr const char* kStdoutPath = "/tmp/cutevis.stdout";
 constexpr const char* kStderrPath = "/tmp/cutevis.stderr";
+constexpr int kExitIoError = 4;  // app/exit_codes.hpp
 
 std::string captured_stdout, captured_stderr;
 
@@ -41,46 +42,43 @@ std::string slurp(const char* path) {  // in one read: a stream's rdbuf() copies
   return bytes;
 }
 
-// Writes the request's files; false (and a line on stderr) when one cannot be written.
-bool write_files(const nlohmann::json& files) {
-  for (const auto& [path, text] : files.items()) {
-    std::string dir = path.substr(0, path.rfind('/'));
-    if (!dir.empty()) std::filesystem::create_directories(dir);
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << text.get<std::string>();
-    if (!out) {
-      std::fprintf(stderr, "cutevis: error: cannot write %s\n", path.c_str());
-      return false;
-    }
-  }
-  return true;
-}
-
-int run(const std::vector<std::string>& args) {
-  std::vector<std::string> storage{"cutevis"};
-  storage.insert(storage.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (std::string& a : storage) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  return cli_main_reused(static_cast<int>(storage.size()), argv.data());
-}
-
 }  // namespace
 
 extern "C" {
 
-// Runs one command; its output is read with cutevis_stdout() / cutevis_stderr().
-int cutevis_run(const char* request) {
-  if (!std::freopen(kStdoutPath, "w", stdout) || !std::freopen(kStderrPath, "w", stderr)) return 4;
-  int code = 2;
+// Writes TEXT to PATH (its folders made): 0, or 4 with the error as cutevis_stderr() says it.
+int cutevis_file(const char* path, const char* text) {
+  const std::string p = path;
+  for (size_t slash = p.find('/', 1); slash != std::string::npos; slash = p.find('/', slash + 1))
+    mkdir(p.substr(0, slash).c_str(), 0755);  // (an existing folder: EEXIST, fine)
+  const size_t n = std::char_traits<char>::length(text);
+  std::FILE* f = std::fopen(path, "wb");
+  bool ok = f && std::fwrite(text, 1, n, f) == n;
+  if (f) ok = std::fclose(f) == 0 && ok;
+  if (ok) return 0;
+  captured_stdout.clear();
+  captured_stderr = "cutevis: error: cannot write " + p + "\n";
+  return kExitIoError;
+}
+
+// Runs one command: WORDS holds SIZE bytes, the argv words each ended by a NUL byte (so that
+// an empty last word is a word); its output is read with cutevis_stdout() / cutevis_stderr().
+int cutevis_run(const char* words, size_t size) {
+  if (!std::freopen(kStdoutPath, "w", stdout) || !std::freopen(kStderrPath, "w", stderr)) return kExitIoError;
+  std::vector<std::string> storage{"cutevis"};
+  for (size_t at = 0; at < size;) {
+    const size_t end = std::find(words + at, words + size, '\0') - words;
+    storage.emplace_back(words + at, end - at);
+    at = end + 1;
+  }
+  std::vector<char*> argv;
+  for (std::string& a : storage) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  int code = 2;  // kExitBadInput
   try {
-    nlohmann::json r = nlohmann::json::parse(request);
-    if (r.is_array()) code = run(r.get<std::vector<std::string>>());
-    else
-      code = write_files(r.value("files", nlohmann::json::object())) ? run(r.at("argv").get<std::vector<std::string>>())
-                                                                     : 4;  // kExitIoError
-  } catch (const std::exception& e) {  // a malformed request: the page's bug, said like the CLI says it
-    std::fprintf(stderr, "cutevis: error: bad request from the page: %s\n", e.what());
+    code = cli_main_reused(static_cast<int>(storage.size()), argv.data());
+  } catch (const std::exception& e) {  // what the CLI would not catch either (e.g. out of memory)
+    std::fprintf(stderr, "cutevis: error: %s\n", e.what());
   }
   std::cout.flush();  // CLI11's --help writes through std::cout
   std::fflush(stdout);

@@ -33,14 +33,17 @@
   let engine = null, state = { ...DEFAULT }, last = null, timer = 0;
 
   // --- the engine: argv in, {code, out, err} out ----------------------------------------
+  // A C string on the engine's heap for f(pointer, bytes), freed after.
+  function withString(s, f) {
+    const n = engine.lengthBytesUTF8(s), p = engine._malloc(n + 1);
+    engine.stringToUTF8(s, p, n + 1);
+    try { return f(p, n); } finally { engine._free(p); }
+  }
   function call(argv) {
-    const files = state.file ? { ['/input/decls.' + state.lang]: state.file } : null;
-    const request = JSON.stringify(files ? { argv, files } : argv);
-    const n = engine.lengthBytesUTF8(request) + 1, p = engine._malloc(n);
-    engine.stringToUTF8(request, p, n);
     const t0 = performance.now();
-    const code = engine._cutevis_run(p);
-    engine._free(p);
+    let code = state.file ? withString('/input/decls.' + state.lang, (path) => withString(state.file, (text) => engine._cutevis_file(path, text))) : 0;
+    // the words each ended by a NUL byte (web/binding.cpp)
+    if (code === 0) code = withString(argv.map((w) => w + '\0').join(''), (p, n) => engine._cutevis_run(p, n));
     const r = { argv, code, out: engine.UTF8ToString(engine._cutevis_stdout()), err: engine.UTF8ToString(engine._cutevis_stderr()) };
     r.ms = performance.now() - t0;
     return r;

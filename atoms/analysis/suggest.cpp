@@ -8,6 +8,7 @@
 
 #include "atoms/smem_atoms.hpp"
 #include "lib/error.hpp"
+#include "lib/stable_sort.hpp"
 
 namespace cutevis {
 
@@ -234,7 +235,7 @@ std::vector<LayoutSuggestion> suggest_smem_layouts(const AnyLayout& current, int
     s->simplicity = c.simplicity;
     found.push_back(*s);
   }
-  std::stable_sort(found.begin(), found.end(), [](const LayoutSuggestion& a, const LayoutSuggestion& b) {
+  stable_sort_by(found, [](const LayoutSuggestion& a, const LayoutSuggestion& b) {
     if (a.wavefronts != b.wavefronts) return a.wavefronts < b.wavefronts;
     if (a.padding_bytes != b.padding_bytes) return a.padding_bytes < b.padding_bytes;
     if (a.simplicity != b.simplicity) return a.simplicity < b.simplicity;

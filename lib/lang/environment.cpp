@@ -10,6 +10,7 @@
 #include "lib/lang/cpp_syntax.hpp"
 #include "lib/lang/suggestions.hpp"
 #include "lib/lang/tensor.hpp"
+#include "lib/stable_sort.hpp"
 
 namespace cutevis {
 
@@ -326,7 +327,7 @@ std::vector<const Def*> visible(const std::multimap<std::string, const Def*>& by
     if (score < 0 && from_header(*it->second)) continue;
     found.emplace_back(score, it->second);
   }
-  std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  stable_sort_by(found, [](const auto& a, const auto& b) { return a.first > b.first; });
   std::vector<const Def*> out;
   for (const auto& [score, d] : found) out.push_back(d);
   return out;
@@ -978,8 +979,7 @@ bool Evaluator::class_instance(const Node& node, Value& out) {
         given.push_back(filled.values[primary->tparams[i]]);
     }
     // the more specialized first, as C++ picks: a full specialization, then those with fewer parameters
-    std::stable_sort(defs.begin(), defs.end(),
-                     [](const ClassDef* a, const ClassDef* b) { return a->tparams.size() < b->tparams.size(); });
+    stable_sort_by(defs, [](const ClassDef* a, const ClassDef* b) { return a->tparams.size() < b->tparams.size(); });
     for (const ClassDef* c : defs) {
       if (c->specialization.empty() || cv_qualified_pattern(c->specialization)) continue;
       Node pattern;
@@ -1455,7 +1455,7 @@ Value Environment::evaluate(const Node& root, const std::string& source, const R
         if (std::find(use.nearest.begin(), use.nearest.end(), w) == use.nearest.end()) use.nearest.push_back(w);
       std::vector<std::pair<size_t, std::string>> scored;
       for (auto& w : use.nearest) scored.emplace_back(edit_distance(use.name, w), std::move(w));
-      std::stable_sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      stable_sort_by(scored, [](const auto& a, const auto& b) { return a.first < b.first; });
       use.nearest.clear();
       for (auto& [distance, w] : scored)  // the nearest only: bm is a typo of bM, not of C or S
         if (distance == scored.front().first && use.nearest.size() < 3) use.nearest.push_back(std::move(w));

@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "lib/lang/cpp_text.hpp"
+#include "lib/stable_sort.hpp"
 
 namespace cutevis {
 
@@ -321,7 +322,7 @@ std::vector<LaunchBindingNote> bind_calls(Environment& env, const KernelFile& ke
   std::vector<const KernelLaunch*> calls;
   for (const KernelLaunch& c : kernels.calls)
     if (!kernel_names.count(c.kernel)) calls.push_back(&c);
-  std::stable_sort(calls.begin(), calls.end(), [](const KernelLaunch* a, const KernelLaunch* b) {
+  stable_sort_by(calls, [](const KernelLaunch* a, const KernelLaunch* b) {
     return std::make_pair(a->line, a->column) < std::make_pair(b->line, b->column);
   });
   auto fitting = [&](const KernelLaunch& c) {  // the overloads taking c's arguments, the more specialized first
@@ -340,9 +341,8 @@ std::vector<LaunchBindingNote> bind_calls(Environment& env, const KernelFile& ke
       for (const std::string& t : f->param_types) n += depends_on(*f, t) ? 1 : 0;
       return n;
     };
-    std::stable_sort(fit.begin(), fit.end(), [&](const FunctionDefinition* a, const FunctionDefinition* b) {
-      return dependent(a) < dependent(b);
-    });
+    stable_sort_by(
+        fit, [&](const FunctionDefinition* a, const FunctionDefinition* b) { return dependent(a) < dependent(b); });
     return fit;
   };
   // Pass 1: calls with one overload that fits, bound before anything is evaluated (an evaluation is kept, so
@@ -407,8 +407,7 @@ std::vector<LaunchBindingNote> bind_launches(Environment& env, const KernelFile&
     for (const KernelLaunch& l : kernels.launches)
       if (l.kernel == k.name && !l.function.empty()) launches.push_back(&l);
     if (launches.empty()) continue;
-    std::stable_sort(launches.begin(), launches.end(),
-                     [](const KernelLaunch* a, const KernelLaunch* b) { return a->line < b->line; });
+    stable_sort_by(launches, [](const KernelLaunch* a, const KernelLaunch* b) { return a->line < b->line; });
     const KernelLaunch& l = *launches.front();  // the first in the file
     const std::string kernel_scope = scope_of_kernel(env, file, k);
     const std::string caller = scope_of_function(env, file, l.function, l.function_begin_line, l.function_end_line);

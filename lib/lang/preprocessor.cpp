@@ -8,6 +8,7 @@
 #include <set>
 
 #include "lib/error.hpp"
+#include "lib/stable_sort.hpp"
 
 namespace cutevis {
 
@@ -538,7 +539,7 @@ std::vector<PreprocessorNote> Conditionals::notes() const {
     out.push_back({u.lines.front(), m, u.first_condition + " is " + (u.first_value ? "true" : "false")});
   }
   for (const Group& g : groups_) out.push_back({g.line, "#if without #endif", ""});
-  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.line < b.line; });
+  stable_sort_by(out, [](const auto& a, const auto& b) { return a.line < b.line; });
   if (out.size() > kMaxNotes) {  // a file of 30,000 #if's: its first notes, then how many more
     const size_t more = out.size() - kMaxNotes;
     out.resize(kMaxNotes);

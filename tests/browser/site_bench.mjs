@@ -115,8 +115,8 @@ const requests = {
 const engineProbe = `
   const create = require(process.argv[1]), reqs = JSON.parse(process.argv[2]);
   create().then((m) => {
-    const run = (argv) => { const s = JSON.stringify(argv), n = m.lengthBytesUTF8(s) + 1, p = m._malloc(n); m.stringToUTF8(s, p, n);
-      const t = performance.now(); const c = m._cutevis_run(p); const ms = performance.now() - t; m._free(p); if (c) throw new Error(argv + ': ' + c); return ms; };
+    const run = (argv) => { const s = argv.map((w) => w + '\\0').join(''), n = m.lengthBytesUTF8(s), p = m._malloc(n + 1); m.stringToUTF8(s, p, n + 1);
+      const t = performance.now(); const c = m._cutevis_run(p, n); const ms = performance.now() - t; m._free(p); if (c) throw new Error(argv + ': ' + c); return ms; };
     const out = {};
     for (const [k, argv] of Object.entries(reqs)) { const first = run(argv), later = []; for (let i = 0; i < 5; i++) later.push(run(argv)); later.sort((a, b) => a - b); out[k] = [first, later[2]]; }
     console.log(JSON.stringify(out));
