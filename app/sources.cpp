@@ -403,7 +403,7 @@ Output run_names(const NamesOptions& o) {
       for (Warning& w : env->take_warnings())
         if (!is_default_size_note(w)) notes.push_back(std::move(w));
       if (const auto read = env->defaults_read(d); !read.empty() && read[0] == &d)  // (a -D: none)
-        notes.push_back(Warning{Environment::command_line_note(d, v)});
+        notes.push_back(Warning{env->default_note(d)});
       else if (std::string n = env->defaults_note(d, default_registry()); !n.empty()) notes.push_back(Warning{n});
       for (Warning& w : notes)
         if (!is_run_time_read_note(w)) {

@@ -205,6 +205,12 @@ class Walker {
         continue;
       }
       if (!std::isspace(static_cast<unsigned char>(ch))) line_start = false;
+      // a letter or digit in quotes ('N') is a char a declaration may hold (`char transA = 'N';`): kept
+      if (ch == '\'' && i + 2 < c.size() && c[i + 2] == '\'' && std::isalnum(static_cast<unsigned char>(c[i + 1])) &&
+          !(i > 0 && std::isalnum(static_cast<unsigned char>(c[i - 1])))) {
+        i += 3;
+        continue;
+      }
       if (size_t next = blank_comment_or_literal(c, i); next != i) {
         i = next;
         continue;

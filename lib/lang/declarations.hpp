@@ -14,6 +14,15 @@ namespace cutevis {
 
 enum class SourceLanguage { kCpp, kPython };
 
+// A branch of the if / else-if / else chain that gives a default-size local its value (Declaration::default_branches).
+struct DefaultBranch {
+  std::string condition;  // as written; "" for the closing else
+  int line = 0;
+  bool fails = false;      // assert(false) or a throw: the program stops there
+  std::string value;       // what it assigns the local, as written; "" where it assigns nothing
+  std::string written_at;  // where it does: "`ldA = m` at line 516"
+};
+
 struct Declaration {
   std::string name;   // the declared name: "SmemLayoutA", "bM", "self.tile_shape"
   std::string scope;  // enclosing namespaces/structs/classes, "::"-joined ("" at file scope)
@@ -45,6 +54,12 @@ struct Declaration {
   // note beside the value (Environment::command_line_note); this says what changes it and where ("argv[1] changes
   // it at line 586").  A -D gives another.
   std::string command_line_at = {};
+  // A local whose other changes are plain assignments in one if / else-if / else chain among its function's own
+  // statements (`int ldA = 0; if (transA == 'N') { ldA = m; } else if (transA == 'T') { ldA = k; }`): the
+  // chain's branches, in order.  Read at the program's default as the chain gives it there: the first branch
+  // whose condition holds (conditions and values of compile-time values and other defaults), else the
+  // initializer (Environment::resolve).  A -D gives another.
+  std::vector<DefaultBranch> default_branches = {};
 };
 
 // The scope a declaration's text is read in: the caller's for a bound parameter, else its own.

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 #include <set>
 #include <unordered_set>
 
@@ -573,11 +574,20 @@ std::string Environment::runtime_type(const Declaration& d, const Registry& regi
 
 namespace {
 const char* const kProgramDefault = "the program's default";  // (what is_run_time_read_note knows a default by)
+
+// A default's value as the program writes it: `char transA = 'N';` holds 78, said 'N'
+std::string shown(const Declaration& d, const Value& v) {
+  if (d.text.size() == 3 && d.text[0] == '\'' && v.is(Value::Kind::kInt)) {
+    const int64_t c = v.as_int();
+    if (c > 32 && c < 127) return "'" + std::string(1, static_cast<char>(c)) + "'";
+  }
+  return v.to_string();
+}
 }  // namespace
 
 std::string Environment::command_line_note(const Declaration& d, const Value& v) {
-  return d.name + " = " + v.to_string() + ", " + kProgramDefault + " (its initializer at line " +
-         std::to_string(d.line) + "); " + d.command_line_at + " (-D " + d.name + "=N for another)";
+  return d.name + " = " + shown(d, v) + ", " + kProgramDefault + " (its initializer at line " + std::to_string(d.line) +
+         "); " + d.command_line_at + " (-D " + d.name + "=N for another)";
 }
 
 std::string Environment::defaults_note(const Declaration& d, const Registry& registry) {
@@ -587,11 +597,71 @@ std::string Environment::defaults_note(const Declaration& d, const Registry& reg
     Value v;
     if (resolve(*size, registry, v)) continue;  // (read, so resolved: kept)
     out += (out.empty() ? std::string("at ") + kProgramDefault + " problem size: " : ", ") + size->name + " = " +
-           v.to_string();
+           shown(*size, v);
   }
   if (out.empty()) return out;
   return out + (defaults.size() == 1 ? " (the command line changes it; -D " + defaults[0]->name + "=N for another)"
                                      : " (the command line changes them; -D NAME=N for others)");
+}
+
+// The branch of d's if-chain (Declaration::default_branches) taken at the program's defaults: the first whose
+// condition holds, its conditions read as d's text is (its scope; the defaults they read are d's); nullptr where
+// none does.  A condition that does not evaluate (argc, a run-time value) or a failing branch taken is an error.
+const DefaultBranch* Environment::branch_taken(const Declaration& d, const Registry& registry) {
+  for (const DefaultBranch& b : d.default_branches) {
+    bool holds = b.condition.empty();
+    if (!holds) {
+      try {
+        const Node root = parsers_.at(d.language)(b.condition);
+        Evaluator ev(registry);
+        ev.set_environment(this, &d, reading_scope(d));
+        ev.set_source(b.condition);
+        ev.use_literals(literals_of(d), root);
+        const Value c = ev.eval(root);
+        if (c.is(Value::Kind::kBool)) holds = c.as_bool();
+        else holds = c.as_int() != 0;
+      } catch (const Error& err) {
+        std::string written;  // (a branch that assigns it: where the change is)
+        for (const DefaultBranch& w : d.default_branches)
+          if (written.empty() && !w.written_at.empty()) written = w.written_at + ", ";
+        throw Error(d.name + " changes at run time (" + written + "in the if at line " + std::to_string(b.line) +
+                    " on `" + b.condition + "`, known only when the program runs: " + err.what() +
+                    "): a run-time value" + runtime_type(d, registry) +
+                    ", its initializer is only where it starts; give -D " + d.name + "=... to pick a value");
+      }
+    }
+    if (!holds) continue;
+    if (b.fails)
+      throw Error(d.name + ": the branch " + (b.condition.empty() ? std::string("else") : "`" + b.condition + "`") +
+                  " at line " + std::to_string(b.line) +
+                  " is the one taken at these values, and it stops the program (assert(false) or throw)");
+    return &b;
+  }
+  return nullptr;
+}
+
+std::string Environment::branch_note(const Declaration& d, const DefaultBranch* taken, const Value& v,
+                                     const std::string& decided_at) {
+  const std::string at = decided_at.empty() ? std::string("at the values given, not ") + kProgramDefault
+                                            : std::string("at ") + kProgramDefault + " " + decided_at;
+  if (!taken || taken->value.empty())
+    return d.name + " = " + v.to_string() + ", its initializer at line " + std::to_string(d.line) +
+           ": no branch of the if at line " + std::to_string(d.default_branches[0].line) + " assigns it " + at +
+           " (-D " + d.name + "=N for another)";
+  return d.name + " = " + taken->value + " = " + v.to_string() + ": the branch " +
+         (taken->condition.empty() ? std::string("else") : taken->condition) + " at line " +
+         std::to_string(taken->line) + ", " + at + " (-D " + d.name + "=N for another)";
+}
+
+// "transA = 'N', k = 64": the defaults d's evaluation has read so far, each with its value
+std::string Environment::defaults_so_far(const Declaration& d, const Registry& registry) {
+  std::string out;
+  for (const Declaration* size : entries_[&d].defaults) {
+    Value v;
+    if (resolve(*size, registry, v)) continue;
+    out += (out.empty() ? "" : ", ") + size->name + " = " + shown(*size, v);
+  }
+  return out;
 }
 
 bool is_default_size_note(const Warning& w) { return w.message.find(kProgramDefault) != std::string::npos; }
@@ -643,15 +713,28 @@ const LocatedError* Environment::resolve(const Declaration& d, const Registry& r
       return nullptr;
     }
     // -D NAME=N gives a command-line default's own name its value too, as it does to every reader
-    const Declaration* given = d.command_line_at.empty() ? nullptr : find(d.name, reading_scope(d), &d);
+    const bool program_default = !d.command_line_at.empty() || !d.default_branches.empty();
+    const Declaration* given = program_default ? find(d.name, reading_scope(d), &d) : nullptr;
     const Declaration& from = given && given->file.empty() ? *given : d;
-    const bool at_default = !d.command_line_at.empty() && &from == &d;
-    const Node& root = parsed(from);
+    const bool at_default = program_default && &from == &d;
+    // ldA = 0; if (transA == 'N') { ldA = m; } ...: the branch the chain takes at the defaults gives the text
+    const DefaultBranch* taken = at_default && !d.default_branches.empty() ? branch_taken(d, registry) : nullptr;
+    const std::string decided_at =  // the defaults the conditions read
+        at_default && !d.default_branches.empty() ? defaults_so_far(d, registry) : "";
+    std::optional<Node> assigned;
+    if (taken && !taken->value.empty()) {
+      try {
+        assigned = parsers_.at(d.language)(taken->value);
+      } catch (const Error& err) {
+        throw Error(d.name + " = " + taken->value + " (line " + std::to_string(taken->line) + "): " + err.what());
+      }
+    }
+    const Node& root = assigned ? *assigned : parsed(from);
     // A declaration that uses one already failed fails with that failure, as evaluating it
     // would, without the throw through every frame (a kernel file without -D has hundreds).
     bool stop = false;
     const LocatedError* dependency =
-        failures_ && !as_declared_ ? failed_dependency(root, from, registry, stop) : nullptr;
+        failures_ && !assigned && !as_declared_ ? failed_dependency(root, from, registry, stop) : nullptr;
     if (dependency) {
       stack_.pop_back();
       Entry& failed = entries_[&d];
@@ -661,16 +744,26 @@ const LocatedError* Environment::resolve(const Declaration& d, const Registry& r
     }
     Evaluator ev(registry);
     ev.set_environment(this, &from, reading_scope(from));
-    ev.set_source(from.text);
+    ev.set_source(assigned ? taken->value : from.text);
     ev.use_literals(literals_of(from), root);
-    Value v = ev.eval(root);
+    Value v;
+    try {
+      v = ev.eval(root);
+    } catch (const Error& err) {
+      if (!assigned) throw;
+      throw Error(d.name + " = " + taken->value + " (line " + std::to_string(taken->line) + "): " + err.what());
+    }
     if (value_nodes(v, kMaxValueNodes) > kMaxValueNodes)
       throw Error(d.name + " has a value of more than " + std::to_string(kMaxValueNodes) +
                   " nodes, the limit for one declaration (a chain that doubles a shape per line?)");
     warnings_.insert(warnings_.end(), ev.warnings().begin(), ev.warnings().end());
-    if (at_default) warnings_.push_back(Warning{command_line_note(d, v)});
+    const std::string note = !at_default                  ? ""
+                             : d.default_branches.empty() ? command_line_note(d, v)
+                                                          : branch_note(d, taken, v, decided_at);
+    if (at_default) warnings_.push_back(Warning{note});
     stack_.pop_back();
     Entry& done = entries_[&d];
+    done.default_note = note;
     done.state = Entry::State::kDone;
     done.value = v;
     if (at_default) done.defaults.insert(done.defaults.begin(), &d);

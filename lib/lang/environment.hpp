@@ -214,6 +214,12 @@ class Environment {
     auto it = entries_.find(&d);
     return it == entries_.end() ? std::vector<const Declaration*>{} : it->second.defaults;
   }
+  // The note said beside a program default's own value (command_line_note, or the if-chain branch taken: "ldA =
+  // m = 512, at the program's default: the branch transA == 'N' at line 566 (...)"); "" for others.
+  std::string default_note(const Declaration& d) const {
+    auto it = entries_.find(&d);
+    return it == entries_.end() ? "" : it->second.default_note;
+  }
   // "at the program's default problem size: Gemm_M = 512, Gemm_K = 256 (...)": the note of a value read at
   // others' defaults (defaults_read), each with its value; "" for none.
   std::string defaults_note(const Declaration& d, const Registry& registry);
@@ -244,7 +250,12 @@ class Environment {
     bool undefined_known = false;  // undefined_names_of, once
     std::vector<NameUse> undefined;
     std::vector<const Declaration*> defaults;  // the command-line defaults its value was read at
+    std::string default_note;                  // (Environment::default_note)
   };
+  const DefaultBranch* branch_taken(const Declaration& d, const Registry& registry);
+  static std::string branch_note(const Declaration& d, const DefaultBranch* taken, const Value& v,
+                                 const std::string& decided_at);
+  std::string defaults_so_far(const Declaration& d, const Registry& registry);
   void pass_defaults_up(const Entry& e);  // to the declaration being evaluated that read e's
   const Node& parsed(const Declaration& d);
   std::string runtime_type(const Declaration& d, const Registry& registry);  // " of type X<3>" or ""

@@ -441,6 +441,7 @@ class Reader {
     // writes to names in the body: x = / x op= / ++x / x++ / &x passed
     const std::string argv = f.name == "main" && f.params.size() >= 2 ? f.params[1] : "argv";
     static const std::set<std::string> assign = {"=", "+=", "-=", "*=", "/=", "%=", "|=", "&=", "^="};
+    const std::vector<Chain> chains = if_chains(body, shut);
     for (size_t j = body + 1; j < shut; ++j) {
       if (!toks_[j].ident) continue;
       const std::string& before = t(j - 1);
@@ -448,7 +449,8 @@ class Reader {
       const std::string& after = t(j + 1);
       bool write = assign.count(after) > 0 || after == "++" || after == "--" || before == "++" || before == "--";
       write = write || (before == "&" && (t(j - 2) == "(" || t(j - 2) == ",") && (after == ")" || after == ","));
-      const std::string option = command_line_option(j);  // (passed by reference: no & to see)
+      write = write || (before == "&" && t(j - 2) == "=" && after == ";");  // int* p = &x;  then *p = ...: anything
+      const std::string option = command_line_option(j);                    // (passed by reference: no & to see)
       if (!write && option.empty()) continue;
       size_t a = j, b = j;
       while (a > body + 1 && t(a - 1) != ";" && t(a - 1) != "{" && t(a - 1) != "}") --a;
@@ -465,9 +467,93 @@ class Reader {
       std::replace(text.begin(), text.end(), '\n', ' ');
       w.statement = text.size() > 80 ? text.substr(0, 77) + "..." : text;
       w.command_line = option.empty() ? argv_read(j, argv) : option;
+      if (after == "=") branch_assignment(chains, j, w);
       f.writes.push_back(std::move(w));
     }
     return f;
+  }
+
+  // An if / else-if / else chain among a function body's own statements: its branches, each with the tokens
+  // [begin, end) of its statement (a `{...}` block or one statement up to its `;`).
+  struct Chain {
+    std::vector<IfBranch> branches;
+    std::vector<std::pair<size_t, size_t>> spans;
+  };
+  std::vector<Chain> if_chains(size_t body, size_t shut) const {
+    std::vector<Chain> out;
+    for (size_t k = body + 1; k < shut; ++k) {
+      if (t(k) == "(" || t(k) == "[" || t(k) == "{") {  // a block, a loop's body, a lambda: not the function's own
+        k = close(k);
+        continue;
+      }
+      const std::string& prev = t(k - 1);
+      if (t(k) != "if" || t(k + 1) != "(" || (k > body + 1 && prev != ";" && prev != "}")) continue;
+      Chain c;
+      size_t at = k;
+      bool ok = true;
+      while (ok) {
+        IfBranch b;
+        b.line = line_col(toks_[at].begin).first;
+        if (t(at) == "if") {
+          if (t(at + 1) != "(") {  // if constexpr: not a run-time chain
+            ok = false;
+            break;
+          }
+          const size_t cond = close(at + 1);
+          b.condition = span(at + 2, cond);
+          std::replace(b.condition.begin(), b.condition.end(), '\n', ' ');
+          at = cond + 1;
+        } else {
+          at = at + 1;  // else
+        }
+        const size_t last = t(at) == "{" ? close(at) : statement_end(at, shut);
+        if (last >= shut || t(at) == "if" || t(at) == "else") ok = false;  // `if (a) if (b) ...`: whose else?
+        for (size_t x = at; x < last; ++x)
+          b.fails = b.fails || t(x) == "throw" || (t(x) == "assert" && t(x + 2) == "false" && t(x + 3) == ")");
+        c.branches.push_back(std::move(b));
+        c.spans.emplace_back(at, last + 1);
+        k = last;
+        if (t(last + 1) != "else") break;
+        at = last + 2;
+        if (t(at) != "if") {  // the closing else
+          c.branches.push_back(IfBranch{"", line_col(toks_[last + 1].begin).first, false});
+          const size_t end = t(at) == "{" ? close(at) : statement_end(at, shut);
+          if (end >= shut || t(at) == "if") ok = false;
+          for (size_t x = at; x < end; ++x)
+            c.branches.back().fails = c.branches.back().fails || t(x) == "throw" ||
+                                      (t(x) == "assert" && t(x + 2) == "false" && t(x + 3) == ")");
+          c.spans.emplace_back(at, end + 1);
+          k = end;
+          break;
+        }
+      }
+      if (ok) out.push_back(std::move(c));
+    }
+    return out;
+  }
+
+  // Fills w.chain / branch / assigned where the `x = E;` at token j is a statement of its own directly in a
+  // branch of one of `chains` (not inside a loop or block there, nor part of a longer statement).
+  void branch_assignment(const std::vector<Chain>& chains, size_t j, LocalWrite& w) const {
+    for (const Chain& c : chains)
+      for (size_t i = 0; i < c.spans.size(); ++i) {
+        const auto [begin, end] = c.spans[i];
+        if (j < begin || j >= end) continue;
+        const bool braced = t(begin) == "{";
+        size_t x = braced ? begin + 1 : begin;  // the branch's statements at its own depth
+        while (x < end && x < j) x = (t(x) == "(" || t(x) == "[" || t(x) == "{") ? close(x) + 1 : x + 1;
+        const std::string& prev = t(j - 1);
+        if (x != j || (j != begin && prev != ";" && prev != "}" && !(braced && j == begin + 1))) return;
+        const size_t semi = statement_end(j, end);
+        if (semi >= end) return;
+        for (size_t y = j + 2; y < semi; y = (t(y) == "(" || t(y) == "[" || t(y) == "{") ? close(y) + 1 : y + 1)
+          if (t(y) == "=" || t(y) == ",") return;  // a = b = c, a = b, c: not one plain assignment
+        w.chain = c.branches;
+        w.branch = i;
+        w.assigned = span(j + 2, semi);
+        std::replace(w.assigned.begin(), w.assigned.end(), '\n', ' ');
+        return;
+      }
   }
 
   // "--m" where token j is the value argument of cutlass::CommandLine's `cmd.get_cmd_line_argument("m", j)`

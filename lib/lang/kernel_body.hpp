@@ -51,6 +51,13 @@ struct KernelLaunch {
   int line = 0, column = 0;
 };
 
+// One branch of an `if (...) {...} else if (...) {...} else {...}` chain among a function's own statements.
+struct IfBranch {
+  std::string condition;  // as written, "" for the closing `else`
+  int line = 0;           // its `if` / `else`
+  bool fails = false;     // it holds `assert(false)` or a `throw`: the program stops there
+};
+
 // A write to a name inside a function's body after it is declared: `x = ...`, `x += ...`, `++x`,
 // `x++`, or its address passed (`sscanf(argv[1], "%d", &x)`): what makes a local a run-time value.
 struct LocalWrite {
@@ -61,6 +68,12 @@ struct LocalWrite {
   // `sscanf(argv[1], "%d", &m)` or `m = atoi(argv[1])` (atol, strtol, std::stoi, ...), "--m" for
   // cutlass::CommandLine's `cmd.get_cmd_line_argument("m", m)`; "" for any other write.
   std::string command_line;
+  // A plain `x = E;` made directly in a branch of an if / else-if / else chain among the function's own
+  // statements (not in a loop, a block or a nested function): the chain's branches in order, which one this
+  // write is in, and E as written.  Empty chain for any other write.
+  std::vector<IfBranch> chain;
+  size_t branch = 0;
+  std::string assigned;
 };
 
 // A function defined at namespace level (host code and kernels alike): what binding a call to it needs.

@@ -203,16 +203,35 @@ void mark_changed_locals(std::vector<Declaration>& declarations, const KernelFil
     if (it == by_line.begin()) continue;
     const FunctionDefinition& f = *std::prev(it)->second;
     if (d.line > f.end_line || function_of(d.scope) != f.name) continue;
+    const LocalWrite* chain = nullptr;         // the if-chain whose branches assign it (one chain, once a branch)
+    std::vector<std::string> assigned, where;  // what each of its branches assigns, and where
     for (const LocalWrite& w : f.writes) {
       if (w.name != d.name || std::make_pair(w.line, w.column) <= std::make_pair(d.line, d.column)) continue;
-      if (w.command_line.empty()) {  // any other change: a run-time value, whatever the command line does
-        d.changed_at = "`" + w.statement + "` at line " + std::to_string(w.line);
-        d.command_line_at.clear();
-        break;
+      if (!w.command_line.empty()) {
+        if (d.command_line_at.empty())
+          d.command_line_at = w.command_line + " changes it at line " + std::to_string(w.line);
+        continue;
       }
-      if (d.command_line_at.empty())
-        d.command_line_at = w.command_line + " changes it at line " + std::to_string(w.line);
+      if (!w.chain.empty() &&
+          (!chain || (chain->chain.front().line == w.chain.front().line && assigned[w.branch].empty()))) {
+        chain = chain ? chain : &w;
+        assigned.resize(w.chain.size());
+        where.resize(w.chain.size());
+        assigned[w.branch] = w.assigned;
+        where[w.branch] = "`" + w.statement + "` at line " + std::to_string(w.line);
+        continue;
+      }
+      // any other change: a run-time value, whatever the command line does
+      d.changed_at = "`" + w.statement + "` at line " + std::to_string(w.line);
+      d.command_line_at.clear();
+      chain = nullptr;
+      break;
     }
+    if (chain)
+      for (size_t i = 0; i < chain->chain.size(); ++i) {
+        const IfBranch& b = chain->chain[i];
+        d.default_branches.push_back(DefaultBranch{b.condition, b.line, b.fails, assigned[i], where[i]});
+      }
   }
 }
 

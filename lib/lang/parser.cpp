@@ -181,6 +181,11 @@ std::vector<Token> lex(const std::string& s) {
       t.value = v;
       t.end = j;
       i = j;
+    } else if (c == '\'' && i + 2 < s.size() && s[i + 1] != '\\' && s[i + 1] != '\'' && s[i + 2] == '\'') {
+      // a character literal ('N'): C++'s char, an integer (its code), as `transA == 'N'` compares it
+      t.kind = Token::Kind::kNumber;
+      t.value = static_cast<unsigned char>(s[i + 1]);
+      t.end = i += 3;
     } else if (c == '_' && (i + 1 >= s.size() || !is_ident_char(s[i + 1]))) {
       t.kind = Token::Kind::kUnderscore;
       t.text = "_";

@@ -110,9 +110,15 @@ TEST_CASE("other changes at run time stay run-time values: a loop, another run-t
   const auto v = names({"--from", kFile});
   const std::map<std::string, std::string> refused = {
       {"split", "split changes at run time (`parse_split(argc, argv, &split)` at line 42)"},  // not a known reader
-      {"ldB", "ldB changes at run time (`if (argc >= 5)     ldB = Gemm_K` at line 47)"},      // another run-time value
-      {"k_tiles", "k_tiles changes at run time (`k += 64)     ++k_tiles` at line 51)"},       // a loop's counter
-      {"mixed", "mixed changes at run time (`mixed *= 2` at line 56)"}};  // the command line, then more
+      {"ldB",
+       "ldB changes at run time (`if (argc >= 5)     ldB = Gemm_K` at line 47, in the if at line 46 on "
+       "`argc >= 5`, known only when the program runs"},  // a condition on a run-time value
+      {"ld_argc", "ld_argc changes at run time (`ld_argc = Gemm_M` at line 82, in the if at line 81 on `argc >= 8`"},
+      {"ld_loop", "ld_loop changes at run time (`ld_loop = Gemm_M` at line 87)"},        // an if in a loop
+      {"ld_ptr", "ld_ptr changes at run time (`int* p = &ld_ptr` at line 92)"},          // through a pointer
+      {"ld_lambda", "ld_lambda changes at run time (`ld_lambda = Gemm_M` at line 96)"},  // in a nested function
+      {"k_tiles", "k_tiles changes at run time (`k += 64)     ++k_tiles` at line 51)"},  // a loop's counter
+      {"mixed", "mixed changes at run time (`mixed *= 2` at line 56)"}};                 // the command line, then more
   for (const auto& entry : refused) {
     const std::string &name = entry.first, &error = entry.second;
     CAPTURE(name);
@@ -161,6 +167,58 @@ TEST_CASE("real CUTLASS tutorials (CUTLASS_PATH) without -D sizes: read at their
   CHECK(test::function_of(value_of(h.at("gemm_nt::prob_shape"))) == test::function_of(cute.at("wgmma.prob_shape")));
   CHECK(layout_of(value_of(h.at("gemm_device::mC"))) == cute.at("wgmma.mC.layout"));
   CHECK(layout_of(value_of(h.at("gemm_device::gC"))) == cute.at("wgmma.gC.layout"));
-  // ldA is assigned from m or k by transA at run time: still a run-time value
-  CHECK(h.at("main::ldA")["kind"] == "unresolved");
+  // ldA is assigned m or k by transA's branch: read at the branch its default 'N' takes
+  CHECK(value_of(h.at("main::ldA")) == "5120");
+  CHECK(h.at("main::ldA")["note"].get<std::string>().rfind("ldA = m = 5120: the branch transA == 'N' at line ", 0) ==
+        0);
+  // the TMA tutorial: its TMA atoms and smem partitions, read at ldA = m, ldB = n (they were unresolved)
+  const auto t = names({"--from", tut + "hopper/wgmma_tma_sm90.cu", "-I", root + "/include", "-D", "TA=cute::half_t",
+                        "-D", "TB=cute::half_t", "-D", "TC=cute::half_t", "-D", "CUTLASS_ARCH_MMA_SM90_SUPPORTED=1"});
+  CHECK(value_of(t.at("main::ldA")) == "512");
+  CHECK(value_of(t.at("main::ldB")) == "256");  // transB 'T': ldB = n
+  CHECK(layout_of(value_of(t.at("gemm_device::tAsA"))) == cute.at("wgmma_tma.tAsA.layout"));
+  CHECK(t.at("gemm_device::tAsA")["note"].get<std::string>().find("ldA = 512") != std::string::npos);
+  CHECK("_" + value_of(t.at("gemm_device::K_PIPE_MAX")) == cute.at("wgmma_tma.K_PIPE_MAX"));
+  // (cutevis prints a Copy_Atom's layouts without CuTe's `_` of a static int: compared as functions)
+  for (const char* x : {"tmaA", "tmaB"}) {
+    CAPTURE(x);
+    const std::string v = t.at(std::string("gemm_nt::") + x)["value"];
+    const size_t src = v.find("ValLayoutSrc: ");
+    REQUIRE(src != std::string::npos);
+    CHECK(test::function_of(v.substr(src + 14, v.find('\n', src) - src - 14)) ==
+          test::function_of(cute.at(std::string("wgmma_tma.") + x + ".ValLayoutSrc")));
+  }
+}
+
+TEST_CASE("a local an if-chain assigns is read at the branch the program's defaults take; -D switches the branch") {
+  register_catalogue_names();
+  const auto cute = oracle();
+  const auto v = names({"--from", kFile});
+  CHECK(v.at("main::trans")["note"].get<std::string>().rfind("trans = 'N', the program's default", 0) == 0);
+  CHECK(value_of(v.at("main::ld")) == "256");
+  CHECK(v.at("main::ld")["note"] ==
+        "ld = Gemm_M = 256: the branch trans == 'N' at line 70, at the program's default trans = 'N' (-D ld=N for "
+        "another)");
+  CHECK(test::function_of(value_of(v.at("main::layout_L"))) == test::function_of(cute.at("file.layout_L")));
+  CHECK(v.at("main::layout_L")["note"].get<std::string>().find("ld = 256, trans = 'N'") != std::string::npos);
+  CHECK(value_of(v.at("main::pad")) == "8");  // no branch assigns it at 'N': its initializer
+  CHECK(v.at("main::pad")["note"].get<std::string>().find("no branch of the if at line 78 assigns it") !=
+        std::string::npos);
+  // a char given with -D, as C++ writes it, takes the other branch
+  const auto t = names({"--from", kFile, "-D", "trans='T'"});
+  CHECK(value_of(t.at("main::ld")) == "512");
+  CHECK(t.at("main::ld")["note"].get<std::string>().rfind("ld = Gemm_K = 512: the branch trans == 'T' at line 72", 0) ==
+        0);
+  CHECK(test::function_of(value_of(t.at("main::layout_L"))) == test::function_of(cute.at("file.T.layout_L")));
+  CHECK(value_of(names({"--from", kFile, "-D", "trans=84"}).at("main::ld")) == "512");  // 'T' as its code
+  // the branch taken stops the program: an error, not the initializer
+  const auto q = names({"--from", kFile, "-D", "trans='Q'"});
+  CHECK(q.at("main::ld")["kind"] == "unresolved");
+  CHECK(q.at("main::ld")["error"] ==
+        "ld: the branch else at line 74 is the one taken at these values, and it stops the program (assert(false) or "
+        "throw)");
+  // -D of the local itself still wins
+  const auto d = names({"--from", kFile, "-D", "ld=7"});
+  CHECK(value_of(d.at("main::ld")) == "7");
+  CHECK(d.at("main::ld").count("note") == 0);
 }

@@ -53,3 +53,46 @@ int main(int argc, char const** args) {
     CHECK(w.at(other).empty());
   }
 }
+
+TEST_CASE("an if / else-if / else chain among main's own statements: each plain `x = E;` in one of its branches") {
+  std::map<std::string, LocalWrite> w;
+  for (const FunctionDefinition& f : read_kernels(R"(
+int main(int argc, char** argv) {
+  char t = 'N';
+  int a = 0, b = 0, c = 0, d = 0, e = 0, g = 0, h = 0;
+  if (t == 'N') {
+    a = m;
+  } else if (t == 'T') {
+    a = k;
+    { b = 1; }
+  } else {
+    assert(false);
+  }
+  if (t == 'N') c = 2; else c = 3;
+  for (int i = 0; i < 2; ++i) if (t == 'N') d = 1;
+  if (t == 'N') { for (;;) e = 1; }
+  if (t == 'N') { g = h = 1; }
+  return 0;
+}
+)",
+                                                  "m.cu")
+                                         .functions)
+    for (const LocalWrite& x : f.writes) w.try_emplace(x.name + (x.branch ? std::to_string(x.branch) : ""), x);
+  const LocalWrite& a = w.at("a");
+  REQUIRE(a.chain.size() == 3);
+  CHECK(a.chain[0].condition == "t == 'N'");
+  CHECK(a.chain[0].line == 5);
+  CHECK(a.chain[1].condition == "t == 'T'");
+  CHECK(a.chain[2].condition.empty());  // the closing else
+  CHECK(a.chain[2].fails);              // assert(false)
+  CHECK_FALSE(a.chain[0].fails);
+  CHECK(a.assigned == "m");
+  CHECK(w.at("a1").assigned == "k");
+  CHECK(w.at("a1").branch == 1);
+  CHECK(w.at("c").chain.size() == 2);  // without braces
+  CHECK(w.at("c1").assigned == "3");
+  for (const char* other : {"b", "d", "e", "g"}) {  // a block in a branch, a loop's if, a loop in a branch, a = b = 1
+    CAPTURE(other);
+    CHECK(w.at(other).chain.empty());
+  }
+}

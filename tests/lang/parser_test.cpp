@@ -85,6 +85,14 @@ TEST_CASE("a negative static int `_-1` is read as CuTe prints it (regression)") 
   CHECK_THROWS_AS(eval("_-x"), Error);
 }
 
+TEST_CASE("a character literal is C++'s char, an integer: `transA == 'N'` compares codes") {
+  CHECK(eval("'N'") == "78");
+  CHECK(eval("'N' == 78") == "true");
+  CHECK(eval("'N' == 'T'") == "false");
+  CHECK_THROWS_AS(eval("'NT'"), Error);   // (a multi-character literal: not one char)
+  CHECK_THROWS_AS(eval("'\\n'"), Error);  // (escapes are not read)
+}
+
 TEST_CASE("the value kinds of the language") {
   CHECK(evaluate_expression("4").is(Value::Kind::kInt));
   CHECK(evaluate_expression("(4,8)").is(Value::Kind::kTuple));

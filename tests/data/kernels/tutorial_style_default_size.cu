@@ -62,6 +62,41 @@ int main(int argc, char** argv) {
   auto layout_T = make_layout(make_shape(k_tiles, split));                                  // run-time
   auto layout_X = make_layout(make_shape(mixed));                                           // run-time
 
+  // a leading dimension picked by a char the command line may change: the branch taken at the default
+  char trans = 'N';
+  if (argc >= 7)
+    sscanf(argv[6], "%c", &trans);
+  int ld = 0;
+  if (trans == 'N') {
+    ld = Gemm_M;
+  } else if (trans == 'T') {
+    ld = Gemm_K;
+  } else {
+    assert(false);
+  }
+  int pad = 8;
+  if (trans == 'X')
+    pad = 16;  // no branch taken at the default: the initializer
+  int ld_argc = 0;
+  if (argc >= 8) {
+    ld_argc = Gemm_M;  // a condition on a run-time value: run-time
+  }
+  int ld_loop = 0;
+  for (int i = 0; i < 2; ++i) {
+    if (trans == 'N') {
+      ld_loop = Gemm_M;  // in a loop: run-time
+    }
+  }
+  int ld_ptr = 0;
+  if (trans == 'N') {
+    int* p = &ld_ptr;
+    *p = Gemm_K;  // through a pointer: run-time
+  }
+  int ld_lambda = 0;
+  auto set_ld = [&] { ld_lambda = Gemm_M; };  // in a nested function: run-time
+  set_ld();
+  auto layout_L = make_layout(make_shape(Gemm_M, Gemm_K), make_stride(Int<1>{}, ld));  // (Gemm_M,Gemm_K)
+
   half_t* A = nullptr;
   Tensor mA = make_tensor(make_gmem_ptr(A), layout_A);
   auto cta_tiler = make_shape(Int<128>{}, Int<128>{}, Int<64>{});
