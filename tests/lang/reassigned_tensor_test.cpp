@@ -7,10 +7,7 @@
 
 #include <memory>
 
-#include "lib/lang/cpp_scanner.hpp"
-#include "lib/lang/environment.hpp"
-#include "lib/lang/kernel_body.hpp"
-#include "lib/lang/launch_binding.hpp"
+#include "tests/support/lang_env.hpp"
 
 using namespace cutevis;
 
@@ -44,32 +41,9 @@ __global__ void gemm_device(TA const* A, int m, int k_tiles)
 }
 )";
 
-std::unique_ptr<Environment> load() {
-  auto env = std::make_unique<Environment>();
-  CppScan scan = scan_cpp(kKernel, "k.cu");
-  const KernelFile functions = read_kernels(kKernel, "k.cu");
-  mark_changed_locals(scan.declarations, functions, "k.cu");
-  for (auto& d : scan.declarations) env->add(std::move(d));
-  for (auto& p : scan.parameters) env->add_parameter(std::move(p));
-  Declaration type;
-  type.name = "TA";
-  type.text = "half_t";
-  env->define(type);
-  Declaration m;
-  m.name = "m";
-  m.text = "136";
-  env->define(m);
-  return env;
-}
+std::unique_ptr<Environment> load() { return test::load_kernel(kKernel, {{"TA", "half_t"}, {"m", "136"}}); }
 
-// The value's print, or its error
-std::string answer(Environment& env, const std::string& name) {
-  const Declaration* d = env.find(name, "");
-  if (!d) return "(no declaration) " + name;
-  Value v;
-  const LocatedError* e = env.resolve(*d, default_registry(), v);
-  return e ? std::string("error: ") + e->what() : v.to_string();
-}
+std::string answer(Environment& env, const std::string& name) { return test::resolved(env, name); }
 
 }  // namespace
 

@@ -4,13 +4,9 @@
 // runtime_type / failed_dependency, lib/lang/cpp_syntax.cpp's per-thread functions).
 #include <doctest/doctest.h>
 
-#include <map>
 #include <memory>
 
-#include "lib/lang/cpp_scanner.hpp"
-#include "lib/lang/environment.hpp"
-#include "lib/lang/kernel_body.hpp"
-#include "lib/lang/launch_binding.hpp"
+#include "tests/support/lang_env.hpp"
 
 using namespace cutevis;
 
@@ -37,25 +33,13 @@ __global__ void gemm_device(SmemLayoutA sA_layout)
 )";
 
 std::unique_ptr<Environment> load() {
-  auto env = std::make_unique<Environment>();
-  CppScan scan = scan_cpp(kKernel, "k.cu");
-  const KernelFile functions = read_kernels(kKernel, "k.cu");
-  mark_changed_locals(scan.declarations, functions, "k.cu");
-  for (auto& d : scan.declarations) env->add(std::move(d));
-  for (auto& p : scan.parameters) env->add_parameter(std::move(p));
-  Declaration layout;
-  layout.name = "SmemLayoutA";
-  layout.text = "Layout<Shape<_128,_64,_4>>";
-  env->define(layout);
-  return env;
+  return test::load_kernel(kKernel, {{"SmemLayoutA", "Layout<Shape<_128,_64,_4>>"}});
 }
 
+// Why `name` has no value ("(no error) VALUE" when it has one)
 std::string error_of(Environment& env, const std::string& name) {
-  const Declaration* d = env.find(name, "");
-  if (!d) return "(no declaration) " + name;
-  Value v;
-  const LocatedError* e = env.resolve(*d, default_registry(), v);
-  return e ? e->what() : "(no error) " + v.to_string();
+  const std::string r = test::resolved(env, name);
+  return r.rfind("error: ", 0) == 0 ? r.substr(7) : "(no error) " + r;
 }
 
 }  // namespace
