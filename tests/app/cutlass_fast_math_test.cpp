@@ -30,7 +30,9 @@ TEST_CASE("real CUTLASS headers (CUTLASS_PATH): fast_math.h's gcd, lcm, round_up
                                                        {"fast_math.find_log2", "cutlass::find_log2(100)"},
                                                        {"fast_math.clz", "cutlass::clz(1000)"},
                                                        {"fast_math.round_nearest", "cutlass::round_nearest(100, 48)"}};
-  for (const auto& [key, call] : calls) {
+  for (const auto& entry : calls) {
+    const char* key = entry.first;  // (clang 14 cannot CAPTURE a structured binding)
+    const char* call = entry.second;
     CAPTURE(call);
     auto r = cutevis::test::run_cutevis({"eval", "--from", path, call}, std::string("CUTLASS_PATH=") + cutlass);
     CAPTURE(r.err);
