@@ -451,6 +451,7 @@ class Reader {
       write = write || (before == "&" && (t(j - 2) == "(" || t(j - 2) == ",") && (after == ")" || after == ","));
       write = write || (before == "&" && t(j - 2) == "=" && after == ";");  // int* p = &x;  then *p = ...: anything
       const std::string option = command_line_option(j);                    // (passed by reference: no & to see)
+      write = write || command_line_argument(j);  // (the three-argument form: a write, not only a read)
       if (!write && option.empty()) continue;
       size_t a = j, b = j;
       while (a > body + 1 && t(a - 1) != ";" && t(a - 1) != "{" && t(a - 1) != "}") --a;
@@ -556,13 +557,18 @@ class Reader {
       }
   }
 
+  // Token j is the value argument of `cmd.get_cmd_line_argument("m", j)` or `(..., j, default)`: a write
+  bool command_line_argument(size_t j) const {
+    return j >= 6 && t(j - 1) == "," && t(j - 2) == "\"" && t(j - 3) == "\"" && t(j - 4) == "(" &&
+           t(j - 5) == "get_cmd_line_argument" && (t(j - 6) == "." || t(j - 6) == "->") &&
+           (t(j + 1) == ")" || t(j + 1) == ",");
+  }
+
   // "--m" where token j is the value argument of cutlass::CommandLine's `cmd.get_cmd_line_argument("m", j)`
-  // (a reference it sets from `--m=...`), else ""
+  // (a reference it sets from `--m=...`, left as it was without one), else "". The three-argument form
+  // `get_cmd_line_argument("m", j, 256)` sets j to 256 without `--m`: not its initializer, so not read here.
   std::string command_line_option(size_t j) const {
-    if (j < 6 || t(j - 1) != "," || t(j - 2) != "\"" || t(j - 3) != "\"" || t(j - 4) != "(" ||
-        t(j - 5) != "get_cmd_line_argument" || (t(j - 6) != "." && t(j - 6) != "->") ||
-        (t(j + 1) != ")" && t(j + 1) != ","))
-      return "";
+    if (!command_line_argument(j) || t(j + 1) != ")") return "";
     return "--" + src_.substr(toks_[j - 3].end, toks_[j - 2].begin - toks_[j - 3].end);
   }
 
