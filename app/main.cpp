@@ -1,6 +1,13 @@
 // cutevis — the command line.  Parses flags (CLI11) and calls one library function
 // per sub-command (app/commands.hpp); prints errors as `cutevis: error: ...`.
+// With CUTEVIS_CLI_LITE (the page, web/cli_main.cpp) the same declarations build app/cli_lite's
+// parser, which answers as CLI11 does (tests/app/cli_lite_test.cpp) at a tenth of its size.
+#ifdef CUTEVIS_CLI_LITE
+#include "app/cli_lite.hpp"
+namespace CLI = cutevis::cli_lite;
+#else
 #include <CLI/CLI.hpp>
+#endif
 
 #include <unistd.h>
 #ifdef __GLIBC__

@@ -16,7 +16,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <exception>
-#include <iostream>
 #include <string>
 #include <vector>
 
@@ -80,7 +79,6 @@ int cutevis_run(const char* words, size_t size) {
   } catch (const std::exception& e) {  // what the CLI would not catch either (e.g. out of memory)
     std::fprintf(stderr, "cutevis: error: %s\n", e.what());
   }
-  std::cout.flush();  // CLI11's --help writes through std::cout
   std::fflush(stdout);
   std::fflush(stderr);
   captured_stdout = slurp(kStdoutPath);

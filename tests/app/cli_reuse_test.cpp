@@ -97,3 +97,8 @@ TEST_CASE("a reused parser's help and errors are a fresh one's") {
     CHECK(reused(words) == fresh(words));
   }
 }
+
+// tests/app/cli_lite_test.cpp compares app/cli_lite's answers with CLI11's: this file's parser,
+// fresh and reused.
+int cli11_main_for_test(int argc, char** argv) { return cli_main(argc, argv); }
+int cli11_main_reused_for_test(int argc, char** argv) { return cli_main_reused(argc, argv); }
