@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cctype>
 #include <mutex>
-#include <sstream>
 #include <variant>
 
 #include <nlohmann/json.hpp>
@@ -432,7 +431,7 @@ Output run_list(const ListOptions& o) {
                 std::to_string(kMaxSuggestedNameLength));
   int sm = parse_arch(o.arch);
   nlohmann::json rows = nlohmann::json::array();
-  std::ostringstream table;
+  std::string table;
   size_t count = 0;
   // Filter the listing by name and architecture first and build only the atoms kept: building
   // all 9,093 to filter took 0.2-0.3 s, `list 'SM90_64x256x16_F32F16F16*'` now builds 6.
@@ -454,8 +453,8 @@ Output run_list(const ListOptions& o) {
                       {"types", types},
                       {"ptx", a.ptx}});
     } else {
-      table << "mma   sm" << (a.sm ? std::to_string(a.sm) : std::string("--")) << "  " << name << "  MNK "
-            << to_string(a.shape_mnk) << "  " << types << "  " << size(a.thr_id) << " threads\n";
+      table += "mma   sm" + (a.sm ? std::to_string(a.sm) : std::string("--")) + "  " + name + "  MNK " +
+               to_string(a.shape_mnk) + "  " + types + "  " + std::to_string(size(a.thr_id)) + " threads\n";
     }
   }
   for (const CopyAtom& a : copy_catalogue()) {
@@ -471,14 +470,14 @@ Output run_list(const ListOptions& o) {
                       {"threads", size(a.thr_id)},
                       {"ptx", a.ptx}});
     } else {
-      table << "copy  sm" << (a.sm ? std::to_string(a.sm) : std::string("--")) << "  " << a.name << "  "
-            << size(a.thr_id) << " threads" << (a.ptx.empty() ? "" : "  " + a.ptx) << "\n";
+      table += "copy  sm" + (a.sm ? std::to_string(a.sm) : std::string("--")) + "  " + a.name + "  " +
+               std::to_string(size(a.thr_id)) + " threads" + (a.ptx.empty() ? "" : "  " + a.ptx) + "\n";
     }
   }
   if (o.json) return text(rows.dump());
   if (count == 0) throw Error("no atom matches '" + o.pattern + "'" + (o.arch.empty() ? "" : " on " + o.arch));
-  table << count << " atoms\n";
-  return text(table.str());
+  table += std::to_string(count) + " atoms\n";
+  return text(std::move(table));
 }
 
 namespace {

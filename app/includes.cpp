@@ -3,12 +3,11 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <optional>
-#include <sstream>
 
 #include "app/input_files.hpp"
 #include "lib/error.hpp"
+#include "lib/lang/cpp_text.hpp"
 
 namespace cutevis {
 
@@ -47,9 +46,8 @@ std::string trim(const std::string& s) {
 std::vector<std::string> split_path_list(const char* value) {
   std::vector<std::string> out;
   if (!value) return out;
-  std::stringstream in(value);
-  for (std::string part; std::getline(in, part, ':');)
-    if (!part.empty()) out.push_back(part);
+  for (std::string& part : split_text(value, ':'))
+    if (!part.empty()) out.push_back(std::move(part));
   return out;
 }
 
@@ -92,8 +90,7 @@ FolderSettings folder_settings(const std::string& folder) {
   }
   if (s.file.empty()) return s;
   const std::string text = read_input_file(s.file, "the settings file");
-  std::istringstream in(text);
-  std::string line, key, value;
+  std::string key, value;
   int number = 0, key_line = 0;
   auto finish = [&] {
     if (key.empty()) return;
@@ -119,7 +116,7 @@ FolderSettings folder_settings(const std::string& folder) {
     value.clear();
   };
   bool open_array = false;
-  while (std::getline(in, line)) {
+  for (std::string& line : split_text(text)) {
     ++number;
     // a comment: '#' outside a string
     bool quoted = false;

@@ -3,12 +3,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <iostream>
 #include <iterator>
 #include <map>
 #include <set>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -46,8 +43,7 @@ std::string lines_after_first(const std::string& s) {
 std::string caret_lines(const std::string& text, size_t pos, const std::string& indent) {
   std::string lines = lines_after_first(format_error(Error("", static_cast<int64_t>(pos)), text));
   std::string out;
-  std::istringstream in(lines);
-  for (std::string line; std::getline(in, line);) out += indent + line + "\n";
+  for (const std::string& line : split_text(lines)) out += indent + line + "\n";
   return out;
 }
 
@@ -530,9 +526,11 @@ Output run_names(const NamesOptions& o) {
     }
     std::string indent(line.size() + kind.size(), ' ');
     std::string shown;
-    std::istringstream in(body);
     bool first = true;
-    for (std::string l; std::getline(in, l); first = false) shown += (first ? "" : "\n" + indent) + l;
+    for (const std::string& l : split_text(body)) {
+      shown += (first ? "" : "\n" + indent) + l;
+      first = false;
+    }
     out += line + kind + shown + "\n";
   }
   out += std::to_string(rows.size()) + " names, " + std::to_string(resolved) + " resolved";

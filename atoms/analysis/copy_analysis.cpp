@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <numeric>
-#include <sstream>
 
 #include "lib/error.hpp"
 
@@ -436,6 +435,13 @@ nlohmann::json side_json(const CopySide& s) {
   return j;
 }
 
+// An efficiency as the text prints it: "87.5%".
+std::string percent(double fraction) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f%%", 100.0 * fraction);
+  return text;
+}
+
 }  // namespace
 
 nlohmann::json to_json(const CopyAnalysis& a, bool with_addresses) {
@@ -485,53 +491,53 @@ nlohmann::json to_json(const CopyAnalysis& a, bool with_addresses) {
 }
 
 std::string to_text(const CopyAnalysis& a, bool instructions) {
-  std::ostringstream o;
-  o << a.atom << " over " << to_string(a.tensor_shape) << ": " << a.threads << " threads, " << a.tiles << " tile"
-    << (a.tiles == 1 ? "" : "s") << ", " << a.vector_bits << "-bit accesses\n";
+  using std::to_string;
+  std::string o = a.atom + " over " + to_string(a.tensor_shape) + ": " + to_string(a.threads) + " threads, " +
+                  to_string(a.tiles) + " tile" + (a.tiles == 1 ? "" : "s") + ", " + to_string(a.vector_bits) +
+                  "-bit accesses\n";
   for (const CopySide* s : {&a.src, &a.dst}) {
-    o << (s == &a.src ? "  src " : "  dst ") << to_string(s->space);
+    o += (s == &a.src ? "  src " : "  dst ") + to_string(s->space);
     if (s->space == MemorySpace::kRmem) {
-      o << " (registers)\n";
+      o += " (registers)\n";
       continue;
     }
-    o << ": " << s->bits << "-bit, max_common_vector " << s->max_common_vector << ", "
-      << (s->vectorizes ? "vectorizes" : "does NOT vectorize") << ", " << (s->aligned ? "aligned" : "MISALIGNED");
+    o += ": " + to_string(s->bits) + "-bit, max_common_vector " + to_string(s->max_common_vector) + ", " +
+         (s->vectorizes ? "vectorizes" : "does NOT vectorize") + ", " + (s->aligned ? "aligned" : "MISALIGNED");
     const SideTotals& t = s->totals;
     if (s->space == MemorySpace::kSmem) {
-      o << "; " << t.instructions << " instructions, " << t.wavefronts << " wavefronts (ideal " << t.ideal_wavefronts
-        << "), " << t.bank_conflicts << " bank conflicts";
+      o += "; " + to_string(t.instructions) + " instructions, " + to_string(t.wavefronts) + " wavefronts (ideal " +
+           to_string(t.ideal_wavefronts) + "), " + to_string(t.bank_conflicts) + " bank conflicts";
     } else {
-      char eff[32];
-      std::snprintf(eff, sizeof eff, "%.1f%%", 100.0 * t.efficiency());
-      o << "; " << t.instructions << " instructions, " << t.sectors << " sectors, " << eff << " efficiency";
+      o += "; " + to_string(t.instructions) + " instructions, " + to_string(t.sectors) + " sectors, " +
+           percent(t.efficiency()) + " efficiency";
     }
-    o << "\n";
+    o += "\n";
   }
   if (a.smem.instructions) {
-    o << "  smem: " << a.smem.instructions << " instructions, " << a.smem.wavefronts << " wavefronts (ideal "
-      << a.smem.ideal_wavefronts << "), " << a.smem.bank_conflicts << " bank conflicts";
+    o += "  smem: " + to_string(a.smem.instructions) + " instructions, " + to_string(a.smem.wavefronts) +
+         " wavefronts (ideal " + to_string(a.smem.ideal_wavefronts) + "), " + to_string(a.smem.bank_conflicts) +
+         " bank conflicts";
     if (a.smem.bank_conflicts_min != a.smem.bank_conflicts)
-      o << " (cp.async.ca: " << a.smem.bank_conflicts_min << " if the hardware writes each source line on its own)";
-    o << "\n";
+      o += " (cp.async.ca: " + to_string(a.smem.bank_conflicts_min) +
+           " if the hardware writes each source line on its own)";
+    o += "\n";
   }
-  if (a.gmem.instructions) {
-    char eff[32];
-    std::snprintf(eff, sizeof eff, "%.1f%%", 100.0 * a.gmem.efficiency());
-    o << "  gmem: " << a.gmem.requests << " requests, " << a.gmem.sectors << " sectors, " << a.gmem.bytes_used
-      << " bytes used / " << a.gmem.bytes_moved() << " moved (" << eff << ")\n";
-  }
+  if (a.gmem.instructions)
+    o += "  gmem: " + to_string(a.gmem.requests) + " requests, " + to_string(a.gmem.sectors) + " sectors, " +
+         to_string(a.gmem.bytes_used) + " bytes used / " + to_string(a.gmem.bytes_moved()) + " moved (" +
+         percent(a.gmem.efficiency()) + ")\n";
   for (const CopyAnalysis::Finding& f : a.findings)
-    o << (f.error ? "  error: " : "  warning: ") << f.message << (f.fix.empty() ? "" : "\n    fix: " + f.fix) << "\n";
+    o += (f.error ? "  error: " : "  warning: ") + f.message + (f.fix.empty() ? "" : "\n    fix: " + f.fix) + "\n";
   auto cost = [](const MemoryInstruction& i) {
     if (i.space == MemorySpace::kSmem)
-      return std::to_string(i.wavefronts) + " wavefronts (ideal " + std::to_string(i.ideal_wavefronts) + ")" +
-             (i.bank_conflicts ? ", " + std::to_string(i.bank_conflicts) + " conflicts" : "");
-    return std::to_string(i.sectors) + " sectors, " + std::to_string(i.bytes_used) + " bytes used";
+      return to_string(i.wavefronts) + " wavefronts (ideal " + to_string(i.ideal_wavefronts) + ")" +
+             (i.bank_conflicts ? ", " + to_string(i.bank_conflicts) + " conflicts" : "");
+    return to_string(i.sectors) + " sectors, " + to_string(i.bytes_used) + " bytes used";
   };
   if (instructions) {
-    o << "  per instruction (warp.index  ptx  cost):\n";
+    o += "  per instruction (warp.index  ptx  cost):\n";
     for (const MemoryInstruction& i : a.instructions)
-      o << "    " << i.warp << "." << i.index << "  " << i.ptx() << "  " << cost(i) << "\n";
+      o += "    " + to_string(i.warp) + "." + to_string(i.index) + "  " + i.ptx() + "  " + cost(i) + "\n";
   } else {  // identical instructions collapsed, in order of first appearance (--instructions: each one)
     std::vector<std::pair<std::string, int64_t>> groups;
     for (const MemoryInstruction& i : a.instructions) {
@@ -540,11 +546,11 @@ std::string to_text(const CopyAnalysis& a, bool instructions) {
       if (it == groups.end()) groups.push_back({key, 1});
       else ++it->second;
     }
-    o << "  instructions (count x ptx  cost each; --instructions lists every one):\n";
-    for (const auto& [key, count] : groups) o << "    " << count << " x " << key << "\n";
+    o += "  instructions (count x ptx  cost each; --instructions lists every one):\n";
+    for (const auto& [key, count] : groups) o += "    " + to_string(count) + " x " + key + "\n";
   }
-  for (const std::string& n : a.notes) o << "  note: " << n << "\n";
-  return o.str();
+  for (const std::string& n : a.notes) o += "  note: " + n + "\n";
+  return o;
 }
 
 }  // namespace cutevis

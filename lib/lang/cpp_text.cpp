@@ -46,4 +46,14 @@ std::pair<int, int> line_column(const std::string& text, size_t offset) {
   return {line, static_cast<int>(offset - start) + 1};
 }
 
+std::vector<std::string> split_text(const std::string& text, char delimiter) {
+  std::vector<std::string> pieces;
+  for (size_t start = 0; start < text.size();) {
+    const size_t end = std::min(text.find(delimiter, start), text.size());
+    pieces.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return pieces;
+}
+
 }  // namespace cutevis

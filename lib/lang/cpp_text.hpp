@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace cutevis {
 
@@ -20,5 +21,10 @@ inline size_t blank_comment_or_literal(std::string& c, size_t i) {  // (called f
 // Positions in a text: the byte offset of a 1-based (line, column) (clamped to the text), and back.
 size_t offset_of(const std::string& text, int line, int column);
 std::pair<int, int> line_column(const std::string& text, size_t offset);
+
+// The pieces of `text` between `delimiter`s, as std::getline reads them: a trailing delimiter
+// ends the last piece, it starts no empty one ("a\nb\n" and "a\nb" -> {"a", "b"}; "" -> {}).
+// (No string stream: the page's .wasm (web/) carries none of libc++'s streams.)
+std::vector<std::string> split_text(const std::string& text, char delimiter = '\n');
 
 }  // namespace cutevis
