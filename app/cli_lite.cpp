@@ -89,6 +89,10 @@ bool convert(const std::string& text, bool& out) {
   out = v > 0;
   return true;
 }
+bool convert(const std::string& text, std::vector<std::string>& out) {
+  out.push_back(text);
+  return true;
+}
 bool convert(const std::string& text, double& out) {
   if (text.empty()) return false;
   char* end = nullptr;
@@ -125,6 +129,7 @@ std::string value_text(double v) {  // as a default-formatted stream writes it
 std::string value_text(int64_t v) { return std::to_string(v); }
 std::string value_text(int v) { return std::to_string(v); }
 std::string value_text(unsigned v) { return std::to_string(v); }
+std::string value_text(bool v) { return v ? "true" : "false"; }
 std::string value_text(const std::vector<std::string>& v) {
   return v.empty() ? "" : v.size() == 1 ? v[0] : "[" + join(v, ",") + "]";
 }
@@ -201,8 +206,8 @@ void Option::store() {
           name() + ": At Most " + std::to_string(most) + " required but received " + std::to_string(values.size()),
           114);
   }
-  if (on_seen_) on_seen_();
-  if (!assign_(values))
+  if (!version_.empty()) throw CallForVersion(version_);
+  if (assign_ && !assign_(target_, values))
     throw ParseError("ConversionError", "Could not convert: " + name() + " = " + join(results_, ","), 101);
 }
 
@@ -215,15 +220,19 @@ App::App(std::string description, std::string name, App* parent)
     group_ = "Subcommands";
   }
   if (!parent_ || !name_.empty()) {
-    static bool unused = false;
-    help_ = add_flag("-h,--help", unused, "Print this help message and exit");
-    help_->assign_ = [](const std::vector<std::string>&) { return true; };
+    help_ = new_option("-h,--help", "Print this help message and exit", nullptr, nullptr, nullptr);
+    help_->expected_min_ = help_->expected_max_ = 0;
   }
 }
 
-Option* App::new_option(const std::string& names, const std::string& description) {
+Option* App::new_option(const char* names_text, const char* description, void* target,
+                        bool (*assign)(void*, const std::vector<std::string>&), std::string (*show)(const void*)) {
   auto o = std::make_unique<Option>();
   o->description_ = description;
+  o->target_ = target;
+  o->assign_ = assign;
+  o->show_ = show;
+  const std::string names = names_text;
   for (size_t from = 0; from <= names.size();) {
     size_t comma = names.find(',', from);
     if (comma == std::string::npos) comma = names.size();
@@ -237,31 +246,27 @@ Option* App::new_option(const std::string& names, const std::string& description
   return options_.back().get();
 }
 
-Option* App::add_flag(const std::string& names, bool& variable, const std::string& description) {
-  Option* o = new_option(names, description);
+Option* App::add_flag(const char* names, bool& variable, const char* description) {
+  Option* o = new_option(names, description, &variable, &assign_values<bool>, &show_value<bool>);
   o->expected_min_ = o->expected_max_ = 0;
   o->policy_ = MultiOptionPolicy::TakeLast;
-  o->assign_ = [&variable](const std::vector<std::string>& results) {
-    return results.empty() || convert(results.back(), variable);
-  };
-  o->current_value_ = [&variable] { return variable ? std::string("true") : std::string("false"); };
   return o;
 }
 
-Option* App::set_version_flag(const std::string& names, const std::string& version) {
+Option* App::set_version_flag(const char* names, const std::string& version) {
   version_ = version;
-  static bool unused = false;
-  Option* o = add_flag(names, unused, "Display program version information and exit");
-  o->on_seen_ = [version] { throw CallForVersion(version); };
+  Option* o = new_option(names, "Display program version information and exit", nullptr, nullptr, nullptr);
+  o->expected_min_ = o->expected_max_ = 0;
+  o->version_ = version;
   return o;
 }
 
-App* App::add_subcommand(const std::string& name, const std::string& description) {
+App* App::add_subcommand(const char* name, const char* description) {
   subcommands_.push_back(std::make_unique<App>(description, name, this));
   return subcommands_.back().get();
 }
 
-App* App::add_option_group(const std::string& group, const std::string& description) {
+App* App::add_option_group(const char* group, const char* description) {
   subcommands_.push_back(std::make_unique<App>(description, "", this));
   subcommands_.back()->group_ = group;
   return subcommands_.back().get();

@@ -89,7 +89,7 @@ class Option {
     return this;
   }
   Option* capture_default_str() {
-    default_str_ = current_value_();
+    default_str_ = show_(target_);
     return this;
   }
   Option* check(Validator validator) {
@@ -121,9 +121,12 @@ class Option {
   MultiOptionPolicy policy_ = MultiOptionPolicy::Throw;
   std::vector<Validator> validators_;
   std::vector<std::string> results_;
-  std::function<bool(const std::vector<std::string>&)> assign_;  // false: a value does not convert
-  std::function<std::string()> current_value_;                   // the variable's value as text
-  std::function<void()> on_seen_;                                // --version
+  // The variable the values go to: plain function pointers, not std::function (each of those is
+  // code of its own in the page's .wasm, for every option declared).
+  void* target_ = nullptr;
+  bool (*assign_)(void* target, const std::vector<std::string>& values) = nullptr;  // false: does not convert
+  std::string (*show_)(const void* target) = nullptr;                               // its value as text
+  std::string version_;  // --version's answer, thrown (CallForVersion) when it is given
 };
 
 // Conversions as CLI11 2.1 makes them (integers in any base strtoll reads, whole text consumed).
@@ -133,9 +136,10 @@ bool convert(const std::string& text, double& out);
 bool convert(const std::string& text, int64_t& out);
 bool convert(const std::string& text, int& out);
 bool convert(const std::string& text, unsigned& out);
+bool convert(const std::string& text, std::vector<std::string>& out);  // (one value of a list)
 template <class T>
 const char* type_name_of() {
-  if constexpr (std::is_same_v<T, std::string>) return "TEXT";
+  if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, std::vector<std::string>>) return "TEXT";
   else if constexpr (std::is_floating_point_v<T>) return "FLOAT";
   else if constexpr (std::is_unsigned_v<T>) return "UINT";
   else return "INT";
@@ -146,7 +150,23 @@ std::string value_text(int64_t v);
 std::string value_text(int v);
 std::string value_text(unsigned v);
 std::string value_text(const std::vector<std::string>& v);
+std::string value_text(bool v);
 
+// An option's variable, typed: the values given (the last, or all for a list) converted into it.
+template <class T>
+bool assign_values(void* target, const std::vector<std::string>& values) {
+  T& variable = *static_cast<T*>(target);
+  if constexpr (std::is_same_v<T, std::vector<std::string>>) {
+    variable = values;
+    return true;
+  } else {
+    return values.empty() || convert(values.back(), variable);
+  }
+}
+template <class T>
+std::string show_value(const void* target) {
+  return value_text(*static_cast<const T*>(target));
+}
 class App {
  public:
   explicit App(std::string description = "", std::string name = "", App* parent = nullptr);
@@ -174,33 +194,23 @@ class App {
     allow_extras_ = value;
     return this;
   }
-  Option* set_version_flag(const std::string& names, const std::string& version);
+  Option* set_version_flag(const char* names, const std::string& version);
   const std::string& version() const { return version_; }
 
-  App* add_subcommand(const std::string& name, const std::string& description);
-  App* add_option_group(const std::string& group, const std::string& description);
+  App* add_subcommand(const char* name, const char* description);
+  App* add_option_group(const char* group, const char* description);
 
   template <class T>
-  Option* add_option(const std::string& names, T& variable, const std::string& description = "") {
-    Option* o = new_option(names, description);
+  Option* add_option(const char* names, T& variable, const char* description = "") {
+    Option* o = new_option(names, description, &variable, &assign_values<T>, &show_value<T>);
+    o->type_name_ = type_name_of<T>();
     if constexpr (std::is_same_v<T, std::vector<std::string>>) {
-      o->type_name_ = "TEXT";
       o->expected_max_ = Option::kUnlimited;
       o->allow_extra_args_ = true;
-      o->assign_ = [&variable](const std::vector<std::string>& results) {
-        variable = results;
-        return true;
-      };
-    } else {
-      o->type_name_ = type_name_of<T>();
-      o->assign_ = [&variable](const std::vector<std::string>& results) {
-        return results.empty() || convert(results.back(), variable);
-      };
     }
-    o->current_value_ = [&variable] { return value_text(variable); };
     return o;
   }
-  Option* add_flag(const std::string& names, bool& variable, const std::string& description = "");
+  Option* add_flag(const char* names, bool& variable, const char* description = "");
 
   void parse(int argc, const char* const* argv);
   void clear();
@@ -232,7 +242,8 @@ class App {
   };
   enum class Kind { kPositionalMark, kSubcommand, kLong, kShort, kNone };
 
-  Option* new_option(const std::string& names, const std::string& description);
+  Option* new_option(const char* names, const char* description, void* target,
+                     bool (*assign)(void*, const std::vector<std::string>&), std::string (*show)(const void*));
   Kind classify(const std::string& word) const;
   bool is_command_name(const std::string& word) const;
   void parse_words(std::vector<std::string>& words);  // reversed: the next word is words.back()

@@ -1,5 +1,9 @@
 #include "app/inspect.hpp"
 
+#include <cctype>
+#include <charconv>
+#include <string_view>
+
 #include <nlohmann/json.hpp>
 
 #include "app/exit_codes.hpp"
@@ -567,20 +571,39 @@ struct CellArg {
   int64_t row = 0, col = 0;
 };
 
+// "A(5,3)", spaces allowed around each part: the letter and the coordinate.  (Read by hand, not
+// with sscanf, which with its scanner was 8 KB of the page's .wasm for this one use.)
+bool read_cell(std::string_view text, char& letter, int64_t& row, int64_t& col) {
+  const char* const end = text.data() + text.size();
+  const char* at = text.data();
+  auto skip = [&] {
+    while (at < end && std::isspace(static_cast<unsigned char>(*at))) ++at;
+  };
+  auto expect = [&](char c) {
+    skip();
+    return at < end && *at == c ? (++at, true) : false;
+  };
+  auto number = [&](int64_t& v) {  // as %lld: an optional sign, decimal digits
+    skip();
+    if (at < end && *at == '+' && at + 1 < end && *(at + 1) != '-') ++at;
+    auto [next, ec] = std::from_chars(at, end, v);
+    at = next;
+    return ec == std::errc();
+  };
+  skip();
+  if (at == end) return false;
+  letter = *at++;
+  if (!(expect('(') && number(row) && expect(',') && number(col) && expect(')'))) return false;
+  while (at < end && *at == ' ') ++at;
+  return at == end;
+}
+
 // "A(5,3)": a tensor letter among `letters` and a (row, col) coordinate.
 CellArg parse_cell(const std::string& text, const std::string& letters, const char* flag) {
   CellArg c;
-  long long r = 0, k = 0;
-  char letter = 0, close = 0;
-  int used = 0;
-  if (std::sscanf(text.c_str(), " %c ( %lld , %lld %c%n", &letter, &r, &k, &close, &used) != 4 || close != ')' ||
-      text.find_first_not_of(' ', static_cast<size_t>(used)) != std::string::npos ||
-      letters.find(letter) == std::string::npos)
+  if (!read_cell(text, c.tensor, c.row, c.col) || letters.find(c.tensor) == std::string::npos)
     throw Error(std::string(flag) + " names a cell as " + letters.substr(0, 1) + "(m,n) with the tensor one of " +
                 letters + ", e.g. '" + letters.substr(0, 1) + "(5,3)'; got '" + text + "'");
-  c.tensor = letter;
-  c.row = r;
-  c.col = k;
   return c;
 }
 

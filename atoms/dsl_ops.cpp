@@ -17,10 +17,11 @@
 // An MMA Op evaluates straight to its MMA atom (cute.make_mma_atom(op) is the atom); a copy Op
 // is an object of kind "copy_op" until make_copy_atom gives it its element type.
 #include <algorithm>
-#include <cinttypes>
-#include <cstdio>
+#include <charconv>
 #include <functional>
 #include <memory>
+#include <string_view>
+#include <utility>
 
 #include "atoms/copy_catalogue.hpp"
 #include "atoms/copy_names.hpp"
@@ -804,8 +805,15 @@ Value sm90_get_smem_store_op(Evaluator& ev, const Node& n) {
 bool tmem_load_properties(const std::string& op, int64_t& dp, int64_t& bits, int64_t& rep, bool& packed) {
   const std::string prefix = "SM100_TMEM_LOAD_";
   if (op.rfind(prefix, 0) != 0) return false;
-  if (std::sscanf(op.c_str() + prefix.size(), "%" SCNd64 "dp%" SCNd64 "b%" SCNd64 "x", &dp, &bits, &rep) != 3)
-    return false;
+  // <dp>dp<bits>b<N>x: three numbers, each before its letters
+  const char* at = op.c_str() + prefix.size();
+  const char* const end = op.c_str() + op.size();
+  for (auto [value, after] : {std::pair{&dp, "dp"}, std::pair{&bits, "b"}, std::pair{&rep, "x"}}) {
+    auto [next, ec] = std::from_chars(at, end, *value);
+    const size_t n = std::char_traits<char>::length(after);
+    if (ec != std::errc() || static_cast<size_t>(end - next) < n || std::string_view(next, n) != after) return false;
+    at = next + n;
+  }
   packed = op.size() > 4 && op.compare(op.size() - 4, 4, "_16b") == 0;
   return true;
 }

@@ -209,6 +209,17 @@ TEST_CASE("--who equals the owners in mma --json for every cell of the SM80 2x2 
   CHECK(test::run_cutevis({"mma", kSm80x22, "--who", "A(99,0)"}).exit_code == kExitBadInput);
   CHECK(test::run_cutevis({"mma", kSm80x22, "--who", "Q(1,1)"}).exit_code == kExitBadInput);
   CHECK(test::run_cutevis({"mma", kSm80x22, "--feeds", "A(1,1)"}).exit_code == kExitBadInput);
+  // the cell as written by hand: spaces around each part and a + sign read, anything else refused
+  for (const std::string same : {" A( 5 , 3 ) ", "A(+5,3)", "A(5, +3)  "}) {
+    CAPTURE(same);
+    CHECK(test::run_cutevis({"mma", kSm80x22, "--who", same}).out == t.out);
+  }
+  for (const std::string bad : {"A(5,3)x", "A(5,3", "A(5;3)", "A(5,)", "A(+-5,3)", "A(5,3))", "A", " ", "A(0x5,3)"}) {
+    CAPTURE(bad);
+    auto r = test::run_cutevis({"mma", kSm80x22, "--who", bad});
+    CHECK(r.exit_code == kExitBadInput);
+    CHECK(r.err.find("--who names a cell as A(m,n)") != std::string::npos);
+  }
 }
 
 TEST_CASE("mma --analyze --suggest: with an LDSM reader and a G2S writer; canonical layouts only where wgmma reads") {
