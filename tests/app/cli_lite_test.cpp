@@ -111,6 +111,12 @@ const std::vector<std::vector<std::string>>& lines() {
         {"layout", "--", "(4,8):(1,4)", "b"},
         {"eval", "list"},
         {"tv", "((4,8),4):((8,1),32)"},
+        {"layout", "---x"},
+        {"layout", "--=x"},
+        {"layout", "-"},
+        {"eval", ""},
+        {"layout", "(4,8):(1,4)", "--svg", "--", "--png"},
+        {"layout", "(4,8):(1,4)", "-o", "-"},
         // values: missing, repeated, not converting, attached, negative, in another base
         {"layout", "(4,8):(1,4)", "--scale"},
         {"layout", "(4,8):(1,4)", "--scale", "abc"},
