@@ -41,12 +41,6 @@ std::string help_row(const std::string& name, const std::string& description) {
   return out + "\n";
 }
 
-std::string replace_all(std::string text, const std::string& from, const std::string& to) {
-  for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
-    text.replace(at, from.size(), to);
-  return text;
-}
-
 // CLI11's detail::to_flag_value: true/false, on/off, yes/no, enable/disable, a digit or a number.
 bool flag_value(std::string text, int64_t& out) {
   if (text == "true") return out = 1, true;
@@ -215,13 +209,11 @@ void Option::store() {
 
 App::App(std::string description, std::string name, App* parent)
     : name_(std::move(name)), description_(std::move(description)), parent_(parent) {
-  if (parent_) {  // a command inherits its parent's footer and help flag, as CLI11's do
-    footer_ = parent_->footer_;
-    group_ = "Subcommands";
-  }
-  if (!parent_ || !name_.empty()) {
+  if (parent_) footer_ = parent_->footer_;  // a command inherits its parent's footer, as CLI11's do
+  {
     help_ = new_option("-h,--help", "Print this help message and exit", nullptr, nullptr, nullptr);
     help_->expected_min_ = help_->expected_max_ = 0;
+    help_->policy_ = MultiOptionPolicy::TakeLast;
   }
 }
 
@@ -257,6 +249,7 @@ Option* App::set_version_flag(const char* names, const std::string& version) {
   version_ = version;
   Option* o = new_option(names, "Display program version information and exit", nullptr, nullptr, nullptr);
   o->expected_min_ = o->expected_max_ = 0;
+  o->policy_ = MultiOptionPolicy::TakeLast;
   o->version_ = version;
   return o;
 }
@@ -266,20 +259,11 @@ App* App::add_subcommand(const char* name, const char* description) {
   return subcommands_.back().get();
 }
 
-App* App::add_option_group(const char* group, const char* description) {
-  subcommands_.push_back(std::make_unique<App>(description, "", this));
-  subcommands_.back()->group_ = group;
-  return subcommands_.back().get();
-}
-
 // --- App: lookups ----------------------------------------------------------------------------
 
 Option* App::get_option_no_throw(const std::string& name) const {
   for (const auto& o : options_)
     if (o->matches(name)) return o.get();
-  for (const auto& sub : subcommands_)
-    if (sub->name_.empty())
-      if (Option* o = sub->get_option_no_throw(name)) return o;
   return nullptr;
 }
 
@@ -299,22 +283,10 @@ std::vector<const Option*> App::get_options() const {
 std::vector<std::string> App::remaining(bool recurse) const {
   std::vector<std::string> out;
   for (const Missing& m : missing_) out.push_back(m.text);
-  if (recurse) {
-    for (const auto& sub : subcommands_)
-      if (sub->name_.empty())
-        for (const Missing& m : sub->missing_) out.push_back(m.text);
+  if (recurse)
     for (const App* sub : parsed_subcommands_)
       for (std::string& w : sub->remaining(true)) out.push_back(std::move(w));
-  }
   return out;
-}
-
-std::size_t App::count_all() const {  // an option group's count is its options'
-  std::size_t n = name_.empty() ? 0 : static_cast<std::size_t>(parsed_);
-  for (const auto& o : options_) n += o->count();
-  for (const auto& sub : subcommands_)
-    if (sub->name_.empty()) n += sub->count_all();
-  return n;
 }
 
 void App::clear() {
@@ -331,7 +303,7 @@ bool App::is_command_name(const std::string& word) const {
   // CLI11's _valid_subcommand: a command of this app while it may take another, or of a parent.
   if (require_subcommand_ == 0 || parsed_subcommands_.size() < static_cast<size_t>(require_subcommand_))
     for (const auto& sub : subcommands_)
-      if (!sub->name_.empty() && sub->name_ == word && !sub->parsed()) return true;
+      if (sub->name_ == word && !sub->parsed()) return true;
   return parent_ && parent_->is_command_name(word);
 }
 
@@ -380,8 +352,6 @@ void App::parse(int argc, const char* const* argv) {
 
 void App::parse_words(std::vector<std::string>& words) {
   ++parsed_;
-  for (auto& sub : subcommands_)
-    if (sub->name_.empty()) ++sub->parsed_;
   bool positional_only = false;
   while (!words.empty())
     if (!parse_one(words, positional_only)) break;
@@ -399,7 +369,7 @@ bool App::parse_one(std::vector<std::string>& words, bool& positional_only) {
     case Kind::kSubcommand: {
       if (required_positionals_left() > 0) return parse_positional(words);
       for (auto& sub : subcommands_)
-        if (!sub->name_.empty() && sub->name_ == words.back() && !sub->parsed()) {
+        if (sub->name_ == words.back() && !sub->parsed()) {
           words.pop_back();
           parsed_subcommands_.push_back(sub.get());
           sub->parse_words(words);
@@ -421,8 +391,7 @@ bool App::parse_positional(std::vector<std::string>& words) {
       words.pop_back();
       return true;
     }
-  // Not taken here: an option group passes it on, a command keeps it as an extra.
-  if (parent_ && name_.empty()) return false;
+  // Not taken: an extra.
   missing_.push_back({words.back(), false});
   words.pop_back();
   return true;
@@ -445,9 +414,6 @@ bool App::parse_option(std::vector<std::string>& words, Kind kind) {
                             : std::count(candidate->snames_.begin(), candidate->snames_.end(), name) > 0)
       o = candidate.get();
   if (!o) {
-    for (auto& sub : subcommands_)
-      if (sub->name_.empty() && sub->parse_option(words, kind)) return true;
-    if (parent_ && name_.empty()) return false;
     missing_.push_back({word, false});
     words.pop_back();
     return true;
@@ -501,26 +467,12 @@ bool App::help_asked() const {
 }
 
 void App::check_requirements() {
-  size_t used = 0;
-  for (const auto& o : options_) {
-    if (o->count() > 0) ++used;
+  for (const auto& o : options_)
     if (o->required_ && o->count() == 0) throw ParseError("RequiredError", o->name() + " is required", 106);
-  }
   if (require_subcommand_ > 0 && parsed_subcommands_.size() < static_cast<size_t>(require_subcommand_))
     throw ParseError("RequiredError", "A subcommand is required", 106);
   for (const auto& sub : subcommands_)
-    if (sub->name_.empty() && sub->count_all() > 0) ++used;
-  if (require_option_max_ > 0 && static_cast<size_t>(require_option_max_) < used) {
-    std::vector<std::string> names;
-    for (const auto& o : options_)
-      if (o.get() != help_) names.push_back(o->all_names());
-    throw ParseError(
-        "RequiredError",
-        "Requires at most " + std::to_string(require_option_max_) + " options be given from [" + join(names, ",") + "]",
-        106);
-  }
-  for (const auto& sub : subcommands_)
-    if (sub->parsed() || sub->name_.empty()) sub->check_requirements();
+    if (sub->parsed()) sub->check_requirements();
 }
 
 void App::check_extras() const {
@@ -534,7 +486,7 @@ void App::check_extras() const {
     if (any) throw ExtrasError(extras);
   }
   for (const auto& sub : subcommands_)
-    if (sub->parsed() && !sub->name_.empty()) sub->check_extras();
+    if (sub->parsed()) sub->check_extras();
 }
 
 int App::exit(const Error& e) const {
@@ -566,8 +518,7 @@ std::string App::make_help(const std::string& name) const {
   }
   if (any_option) out += " [OPTIONS]";
   out += positionals;
-  bool any_command = false;
-  for (const auto& sub : subcommands_) any_command = any_command || !sub->name_.empty();
+  const bool any_command = !subcommands_.empty();
   if (any_command) out += require_subcommand_ == 0 ? " [SUBCOMMAND]" : " SUBCOMMAND";
   out += "\n";
   if (!positionals.empty()) {
@@ -580,28 +531,11 @@ std::string App::make_help(const std::string& name) const {
     for (const auto& o : options_)
       if (!o->positional()) out += o->help_line(false);
   }
-  for (const auto& sub : subcommands_)
-    if (sub->name_.empty()) out += sub->expanded_help();
   if (any_command) {
     out += "\nSubcommands:\n";
-    for (const auto& sub : subcommands_)
-      if (!sub->name_.empty()) out += help_row(sub->name_, sub->description_);
+    for (const auto& sub : subcommands_) out += help_row(sub->name_, sub->description_);
   }
   return out + "\n" + (footer_.empty() ? "" : footer_ + "\n");
-}
-
-std::string App::expanded_help() const {
-  std::string out = "[Option Group: " + group_ + "]\n" + description_;
-  if (require_option_max_ > 0 && require_option_min_ == 0)
-    out += " \n[At most " + std::to_string(require_option_max_) + " of the following options are allowed]";
-  out += "\n";
-  if (!options_.empty()) {
-    out += "\nOptions:\n";
-    for (const auto& o : options_) out += o->help_line(false);
-  }
-  out = replace_all(out, "\n\n", "\n");
-  out.pop_back();
-  return replace_all(out, "\n", "\n  ") + "\n";
 }
 
 }  // namespace cutevis::cli_lite

@@ -9,8 +9,8 @@
 // checked in the same order, and help laid out as CLI11 lays it out.
 // tests/app/cli_lite_test.cpp runs command lines through both and compares every byte.
 //
-// Not here: what main.cpp does not use (config files, environment variables, aliases, needs /
-// excludes, windows-style options, fallthrough, callbacks).
+// Not here: what main.cpp does not use (option groups, config files, environment variables,
+// aliases, needs / excludes, windows-style options, fallthrough, callbacks).
 #pragma once
 
 #include <cstddef>
@@ -37,7 +37,9 @@ class Error : public std::runtime_error {
   int exit_code_;
 };
 class ParseError : public Error {
+ public:
   using Error::Error;
+  ParseError(const std::string& message, int exit_code) : Error("ParseError", message, exit_code) {}
 };
 class Success : public ParseError {
  public:
@@ -159,8 +161,11 @@ bool assign_values(void* target, const std::vector<std::string>& values) {
   if constexpr (std::is_same_v<T, std::vector<std::string>>) {
     variable = values;
     return true;
+  } else if (values.empty() || values.back().empty()) {  // CLI11: an empty value is the type's default
+    if (!values.empty()) variable = T{};
+    return true;
   } else {
-    return values.empty() || convert(values.back(), variable);
+    return convert(values.back(), variable);
   }
 }
 template <class T>
@@ -185,11 +190,6 @@ class App {
     require_subcommand_ = n;
     return this;
   }
-  App* require_option(int min, int max) {
-    require_option_min_ = min;
-    require_option_max_ = max;
-    return this;
-  }
   App* allow_extras(bool value = true) {
     allow_extras_ = value;
     return this;
@@ -198,7 +198,6 @@ class App {
   const std::string& version() const { return version_; }
 
   App* add_subcommand(const char* name, const char* description);
-  App* add_option_group(const char* group, const char* description);
 
   template <class T>
   Option* add_option(const char* names, T& variable, const char* description = "") {
@@ -225,7 +224,7 @@ class App {
   std::vector<const Option*> get_options() const;
   std::vector<std::string> remaining(bool recurse = false) const;  // what no option or positional took
 
-  // The commands parsed (CLI11: get_subcommands()), or every command and option group that FILTER takes.
+  // The commands parsed (CLI11: get_subcommands()), or every command that FILTER takes.
   std::vector<App*> get_subcommands() const { return parsed_subcommands_; }
   template <class F>
   std::vector<App*> get_subcommands(F filter) const {
@@ -256,18 +255,16 @@ class App {
   bool help_asked() const;
   void check_requirements();
   void check_extras() const;
-  std::size_t count_all() const;
   std::string make_help(const std::string& name) const;
-  std::string expanded_help() const;  // an option group inside its command's help
 
-  std::string name_, description_, footer_, group_, version_;
+  std::string name_, description_, footer_, version_;
   App* parent_;
   std::vector<std::unique_ptr<Option>> options_;
-  std::vector<std::unique_ptr<App>> subcommands_;  // option groups have no name
+  std::vector<std::unique_ptr<App>> subcommands_;
   std::vector<App*> parsed_subcommands_;
   std::vector<Missing> missing_;
   Option* help_ = nullptr;
-  int require_subcommand_ = 0, require_option_min_ = 0, require_option_max_ = 0;
+  int require_subcommand_ = 0;
   bool allow_extras_ = false, automatic_name_ = false;
   int parsed_ = 0;
 };

@@ -154,8 +154,9 @@ std::string cli_error_message(const std::string& m) {
   } else if (m.find(" requires ") != std::string::npos) {
     out = name_before(" requires ") + " needs " + between(" requires ", "");
   } else if (starts("The following argument") || starts("The following arguments")) {
+    const std::string extras = between(": ", "");
     out = std::string(m.find("arguments were") != std::string::npos ? "arguments" : "argument") +
-          " not expected: " + between(": ", "");
+          " not expected: " + (extras.empty() ? "'' (an empty word)" : extras);
   } else {
     out = m;
   }

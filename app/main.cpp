@@ -129,15 +129,19 @@ struct PictureFlags {
   int element_bits = 16;
   bool banks = false;
 
+  // The formats are the command's own flags, at most one given (check_one_format), not a CLI11
+  // option group: CLI11 2.1 never returns from `layout X '' --output=-` (an empty word no
+  // positional takes is read as the name of the group, which then loops on the option).
+  static constexpr const char* kFormats[] = {"--tex", "--svg", "--png", "--pdf", "--txt", "--html"};
   void add_to(CLI::App* cmd) {
-    auto* g = cmd->add_option_group("format", "picture format (one of)");
-    g->add_flag("--tex", tex, "TikZ (a standalone LaTeX document for pdflatex)");
-    g->add_flag("--svg", svg, "SVG (with tooltips)");
-    g->add_flag("--png", png, "PNG (Cairo)");
-    g->add_flag("--pdf", pdf, "PDF (Cairo)");
-    g->add_flag("--txt", txt, "text table (ANSI colour on a terminal; honours NO_COLOR)");
-    g->add_flag("--html", html, "one self-contained interactive page: hover, thread highlighting, zoom");
-    g->require_option(0, 1);
+    cmd->add_flag("--tex", tex,
+                  "TikZ (a standalone LaTeX document for pdflatex); the picture formats (--tex --svg --png --pdf "
+                  "--txt --html): one at most");
+    cmd->add_flag("--svg", svg, "SVG (with tooltips)");
+    cmd->add_flag("--png", png, "PNG (Cairo)");
+    cmd->add_flag("--pdf", pdf, "PDF (Cairo)");
+    cmd->add_flag("--txt", txt, "text table (ANSI colour on a terminal; honours NO_COLOR)");
+    cmd->add_flag("--html", html, "one self-contained interactive page: hover, thread highlighting, zoom");
     cmd->add_option("--scale", scale, "size factor for PNG (pixels), PDF and SVG, e.g. 2 for a 2x PNG")
         ->capture_default_str();
     cmd->add_option("--cell", cell, "cell size in px (default: from the longest label, every label at >= 9 px)");
@@ -199,6 +203,21 @@ int parse_error(const CLI::App& app, const CLI::ParseError& e) {
       }
   report(format_error(Error(what + " (see " + where + " --help)")));
   return kExitBadInput;
+}
+
+// At most one picture format (PictureFlags::kFormats) on the command given: CLI11's own words for
+// it, as its option group said them.
+void check_one_format(const CLI::App& app) {
+  for (const CLI::App* cmd : app.get_subcommands()) {
+    if (!cmd->get_option_no_throw(PictureFlags::kFormats[0])) continue;
+    size_t given = 0;
+    std::string names;
+    for (const char* f : PictureFlags::kFormats) {
+      given += cmd->count(f) > 0;
+      names += (names.empty() ? "" : ",") + std::string(f);
+    }
+    if (given > 1) throw CLI::ParseError("Requires at most 1 options be given from [" + names + "]", 106);
+  }
 }
 
 // `cutevis help [CMD]`, `cutevis version`, and "did you mean" for an unknown command,
@@ -700,6 +719,7 @@ int Cli::run(int argc, char** argv) {
     std::vector<char*> spelled;
     for (std::string& w : words) spelled.push_back(w == "-include" ? const_cast<char*>("--include") : w.data());
     app.parse(argc, spelled.data());
+    check_one_format(app);
   } catch (const CLI::Success& e) {  // --help, --version
     if (capture.output) {
       report("cutevis: error: --help and --version print no picture\n");
