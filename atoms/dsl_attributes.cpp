@@ -13,7 +13,8 @@
 // A TiledMma is an MmaAtom in CuTeDSL (class TiledMma(MmaAtom)), so tiled_mma.tv_layout_A is
 // the atom's ALayout and tiled_mma.tv_layout_A_tiled the tiling's; likewise for copies.
 #include <functional>
-#include <map>
+#include <string_view>
+#include <utility>
 
 #include "atoms/copy_catalogue.hpp"
 #include "atoms/copy_names.hpp"
@@ -62,7 +63,8 @@ void attribute(Registry& r, const std::string& attr, const Getter& get, const st
 Value mma_attribute(Evaluator& ev, const Node& n, const Value& v, const std::string& attr) {
   const MmaAtom* a = mma_atom_of(v);
   if (!a) not_an_attribute(ev, n, attr, "an MMA atom or TiledMma", v);
-  static const std::map<std::string, std::function<Value(const MmaAtom&)>> members = {
+  // name -> getter: plain function pointers, a constant table (no std::function per entry)
+  static constexpr std::pair<std::string_view, Value (*)(const MmaAtom&)> members[] = {
       {"thr_id", [](const MmaAtom& m) { return V::layout(m.thr_id); }},
       {"shape_mnk", [](const MmaAtom& m) { return V::from(m.shape_mnk); }},
       {"tv_layout_A", [](const MmaAtom& m) { return V::layout(m.layout_a); }},
@@ -73,7 +75,8 @@ Value mma_attribute(Evaluator& ev, const Node& n, const Value& v, const std::str
          return mma_atom_value(m);
        }},  // a CuTeDSL MMA Op evaluates to its atom (atoms/dsl_ops.cpp)
   };
-  if (auto it = members.find(attr); it != members.end()) return it->second(*a);
+  for (const auto& [name, get] : members)
+    if (attr == name) return get(*a);
   // a_major_mode / b_major_mode: the Op's OperandMajorMode (warpgroup and tcgen05 Ops only)
   const std::string& major = attr == "a_major_mode" ? a->major_a : a->major_b;
   if (major.empty()) ev.fail(n, a->name + " has no operand major mode (warpgroup and tcgen05 MMAs have one)");

@@ -28,27 +28,32 @@ Layout L(IntTuple shape, IntTuple stride) { return Layout(std::move(shape), std:
 
 // One GMMA type combination: D += A * B.
 struct GmmaTypes {
-  std::string d, a, b;  // name tokens
-  int k;                // K of one instruction: 256 bits of A
-  bool majors;          // majors are template arguments (16-bit inputs); else _TN
-  bool integer;         // s8/u8: no ScaleIn, optional _SATURATE
+  const char *d, *a, *b;  // name tokens
+  int k;                  // K of one instruction: 256 bits of A
+  bool majors;            // majors are template arguments (16-bit inputs); else _TN
+  bool integer;           // s8/u8: no ScaleIn, optional _SATURATE
 };
 
-const std::vector<GmmaTypes>& gmma_types() {
-  static const std::vector<GmmaTypes> t = [] {
-    std::vector<GmmaTypes> v{{"F16", "F16", "F16", 16, true, false},
-                             {"F32", "F16", "F16", 16, true, false},
-                             {"F32", "BF16", "BF16", 16, true, false},
-                             {"F32", "TF32", "TF32", 8, false, false}};
-    for (const char* d : {"F16", "F32"})
-      for (const char* a : {"E4M3", "E5M2"})
-        for (const char* b : {"E4M3", "E5M2"}) v.push_back({d, a, b, 32, false, false});
-    for (const char* a : {"S8", "U8"})
-      for (const char* b : {"S8", "U8"}) v.push_back({"S32", a, b, 32, false, true});
-    return v;
-  }();
-  return t;
-}
+constexpr GmmaTypes gmma_types[] = {
+    {"F16", "F16", "F16", 16, true, false},
+    {"F32", "F16", "F16", 16, true, false},
+    {"F32", "BF16", "BF16", 16, true, false},
+    {"F32", "TF32", "TF32", 8, false, false},
+    // fp8: F16 or F32 accumulators, A and B E4M3 or E5M2
+    {"F16", "E4M3", "E4M3", 32, false, false},
+    {"F16", "E4M3", "E5M2", 32, false, false},
+    {"F16", "E5M2", "E4M3", 32, false, false},
+    {"F16", "E5M2", "E5M2", 32, false, false},
+    {"F32", "E4M3", "E4M3", 32, false, false},
+    {"F32", "E4M3", "E5M2", 32, false, false},
+    {"F32", "E5M2", "E4M3", 32, false, false},
+    {"F32", "E5M2", "E5M2", 32, false, false},
+    // 8-bit integers, signed or unsigned
+    {"S32", "S8", "S8", 32, false, true},
+    {"S32", "S8", "U8", 32, false, true},
+    {"S32", "U8", "S8", 32, false, true},
+    {"S32", "U8", "U8", 32, false, true},
+};
 
 // N of an instruction: multiples of 8 up to 256; integer inputs: 8, 16, 24, then multiples of 16.
 bool valid_n(int n, bool integer) {
@@ -95,7 +100,7 @@ struct GmmaSpec {
   int k() const { return types->k * (sparse ? 2 : 1); }
 };
 
-std::string type_string(const GmmaTypes& t) { return t.d + t.a + t.b; }
+std::string type_string(const GmmaTypes& t) { return std::string(t.d) + t.a + t.b; }
 
 // Sparse atoms: CuTe's SM90::GMMA::SPARSE::GMMA_64x... (`full`) or the short SM90_SPARSE_64x...
 std::string base_name(const GmmaSpec& s, bool full = false) {
@@ -240,7 +245,7 @@ std::optional<MmaAtom> decode_gmma(const AtomName& name) {
   if (us == std::string::npos) throw Error(base + " needs _SS or _RS after the types");
   std::string types = rest.substr(0, us), suffix = rest.substr(us);
   split_types(types);  // an unknown token is its own error
-  for (const auto& t : gmma_types())
+  for (const auto& t : gmma_types)
     if (type_string(t) == types) s.types = &t;
   if (!s.types)
     throw Error("GMMA has no " + types +
@@ -316,7 +321,7 @@ std::optional<MmaAtom> decode_gmma(const AtomName& name) {
 
 void gmma_names(std::vector<ListedMmaAtom>& out) {
   for (bool sparse : {false, true})  // the dense atoms, then the SPARSE ones
-    for (const auto& t : gmma_types())
+    for (const auto& t : gmma_types)
       for (int n : valid_ns(t.integer))
         for (bool rs : {false, true})
           for (bool sat : t.integer ? std::vector<bool>{false, true} : std::vector<bool>{false})

@@ -7,6 +7,7 @@
 // them from one another the same way).  The layouts are CuTe's, in CuTe's notation; the
 // fragment rule they follow is checked in tests/atoms/mma_catalogue_test.cpp.
 #include <algorithm>
+#include <span>
 
 #include "atoms/mma_family.hpp"
 #include "atoms/notation.hpp"
@@ -24,127 +25,128 @@ constexpr const char* sm80_8x8_row = "((4,8),2):((16,1),8)";            // (T32,
 constexpr const char* sm80_8x4 = "((4,8),1):((8,1),0)";                 // (T32,V1) -> (M8,K4)
 constexpr const char* sm80_8x16_row = "((4,8),4):((32,1),8)";           // (T32,V4) -> (M8,K16)
 
-// Every D A B C combination of an integer MMA: S32 <a> <b> S32 for a, b in `inputs`.
-std::vector<std::string> int_types(std::initializer_list<const char*> inputs) {
-  std::vector<std::string> out;
-  for (const char* a : inputs)
-    for (const char* b : inputs) out.push_back(std::string("S32") + a + b + "S32");
-  return out;
-}
+// Lists of names as constant data: spans of literals, not vectors of strings built at
+// start-up (which are code, in the web page's .wasm too).
+using Names = std::span<const char* const>;
+
+// The D A B C type strings that share one shape's layouts.
+constexpr const char* f16[] = {"F16F16F16F16", "F32F16F16F32"};
+constexpr const char* f16bf16[] = {"F16F16F16F16", "F32F16F16F32", "F32BF16BF16F32"};
+constexpr const char* tf32[] = {"F32TF32TF32F32"};
+constexpr const char* s8[] = {"S32S8S8S32"};
+constexpr const char* f64[] = {"F64F64F64F64", "C64C64C64C64"};
+constexpr const char* f64_complex[] = {"F64F64F64F64", "C64C64C64C64", "GC64C64C64GC64"};
+// integers: S32 <a> <b> S32 for a, b of one width, signed or unsigned
+constexpr const char* i8[] = {"S32S8S8S32", "S32S8U8S32", "S32U8S8S32", "S32U8U8S32"};
+constexpr const char* i4[] = {"S32S4S4S32", "S32S4U4S32", "S32U4S4S32", "S32U4U4S32"};
+constexpr const char* u1[] = {"S32U1U1S32"};
+// fp8: <acc> <a> <b> <acc> for acc F32 or F16, a and b E4M3 or E5M2
+constexpr const char* fp8[] = {"F32E4M3E4M3F32", "F32E4M3E5M2F32", "F32E5M2E4M3F32", "F32E5M2E5M2F32",
+                               "F16E4M3E4M3F16", "F16E4M3E5M2F16", "F16E5M2E4M3F16", "F16E5M2E5M2F16"};
+
+// The name suffixes after _TN.
+constexpr const char* plain[] = {""};
+constexpr const char* sat[] = {"", "_SATURATE"};
+constexpr const char* popc[] = {"_XORPOPC", "_ANDPOPC"};
 
 // One mma.sync shape and the type strings and name variants that share its layouts.
 struct SyncShape {
   int sm, m, n, k;
-  std::vector<std::string> types;     // D A B C
-  std::vector<std::string> variants;  // name suffixes after _TN
-  const char *a, *b, *c;              // (T32,V) -> (M,K), (N,K), (M,N), in CuTe's notation
+  Names types;            // D A B C
+  Names variants;         // name suffixes after _TN
+  const char *a, *b, *c;  // (T32,V) -> (M,K), (N,K), (M,N), in CuTe's notation
 };
 
-const std::vector<SyncShape>& sync_shapes() {
-  static const std::vector<SyncShape> shapes = [] {
-    const std::vector<std::string> plain{""}, sat{"", "_SATURATE"}, popc{"_XORPOPC", "_ANDPOPC"};
-    const std::vector<std::string> f16{"F16F16F16F16", "F32F16F16F32"};
-    const std::vector<std::string> f16bf16{"F16F16F16F16", "F32F16F16F32", "F32BF16BF16F32"};
-    const std::vector<std::string> tf32{"F32TF32TF32F32"};
-    const auto i8 = int_types({"S8", "U8"});
-    const auto i4 = int_types({"S4", "U4"});
-    std::vector<std::string> fp8;
-    for (const char* acc : {"F32", "F16"})
-      for (const char* a : {"E4M3", "E5M2"})
-        for (const char* b : {"E4M3", "E5M2"}) fp8.push_back(std::string(acc) + a + b + acc);
-    // One row per shape, one layout per line with its (T,V) -> (M,K) comment: kept as written.
-    // clang-format off
-    return std::vector<SyncShape>{
-        // SM75
-        {75, 16, 8, 8, f16, plain,
-         "((4,8),(2,2)):((32,1),(16,8))",            // A (T32,V4) -> (M16,K8)
-         "((4,8),2):((16,1),8)",                     // B (T32,V2) -> (N8,K8)
-         sm80_16x8_row},                             // C (T32,V4) -> (M16,N8)
-        {75, 8, 8, 16, {"S32S8S8S32"}, plain,
-         sm80_8x16_row,                              // A (T32,V4) -> (M8,K16)
-         sm80_8x16_row,                              // B (T32,V4) -> (N8,K16)
-         sm80_8x8_row},                              // C (T32,V2) -> (M8,N8)
-        // SM80, 16-bit inputs: (T32,V4|V8) -> (M16,K8|K16), (T32,V2|V4) -> (N8,K8|K16)
-        {80, 16, 8, 8, f16bf16, plain,
-         sm80_16x8_row,                              // A (T32,V4) -> (M16,K8)
-         sm80_8x8_row,                               // B (T32,V2) -> (N8,K8)
-         sm80_16x8_row},                             // C (T32,V4) -> (M16,N8)
-        {80, 16, 8, 16, f16bf16, plain,
-         "((4,8),(2,2,2)):((32,1),(16,8,128))",      // A (T32,V8) -> (M16,K16)
-         "((4,8),(2,2)):((16,1),(8,64))",            // B (T32,V4) -> (N8,K16)
-         sm80_16x8_row},                             // C (T32,V4) -> (M16,N8)
-        // tf32: one value per register
-        {80, 16, 8, 4, tf32, plain,
-         "((4,8),2):((16,1),8)",                     // A (T32,V2) -> (M16,K4)
-         sm80_8x4,                                   // B (T32,V1) -> (N8,K4)
-         sm80_16x8_row},                             // C (T32,V4) -> (M16,N8)
-        {80, 16, 8, 8, tf32, plain,
-         "((4,8),(2,2)):((16,1),(8,64))",            // A (T32,V4) -> (M16,K8)
-         "((4,8),2):((8,1),32)",                     // B (T32,V2) -> (N8,K8)
-         sm80_16x8_row},                             // C (T32,V4) -> (M16,N8)
-        // f64 and complex f64 (composites of the f64 instruction)
-        {80, 8, 8, 4, {"F64F64F64F64", "C64C64C64C64", "GC64C64C64GC64"}, plain,
-         sm80_8x4,                                   // A (T32,V1) -> (M8,K4)
-         sm80_8x4,                                   // B (T32,V1) -> (N8,K4)
-         sm80_8x8_row},                              // C (T32,V2) -> (M8,N8)
-        // 8-bit integers
-        {80, 8, 8, 16, i8, sat,
-         sm80_8x16_row,                              // A (T32,V4) -> (M8,K16)
-         sm80_8x16_row,                              // B (T32,V4) -> (N8,K16)
-         sm80_8x8_row},                              // C (T32,V2) -> (M8,N8)
-        {80, 16, 8, 16, i8, sat,
-         "((4,8),(4,2)):((64,1),(16,8))",            // A (T32,V8) -> (M16,K16)
-         sm80_8x16_row,                              // B (T32,V4) -> (N8,K16)
-         sm80_16x8_row},                             // C (T32,V4) -> (M16,N8)
-        {80, 16, 8, 32, i8, sat,
-         "((4,8),(4,2,2)):((64,1),(16,8,256))",      // A (T32,V16) -> (M16,K32)
-         "((4,8),(4,2)):((32,1),(8,128))",           // B (T32,V8) -> (N8,K32)
-         sm80_16x8_row},                             // C (T32,V4) -> (M16,N8)
-        // 4-bit integers
-        {80, 8, 8, 32, i4, sat,
-         "((4,8),(8)):((64,1),(8))",                 // A (T32,V8) -> (M8,K32)
-         "((4,8),(8)):((64,1),(8))",                 // B (T32,V8) -> (N8,K32)
-         sm80_8x8_row},                              // C (T32,V2) -> (M8,N8)
-        {80, 16, 8, 32, i4, sat,
-         "((4,8),(8,2)):((128,1),(16,8))",           // A (T32,V16) -> (M16,K32)
-         "((4,8),(8)):((64,1),(8))",                 // B (T32,V8) -> (N8,K32)
-         sm80_16x8_row},                             // C (T32,V4) -> (M16,N8)
-        {80, 16, 8, 64, i4, sat,
-         "((4,8),(8,2,2)):((128,1),(16,8,512))",     // A (T32,V32) -> (M16,K64)
-         "((4,8),(8,2)):((64,1),(8,256))",           // B (T32,V16) -> (N8,K64)
-         sm80_16x8_row},                             // C (T32,V4) -> (M16,N8)
-        // 1-bit (xor|and).popc; 16x8x128 is missing on purpose (see inconsistent_traits)
-        {80, 8, 8, 128, {"S32U1U1S32"}, popc,
-         "((4,8),32):((256,1),8)",                   // A (T32,V32) -> (M8,K128)
-         "((4,8),32):((256,1),8)",                   // B (T32,V32) -> (N8,K128)
-         sm80_8x8_row},                              // C (T32,V2) -> (M8,N8)
-        {80, 16, 8, 256, {"S32U1U1S32"}, popc,
-         "((4,8),(32,2,2)):((512,1),(16,8,2048))",   // A (T32,V128) -> (M16,K256)
-         "((4,8),(32,2)):((256,1),(8,1024))",        // B (T32,V64) -> (N8,K256)
-         sm80_16x8_row},                             // C (T32,V4) -> (M16,N8)
-        // SM89 fp8: the 8-bit layouts of SM80 16x8x32
-        {89, 16, 8, 32, fp8, plain,
-         "((4,8),(4,2,2)):((64,1),(16,8,256))",      // A (T32,V16) -> (M16,K32)
-         "((4,8),(4,2)):((32,1),(8,128))",           // B (T32,V8) -> (N8,K32)
-         sm80_16x8_row},                             // C (T32,V4) -> (M16,N8)
-        // SM90 f64 / c64
-        {90, 16, 8, 4, {"F64F64F64F64", "C64C64C64C64"}, plain,
-         "((4,8),2):((16,1),8)",                     // A (T32,V2) -> (M16,K4)
-         sm80_8x4,                                   // B (T32,V1) -> (N8,K4)
-         sm80_16x8_row},                             // C (T32,V4) -> (M16,N8)
-        {90, 16, 8, 8, {"F64F64F64F64", "C64C64C64C64"}, plain,
-         "((4,8),(2,2)):((16,1),(8,64))",            // A (T32,V4) -> (M16,K8)
-         "((4,8),2):((8,1),32)",                     // B (T32,V2) -> (N8,K8)
-         sm80_16x8_row},                             // C (T32,V4) -> (M16,N8)
-        {90, 16, 8, 16, {"F64F64F64F64", "C64C64C64C64"}, plain,
-         "((4,8),(2,4)):((16,1),(8,64))",            // A (T32,V8) -> (M16,K16)
-         "((4,8),4):((8,1),32)",                     // B (T32,V4) -> (N8,K16)
-         sm80_16x8_row},                             // C (T32,V4) -> (M16,N8)
-    };
-    // clang-format on
-  }();
-  return shapes;
-}
+// One row per shape, one layout per line with its (T,V) -> (M,K) comment: kept as written.
+// clang-format off
+constexpr SyncShape sync_shapes[] = {
+    // SM75
+    {75, 16, 8, 8, f16, plain,
+     "((4,8),(2,2)):((32,1),(16,8))",            // A (T32,V4) -> (M16,K8)
+     "((4,8),2):((16,1),8)",                     // B (T32,V2) -> (N8,K8)
+     sm80_16x8_row},                             // C (T32,V4) -> (M16,N8)
+    {75, 8, 8, 16, s8, plain,
+     sm80_8x16_row,                              // A (T32,V4) -> (M8,K16)
+     sm80_8x16_row,                              // B (T32,V4) -> (N8,K16)
+     sm80_8x8_row},                              // C (T32,V2) -> (M8,N8)
+    // SM80, 16-bit inputs: (T32,V4|V8) -> (M16,K8|K16), (T32,V2|V4) -> (N8,K8|K16)
+    {80, 16, 8, 8, f16bf16, plain,
+     sm80_16x8_row,                              // A (T32,V4) -> (M16,K8)
+     sm80_8x8_row,                               // B (T32,V2) -> (N8,K8)
+     sm80_16x8_row},                             // C (T32,V4) -> (M16,N8)
+    {80, 16, 8, 16, f16bf16, plain,
+     "((4,8),(2,2,2)):((32,1),(16,8,128))",      // A (T32,V8) -> (M16,K16)
+     "((4,8),(2,2)):((16,1),(8,64))",            // B (T32,V4) -> (N8,K16)
+     sm80_16x8_row},                             // C (T32,V4) -> (M16,N8)
+    // tf32: one value per register
+    {80, 16, 8, 4, tf32, plain,
+     "((4,8),2):((16,1),8)",                     // A (T32,V2) -> (M16,K4)
+     sm80_8x4,                                   // B (T32,V1) -> (N8,K4)
+     sm80_16x8_row},                             // C (T32,V4) -> (M16,N8)
+    {80, 16, 8, 8, tf32, plain,
+     "((4,8),(2,2)):((16,1),(8,64))",            // A (T32,V4) -> (M16,K8)
+     "((4,8),2):((8,1),32)",                     // B (T32,V2) -> (N8,K8)
+     sm80_16x8_row},                             // C (T32,V4) -> (M16,N8)
+    // f64 and complex f64 (composites of the f64 instruction)
+    {80, 8, 8, 4, f64_complex, plain,
+     sm80_8x4,                                   // A (T32,V1) -> (M8,K4)
+     sm80_8x4,                                   // B (T32,V1) -> (N8,K4)
+     sm80_8x8_row},                              // C (T32,V2) -> (M8,N8)
+    // 8-bit integers
+    {80, 8, 8, 16, i8, sat,
+     sm80_8x16_row,                              // A (T32,V4) -> (M8,K16)
+     sm80_8x16_row,                              // B (T32,V4) -> (N8,K16)
+     sm80_8x8_row},                              // C (T32,V2) -> (M8,N8)
+    {80, 16, 8, 16, i8, sat,
+     "((4,8),(4,2)):((64,1),(16,8))",            // A (T32,V8) -> (M16,K16)
+     sm80_8x16_row,                              // B (T32,V4) -> (N8,K16)
+     sm80_16x8_row},                             // C (T32,V4) -> (M16,N8)
+    {80, 16, 8, 32, i8, sat,
+     "((4,8),(4,2,2)):((64,1),(16,8,256))",      // A (T32,V16) -> (M16,K32)
+     "((4,8),(4,2)):((32,1),(8,128))",           // B (T32,V8) -> (N8,K32)
+     sm80_16x8_row},                             // C (T32,V4) -> (M16,N8)
+    // 4-bit integers
+    {80, 8, 8, 32, i4, sat,
+     "((4,8),(8)):((64,1),(8))",                 // A (T32,V8) -> (M8,K32)
+     "((4,8),(8)):((64,1),(8))",                 // B (T32,V8) -> (N8,K32)
+     sm80_8x8_row},                              // C (T32,V2) -> (M8,N8)
+    {80, 16, 8, 32, i4, sat,
+     "((4,8),(8,2)):((128,1),(16,8))",           // A (T32,V16) -> (M16,K32)
+     "((4,8),(8)):((64,1),(8))",                 // B (T32,V8) -> (N8,K32)
+     sm80_16x8_row},                             // C (T32,V4) -> (M16,N8)
+    {80, 16, 8, 64, i4, sat,
+     "((4,8),(8,2,2)):((128,1),(16,8,512))",     // A (T32,V32) -> (M16,K64)
+     "((4,8),(8,2)):((64,1),(8,256))",           // B (T32,V16) -> (N8,K64)
+     sm80_16x8_row},                             // C (T32,V4) -> (M16,N8)
+    // 1-bit (xor|and).popc; 16x8x128 is missing on purpose (see inconsistent_traits)
+    {80, 8, 8, 128, u1, popc,
+     "((4,8),32):((256,1),8)",                   // A (T32,V32) -> (M8,K128)
+     "((4,8),32):((256,1),8)",                   // B (T32,V32) -> (N8,K128)
+     sm80_8x8_row},                              // C (T32,V2) -> (M8,N8)
+    {80, 16, 8, 256, u1, popc,
+     "((4,8),(32,2,2)):((512,1),(16,8,2048))",   // A (T32,V128) -> (M16,K256)
+     "((4,8),(32,2)):((256,1),(8,1024))",        // B (T32,V64) -> (N8,K256)
+     sm80_16x8_row},                             // C (T32,V4) -> (M16,N8)
+    // SM89 fp8: the 8-bit layouts of SM80 16x8x32
+    {89, 16, 8, 32, fp8, plain,
+     "((4,8),(4,2,2)):((64,1),(16,8,256))",      // A (T32,V16) -> (M16,K32)
+     "((4,8),(4,2)):((32,1),(8,128))",           // B (T32,V8) -> (N8,K32)
+     sm80_16x8_row},                             // C (T32,V4) -> (M16,N8)
+    // SM90 f64 / c64
+    {90, 16, 8, 4, f64, plain,
+     "((4,8),2):((16,1),8)",                     // A (T32,V2) -> (M16,K4)
+     sm80_8x4,                                   // B (T32,V1) -> (N8,K4)
+     sm80_16x8_row},                             // C (T32,V4) -> (M16,N8)
+    {90, 16, 8, 8, f64, plain,
+     "((4,8),(2,2)):((16,1),(8,64))",            // A (T32,V4) -> (M16,K8)
+     "((4,8),2):((8,1),32)",                     // B (T32,V2) -> (N8,K8)
+     sm80_16x8_row},                             // C (T32,V4) -> (M16,N8)
+    {90, 16, 8, 16, f64, plain,
+     "((4,8),(2,4)):((16,1),(8,64))",            // A (T32,V8) -> (M16,K16)
+     "((4,8),4):((8,1),32)",                     // B (T32,V4) -> (N8,K16)
+     sm80_16x8_row},                             // C (T32,V4) -> (M16,N8)
+};
+// clang-format on
 
 // --- SM70: the quad-pair 8x8x4, A/B row or column per the T/N letters -------------------
 // Logical thread id -> lane, lanes 0-3 and 16-19
@@ -240,7 +242,7 @@ MmaAtom decode_shape(const std::string& name, int sm, const std::vector<int>& mn
                      const std::string& rest) {
   const SyncShape* hit = nullptr;
   std::vector<std::string> valid_types, valid_shapes;
-  for (const auto& s : sync_shapes()) {
+  for (const auto& s : sync_shapes) {
     if (s.sm != sm) continue;
     std::string shape = std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
     if (std::find(valid_shapes.begin(), valid_shapes.end(), shape) == valid_shapes.end()) valid_shapes.push_back(shape);
@@ -263,7 +265,7 @@ MmaAtom decode_shape(const std::string& name, int sm, const std::vector<int>& mn
   if (rest.compare(0, 2, "TN") != 0 ||
       std::find(hit->variants.begin(), hit->variants.end(), variant) == hit->variants.end()) {
     std::vector<std::string> endings;
-    for (const auto& v : hit->variants) endings.push_back("_TN" + v);
+    for (const char* v : hit->variants) endings.push_back(std::string("_TN") + v);
     throw Error(name + " must end in " + join(endings));
   }
   auto t = split_types(types);
@@ -393,7 +395,7 @@ void sync_names(std::vector<ListedMmaAtom>& out) {
   auto add = [&](const std::string& name, int sm) { out.push_back({name, name, sm}); };  // one spelling
   for (const char* types : {"F16F16F16F16", "F32F16F16F32"})
     for (const char* ab : sm70_layouts) add(std::string("SM70_8x8x4_") + types + "_" + ab, 70);
-  for (const auto& s : sync_shapes())
+  for (const auto& s : sync_shapes)
     for (const auto& types : s.types)
       for (const auto& v : s.variants)
         add("SM" + std::to_string(s.sm) + "_" + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +

@@ -42,6 +42,36 @@ const UmmaKind kinds[] = {
 
 const char* f8f6f4_inputs[] = {"float_e4m3_t", "float_e5m2_t", "float_e2m3_t", "float_e3m2_t", "float_e2m1_t"};
 
+// The element types of each kind's atoms in `list` (umma_names): A, B, C[, SF, VS].
+struct ListedTypes {
+  Kind kind;
+  const char *a, *b, *c, *sf = "";
+  int vs = 0;
+};
+constexpr ListedTypes listed_types[] = {
+    {Kind::kTF32, "tfloat32_t", "tfloat32_t", "float"},
+    {Kind::kF16BF16, "half_t", "half_t", "float"},
+    {Kind::kF16BF16, "half_t", "half_t", "half_t"},
+    {Kind::kF16BF16, "bfloat16_t", "bfloat16_t", "float"},
+    {Kind::kS8, "int8_t", "int8_t", "int32_t"},
+    {Kind::kS8, "int8_t", "uint8_t", "int32_t"},
+    {Kind::kS8, "uint8_t", "int8_t", "int32_t"},
+    {Kind::kS8, "uint8_t", "uint8_t", "int32_t"},
+    {Kind::kF8F6F4, "float_e4m3_t", "float_e4m3_t", "float"},  // f8f6f4_inputs, A and B alike
+    {Kind::kF8F6F4, "float_e5m2_t", "float_e5m2_t", "float"},
+    {Kind::kF8F6F4, "float_e2m3_t", "float_e2m3_t", "float"},
+    {Kind::kF8F6F4, "float_e3m2_t", "float_e3m2_t", "float"},
+    {Kind::kF8F6F4, "float_e2m1_t", "float_e2m1_t", "float"},
+    {Kind::kMXF8F6F4, "float_e4m3_t", "float_e4m3_t", "float", "float_ue8m0_t", 32},
+    {Kind::kMXF8F6F4, "float_e5m2_t", "float_e5m2_t", "float", "float_ue8m0_t", 32},
+    {Kind::kMXF8F6F4, "float_e2m3_t", "float_e2m3_t", "float", "float_ue8m0_t", 32},
+    {Kind::kMXF8F6F4, "float_e3m2_t", "float_e3m2_t", "float", "float_ue8m0_t", 32},
+    {Kind::kMXF8F6F4, "float_e2m1_t", "float_e2m1_t", "float", "float_ue8m0_t", 32},
+    {Kind::kMXF4, "float_e2m1_t", "float_e2m1_t", "float", "float_ue8m0_t", 32},
+    {Kind::kMXF4, "float_e2m1_t", "float_e2m1_t", "float", "float_ue8m0_t", 16},
+    {Kind::kMXF4, "float_e2m1_t", "float_e2m1_t", "float", "float_ue4m3_t", 16},
+};
+
 bool is_f8f6f4(const std::string& t) {
   return std::find(std::begin(f8f6f4_inputs), std::end(f8f6f4_inputs), t) != std::end(f8f6f4_inputs);
 }
@@ -426,42 +456,18 @@ std::optional<MmaAtom> decode_umma(const AtomName& name) {
 }
 
 void umma_names(std::vector<ListedMmaAtom>& out) {
-  auto types_of = [](Kind k) {
-    std::vector<std::vector<std::string>> t;  // A, B, C[, SF, VS]
-    switch (k) {
-      case Kind::kTF32: t = {{"tfloat32_t", "tfloat32_t", "float"}}; break;
-      case Kind::kF16BF16:
-        t = {{"half_t", "half_t", "float"}, {"half_t", "half_t", "half_t"}, {"bfloat16_t", "bfloat16_t", "float"}};
-        break;
-      case Kind::kS8:
-        for (const char* x : {"int8_t", "uint8_t"})
-          for (const char* y : {"int8_t", "uint8_t"}) t.push_back({x, y, "int32_t"});
-        break;
-      case Kind::kF8F6F4:
-        for (const char* x : f8f6f4_inputs) t.push_back({x, x, "float"});
-        break;
-      case Kind::kMXF8F6F4:
-        for (const char* x : f8f6f4_inputs) t.push_back({x, x, "float", "float_ue8m0_t", "32"});
-        break;
-      case Kind::kMXF4:
-        t = {{"float_e2m1_t", "float_e2m1_t", "float", "float_ue8m0_t", "32"},
-             {"float_e2m1_t", "float_e2m1_t", "float", "float_ue8m0_t", "16"},
-             {"float_e2m1_t", "float_e2m1_t", "float", "float_ue4m3_t", "16"}};
-        break;
-    }
-    return t;
-  };
   for (const auto& k : kinds)
     for (bool pair : {false, true})
       for (bool ts : {false, true}) {
         if (ts && !k.ts) continue;
-        for (const auto& t : types_of(k.kind)) {
+        for (const auto& t : listed_types) {
+          if (t.kind != k.kind) continue;
           UmmaSpec types;  // looked up once: the loops below make 6,000 names
-          types.a = value_type(t[0]);
-          types.b = value_type(t[1]);
-          types.c = value_type(t[2]);
-          if (k.block_scaled) types.sf = value_type(t[3]);
-          if (k.kind == Kind::kMXF4) types.vs = std::stoi(t[4]);
+          types.a = value_type(t.a);
+          types.b = value_type(t.b);
+          types.c = value_type(t.c);
+          if (k.block_scaled) types.sf = value_type(t.sf);
+          if (k.kind == Kind::kMXF4) types.vs = t.vs;
           for (int m : {64, 128, 256})
             for (int n = 8; n <= 256; n += 8)
               for (const char* ma : {"K", "MN"})

@@ -13,12 +13,12 @@ constexpr ExactValues F = ExactValues::kFloat, S = ExactValues::kSigned, U = Exa
 
 }  // namespace
 
-const std::vector<ElementTypeInfo>& element_type_table() {
+std::span<const ElementTypeInfo> element_type_table() {
   // name, bits, {spellings}, ptx, token, real, exact, exponent bits, mantissa bits, in expressions.
   // Spellings include CuTeDSL's Numeric class names (Float16, Float8E4M3FN, Int8, ...): the
   // DSL front end drops their `cutlass.` prefix, so `cutlass.Float16` finds half_t here.
   // clang-format off
-  static const std::vector<ElementTypeInfo> table = {
+  static constexpr ElementTypeInfo table[] = {
       {"half_t", 16, {"cutlass::half_t", "cute::half_t", "half", "Float16"}, "f16", "F16", "", F, 5, 10, true},
       {"bfloat16_t", 16, {"cutlass::bfloat16_t", "cute::bfloat16_t", "bf16", "BFloat16"}, "bf16", "BF16", "", F, 8, 7, true},
       {"tfloat32_t", 32, {"cutlass::tfloat32_t", "cute::tfloat32_t", "tf32", "TFloat32"}, "tf32", "TF32", "", F, 8, 10, true},

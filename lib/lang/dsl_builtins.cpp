@@ -7,6 +7,8 @@
 //   cute.recast_layout(new_bits, old_bits, L)   -> recast_layout of L from old_bits to new_bits
 #include <algorithm>
 #include <cctype>
+#include <initializer_list>
+#include <span>
 
 #include "lib/lang/dsl.hpp"
 #include "lib/lang/environment.hpp"
@@ -131,13 +133,15 @@ Value binary(Evaluator& ev, const Node& n, char op) {
 }
 
 // --- CuTeDSL's enums --------------------------------------------------------------------
+// Constant data (no vector built per row at first use): the member lists, brace-initialized in
+// a static table, live as long as it.
 struct EnumClass {
   const char* name;
-  std::vector<const char*> members;
+  std::initializer_list<const char*> members;
 };
 
-const std::vector<EnumClass>& enum_classes() {
-  static const std::vector<EnumClass> e = {
+std::span<const EnumClass> enum_classes() {
+  static constexpr EnumClass e[] = {
       {"OperandMajorMode", {"K", "MN"}},
       {"OperandSource", {"RMEM", "SMEM", "TMEM"}},
       {"CtaGroup", {"ONE", "TWO"}},
