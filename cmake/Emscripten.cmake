@@ -41,8 +41,9 @@ add_compile_definitions(_LIBCPP_NO_RTTI)
 #   + the WebAssembly features below, no thread-safe
 #     statics, no static destructors                    1,883,953 / 707,036
 #   + emmalloc (web/CMakeLists.txt)                     1,875,887 / 704,101
-# The engine's CPU time per request under node (eval, atom/mma --html, copy --analyze, list)
-# was the same for all four within the noise (3%).  -Oz only for MinSizeRel, the site's build.
+# The engine's CPU time per request under node (eval, atom/mma --html, copy --analyze, list):
+# the same within the noise (3%) for the first three; with emmalloc 0-8% more in three sessions
+# (at most 1 ms).  -Oz only for MinSizeRel, the site's build.
 add_compile_options($<$<CONFIG:MinSizeRel>:-Oz>)
 # Features every current browser and node 20 have (Chromium 75, Firefox 79, Safari 15): float to
 # int without the guards around each conversion, sign extension and bulk memory in one instruction.
