@@ -33,7 +33,8 @@ if command -v ccache >/dev/null 2>&1; then
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
   export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
 fi
-# MinSizeRel (-Os): a .wasm a third smaller than -O3's, evaluation about as fast (README, "In the browser").
+# MinSizeRel (-Os, which cmake/Emscripten.cmake makes -Oz): a .wasm a third smaller than -O3's, evaluation
+# about as fast (README, "In the browser").
 emcmake cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=MinSizeRel -DCUTEVIS_WERROR=ON -DCUTEVIS_WEB_LTO="$lto" "${launcher[@]}" >/dev/null
 cmake --build "$dir" -j"$(nproc)" --target "${targets[@]}"
 ls -l "$dir/site"
