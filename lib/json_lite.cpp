@@ -35,10 +35,10 @@ std::string hex_byte(uint8_t b) {
   return {hex[b / 16], hex[b % 16]};
 }
 
-void append_u(std::string& out, uint32_t unit) {
-  char buf[8];
-  std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(unit));
-  out += buf;
+void append_u(std::string& out, uint32_t unit) {  // \u00e9: four lower-case hex digits
+  const char* hex = "0123456789abcdef";
+  out += "\\u";
+  for (int shift = 12; shift >= 0; shift -= 4) out += hex[(unit >> shift) & 0xFu];
 }
 
 // One code point decoded, escaped as nlohmann escapes it; BYTE is its last byte (copied when the

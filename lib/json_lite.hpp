@@ -222,10 +222,8 @@ class basic_json {
       size_t lo = 0, hi = object_.size();
       while (lo < hi) {
         const size_t mid = (lo + hi) / 2;
-        if (std::string_view(object_[mid].first) < key)
-          lo = mid + 1;
-        else
-          hi = mid;
+        if (std::string_view(object_[mid].first) < key) lo = mid + 1;
+        else hi = mid;
       }
       it += static_cast<std::ptrdiff_t>(lo);
       return {it, it != object_.end() && it->first == key};
