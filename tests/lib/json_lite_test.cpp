@@ -168,8 +168,8 @@ TEST_CASE("json_lite: integers and other scalars") {
   check_dumps(nlohmann::json(nullptr), lite::json(nullptr));
   check_dumps(nlohmann::json(true), lite::json(true));
   check_dumps(nlohmann::json(false), lite::json(false));
-  for (int64_t v : {int64_t(0), int64_t(-1), int64_t(7), std::numeric_limits<int64_t>::min(),
-                    std::numeric_limits<int64_t>::max()})
+  for (int64_t v :
+       {int64_t(0), int64_t(-1), int64_t(7), std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()})
     check_dumps(nlohmann::json(v), lite::json(v));
   check_dumps(nlohmann::json(std::numeric_limits<uint64_t>::max()), lite::json(std::numeric_limits<uint64_t>::max()));
   check_dumps(nlohmann::json(size_t(12)), lite::json(size_t(12)));
@@ -220,7 +220,11 @@ TEST_CASE("json_lite: every byte, and invalid UTF-8, in each error mode") {
   } catch (const lite::json::type_error& e) {
     CHECK(std::string(e.what()) == "[json.exception.type_error.316] invalid UTF-8 byte at index 2: 0xFF");
   }
-  CHECK(lite::json("a\xFF" "b").dump(-1, ' ', false, LH::replace) == "\"a\xEF\xBF\xBD" "b\"");
+  CHECK(lite::json("a\xFF"
+                   "b")
+            .dump(-1, ' ', false, LH::replace) ==
+        "\"a\xEF\xBF\xBD"
+        "b\"");
 }
 
 TEST_CASE("json_lite: random trees, sorted and in insertion order") {
