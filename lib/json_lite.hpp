@@ -8,8 +8,9 @@
 // the same string escapes and invalid-UTF-8 handling (an exception with nlohmann's message,
 // or U+FFFD), integers, and doubles in nlohmann's format.  One known difference: a double's
 // digits are its shortest round-trip digits, where nlohmann's Grisu2 sometimes writes one more
-// digit or another last digit (1e23: "1e+23", nlohmann "9.999999999999999e+22"; about 0.1% of
-// doubles with 16-17 significant digits; both read back as the same double).  No parser.
+// digit or another last digit (1e23: "1e+23", nlohmann "9.999999999999999e+22"; 0.14% of random
+// bit patterns, 0.8% of i*0.1, 0.05% of ratios of small integers; never shorter than ours, and
+// both read back as the same double).  No parser.
 //
 //   json j;  j["b"] = 1;  j["a"] = {1, 2.5, "x"};   j.dump() == R"({"a":[1,2.5,"x"],"b":1})"
 //   ordered_json o;  o["b"] = 1;  o["a"] = nullptr;  o.dump() == R"({"b":1,"a":null})"
