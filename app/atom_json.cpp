@@ -20,26 +20,18 @@ const char* source_name(OperandSource s) {
   return "";
 }
 
-nlohmann::json regs_json(const RegisterSpec& r) { return {{"type", r.c_type}, {"count", r.count}}; }
+Json regs_json(const RegisterSpec& r) { return {{"type", r.c_type}, {"count", r.count}}; }
 
-// {"k1":v1,...,"owners_a":{...}}: written member by member, nlohmann's members (its order)
-// each dumped by nlohmann, then the owner lists by append_owners_json.  The owners are
-// not made nlohmann values: the SS GMMA's 4,096 cells x 128 owners took ~300 ms to build
-// and ~150 ms to dump that way (2-core machine, loaded), against a 20 ms whole-process goal.
-std::string with_owner_members(const nlohmann::json& object,
+// {"k1":v1,...,"owners_a":{...}}: OBJECT (not empty) as its dump() writes it, its closing brace
+// left for the owner lists written by append_owners_json.  The owners are not made JSON
+// values: the SS GMMA's 4,096 cells x 128 owners took ~300 ms to build and ~150 ms to dump
+// that way with nlohmann (2-core machine, loaded), against a 20 ms whole-process goal.
+std::string with_owner_members(const Json& object,
                                const std::vector<std::pair<std::string, const OwnershipView*>>& members) {
-  std::string s = "{";
-  auto member = [&s](const std::string& key) {
-    if (s.size() > 1) s += ',';
-    s += nlohmann::json(key).dump();
-    s += ':';
-  };
-  for (auto it = object.begin(); it != object.end(); ++it) {
-    member(it.key());
-    s += it.value().dump();
-  }
+  std::string s = object.dump();
+  s.pop_back();  // its '}'
   for (const auto& [key, view] : members) {
-    member(key);
+    s += ",\"" + key + "\":";  // the keys are plain words
     append_owners_json(s, *view);
   }
   s += '}';
@@ -50,8 +42,8 @@ int64_t mode_size(const IntTuple& t, size_t i) { return i < t.rank() ? size(t[i]
 
 }  // namespace
 
-nlohmann::json mma_atom_json(const MmaAtom& a) {
-  nlohmann::json j;
+Json mma_atom_json(const MmaAtom& a) {
+  Json j;
   j["kind"] = "mma_atom";
   j["name"] = a.short_name.empty() ? a.name : a.short_name;
   j["cpp_type"] = a.name;
@@ -80,8 +72,8 @@ nlohmann::json mma_atom_json(const MmaAtom& a) {
   return j;
 }
 
-nlohmann::json copy_atom_json(const CopyAtom& a) {
-  nlohmann::json j;
+Json copy_atom_json(const CopyAtom& a) {
+  Json j;
   j["kind"] = "copy_atom";
   j["name"] = a.name;
   j["op"] = a.op;
@@ -189,7 +181,7 @@ OwnershipView owners_d(const TiledCopy& c) {
 }
 
 std::string tiled_mma_json(const TiledMma& m) {
-  nlohmann::json j = mma_atom_json(m.atom);
+  Json j = mma_atom_json(m.atom);
   j["kind"] = "tiled_mma";
   j["atom_layout"] = to_string(m.atom_layout);
   j["permutation_mnk"] = to_string(m.permutation);
@@ -204,7 +196,7 @@ std::string tiled_mma_json(const TiledMma& m) {
 }
 
 std::string tiled_copy_json(const TiledCopy& c) {
-  nlohmann::json j = copy_atom_json(c.atom);
+  Json j = copy_atom_json(c.atom);
   j["kind"] = "tiled_copy";
   j["tiler_mn"] = tiler_to_string(c);
   j["tiled_layout_tv"] = to_string(c.tiled_layout_tv);

@@ -10,16 +10,15 @@
 
 #include <string>
 
-#include <nlohmann/json.hpp>
-
+#include "atoms/analysis/json.hpp"
 #include "atoms/copy_atom.hpp"
 #include "atoms/mma_atom.hpp"
 #include "lib/ownership.hpp"
 
 namespace cutevis {
 
-nlohmann::json mma_atom_json(const MmaAtom& atom);
-nlohmann::json copy_atom_json(const CopyAtom& atom);
+Json mma_atom_json(const MmaAtom& atom);
+Json copy_atom_json(const CopyAtom& atom);
 // Owners of each cell, written directly (a 128x512 tile has 65,536 cells).
 std::string owners_json(const OwnershipView& view);
 void append_owners_json(std::string& out, const OwnershipView& view);

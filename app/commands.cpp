@@ -5,8 +5,6 @@
 #include <mutex>
 #include <variant>
 
-#include <nlohmann/json.hpp>
-
 #include "app/atom_json.hpp"
 #include "app/diagnostics.hpp"
 #include "app/exit_codes.hpp"
@@ -16,6 +14,7 @@
 #include "app/verify_json.hpp"
 #include "app/verify_pipeline.hpp"
 #include "atoms/analysis/banks.hpp"
+#include "atoms/analysis/json.hpp"
 #include "atoms/analysis/partition.hpp"
 #include "atoms/atom_lookup.hpp"
 #include "atoms/copy_catalogue.hpp"
@@ -176,11 +175,11 @@ Output show_thread_slice(const TiledMma& m, const ShowOptions& o) {
                          {"b", &s.cells_b, size(m.tile_mnk[1]), "N", "K"},
                          {"c", &s.cells_c, size(m.tile_mnk[0]), "M", "N"}};
   if (o.json) {
-    nlohmann::json j;
+    Json j;
     j["thread"] = s.thr_idx;
     j["thr_vmnk"] = int_tuple_to_json(s.thr_vmnk);
     for (const auto& op : ops) {
-      nlohmann::json coords = nlohmann::json::array();
+      Json coords = Json::array();
       for (int64_t cell : *op.cells) coords.push_back({cell % op.rows, cell / op.rows});
       j[op.name] = coords;  // [row, col] of value 0, 1, ...
     }
@@ -350,7 +349,7 @@ Output run_tv(const ShowOptions& o, const std::string& tile) {
   IntTuple flat_tile = tup(size(tile_mn[0]), size(tile_mn[1]));
   if (o.json) {
     OwnershipView view = json_ownership_view(tv, flat_tile[0].value(), flat_tile[1].value());
-    nlohmann::json j;
+    Json j;
     j["kind"] = "tv_layout";
     j["tv_layout"] = to_string(tv);
     j["tile"] = int_tuple_to_json(tile_mn);
@@ -430,7 +429,7 @@ Output run_list(const ListOptions& o) {
     throw Error("the pattern is " + std::to_string(o.pattern.size()) + " characters long; atom names are under " +
                 std::to_string(kMaxSuggestedNameLength));
   int sm = parse_arch(o.arch);
-  nlohmann::json rows = nlohmann::json::array();
+  Json rows = Json::array();
   std::string table;
   size_t count = 0;
   // Filter the listing by name and architecture first and build only the atoms kept: building

@@ -4,12 +4,11 @@
 #include <charconv>
 #include <string_view>
 
-#include <nlohmann/json.hpp>
-
 #include "app/exit_codes.hpp"
 #include "app/sources.hpp"
 #include "atoms/analysis/copy_analysis.hpp"
 #include "atoms/analysis/descriptor.hpp"
+#include "atoms/analysis/json.hpp"
 #include "atoms/analysis/ownership.hpp"
 #include "atoms/analysis/partition.hpp"
 #include "atoms/analysis/suggest.hpp"
@@ -65,8 +64,8 @@ CopyTensor tensor_arg(const std::string& text, MemorySpace implied, const ShowOp
   return t;
 }
 
-nlohmann::json partition_json(const ThreadPartition& p, const IntTuple& shape) {
-  nlohmann::json cells = nlohmann::json::array();
+Json partition_json(const ThreadPartition& p, const IntTuple& shape) {
+  Json cells = Json::array();
   const int64_t rows = size(shape[0]);
   for (int64_t c : p.cells) cells.push_back({c % rows, c / rows});
   return {{"thread", p.thread}, {"layout", to_string(p.layout)}, {"offset", p.offset}, {"text", p.text},
@@ -154,8 +153,8 @@ std::vector<SmemUse> also_uses(const std::vector<std::string>& exprs, const std:
 // The search's answer as text (cheapest first, C++ and with --dsl the CuTeDSL spelling) and into
 // `j` ("current", "suggestions").
 std::string print_suggestions(const std::vector<LayoutSuggestion>& found, const IntTuple& sh, size_t copies, bool dsl,
-                              nlohmann::json& j) {
-  nlohmann::json list = nlohmann::json::array();
+                              Json& j) {
+  Json list = Json::array();
   std::string lines;
   bool any_free = false;
   for (const LayoutSuggestion& s : found) {
@@ -239,7 +238,7 @@ Output run_copy_inspection(const TiledCopy& copy, const ShowOptions& show, const
       throw Error("--thread with a picture draws the thread's partitions; --analyze and --mma print text or --json");
     return draw_copy_thread(copy, show, src, dst, !o.src.empty(), !o.dst.empty());
   }
-  nlohmann::json j = nlohmann::json::object();
+  Json j = Json::object();
   std::string text;
   int exit_code = kExitOk;
   if (show.thread) {
@@ -362,12 +361,12 @@ TiledCopy operand_copy(const TiledMma& mma, char operand, const std::string& ato
 // its fragments, and retile_D of the --copy-a/--copy-b copies; as text and as JSON.
 struct Partitions {
   std::string text;
-  nlohmann::json json;
+  Json json;
 };
 
 Partitions mma_partitions(const TiledMma& mma, const ShowOptions& show, const MmaInspectOptions& o) {
   const int64_t t = *show.thread;
-  nlohmann::json j = {{"thread", t}};
+  Json j = {{"thread", t}};
   std::string text = "thread " + std::to_string(t) + " of the TiledMMA\n";
   int64_t m = tile_m(mma), n = tile_n(mma);
   for (char operand : {'A', 'B', 'C'}) {
@@ -389,7 +388,7 @@ Partitions mma_partitions(const TiledMma& mma, const ShowOptions& show, const Mm
                         : operand == 'B' ? "(MMA,MMA_N,MMA_K)"
                                          : "(MMA,MMA_M,MMA_N)";
     const IntTuple sh = shape(tensor.layout);
-    nlohmann::json e = partition_json(p, sh);
+    Json e = partition_json(p, sh);
     e["tensor"] = tensor_text;
     std::string s = partition_text(name.c_str(), p, sh);
     s.replace(s.find("(CPY,CPY_M,CPY_N)"), 17, modes);
@@ -439,7 +438,7 @@ Output run_mma_inspection(const TiledMma& mma, const ShowOptions& show, const Mm
     throw Error(
         "mma --analyze prints text or --json; draw one operand's copy with `cutevis copy ... --color-by conflict`");
   register_catalogue_names();
-  nlohmann::json j = nlohmann::json::object();
+  Json j = Json::object();
   std::string text, errors;
   for (char operand : {'A', 'B'}) {
     const std::string& smem = operand == 'A' ? o.smem_a : o.smem_b;
@@ -476,7 +475,7 @@ Output run_mma_inspection(const TiledMma& mma, const ShowOptions& show, const Mm
     const CopyTensor tensor = tensor_arg(smem, MemorySpace::kSmem, show);
     CopyAnalysis a = analyze_copy(copy, tensor, CopyTensor{});
     FragmentCheck f = check_fragment(copy, mma, operand);
-    nlohmann::json e = to_json(a, false);
+    Json e = to_json(a, false);
     e["fragment_check"] = {{"matches", f.matches}, {"first_mismatch", f.first_mismatch}};
     j[std::string(1, operand)] = e;
     text += std::string(1, operand) + ": make_tiled_copy_" + operand + "(" + atom.name + "{}, mma) over " + smem +
@@ -505,7 +504,7 @@ Output run_mma_inspection(const TiledMma& mma, const ShowOptions& show, const Mm
       out.bytes = parts.text + text;
       return out;
     }
-    nlohmann::json both = std::move(parts.json);
+    Json both = std::move(parts.json);
     both["analysis"] = j;
     out.bytes = both.dump() + "\n";
     return out;
@@ -546,7 +545,7 @@ Output run_desc(const DescOptions& o, const ShowOptions& show) {
   }
   Output out;
   if (show.json) {
-    nlohmann::json j = to_json(d);
+    Json j = to_json(d);
     j["family"] = family == DescriptorFamily::kGmma ? "gmma" : "umma";
     j["swizzle"] = to_string(d.swizzle());
     j["type"] = type->name;
@@ -607,8 +606,8 @@ CellArg parse_cell(const std::string& text, const std::string& letters, const ch
   return c;
 }
 
-nlohmann::json owners_json(const std::vector<CellOwner>& owners) {
-  nlohmann::json pairs = nlohmann::json::array(), regs = nlohmann::json::array(), calls = nlohmann::json::array();
+Json owners_json(const std::vector<CellOwner>& owners) {
+  Json pairs = Json::array(), regs = Json::array(), calls = Json::array();
   for (const CellOwner& o : owners) {
     pairs.push_back({o.thread, o.value});
     regs.push_back(o.reg);
@@ -634,7 +633,7 @@ std::string cell_name(char t, int64_t r, int64_t c) {
 Output run_who(const ShowOptions& show, const WhoOptions& o, const std::string& command) {
   register_catalogue_names();
   if (show.picture.format) throw Error("--who and --feeds print text or --json");
-  nlohmann::json j = nlohmann::json::object();
+  Json j = Json::object();
   std::string text;
   if (command == "copy") {
     if (!o.feeds.empty()) throw Error("--feeds follows an MMA's C cell back to A and B; on a copy use --who S(m,n)");
@@ -673,13 +672,13 @@ Output run_who(const ShowOptions& show, const WhoOptions& o, const std::string& 
     if (!o.feeds.empty()) {
       const CellArg c = parse_cell(o.feeds, "C", "--feeds");
       const std::vector<CellOwner> owners = mma_owners(mma, 'C', c.row, c.col);
-      nlohmann::json f = owners_json(owners);
+      Json f = owners_json(owners);
       f["cell"] = cell_name('C', c.row, c.col);
       text += f["cell"].get<std::string>() + " (" + owners_text(owners) + ") = sum over k of A(" +
               std::to_string(c.row) + ",k) * B(" + std::to_string(c.col) + ",k):\n";
-      nlohmann::json a = nlohmann::json::array(), b = nlohmann::json::array();
+      Json a = Json::array(), b = Json::array();
       for (const CellFeed& feed : mma_feeds(mma, c.row, c.col)) {
-        nlohmann::json e = owners_json(feed.owners);
+        Json e = owners_json(feed.owners);
         e["cell"] = {feed.row, feed.col};
         (feed.operand == 'A' ? a : b).push_back(e);
         text += "  " + cell_name(feed.operand, feed.row, feed.col) + ": " + owners_text(feed.owners) + "\n";

@@ -6,22 +6,22 @@
 
 namespace cutevis {
 
-nlohmann::json int_tuple_to_json(const IntTuple& t) {
+Json int_tuple_to_json(const IntTuple& t) {
   if (t.is_leaf()) {
     if (t.basis().empty()) return t.value();
     return to_string(t);  // a basis element, e.g. "1@0"
   }
-  nlohmann::json a = nlohmann::json::array();
+  Json a = Json::array();
   for (const auto& m : t.modes()) a.push_back(int_tuple_to_json(m));
   return a;
 }
 
 namespace {
 
-nlohmann::json value_fields(const Value& v);
+Json value_fields(const Value& v);
 
-nlohmann::json layout_json(const AnyLayout& l, const char* kind) {
-  nlohmann::json j;
+Json layout_json(const AnyLayout& l, const char* kind) {
+  Json j;
   j["kind"] = kind;
   j["text"] = to_string(l);
   j["shape"] = int_tuple_to_json(shape(l));
@@ -33,7 +33,7 @@ nlohmann::json layout_json(const AnyLayout& l, const char* kind) {
   if (plain && has_basis(plain->stride)) {  // a coordinate layout: values are coordinates
     j["cosize"] = nullptr;
     if (size(l) <= kMaxJsonCoordinates) {
-      nlohmann::json v = nlohmann::json::array();
+      Json v = Json::array();
       for (int64_t i = 0; i < size(l); ++i) v.push_back(int_tuple_to_json(as_arithmetic_tuple((*plain)(IntTuple(i)))));
       j["values"] = v;
     } else {
@@ -52,8 +52,8 @@ nlohmann::json layout_json(const AnyLayout& l, const char* kind) {
   return j;
 }
 
-nlohmann::json value_fields(const Value& v) {
-  nlohmann::json j;
+Json value_fields(const Value& v) {
+  Json j;
   switch (v.kind()) {
     case Value::Kind::kInt:
       j["kind"] = "int";
@@ -75,7 +75,7 @@ nlohmann::json value_fields(const Value& v) {
       if (v.is_int_tuple()) {
         j["value"] = int_tuple_to_json(v.to_int_tuple());
       } else {
-        nlohmann::json modes = nlohmann::json::array();
+        Json modes = Json::array();
         for (const auto& e : v.elements()) modes.push_back(value_to_json(e));
         j["modes"] = modes;
       }
@@ -121,8 +121,8 @@ nlohmann::json value_fields(const Value& v) {
 
 }  // namespace
 
-nlohmann::json value_to_json(const Value& v) {
-  nlohmann::json j = value_fields(v);
+Json value_to_json(const Value& v) {
+  Json j = value_fields(v);
   if (v.is(Value::Kind::kInt) || v.is(Value::Kind::kTuple) || v.is(Value::Kind::kLayout))
     j["cute"] = v.to_cute_string();  // CuTe's print: `_4` static, `4` dynamic
   return j;

@@ -4,8 +4,7 @@
 // index 0..size-1), integers add "value".
 #pragma once
 
-#include <nlohmann/json.hpp>
-
+#include "atoms/analysis/json.hpp"
 #include "lib/lang/expr.hpp"
 
 namespace cutevis {
@@ -16,7 +15,7 @@ constexpr int64_t kMaxJsonValues = int64_t{1} << 22;
 // them, so no single command needs more than ~100 MB (2^22 took 0.9 GB and 9 s).
 constexpr int64_t kMaxJsonCoordinates = int64_t{1} << 18;
 
-nlohmann::json int_tuple_to_json(const IntTuple& t);
-nlohmann::json value_to_json(const Value& v);
+Json int_tuple_to_json(const IntTuple& t);
+Json value_to_json(const Value& v);
 
 }  // namespace cutevis

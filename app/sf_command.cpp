@@ -4,9 +4,8 @@
 #include <algorithm>
 #include <cctype>
 
-#include <nlohmann/json.hpp>
-
 #include "app/sources.hpp"
+#include "atoms/analysis/json.hpp"
 #include "atoms/blockscaled.hpp"
 #include "atoms/mma_names.hpp"
 #include "atoms/tiled_mma.hpp"
@@ -140,9 +139,9 @@ void operand_panels(std::vector<GridPanel>& out, const std::string& x, const std
   out.push_back(tmem_panel(x, row, rows, k, vec, gmem, tmem));
 }
 
-nlohmann::ordered_json per_element(const std::vector<int64_t>& gmem, const std::vector<int64_t>& smem,
-                                   const std::vector<SfTmemCell>& tmem) {
-  auto a = nlohmann::ordered_json::array();
+OrderedJson per_element(const std::vector<int64_t>& gmem, const std::vector<int64_t>& smem,
+                        const std::vector<SfTmemCell>& tmem) {
+  auto a = OrderedJson::array();
   for (size_t i = 0; i < gmem.size(); ++i) a.push_back({gmem[i], smem[i], tmem[i].lane, tmem[i].column, tmem[i].byte});
   return a;
 }
@@ -238,8 +237,8 @@ void sm120_panels(std::vector<GridPanel>& out, const Sm120Side& s, int64_t k, in
   out.push_back(regs);
 }
 
-nlohmann::ordered_json sm120_json(const Sm120Side& s, int64_t k, int vec) {
-  auto a = nlohmann::ordered_json::array();
+OrderedJson sm120_json(const Sm120Side& s, int64_t k, int vec) {
+  auto a = OrderedJson::array();
   for (int64_t kk = 0; kk < k; ++kk)
     for (int64_t r = 0; r < s.rows; ++r) {
       const int64_t sf = r + s.rows * (kk / vec);
@@ -275,7 +274,7 @@ Output run_sm120_sf(const ShowOptions& show, const MmaAtom& atom) {
           ": the four threads of a quad name the same one (the 4:0 mode); the instruction's byte and thread "
           "selectors (bidA/tidA, bidB/tidB) are 0"};
   if (show.json) {
-    nlohmann::ordered_json j;
+    OrderedJson j;
     j["mma"] = atom.name;
     j["sf_vec_size"] = vec;
     j["sfa_layout"] = to_string(atom.layout_sfa, true);
@@ -284,10 +283,10 @@ Output run_sm120_sf(const ShowOptions& show, const MmaAtom& atom) {
     j["sf_a"] = sm120_json(a, k, vec);  // element m + 16*k
     j["sf_b"] = sm120_json(b, k, vec);  // element n + 8*k
     auto regs = [](const Sm120Side& s) {
-      auto r = nlohmann::ordered_json::array();  // per thread: the row each byte serves (null: none)
+      auto r = OrderedJson::array();  // per thread: the row each byte serves (null: none)
       const int64_t blocks = static_cast<int64_t>(s.row_of.size()) / 32;
       for (int64_t t = 0; t < 32; ++t) {
-        auto bytes = nlohmann::ordered_json::array();
+        auto bytes = OrderedJson::array();
         for (int64_t kb = 0; kb < blocks; ++kb) {
           const int64_t row = s.row_of[static_cast<size_t>(t + 32 * kb)];
           if (row < 0) bytes.push_back(nullptr);
@@ -344,7 +343,7 @@ Output run_mma_sf(const ShowOptions& show, const SfOptions& options) {
   const ScaleFactorMap s = scale_factor_map(mma, tile, sf_problem(options.problem), coord);
   const std::string config = "Sm1xxBlockScaledConfig<" + str(s.vec_size) + ">";
   if (show.json) {
-    nlohmann::ordered_json j;
+    OrderedJson j;
     j["mma"] = mma.atom.name;
     j["sf_vec_size"] = s.vec_size;
     j["tile"] = {s.m, s.n, s.k};

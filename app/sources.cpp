@@ -7,11 +7,10 @@
 #include <map>
 #include <set>
 
-#include <nlohmann/json.hpp>
-
 #include "app/diagnostics.hpp"
 #include "app/includes.hpp"
 #include "app/input_files.hpp"
+#include "atoms/analysis/json.hpp"
 #include "lib/lang/cpp_scanner.hpp"
 #include "lib/lang/cpp_text.hpp"
 #include "lib/lang/dsl.hpp"
@@ -474,10 +473,10 @@ Output run_names(const NamesOptions& o) {
       out += "]}\n";
       return Output{std::move(out), false};
     }
-    nlohmann::json names = nlohmann::json::array();
+    Json names = Json::array();
     for (const auto& r : rows) {
-      nlohmann::json j = {{"name", qualified(*r.d)}, {"kind", r.kind},    {"definition", r.d->text},
-                          {"file", r.d->file},       {"line", r.d->line}, {"column", r.d->column}};
+      Json j = {{"name", qualified(*r.d)}, {"kind", r.kind},    {"definition", r.d->text},
+                {"file", r.d->file},       {"line", r.d->line}, {"column", r.d->column}};
       if (r.kind == "unresolved") {
         j["error"] = r.error;
         j["needs"] = r.needs;
@@ -487,12 +486,12 @@ Output run_names(const NamesOptions& o) {
       }
       names.push_back(j);
     }
-    nlohmann::json params = nlohmann::json::array();
+    Json params = Json::array();
     for (const Declaration* p : parameters)
       params.push_back({{"name", qualified(*p)}, {"file", p->file}, {"line", p->line}});
     // Declarations are the file's bytes: invalid UTF-8 becomes U+FFFD rather than an error.
-    const nlohmann::json all{{"names", names}, {"parameters", params}};
-    return Output{all.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n", false};
+    const Json all{{"names", names}, {"parameters", params}};
+    return Output{all.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n", false};
   }
   size_t width = 4;
   for (const auto& r : rows) width = std::max(width, std::min<size_t>(qualified(*r.d).size(), 40));

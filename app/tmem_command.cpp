@@ -1,9 +1,9 @@
 // cutevis tmem; see app/tmem_command.hpp.
 #include "app/tmem_command.hpp"
 
-#include <nlohmann/json.hpp>
 #include <set>
 
+#include "atoms/analysis/json.hpp"
 #include "atoms/analysis/tmem_map.hpp"
 #include "atoms/copy_names.hpp"
 #include "atoms/mma_catalogue.hpp"
@@ -66,10 +66,10 @@ std::string warps_note(const TmemCopyMap& map) {
 Output choose_output(const TmemOptions& o, const TmemAccumulator& acc) {
   auto choices = choose_tmem_copies(acc, o.threads, !o.store);
   if (o.json) {
-    nlohmann::ordered_json j;
+    OrderedJson j;
     j["accumulator"] = {{"m", acc.mma_m}, {"n", acc.n}, {"cta_group", acc.cta_group}, {"type", acc.type.name}};
     j["threads"] = o.threads;
-    j["atoms"] = nlohmann::ordered_json::array();
+    j["atoms"] = OrderedJson::array();
     for (const auto& c : choices)
       j["atoms"].push_back({{"op", c.op},
                             {"values_per_instruction", c.values_per_instruction},
@@ -157,8 +157,8 @@ Scene tmem_picture(const TmemCopyMap& map, const std::string& title) {
   return grid_panels_scene(title, {tmem, tile}, legend);
 }
 
-nlohmann::ordered_json map_json(const TmemCopyMap& map, const TiledCopy& copy) {
-  nlohmann::ordered_json j;
+OrderedJson map_json(const TmemCopyMap& map, const TiledCopy& copy) {
+  OrderedJson j;
   const TmemAccumulator& acc = map.acc;
   j["accumulator"] = {{"m", acc.mma_m},
                       {"n", acc.n},
@@ -179,7 +179,7 @@ nlohmann::ordered_json map_json(const TmemCopyMap& map, const TiledCopy& copy) {
   j["instructions_per_thread"] = map.instructions;
   j["contiguous_n"] = map.contiguous_n;
   j["cells_fields"] = {"m", "n", "lane", "column", "half", "thread", "register"};
-  auto& cells = j["cells"] = nlohmann::ordered_json::array();
+  auto& cells = j["cells"] = OrderedJson::array();
   for (const auto& c : map.cells) cells.push_back({c.m, c.n, c.lane, c.column, c.half, c.thread, c.reg});
   return j;
 }

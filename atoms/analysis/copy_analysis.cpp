@@ -413,7 +413,7 @@ bool CopyAnalysis::has_errors() const {
 
 namespace {
 
-nlohmann::json totals_json(const SideTotals& t, MemorySpace space) {
+Json totals_json(const SideTotals& t, MemorySpace space) {
   if (space == MemorySpace::kSmem)
     return {{"instructions", t.instructions},
             {"wavefronts", t.wavefronts},
@@ -424,8 +424,8 @@ nlohmann::json totals_json(const SideTotals& t, MemorySpace space) {
           {"bytes_used", t.bytes_used},     {"bytes_moved", t.bytes_moved()}, {"efficiency", t.efficiency()}};
 }
 
-nlohmann::json side_json(const CopySide& s) {
-  nlohmann::json j = {{"space", to_string(s.space)}, {"max_common_vector", s.max_common_vector}};
+Json side_json(const CopySide& s) {
+  Json j = {{"space", to_string(s.space)}, {"max_common_vector", s.max_common_vector}};
   if (s.space != MemorySpace::kRmem) {
     j["bits"] = s.bits;
     j["vectorizes"] = s.vectorizes;
@@ -444,8 +444,8 @@ std::string percent(double fraction) {
 
 }  // namespace
 
-nlohmann::json to_json(const CopyAnalysis& a, bool with_addresses) {
-  nlohmann::json j;
+Json to_json(const CopyAnalysis& a, bool with_addresses) {
+  Json j;
   j["atom"] = a.atom;
   j["value_bits"] = a.value_bits;
   j["threads"] = a.threads;
@@ -456,18 +456,18 @@ nlohmann::json to_json(const CopyAnalysis& a, bool with_addresses) {
   j["dst"] = side_json(a.dst);
   j["smem"] = totals_json(a.smem, MemorySpace::kSmem);
   j["gmem"] = totals_json(a.gmem, MemorySpace::kGmem);
-  nlohmann::json list = nlohmann::json::array();
+  Json list = Json::array();
   for (const MemoryInstruction& i : a.instructions) {
-    nlohmann::json e = {{"warp", i.warp},
-                        {"index", i.index},
-                        {"ptx", i.ptx()},
-                        {"space", to_string(i.space)},
-                        {"side", i.kind == AccessKind::kCpAsync
-                                     ? (i.space == MemorySpace::kGmem ? "src" : "dst")  // its global half reads
-                                 : i.is_store() ? "dst"
-                                                : "src"},
-                        {"bits", i.bits},
-                        {"aligned", i.aligned}};
+    Json e = {{"warp", i.warp},
+              {"index", i.index},
+              {"ptx", i.ptx()},
+              {"space", to_string(i.space)},
+              {"side", i.kind == AccessKind::kCpAsync
+                           ? (i.space == MemorySpace::kGmem ? "src" : "dst")  // its global half reads
+                       : i.is_store() ? "dst"
+                                      : "src"},
+              {"bits", i.bits},
+              {"aligned", i.aligned}};
     if (i.space == MemorySpace::kSmem) {
       e["wavefronts"] = i.wavefronts;
       e["ideal_wavefronts"] = i.ideal_wavefronts;
@@ -483,7 +483,7 @@ nlohmann::json to_json(const CopyAnalysis& a, bool with_addresses) {
   }
   j["instructions"] = std::move(list);
   j["notes"] = a.notes;
-  nlohmann::json findings = nlohmann::json::array();
+  Json findings = Json::array();
   for (const CopyAnalysis::Finding& f : a.findings)
     findings.push_back({{"severity", f.error ? "error" : "warning"}, {"message", f.message}, {"fix", f.fix}});
   j["findings"] = findings;

@@ -14,8 +14,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "atoms/analysis/json.hpp"
 #include "atoms/analysis/memory_model.hpp"
 #include "atoms/copy_atom.hpp"
 #include "lib/swizzle.hpp"
@@ -88,7 +87,7 @@ CopyAnalysis analyze_copy(const TiledCopy& copy, const CopyTensor& src, const Co
 // STSM: rmem -> smem, cp.async: gmem -> smem, UniversalCopy & co: gmem -> smem by default).
 std::pair<MemorySpace, MemorySpace> default_spaces(const CopyAtom& atom);
 
-nlohmann::json to_json(const CopyAnalysis& a, bool with_addresses);
+Json to_json(const CopyAnalysis& a, bool with_addresses);
 // The summary first (per side: instructions, wavefronts vs ideal, conflicts, sectors, efficiency,
 // vector width), then the findings, then the instructions: identical ones collapsed into one line
 // with a count, or every one with `instructions`.

@@ -304,13 +304,13 @@ OperandDescriptors operand_descriptors(const TiledMma& mma, char operand, const 
   return describe(mma, operand, smem, true);
 }
 
-nlohmann::json to_json(const SmemDescriptor& d) {
-  nlohmann::json j = {{"desc", descriptor_hex(d.bits())},
-                      {"start", d.start},
-                      {"lbo", d.lbo},
-                      {"sbo", d.sbo},
-                      {"base_offset", d.base_offset},
-                      {"layout_type", d.layout_name()}};
+Json to_json(const SmemDescriptor& d) {
+  Json j = {{"desc", descriptor_hex(d.bits())},
+            {"start", d.start},
+            {"lbo", d.lbo},
+            {"sbo", d.sbo},
+            {"base_offset", d.base_offset},
+            {"layout_type", d.layout_name()}};
   if (d.family == DescriptorFamily::kUmma) {
     j["version"] = d.version;
     j["lbo_mode"] = d.lbo_mode;
@@ -318,21 +318,21 @@ nlohmann::json to_json(const SmemDescriptor& d) {
   return j;
 }
 
-nlohmann::json to_json(const OperandDescriptors& d) {
-  nlohmann::json j = {{"read_by", "descriptor"},
-                      {"family", d.family == DescriptorFamily::kGmma ? "gmma" : "umma"},
-                      {"major", d.major == OperandMajor::kK ? "K" : "MN"},
-                      {"canonical", d.match.ok ? nlohmann::json(d.match.canonical) : nlohmann::json(nullptr)}};
-  nlohmann::json blocks = nlohmann::json::array();
+Json to_json(const OperandDescriptors& d) {
+  Json j = {{"read_by", "descriptor"},
+            {"family", d.family == DescriptorFamily::kGmma ? "gmma" : "umma"},
+            {"major", d.major == OperandMajor::kK ? "K" : "MN"},
+            {"canonical", d.match.ok ? Json(d.match.canonical) : Json(nullptr)}};
+  Json blocks = Json::array();
   for (const auto& b : d.blocks) {
-    nlohmann::json e = {{"mn", b.mn}, {"k", b.k}};
+    Json e = {{"mn", b.mn}, {"k", b.k}};
     e.update(to_json(b.desc));
     blocks.push_back(e);
   }
   j["descriptors"] = blocks;
   if (!d.match.ok) {
     j["error"] = d.match.reason;
-    j["nearest"] = d.nearest.empty() ? nlohmann::json(nullptr) : nlohmann::json(d.nearest);
+    j["nearest"] = d.nearest.empty() ? Json(nullptr) : Json(d.nearest);
   }
   return j;
 }

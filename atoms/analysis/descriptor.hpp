@@ -14,8 +14,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "atoms/analysis/json.hpp"
 #include "lib/swizzle.hpp"
 
 namespace cutevis {
@@ -82,8 +81,8 @@ struct OperandDescriptors {
 bool reads_by_descriptor(const TiledMma& mma, char operand);
 OperandDescriptors operand_descriptors(const TiledMma& mma, char operand, const AnyLayout& smem);
 
-nlohmann::json to_json(const SmemDescriptor& d);
-nlohmann::json to_json(const OperandDescriptors& d);
+Json to_json(const SmemDescriptor& d);
+Json to_json(const OperandDescriptors& d);
 std::string to_text(const OperandDescriptors& d);
 std::string to_text(const SmemDescriptor& d);
 

@@ -67,15 +67,15 @@ bool is_permutation_or_padding(const AnyLayout& candidate, const IntTuple& shape
   return values.back() == static_cast<int64_t>(values.size()) - 1;
 }
 
-nlohmann::json to_json(const LayoutSuggestion& s) {
-  nlohmann::json per = nlohmann::json::array();
+Json to_json(const LayoutSuggestion& s) {
+  Json per = Json::array();
   for (const auto& p : s.per_copy)
     per.push_back({{"copy", p.atom},
                    {"wavefronts", p.wavefronts},
                    {"ideal_wavefronts", p.ideal_wavefronts},
                    {"bank_conflicts", p.bank_conflicts}});
   return {{"layout", s.cpp},
-          {"dsl", s.dsl.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.dsl)},
+          {"dsl", s.dsl.empty() ? Json(nullptr) : Json(s.dsl)},
           {"kind", s.kind},
           {"wavefronts", s.wavefronts},
           {"ideal_wavefronts", s.ideal_wavefronts},

@@ -16,9 +16,8 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "atoms/analysis/copy_analysis.hpp"
+#include "atoms/analysis/json.hpp"
 
 namespace cutevis {
 
@@ -64,6 +63,6 @@ std::vector<LayoutSuggestion> suggest_smem_layouts(const AnyLayout& current, int
 // onto [0, M*N).  The search returns only such layouts; tests check it.
 bool is_permutation_or_padding(const AnyLayout& candidate, const IntTuple& shape, bool allow_padding = true);
 
-nlohmann::json to_json(const LayoutSuggestion& s);
+Json to_json(const LayoutSuggestion& s);
 
 }  // namespace cutevis
