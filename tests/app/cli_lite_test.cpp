@@ -15,6 +15,7 @@
 #define cli_main cli_main_lite
 #define cli_main_reused cli_main_reused_lite
 #include "app/main.cpp"  // NOLINT(bugprone-suspicious-include)
+#include "tests/support/cli_answer.hpp"
 #undef main
 #undef cli_main
 #undef cli_main_reused
@@ -24,17 +25,7 @@ int cli11_main_reused_for_test(int argc, char** argv);
 
 namespace {
 
-struct Answer {
-  int code;
-  std::string out, err;
-  bool operator==(const Answer&) const = default;
-};
-
-std::ostream& operator<<(std::ostream& os, const Answer& a) {
-  return os << "exit " << a.code << "\n--- stdout (" << a.out.size() << " bytes)\n"
-            << a.out.substr(0, 3000) << "\n--- stderr\n"
-            << a.err;
-}
+using Answer = test::CliAnswer;
 
 std::string read_all(std::FILE* f) {
   std::string bytes;

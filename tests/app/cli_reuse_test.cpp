@@ -10,20 +10,12 @@
 
 #define main cutevis_cli_main_under_test
 #include "app/main.cpp"  // NOLINT(bugprone-suspicious-include)
+#include "tests/support/cli_answer.hpp"
 #undef main
 
 namespace {
 
-struct Answer {
-  int code;
-  std::string out, err;
-  bool operator==(const Answer&) const = default;
-};
-
-std::ostream& operator<<(std::ostream& os, const Answer& a) {
-  return os << "exit " << a.code << ", out " << a.out.size() << " bytes '" << a.out.substr(0, 80) << "', err '" << a.err
-            << "'";
-}
+using Answer = test::CliAnswer;
 
 Answer answer(int (*entry)(int, char**), std::vector<std::string> words) {
   words.insert(words.begin(), "cutevis");
