@@ -54,9 +54,12 @@ add_link_options(${cutevis_wasm_features})
 # run (EXIT_RUNTIME=0: the page and the tests' node runs end without them), so none is emitted.
 add_compile_options(-fno-threadsafe-statics -fno-c++-static-destructors)
 
-# scripts/build-web.sh --lto: link-time optimisation (the published site): the .wasm 5% smaller
-# gzipped, for about twice the CPU time of a clean build, much of it one serial link.
+# scripts/build-web.sh --lto: link-time optimisation.  It made the .wasm 5% smaller gzipped while
+# CLI11 and iostream were in it; without them it is larger (616,056 bytes gzipped against 614,469),
+# for twice the CPU time of a clean build: no longer what is published (--publish is).
 option(CUTEVIS_WEB_LTO "WebAssembly: compile and link with -flto" OFF)
+# scripts/build-web.sh --publish: the site samples/ci/pages.yml publishes (web/CMakeLists.txt).
+option(CUTEVIS_WEB_PUBLISH "WebAssembly: the published site's link (a second wasm-opt -Oz)" OFF)
 if(CUTEVIS_WEB_LTO)
   add_compile_options(-flto)
   add_link_options(-flto)
