@@ -172,15 +172,13 @@ struct PictureFlags {
   }
 };
 
-// The options a command takes (its option groups' too), as typed: --from, -o.
+// The options a command takes, as typed: --from, -o.
 std::vector<std::string> option_names(const CLI::App& cmd) {
   std::vector<std::string> out;
   for (const CLI::Option* o : cmd.get_options()) {
     for (const auto& l : o->get_lnames()) out.push_back("--" + l);
     for (const auto& s : o->get_snames()) out.push_back("-" + s);
   }
-  for (const CLI::App* group : cmd.get_subcommands([](const CLI::App* a) { return a->get_name().empty(); }))
-    for (const auto& n : option_names(*group)) out.push_back(n);
   return out;
 }
 
