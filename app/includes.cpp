@@ -2,16 +2,14 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <filesystem>
 #include <optional>
 
 #include "app/input_files.hpp"
+#include "app/path_text.hpp"
 #include "lib/error.hpp"
 #include "lib/lang/cpp_text.hpp"
 
 namespace cutevis {
-
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -82,10 +80,9 @@ std::vector<std::string> settings_strings(const std::string& value, const std::s
 FolderSettings folder_settings(const std::string& folder) {
   FolderSettings s;
   for (const char* name : {".cutevis", "cutevis.toml"}) {
-    const fs::path p = fs::path(folder.empty() ? "." : folder) / name;
-    std::error_code ec;
-    if (!fs::is_regular_file(p, ec)) continue;
-    s.file = p.lexically_normal().string();
+    const std::string p = path_join(folder.empty() ? "." : folder, name);
+    if (!is_regular_file(p)) continue;
+    s.file = path_normal(p);
     break;
   }
   if (s.file.empty()) return s;
@@ -97,11 +94,8 @@ FolderSettings folder_settings(const std::string& folder) {
     const std::string where = s.file + ":" + std::to_string(key_line);
     std::vector<std::string> values = settings_strings(value, where);
     if (key == "include") {
-      for (auto& d : values) {  // relative to the settings file's folder
-        fs::path p(d);
-        s.include_dirs.push_back(
-            (p.is_absolute() ? p : fs::path(folder.empty() ? "." : folder) / p).lexically_normal().string());
-      }
+      for (auto& d : values)  // relative to the settings file's folder
+        s.include_dirs.push_back(path_normal(path_join(folder.empty() ? "." : folder, d)));
     } else if (key == "define") {
       s.defines.insert(s.defines.end(), values.begin(), values.end());
     } else if (key == "pre_include") {
@@ -154,9 +148,8 @@ std::vector<std::string> environment_include_dirs() {
   for (const char* var : {"CUTEVIS_INCLUDE_PATH", "CPATH", "CPLUS_INCLUDE_PATH"})
     for (auto& d : split_path_list(std::getenv(var))) dirs.push_back(d);
   if (const char* cutlass = std::getenv("CUTLASS_PATH"); cutlass && *cutlass) {
-    std::error_code ec;
-    const fs::path include = fs::path(cutlass) / "include";
-    dirs.push_back(fs::is_directory(include, ec) ? include.string() : std::string(cutlass));
+    const std::string include = path_join(cutlass, "include");
+    dirs.push_back(is_directory(include) ? include : std::string(cutlass));
   }
   return dirs;
 }
@@ -171,15 +164,14 @@ IncludeReader::IncludeReader(std::vector<std::string> dirs, HeaderCache cache)
     : dirs_(std::move(dirs)), cache_(std::move(cache)) {}
 
 std::string IncludeReader::find(const std::string& name, bool angled, const std::string& from) const {
-  std::error_code ec;
-  if (fs::path(name).is_absolute()) return fs::is_regular_file(name, ec) ? name : "";
+  if (path_is_absolute(name)) return is_regular_file(name) ? name : "";
   if (!angled && from != "-") {  // "x.hpp": beside the including file first
-    const fs::path p = (fs::path(from).parent_path() / name).lexically_normal();
-    if (fs::is_regular_file(p, ec)) return p.string();
+    const std::string p = path_normal(path_join(path_parent(from), name));
+    if (is_regular_file(p)) return p;
   }
   for (const std::string& d : dirs_) {
-    const fs::path p = (fs::path(d) / name).lexically_normal();
-    if (fs::is_regular_file(p, ec)) return p.string();
+    const std::string p = path_normal(path_join(d, name));
+    if (is_regular_file(p)) return p;
   }
   return "";
 }
@@ -200,9 +192,7 @@ void IncludeReader::include(const std::string& name, bool angled, const std::str
       stats_.not_found.push_back(name);
     return;
   }
-  std::error_code ec;
-  const fs::path resolved = fs::weakly_canonical(path, ec);
-  const std::string canonical = ec ? path : resolved.string();
+  const std::string canonical = real_path_or_same(path);
   if (seen_.count(canonical)) {  // once, as #pragma once or its guard would
     ++stats_.repeated;
     return;
@@ -236,9 +226,7 @@ void IncludeReader::read_header(const std::string& path, const std::string& text
   stats_.bytes_read += text.size();
   CachedFile logged;
   logged.path = path;
-  std::error_code ec;
-  const fs::path resolved = fs::weakly_canonical(path, ec);
-  logged.canonical = ec ? path : resolved.string();
+  logged.canonical = real_path_or_same(path);
   HeaderCache::stat_file(path, logged.size, logged.mtime_ns);
   read_log_.push_back(std::move(logged));
   for (const auto& [macro, value] : compiler_macros()) macros.emplace(macro, value);  // (unless set)
@@ -359,13 +347,12 @@ CppScan IncludeReader::scan(const std::string& text, const std::string& path,
   };
   std::map<std::string, std::string> first_macros = macros;  // with the -include files' #defines
   for (const std::string& name : pre_includes_) {
-    std::error_code ec;
     if (starts_with(name, "cute/")) {  // CuTe is built in: nothing to read
       include(name, false, path, 1, first_macros);
       continue;
     }
-    const bool here = fs::is_regular_file(name, ec);  // gcc: the working folder first
-    const std::string found = here ? fs::absolute(name).lexically_normal().string() : find(name, false, path);
+    const bool here = is_regular_file(name);  // gcc: the working folder first
+    const std::string found = here ? path_normal(absolute_path(name)) : find(name, false, path);
     if (found.empty())
       throw Error("-include " + name + ": not found in the working folder, beside " + path +
                   " or in the include folders" + (dirs_.empty() ? " (none: give -I DIR)" : ""));

@@ -4,18 +4,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 #include <optional>
 #include <vector>
 
-namespace cutevis {
+#include "app/path_text.hpp"
 
-namespace fs = std::filesystem;
+namespace cutevis {
 
 namespace {
 
@@ -51,7 +51,9 @@ void install_signal_cleanup() {
 class PendingTemporary {
  public:
   explicit PendingTemporary(const std::string& name) {
-    std::snprintf(pending_temporary, sizeof pending_temporary, "%s", name.c_str());
+    const size_t n = std::min(name.size(), sizeof pending_temporary - 1);  // (as long as a path may be)
+    std::memcpy(pending_temporary, name.data(), n);
+    pending_temporary[n] = '\0';
     has_pending.store(true);
   }
   ~PendingTemporary() { has_pending.store(false); }
@@ -89,10 +91,9 @@ std::string follow_symlinks(const std::string& path) {
     struct stat st {};
     if (::lstat(p.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return p;
     if (hops == 40) fail(path, ELOOP);
-    std::error_code ec;
-    fs::path target = fs::read_symlink(p, ec);
-    if (ec) fail(path, ec.value());
-    p = target.is_absolute() ? target.string() : (fs::path(p).parent_path() / target).string();
+    std::string target;
+    if (!read_symlink(p, target)) fail(path, errno);
+    p = path_join(path_parent(p), target);  // (an absolute target: itself)
   }
 }
 
@@ -134,7 +135,7 @@ void write_in_place(const std::string& shown, const std::string& file, const std
 
 }  // namespace
 
-std::string temporary_template(const std::string& dir) { return (fs::path(dir) / ".cutevis-tmp-XXXXXX").string(); }
+std::string temporary_template(const std::string& dir) { return path_join(dir, ".cutevis-tmp-XXXXXX"); }
 
 namespace {
 void write_by_rename(const std::string& path, const std::string& file, const std::string& bytes,
@@ -170,14 +171,12 @@ namespace {
 // target).  `existing`: the regular file replaced, whose read and write bits are kept.
 void write_by_rename(const std::string& path, const std::string& file, const std::string& bytes,
                      const struct stat* existing) {
-  const fs::path target(file);
-  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  std::error_code ec;
-  fs::create_directories(dir, ec);  // -o a/b/c.svg creates a/b
-  if (ec) fail(path, ec.value());
+  const std::string parent = path_parent(file);
+  const std::string dir = parent.empty() ? "." : parent;
+  if (const int err = make_directories(dir)) fail(path, err);  // -o a/b/c.svg creates a/b
 
   install_signal_cleanup();
-  std::string tmpl = temporary_template(dir.string());
+  std::string tmpl = temporary_template(dir);
   std::vector<char> name(tmpl.begin(), tmpl.end());
   name.push_back('\0');
   // Block the cleanup signals until the temporary's name is registered.

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <filesystem>
 #include <iterator>
 #include <map>
 #include <set>
@@ -10,6 +9,7 @@
 #include "app/diagnostics.hpp"
 #include "app/includes.hpp"
 #include "app/input_files.hpp"
+#include "app/path_text.hpp"
 #include "atoms/analysis/json.hpp"
 #include "lib/lang/cpp_scanner.hpp"
 #include "lib/lang/cpp_text.hpp"
@@ -133,7 +133,7 @@ SourceOptions resolved_sources(const SourceOptions& given) {
   std::set<std::string> folders;
   for (const std::string& path : given.from) {
     if (path == "-") continue;
-    const std::string folder = std::filesystem::path(path).parent_path().string();
+    const std::string folder = path_parent(path);
     if (!folders.insert(folder).second) continue;
     const FolderSettings s = folder_settings(folder);
     o.include_dirs.insert(o.include_dirs.end(), s.include_dirs.begin(), s.include_dirs.end());
