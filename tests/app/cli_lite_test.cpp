@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -26,6 +27,23 @@ int cli11_main_reused_for_test(int argc, char** argv);
 namespace {
 
 using Answer = test::CliAnswer;
+
+// For its lifetime the working folder is a fresh one: the random lines write files ("-o 7").
+struct InFreshFolder {
+  std::filesystem::path before = std::filesystem::current_path(), folder;
+  InFreshFolder()
+      : folder(std::filesystem::temp_directory_path() / ("cutevis_cli_lite_" + std::to_string(::getpid()))) {
+    std::filesystem::create_directories(folder);
+    std::filesystem::current_path(folder);
+  }
+  ~InFreshFolder() {
+    std::error_code ec;
+    std::filesystem::current_path(before, ec);
+    std::filesystem::remove_all(folder, ec);
+  }
+  InFreshFolder(const InFreshFolder&) = delete;
+  InFreshFolder& operator=(const InFreshFolder&) = delete;
+};
 
 std::string read_all(std::FILE* f) {
   std::string bytes;
@@ -280,6 +298,7 @@ TEST_CASE("the page's parser and CLI11 agree on 3,000 random command lines") {
     return static_cast<size_t>((z ^ (z >> 31)) % n);
   };
   int differ = 0, refused = 0;
+  const InFreshFolder fresh;
   for (int i = 0; i < 3000; ++i) {
     std::vector<std::string> line = {commands[next(commands.size())]};
     for (size_t n = next(6); n > 0; --n) line.push_back(words[next(words.size())]);
