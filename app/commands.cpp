@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <mutex>
 #include <variant>
 
 #include "app/atom_json.hpp"
@@ -28,12 +27,13 @@
 #include "lib/element_types.hpp"
 #include "lib/lang/expr.hpp"
 #include "lib/lang/tensor.hpp"
+#include "lib/threads.hpp"
 
 namespace cutevis {
 
 void register_catalogue_names() {
-  static std::once_flag once;
-  std::call_once(once, [] {
+  static OnceFlag once;
+  call_once(once, [] {
     register_mma_names(default_registry());
     register_copy_names(default_registry());
     register_cpp_atom_names(default_registry());

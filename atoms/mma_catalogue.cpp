@@ -6,12 +6,12 @@
 #include <cctype>
 #include <iterator>
 #include <map>
-#include <mutex>
 
 #include "atoms/atom_suggestions.hpp"
 #include "atoms/mma_family.hpp"
 #include "lib/lang/expr.hpp"
 #include "lib/stable_sort.hpp"
+#include "lib/threads.hpp"
 
 namespace cutevis {
 
@@ -34,9 +34,9 @@ constexpr const char* kFamilyText[] = {"", "SM", "SM90_", "SM100_MMA_<,,,>"};
 
 // One family's atoms, listed once (the UMMA family's 7,000 names cost most of a listing).
 const std::vector<ListedMmaAtom>& family_listing(size_t i) {
-  static std::once_flag once[std::size(kFamilyText)];
+  static OnceFlag once[std::size(kFamilyText)];
   static std::vector<ListedMmaAtom> listed[std::size(kFamilyText)];
-  std::call_once(once[i], [i] { families()[i].names(listed[i]); });
+  call_once(once[i], [i] { families()[i].names(listed[i]); });
   return listed[i];
 }
 
@@ -84,7 +84,7 @@ size_t letter_gap(const int (&wanted_count)[256], const std::string& name) {
 
 // Levenshtein distance, giving up (returning bound + 1) once it must exceed `bound`.
 size_t bounded_edit_distance(const std::string& a, const std::string& b, size_t bound) {
-  thread_local std::vector<size_t> prev, cur;  // one search calls this 8,771 times
+  CUTEVIS_THREAD_LOCAL std::vector<size_t> prev, cur;  // one search calls this 8,771 times
   prev.resize(b.size() + 1);
   cur.resize(b.size() + 1);
   for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
@@ -143,17 +143,17 @@ constexpr size_t kSuggestionBudget = 2000;
 
 std::vector<std::string> nearest_names(const std::string& wanted, size_t max = 3) {
   if (wanted.size() > kMaxSuggestedNameLength) return {};  // no plausible name is that long
-  static std::mutex mutex;                                 // batch renders entries on several threads
+  static Mutex mutex;                                      // batch renders entries on several threads
   static std::map<std::string, std::vector<std::string>> searched;
   static size_t spent = 0;
   {
-    std::lock_guard<std::mutex> lock(mutex);
+    std::lock_guard<Mutex> lock(mutex);
     if (auto it = searched.find(wanted); it != searched.end()) return it->second;
     if (spent + wanted.size() > kSuggestionBudget) return {};
     spent += wanted.size();
   }
   auto found = search_nearest_names(wanted, max);
-  std::lock_guard<std::mutex> lock(mutex);
+  std::lock_guard<Mutex> lock(mutex);
   searched.emplace(wanted, found);
   return found;
 }

@@ -3,10 +3,10 @@
 #pragma once
 
 #include <map>
-#include <mutex>
 
 #include "lib/lang/expr.hpp"
 #include "lib/layout.hpp"
+#include "lib/threads.hpp"
 
 namespace cutevis {
 
@@ -18,9 +18,9 @@ inline Layout layout_of_notation(const char* cute_notation) {
 // The layout a catalogue row writes, parsed on its first use and kept for the process:
 // rows are string literals, so their address names them (`cutevis atom` parses one row).
 inline const Layout& row_layout(const char* cute_notation) {
-  static std::mutex guard;
+  static Mutex guard;
   static std::map<const char*, Layout> parsed;
-  std::lock_guard<std::mutex> lock(guard);
+  std::lock_guard<Mutex> lock(guard);
   auto it = parsed.find(cute_notation);
   if (it == parsed.end()) it = parsed.emplace(cute_notation, layout_of_notation(cute_notation)).first;
   return it->second;
