@@ -56,10 +56,8 @@ add_compile_options(-fno-threadsafe-statics -fno-c++-static-destructors)
 
 # scripts/build-web.sh --lto: link-time optimisation.  It made the .wasm 5% smaller gzipped while
 # CLI11 and iostream were in it; without them it is larger (616,056 bytes gzipped against 614,469),
-# for twice the CPU time of a clean build: no longer what is published (--publish is).
+# for twice the CPU time of a clean build: not what is published.
 option(CUTEVIS_WEB_LTO "WebAssembly: compile and link with -flto" OFF)
-# scripts/build-web.sh --publish: the site samples/ci/pages.yml publishes (web/CMakeLists.txt).
-option(CUTEVIS_WEB_PUBLISH "WebAssembly: the published site's link (a second wasm-opt -Oz)" OFF)
 if(CUTEVIS_WEB_LTO)
   add_compile_options(-flto)
   add_link_options(-flto)

@@ -3,11 +3,9 @@
 # `emscripten` package; scripts/setup.sh installs it) into build-web/site/:
 #   index.html  page.js  page.css  cutevis.js (the engine, the .wasm inside it)
 # Open build-web/site/index.html from disk, or copy the folder to any static host.
-#   scripts/build-web.sh [--tests] [--publish | --lto]
+# That site is what samples/ci/pages.yml publishes, and what the browser test opens.
+#   scripts/build-web.sh [--tests] [--lto]
 #     --tests: also the lib tests as .js (run under node by ctest)
-#     --publish: what samples/ci/pages.yml publishes, in build-web-publish/ (site:
-#              build-web-publish/site/): the same objects as the tests' build, linked with a second
-#              wasm-opt -Oz (about 2 KB smaller gzipped, 35 s more of serial link)
 #     --lto:   link-time optimisation, in build-web-lto/ (site: build-web-lto/site/): no longer
 #              smaller (616,056 bytes gzipped against 614,469 without, README "In the browser")
 # Exit 77 when emscripten is not installed (scripts/test.sh reports it skipped).
@@ -20,13 +18,11 @@ fi
 targets=(cutevis_site)
 dir=build-web
 lto=OFF
-publish=OFF
 for arg in "$@"; do
   case "$arg" in
     --tests) targets+=(cutevis_lib_tests) ;;
-    --publish) dir=build-web-publish publish=ON ;;
     --lto) dir=build-web-lto lto=ON ;;
-    *) echo "build-web.sh: unknown argument $arg (--tests, --publish, --lto)" >&2; exit 2 ;;
+    *) echo "build-web.sh: unknown argument $arg (--tests, --lto)" >&2; exit 2 ;;
   esac
 done
 # emscripten's JavaScript optimizer needs Debian's node modules (acorn).
@@ -38,6 +34,6 @@ if command -v ccache >/dev/null 2>&1; then
 fi
 # MinSizeRel (-Os, which cmake/Emscripten.cmake makes -Oz): a .wasm a third smaller than -O3's, evaluation
 # about as fast (README, "In the browser").
-emcmake cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=MinSizeRel -DCUTEVIS_WERROR=ON -DCUTEVIS_WEB_LTO="$lto" -DCUTEVIS_WEB_PUBLISH="$publish" "${launcher[@]}" >/dev/null
+emcmake cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=MinSizeRel -DCUTEVIS_WERROR=ON -DCUTEVIS_WEB_LTO="$lto" "${launcher[@]}" >/dev/null
 cmake --build "$dir" -j"$(nproc)" --target "${targets[@]}"
 ls -l "$dir/site"
