@@ -11,6 +11,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "lib/float_text.hpp"
+
 namespace cutevis::cli_lite {
 
 namespace {
@@ -89,9 +91,7 @@ bool convert(const std::string& text, std::vector<std::string>& out) {
 }
 bool convert(const std::string& text, double& out) {
   if (text.empty()) return false;
-  char* end = nullptr;
-  out = static_cast<double>(std::strtold(text.c_str(), &end));
-  return end == text.c_str() + text.size();
+  return parse_double(text, out) == text.size();
 }
 bool convert(const std::string& text, int64_t& out) {
   if (text.empty()) return false;
@@ -115,11 +115,7 @@ bool convert(const std::string& text, unsigned& out) {
 }
 
 std::string value_text(const std::string& v) { return v; }
-std::string value_text(double v) {  // as a default-formatted stream writes it
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", v);
-  return text;
-}
+std::string value_text(double v) { return general_text(v); }  // as a default-formatted stream writes it
 std::string value_text(int64_t v) { return std::to_string(v); }
 std::string value_text(int v) { return std::to_string(v); }
 std::string value_text(unsigned v) { return std::to_string(v); }
@@ -491,7 +487,10 @@ void App::check_extras() const {
 
 int App::exit(const Error& e) const {
   if (e.get_name() == "CallForHelp") std::fputs(help().c_str(), stdout);
-  if (e.get_name() == "CallForVersion") std::fprintf(stdout, "%s\n", e.what());
+  if (e.get_name() == "CallForVersion") {
+    std::fputs(e.what(), stdout);
+    std::fputs("\n", stdout);
+  }
   return e.get_exit_code();
 }
 

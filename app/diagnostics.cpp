@@ -1,8 +1,8 @@
 #include "app/diagnostics.hpp"
 
 #include <algorithm>
-#include <cstdio>
 
+#include "lib/float_text.hpp"
 #include "lib/lang/expr.hpp"
 #include "lib/lang/suggestions.hpp"
 
@@ -20,9 +20,7 @@ std::string shown_byte(unsigned char c) {
     default: break;
   }
   if (c >= 0x20 && c < 0x7f) return std::string(1, static_cast<char>(c));
-  char buf[8];
-  std::snprintf(buf, sizeof buf, "\\x%02x", c);
-  return buf;
+  return "\\x" + hex_text(c, 2);
 }
 
 }  // namespace

@@ -758,7 +758,8 @@ int Cli::run(int argc, char** argv) {
     std::shared_ptr<Environment> env = load_sources(sources);
     keep_until_exit(env);
     if (env)  // the preprocessor's notes (an #if decided without a value), before any answer
-      for (const Warning& w : env->take_warnings()) std::fprintf(stderr, "cutevis: warning: %s\n", w.message.c_str());
+      for (const Warning& w : env->take_warnings())
+        std::fputs(("cutevis: warning: " + w.message + "\n").c_str(), stderr);
     show.env = verify.env = env;
     if (names_cmd->parsed()) {
       names.sources = sources;
@@ -785,7 +786,7 @@ int Cli::run(int argc, char** argv) {
 #else
       VerifyOutcome r = run_verify(verify);
       if (!r.output.bytes.empty()) emit(r.output, output_path);  // no GPU: no picture to write
-      if (!r.notice.empty()) std::fprintf(stderr, "%s\n", r.notice.c_str());
+      if (!r.notice.empty()) std::fputs((r.notice + "\n").c_str(), stderr);
       return r.exit_code;
 #endif
     }

@@ -1,7 +1,6 @@
 #include "app/sources.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <iterator>
 #include <map>
 #include <set>
@@ -11,6 +10,7 @@
 #include "app/input_files.hpp"
 #include "app/path_text.hpp"
 #include "atoms/analysis/json.hpp"
+#include "lib/float_text.hpp"
 #include "lib/lang/cpp_scanner.hpp"
 #include "lib/lang/cpp_text.hpp"
 #include "lib/lang/dsl.hpp"
@@ -73,13 +73,8 @@ std::string read_source(const std::string& path) {
     unsigned char c = static_cast<unsigned char>(text[i]);
     bool control = c < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != '\f' && c != '\v';
     if (c == 0 || control)
-      throw Error("--from " + path + ": not C++ source (binary data: byte 0x" +
-                  [&] {
-                    char b[3];
-                    std::snprintf(b, sizeof b, "%02x", c);
-                    return std::string(b);
-                  }() +
-                  " at offset " + std::to_string(i) + ")");
+      throw Error("--from " + path + ": not C++ source (binary data: byte 0x" + hex_text(c, 2) + " at offset " +
+                  std::to_string(i) + ")");
   }
   check_brace_depth(text, path);
   return text;
@@ -351,9 +346,7 @@ std::string json_string(const std::string& t) {
       case '\t': out += "\\t"; break;
       default:
         if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
+          out += "\\u" + hex_text(c, 4);
         } else {
           out += ch;
         }

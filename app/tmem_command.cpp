@@ -17,6 +17,14 @@ namespace {
 
 std::string str(int64_t v) { return std::to_string(v); }
 
+// printf's %-Ns and %Ns: TEXT and spaces up to WIDTH bytes, after it or before it.
+std::string left_aligned(const std::string& text, size_t width) {
+  return text + std::string(width > text.size() ? width - text.size() : 0, ' ');
+}
+std::string right_aligned(const std::string& text, size_t width) {
+  return std::string(width > text.size() ? width - text.size() : 0, ' ') + text;
+}
+
 TmemAccumulator accumulator(const TmemOptions& o) {
   if (!o.mma.empty()) {
     if (!o.acc.empty()) throw Error("give the accumulator by --mma or by --acc, not both");
@@ -82,17 +90,16 @@ Output choose_output(const TmemOptions& o, const TmemAccumulator& acc) {
   std::string s = "tcgen05." + std::string(o.store ? "st" : "ld") + " atoms for a " + str(acc.mma_m) + "x" +
                   str(acc.n) + " " + acc.type.name + " accumulator (cta_group " + str(acc.cta_group) + ", " +
                   str(acc.m_cta()) + " rows per CTA), " + str(o.threads) + " epilogue threads:\n";
-  char line[256];
-  std::snprintf(line, sizeof line, "  %-34s %8s %8s %8s %10s %6s\n", "atom", "vals/ins", "regs/ins", "ins/thr",
-                "vals/thr", "contN");
-  s += line;
-  for (const auto& c : choices) {
-    std::snprintf(line, sizeof line, "  %-34s %8lld %8lld %8lld %10lld %6lld\n", c.op.c_str(),
-                  static_cast<long long>(c.values_per_instruction), static_cast<long long>(c.registers_per_instruction),
-                  static_cast<long long>(c.instructions), static_cast<long long>(c.values_per_thread),
-                  static_cast<long long>(c.contiguous_n));
-    s += line;
-  }
+  // printf's "  %-34s %8s %8s %8s %10s %6s\n"
+  auto row = [&s](const std::string& atom, const std::string& vals, const std::string& regs, const std::string& ins,
+                  const std::string& vals_thr, const std::string& contn) {
+    s += "  " + left_aligned(atom, 34) + " " + right_aligned(vals, 8) + " " + right_aligned(regs, 8) + " " +
+         right_aligned(ins, 8) + " " + right_aligned(vals_thr, 10) + " " + right_aligned(contn, 6) + "\n";
+  };
+  row("atom", "vals/ins", "regs/ins", "ins/thr", "vals/thr", "contN");
+  for (const auto& c : choices)
+    row(c.op, str(c.values_per_instruction), str(c.registers_per_instruction), str(c.instructions),
+        str(c.values_per_thread), str(c.contiguous_n));
   if (choices.empty()) s += "  (none: no tcgen05 atom's values lie in this accumulator)\n";
   s += "contN: the longest run of a thread's values along n in register order (a vectorized store's width).\n";
   return Output{s, false};

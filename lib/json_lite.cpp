@@ -1,9 +1,9 @@
 #include "lib/json_lite.hpp"
 
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
-#include <cstring>
+
+#include "lib/float_text.hpp"
 
 namespace cutevis::json_lite::detail {
 
@@ -141,9 +141,10 @@ void append_string(std::string& out, std::string_view s, bool ensure_ascii, erro
 }
 
 // The shortest digits that read back as D (printf's correctly rounded %.*e, at the first
-// precision strtod reads back exactly), laid out by nlohmann's rules (its format_buffer and
-// append_exponent): a decimal point between 1e-5 and 1e15, else an exponent of at least two
-// digits.  nlohmann takes its digits from Grisu2 instead, which nearly always gives the same.
+// precision strtod reads back exactly: shortest_digits, lib/float_text.hpp), laid out by
+// nlohmann's rules (its format_buffer and append_exponent): a decimal point between 1e-5 and
+// 1e15, else an exponent of at least two digits.  nlohmann takes its digits from Grisu2
+// instead, which nearly always gives the same.
 void append_double(std::string& out, double d) {
   if (!std::isfinite(d)) {
     out += "null";
@@ -157,18 +158,8 @@ void append_double(std::string& out, double d) {
     out += "0.0";
     return;
   }
-  char buf[40];
-  for (int precision = 0; precision <= 16; ++precision) {
-    std::snprintf(buf, sizeof buf, "%.*e", precision, d);
-    if (std::strtod(buf, nullptr) == d) break;
-  }
-  const char* e = std::strchr(buf, 'e');
-  std::string digits;
-  for (const char* c = buf; c < e; ++c)
-    if (*c != '.') digits += *c;
-  while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
+  const auto [digits, n] = shortest_digits(d);  // n: the decimal point's place after the first digit
   const int k = static_cast<int>(digits.size());
-  const int n = std::atoi(e + 1) + 1;  // the decimal point's place after the first digit
   constexpr int kMinExp = -4, kMaxExp = 15;
   if (k <= n && n <= kMaxExp) {  // digits[000].0
     out += digits;

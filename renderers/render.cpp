@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 
 #include "lib/error.hpp"
+#include "lib/float_text.hpp"
 #include "renderers/backends.hpp"
 
 namespace cutevis {
@@ -80,9 +80,7 @@ void clean_into(std::string& s, bool newlines) {
       continue;
     }
     if (c < 0x20 || c == 0x7f) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02x", c);
-      out += buf;
+      out += "\\x" + hex_text(c, 2);
       ++i;
       continue;
     }
@@ -215,11 +213,7 @@ std::string file_extension(Format format) {
 }
 
 namespace {
-std::string number(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", v);
-  return text;
-}
+std::string number(double v) { return general_text(v); }  // printf's %g
 }  // namespace
 
 LabelFit fit_labels(const Scene& scene, Format format, const RenderOptions& opt) {

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "lib/error.hpp"
+#include "lib/float_text.hpp"
 #include "renderers/backends.hpp"
 #include "renderers/views.hpp"
 
@@ -329,7 +330,7 @@ std::string render_tikz(const Scene& scene) {
   }
 
   if (!unlabelled.empty())
-    legend.push_back("labels omitted (" + unlabelled + "): cells of " + std::to_string(cell_cm).substr(0, 4) +
+    legend.push_back("labels omitted (" + unlabelled + "): cells of " + fixed_text(cell_cm).substr(0, 4) +
                      " cm are too small to label; see the SVG or a smaller tile");
 
   Out o;

@@ -77,7 +77,7 @@ int cutevis_run(const char* words, size_t size) {
   try {
     code = cli_main_reused(static_cast<int>(storage.size()), argv.data());
   } catch (const std::exception& e) {  // what the CLI would not catch either (e.g. out of memory)
-    std::fprintf(stderr, "cutevis: error: %s\n", e.what());
+    std::fputs((std::string("cutevis: error: ") + e.what() + "\n").c_str(), stderr);
   }
   std::fflush(stdout);
   std::fflush(stderr);

@@ -3,10 +3,10 @@
 #include "atoms/analysis/copy_analysis.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <numeric>
 
 #include "lib/error.hpp"
+#include "lib/float_text.hpp"
 
 namespace cutevis {
 
@@ -149,10 +149,8 @@ void add_findings(CopyAnalysis& a, const CopyTensor& src, const CopyTensor& dst)
     }
   }
   if (a.smem.bank_conflicts > 0) {
-    char ways[32];
-    std::snprintf(
-        ways, sizeof ways, "%.1f",
-        static_cast<double>(a.smem.wavefronts) / static_cast<double>(std::max<int64_t>(1, a.smem.ideal_wavefronts)));
+    const std::string ways = fixed_text(
+        static_cast<double>(a.smem.wavefronts) / static_cast<double>(std::max<int64_t>(1, a.smem.ideal_wavefronts)), 1);
     a.findings.push_back({false,
                           "shared memory: " + std::to_string(a.smem.bank_conflicts) + " bank conflicts, " +
                               std::to_string(a.smem.wavefronts) + " wavefronts where " +
@@ -160,8 +158,7 @@ void add_findings(CopyAnalysis& a, const CopyTensor& src, const CopyTensor& dst)
                           "--suggest searches swizzles, GMMA atoms and padding for a conflict-free layout"});
   }
   if (a.gmem.instructions && a.gmem.efficiency() < 1.0) {
-    char eff[32];
-    std::snprintf(eff, sizeof eff, "%.1f%%", 100.0 * a.gmem.efficiency());
+    const std::string eff = fixed_text(100.0 * a.gmem.efficiency(), 1) + "%";
     a.findings.push_back({false,
                           "global memory: " + std::to_string(a.gmem.bytes_used) + " bytes used of " +
                               std::to_string(a.gmem.bytes_moved()) + " moved (" + eff + " of each 32-byte sector)",
@@ -436,11 +433,7 @@ Json side_json(const CopySide& s) {
 }
 
 // An efficiency as the text prints it: "87.5%".
-std::string percent(double fraction) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f%%", 100.0 * fraction);
-  return text;
-}
+std::string percent(double fraction) { return fixed_text(100.0 * fraction, 1) + "%"; }
 
 }  // namespace
 

@@ -1,12 +1,11 @@
 // make_gmma_desc / make_umma_desc on runtime layouts (see descriptor.hpp).
 #include "atoms/analysis/descriptor.hpp"
 
-#include <cstdio>
-
 #include "atoms/analysis/partition.hpp"
 #include "atoms/smem_atoms.hpp"
 #include "atoms/tiled_mma.hpp"
 #include "lib/error.hpp"
+#include "lib/float_text.hpp"
 #include "lib/tiler.hpp"
 
 namespace cutevis {
@@ -102,11 +101,7 @@ SmemDescriptor decode_descriptor(uint64_t bits, DescriptorFamily family) {
   return d;
 }
 
-std::string descriptor_hex(uint64_t bits) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(bits));
-  return buf;
-}
+std::string descriptor_hex(uint64_t bits) { return "0x" + hex_text(bits, 16); }
 
 SmemDescriptorMatch make_smem_descriptor(DescriptorFamily family, OperandMajor major, const AnyLayout& tensor,
                                          int element_bits, int64_t offset) {

@@ -2,12 +2,10 @@
 #include "lib/lang/floating.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 
 #include "lib/element_types.hpp"
+#include "lib/float_text.hpp"
 
 namespace cutevis {
 
@@ -44,13 +42,7 @@ double round_to(double x, Format f, bool to_even = true) {
 
 constexpr Format kFloatFormat{8, 23};
 
-std::string printed(double x) {  // printf("%f", x), whatever its length
-  const int n = std::snprintf(nullptr, 0, "%f", x);
-  std::string s(static_cast<size_t>(n) + 1, '\0');
-  std::snprintf(s.data(), s.size(), "%f", x);
-  s.resize(static_cast<size_t>(n));
-  return s;
-}
+std::string printed(double x) { return fixed_text(x); }  // printf("%f", x), whatever its length
 
 // The number v holds (a floating value, an integer without basis, a bool); its type in `type`
 // (nullptr type: an integer or a bool).
@@ -87,11 +79,13 @@ Value floating_literal(const std::string& text) {
   if (suffix.find_first_of("lL") != std::string::npos)
     throw Error(text + " is a long double: cutevis keeps float and double values");
   if (suffix.size() > 1) throw Error("bad floating literal " + text);
-  errno = 0;
-  char* end = nullptr;
-  // a float literal is the float nearest its decimal value (strtof), not the double's nearest float
-  const double v = suffix.empty() ? std::strtod(number.c_str(), &end) : std::strtof(number.c_str(), &end);
-  if (end != number.c_str() + number.size()) throw Error("bad floating literal " + text);
+  // a float literal is the float nearest its decimal value (strtof), not the double's nearest float;
+  // past the type's range, inf (as strtod and strtof answer)
+  double v = 0;
+  float f = 0;
+  const size_t used = suffix.empty() ? parse_double(number, v) : parse_float(number, f);
+  if (!suffix.empty()) v = f;
+  if (used != number.size()) throw Error("bad floating literal " + text);
   return Value::object(std::make_shared<FloatingValue>(v, suffix.empty() ? kDouble : kFloat));
 }
 
