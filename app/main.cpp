@@ -381,6 +381,7 @@ int cli_main_reused(int argc, char** argv) {
 void Cli::wire() {
   show.mma_inspect = &mma_inspect;
   show.inspect = &inspect;
+#ifndef CUTEVIS_WEB  // (the page runs no docs)
   docs.cache_file = default_docs_cache();
   docs.runner = [](const std::vector<std::string>& args, std::string& output, std::string& errors) {
     std::vector<std::string> words{"cutevis"};
@@ -400,6 +401,7 @@ void Cli::wire() {
     capture = saved;
     return code;
   };
+#endif
 }
 
 Cli::Cli() {
@@ -607,6 +609,12 @@ Cli::Cli() {
   verify_cmd = app.add_subcommand("verify",
                                   "Run the atom's real instruction on the GPU and check who owns what (exit 0 agree, 1 "
                                   "disagree, 3 no GPU); --pipeline: a kernel's smem -> register -> MMA path");
+#ifdef CUTEVIS_WEB
+  // The page runs none of verify, check, batch and docs (a GPU, a kernel's files, files written):
+  // each takes any words and run() says to use the command-line cutevis; their flags, the flags'
+  // help and batch's spec text are left out (3 KB of the .wasm gzipped).
+  verify_cmd->allow_extras();
+#else
   verify_cmd->add_option(
       "name", verify.name,
       "an MMA or copy atom, e.g. SM80_16x8x16_F32F16F16F32_TN, 'Copy_Atom<SM75_U32x4_LDSM_N, half_t>'");
@@ -654,6 +662,7 @@ Cli::Cli() {
   verify_flags.add_to(verify_cmd);
   add_output(verify_cmd);
   add_sources(verify_cmd);
+#endif
 
   names_cmd =
       app.add_subcommand("names", "Every name a C++ file declares: its kind and CuTe print, or what is missing (-D)");
@@ -665,6 +674,9 @@ Cli::Cli() {
   check_cmd = app.add_subcommand(
       "check",
       "Check a kernel's copies and gemms without compiling it: errors (exit 1) and warnings, per --sweep config");
+#ifdef CUTEVIS_WEB
+  check_cmd->allow_extras();
+#else
   check_cmd->add_flag("--json", check.json,
                       "one JSON object: findings (file, line, column, severity, kind, ...), summary");
   check_cmd->add_flag("--sarif", check.sarif, "a SARIF 2.1.0 document (GitHub code scanning)");
@@ -672,9 +684,13 @@ Cli::Cli() {
   check_cmd->add_option("--sweep", check.sweeps, "NAME=V1|V2|... : check every value (repeatable: every combination)");
   add_output(check_cmd);
   add_sources(check_cmd);
+#endif
 
   batch_cmd =
       app.add_subcommand("batch", "Draw every picture of a JSON batch spec in one process (see samples/docs.json)");
+#ifdef CUTEVIS_WEB
+  batch_cmd->allow_extras();
+#else
   batch_cmd->add_option("spec", batch.spec_path, "the batch spec (JSON)")->required();
   batch_cmd->add_option("-C,--directory", batch.output_dir, "write the pictures under this folder")
       ->capture_default_str();
@@ -685,9 +701,13 @@ Cli::Cli() {
   batch_cmd->add_option("--root", batch.root,
                         "\"from\" files must lie below this folder (default: the repository holding the spec)");
   batch_cmd->footer(batch_spec_help());
+#endif
 
   docs_cmd = app.add_subcommand(
       "docs", "Draw the pictures of every ```cutevis block of Markdown files (--check: list stale ones, exit 1)");
+#ifdef CUTEVIS_WEB
+  docs_cmd->allow_extras();
+#else
   docs_cmd->add_option("files", docs.files, "Markdown files, e.g. README.md")->required();
   docs_cmd->add_flag("--check", docs.check,
                      "write nothing; list pictures that are missing or differ and exit 1 if any (a CI gate)");
@@ -699,6 +719,7 @@ Cli::Cli() {
       "A ```cutevis block holds command lines without the word cutevis, each writing one file with -o PATH\n"
       "(relative to the Markdown file's folder), e.g.\n"
       "  ```cutevis\n  atom SM70_8x8x4_F32F16F16F32_NT -o samples/sm70_8x8x4_nt.png\n  ```");
+#endif
 
   for (CLI::App* cmd : {atom_cmd, mma_cmd, copy_cmd})
     cmd->get_option("--thread")->check(whole_number(-2147483647, 2147483647, "a thread index"));
@@ -778,12 +799,12 @@ int Cli::run(int argc, char** argv) {
       return emit(run_list(list), output_path);
     }
     if (verify_cmd->parsed()) {
-      verify.picture = verify_flags.options(output_path);
-      verify.picture.format = format_for_output(verify.picture.format, verify.json, output_path);
-      if (verify.json && verify.picture.format) throw Error("--json and a picture format exclude each other");
 #ifdef CUTEVIS_WEB  // web/cli_main.cpp: the page links none of verify, batch and docs
       throw Error("cutevis verify runs on a GPU: use the command-line cutevis");
 #else
+      verify.picture = verify_flags.options(output_path);
+      verify.picture.format = format_for_output(verify.picture.format, verify.json, output_path);
+      if (verify.json && verify.picture.format) throw Error("--json and a picture format exclude each other");
       VerifyOutcome r = run_verify(verify);
       if (!r.output.bytes.empty()) emit(r.output, output_path);  // no GPU: no picture to write
       if (!r.notice.empty()) std::fputs((r.notice + "\n").c_str(), stderr);
