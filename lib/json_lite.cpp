@@ -36,9 +36,7 @@ std::string hex_byte(uint8_t b) {
 }
 
 void append_u(std::string& out, uint32_t unit) {  // \u00e9: four lower-case hex digits
-  const char* hex = "0123456789abcdef";
-  out += "\\u";
-  for (int shift = 12; shift >= 0; shift -= 4) out += hex[(unit >> shift) & 0xFu];
+  out += "\\u" + hex_text(unit, 4);
 }
 
 // One code point decoded, escaped as nlohmann escapes it; BYTE is its last byte (copied when the

@@ -1,4 +1,5 @@
 #include "renderers/scene.hpp"
+#include "lib/float_text.hpp"
 #include "lib/stable_sort.hpp"
 
 #include <algorithm>
@@ -6,15 +7,7 @@
 
 namespace cutevis {
 
-std::string to_hex(const Rgb& c) {
-  static const char* digits = "0123456789abcdef";
-  std::string s = "#";
-  for (uint8_t v : {c.r, c.g, c.b}) {
-    s += digits[v >> 4];
-    s += digits[v & 15];
-  }
-  return s;
-}
+std::string to_hex(const Rgb& c) { return "#" + hex_text((uint64_t{c.r} << 16) | (uint64_t{c.g} << 8) | c.b, 6); }
 
 Rgb mix(const Rgb& a, const Rgb& b, double t) {
   auto m = [t](uint8_t x, uint8_t y) { return static_cast<uint8_t>(std::lround(x * (1.0 - t) + y * t)); };
